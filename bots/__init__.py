@@ -1,0 +1,1 @@
+"""Drivers that let bots play games locally (self-play, the demo, tests)."""

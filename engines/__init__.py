@@ -1,0 +1,76 @@
+"""The rules engines, one package per game, behind the contract of `engines.core`.
+
+`engines.GAMES` maps a game id to its `Game`; `engines.get(id)` looks one up and raises
+`UnknownGame` with the known ids. `engines.bots(id)` gives the bots of a game by name.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from engines.core import (
+    HIDDEN,
+    Awaiting,
+    Chance,
+    Game,
+    IllegalAction,
+    Option,
+    Result,
+    State,
+    UnknownGame,
+    uniform,
+)
+
+# game package -> the module attribute listing its games; one line per package
+_PACKAGES = (
+    "engines.kidd",
+    "engines.ploc",
+)
+
+
+_HOME: dict[str, str] = {}
+
+
+def _load() -> dict[str, Game]:
+    games: dict[str, Game] = {}
+    for name in _PACKAGES:
+        for game in import_module(name).GAMES:
+            games[game.id] = game
+            _HOME[game.id] = name
+    return dict(sorted(games.items()))
+
+
+GAMES: dict[str, Game] = _load()
+
+
+def get(game_id: str) -> Game:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        known = ", ".join(GAMES)
+        raise UnknownGame(f"unknown game {game_id!r} (known: {known})") from None
+
+
+def bots(game_id: str) -> dict[str, type]:
+    """The bots of a game by name ("random", "smart", ...), from its package's `bot.BOTS`."""
+    get(game_id)
+    module = import_module(_HOME[game_id] + ".bot")
+    table = module.BOTS
+    return dict(table(game_id) if callable(table) else table)
+
+
+__all__ = [
+    "GAMES",
+    "HIDDEN",
+    "Awaiting",
+    "Chance",
+    "Game",
+    "IllegalAction",
+    "Option",
+    "Result",
+    "State",
+    "UnknownGame",
+    "bots",
+    "get",
+    "uniform",
+]

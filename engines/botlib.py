@@ -1,0 +1,61 @@
+"""What every game's bots share: the bot interface, the random bot, and lookahead helpers.
+
+A bot is handed its seat's *knowledge state*: the state this seat's own peer holds, in which every
+other seat's private part is HIDDEN. It therefore can reach nothing beyond `view(state, seat)`,
+yet it may simulate through the engine contract (`legal`, `play`, `chance`) for lookahead.
+Bots get their randomness from the `rng` the driver passes (a `random.Random`), never their own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Protocol
+
+from engines.core import COMMON_ACTIONS, Game, State, outcome_from_bytes
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
+        """Return one text of `legal` (never empty when called)."""
+        ...
+
+
+def game_actions(legal: list[str]) -> list[str]:
+    """`legal` without the common actions (resign and draw offers), which bots leave alone."""
+    actions = [a for a in legal if a not in COMMON_ACTIONS]
+    return actions or [a for a in legal if a != "resign"] or legal
+
+
+class RandomBot:
+    """Uniform over the legal game actions; never resigns or offers a draw, declines every offer."""
+
+    name = "random"
+
+    def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
+        if "decline draw" in legal:
+            return "decline draw"
+        return rng.choice(game_actions(legal))
+
+
+def sample_outcome(game: Game, state: State, rng: Any) -> Any:
+    """A chance value for lookahead, drawn with the bot's own rng (public chance points only)."""
+    chance = game.awaiting(state).chance
+    return outcome_from_bytes(chance, rng.getrandbits(256).to_bytes(32, "big"))
+
+
+def settle(game: Game, state: State, rng: Any, limit: int = 64) -> State:
+    """Resolve chance points in a lookahead state with sampled values (at most `limit` of them)."""
+    for _ in range(limit):
+        waiting = game.awaiting(state)
+        if waiting.kind != "chance" or waiting.chance is None or waiting.chance.private_to is not None:
+            break
+        state = game.chance(state, sample_outcome(game, state, rng))
+    return state
+
+
+def seeded_bytes(seed: int, *labels: Any) -> bytes:
+    """32 reproducible bytes for a seed and labels, for drivers that need chance values."""
+    text = "/".join(str(x) for x in (seed, *labels)).encode()
+    return hashlib.sha256(b"netplay-local:" + text).digest()

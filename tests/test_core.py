@@ -1,0 +1,202 @@
+"""The engine contract itself: common actions, chance checking, digests, uniform sampling."""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from toygames import DuelGame, NimGame
+
+import engines
+from engines.core import HIDDEN, Chance, IllegalAction, canonical_bytes, outcome_from_bytes, uniform
+
+nim = NimGame()
+duel = DuelGame()
+
+
+def test_start_validates_players_and_options():
+    with pytest.raises(ValueError, match="2, 3 players, not 4"):
+        nim.start(4)
+    with pytest.raises(ValueError, match="no option 'size'"):
+        nim.start(2, {"size": 3})
+    with pytest.raises(ValueError, match="heap=7 is not allowed"):
+        nim.start(2, {"heap": "7"})
+    assert nim.start(2, {"heap": "5"}).inner.heap == 5
+
+
+def test_unknown_game_names_known_ids():
+    with pytest.raises(engines.UnknownGame, match="unknown game 'chess'"):
+        engines.get("chess")
+
+
+def test_common_actions_are_listed_for_the_seat_to_move_only():
+    state = nim.start(2)
+    assert nim.legal(state, 0) == ["offer draw", "resign", "take 1", "take 2", "take 3"]
+    assert nim.legal(state, 1) == []
+
+
+def test_resign_ends_a_two_seat_game():
+    state = nim.play(nim.start(2), 0, "resign")
+    result = nim.result(state)
+    assert result.winners == (1,) and result.reason == "resign"
+    assert nim.awaiting(state).kind == "over"
+    with pytest.raises(IllegalAction, match="game is over"):
+        nim.play(state, 1, "take 1")
+
+
+def test_resign_in_three_seats_removes_the_seat_and_the_last_one_wins():
+    state = nim.start(3)
+    state = nim.play(state, 0, "resign")
+    assert nim.result(state) is None
+    assert nim.awaiting(state).seats == (1,)
+    state = nim.play(state, 1, "take 1")
+    assert nim.awaiting(state).seats == (2,)  # seat 0 is skipped
+    state = nim.play(state, 2, "resign")
+    assert nim.result(state).winners == (1,)
+
+
+def test_resign_out_of_turn_is_illegal_with_reason():
+    with pytest.raises(IllegalAction, match="own decision points"):
+        nim.play(nim.start(2), 1, "resign")
+
+
+def test_draw_offer_accept_and_decline():
+    state = nim.play(nim.start(2), 0, "offer draw")
+    assert nim.awaiting(state).seats == (1,)
+    assert nim.legal(state, 1) == ["accept draw", "decline draw", "resign"]
+    assert nim.legal(state, 0) == []
+    with pytest.raises(IllegalAction, match="must be answered first"):
+        nim.play(state, 0, "take 1")
+    declined = nim.play(state, 1, "decline draw")
+    assert nim.awaiting(declined).seats == (0,)
+    assert "offer draw" not in nim.legal(declined, 0)  # one offer per seat per turn
+    with pytest.raises(IllegalAction, match="one draw offer per seat per turn"):
+        nim.play(declined, 0, "offer draw")
+    accepted = nim.play(state, 1, "accept draw")
+    assert nim.result(accepted).winners == () and nim.result(accepted).reason == "draw-agreed"
+
+
+def test_draw_needs_every_other_seat_in_three():
+    state = nim.play(nim.start(3), 0, "offer draw")
+    state = nim.play(state, 1, "accept draw")
+    assert nim.result(state) is None and nim.awaiting(state).seats == (2,)
+    state = nim.play(state, 2, "accept draw")
+    assert nim.result(state).reason == "draw-agreed"
+
+
+def test_common_actions_change_the_digest():
+    state = nim.start(2)
+    assert nim.digest(state) != nim.digest(nim.play(state, 0, "offer draw"))
+
+
+def test_wrong_seat_and_garbage():
+    state = nim.start(2)
+    with pytest.raises(IllegalAction, match="not seat 1's turn"):
+        nim.play(state, 1, "take 1")
+    with pytest.raises(IllegalAction, match="no seat 5"):
+        nim.play(state, 5, "take 1")
+    with pytest.raises(IllegalAction, match="expected 'take N'"):
+        nim.play(state, 0, "jump")
+    with pytest.raises(IllegalAction, match="is a text"):
+        nim.play(state, 0, 3)
+
+
+def test_chance_domain_is_checked():
+    state = duel.start(2)
+    with pytest.raises(IllegalAction, match="0..2"):
+        duel.chance(state, 3)
+    with pytest.raises(IllegalAction, match="0..2"):
+        duel.chance(state, True)
+    with pytest.raises(IllegalAction, match="waits for a chance"):
+        duel.play(state, 0, "card 1")
+    with pytest.raises(IllegalAction, match="does not wait for a chance"):
+        nim.chance(nim.start(2), 1)
+
+
+def test_hidden_knowledge_states_share_the_digest():
+    referee = duel.chance(duel.chance(duel.start(2), 2), 0)
+    seat1 = duel.chance(duel.chance(duel.start(2), HIDDEN), 0)
+    assert duel.digest(referee) == duel.digest(seat1)
+    assert duel.legal(seat1, 0)[:3] == ["card 0", "card 1", "card 2"]  # public knowledge only
+    assert duel.legal(referee, 0)[0] == "card 2"
+    referee = duel.play(duel.play(referee, 0, "card 2"), 1, "card 0")
+    seat1 = duel.play(duel.play(seat1, 0, "card 2"), 1, "card 0")
+    # the secret step: seat 1 applies seat 0's choice as HIDDEN
+    referee = duel.play(duel.play(referee, 0, "number 2"), 1, "number 1")
+    seat1 = duel.play(duel.play(seat1, 0, HIDDEN), 1, "number 1")
+    assert duel.digest(referee) == duel.digest(seat1)
+    assert duel.result(referee) == duel.result(seat1)
+
+
+def test_hidden_is_refused_where_no_secret_is_allowed():
+    state = duel.chance(duel.chance(duel.start(2), 2), 0)
+    with pytest.raises(IllegalAction, match="only a secret"):
+        duel.play(state, 0, HIDDEN)
+    with pytest.raises(IllegalAction, match="public chance"):
+        nim.chance(nim.start(2), HIDDEN)
+
+
+def test_no_common_action_between_the_plays_of_a_revealed_simultaneous_step():
+    state = duel.chance(duel.chance(duel.start(2), 2), 0)
+    assert "resign" in duel.legal(state, 1)
+    state = duel.play(state, 0, "card 2")
+    assert duel.legal(state, 1) == ["card 0"]
+    with pytest.raises(IllegalAction, match="between the plays"):
+        duel.play(state, 1, "resign")
+
+
+def test_play_does_not_mutate_its_input():
+    state = nim.start(2)
+    before = nim.digest(state)
+    nim.play(state, 0, "take 2")
+    assert nim.digest(state) == before
+
+
+def test_canonical_bytes_distinguishes_types_and_orders_dicts():
+    assert canonical_bytes({"b": 1, "a": 2}) == canonical_bytes({"a": 2, "b": 1})
+    assert canonical_bytes((1,)) != canonical_bytes(("1",))
+    assert canonical_bytes([1, 2]) != canonical_bytes([[1], 2])
+    with pytest.raises(TypeError):
+        canonical_bytes(1.5)
+
+
+@given(st.binary(min_size=0, max_size=40), st.integers(1, 10**6))
+def test_uniform_is_in_range_and_deterministic(data, n):
+    assert 0 <= uniform(data, n) < n
+    assert uniform(data, n) == uniform(data, n)
+
+
+def test_uniform_is_unbiased_where_modulo_would_not_be():
+    # 1 byte words would bias n=100 by modulo; the rejection sampler must stay flat
+    counts = collections.Counter(uniform(hashlib.sha256(i.to_bytes(4, "big")).digest(), 100) for i in range(60_000))
+    assert len(counts) == 100
+    assert max(counts.values()) < 1.25 * 600 and min(counts.values()) > 0.75 * 600
+
+
+def test_uniform_rejects_and_extends():
+    # 0xffff.. words are above the acceptance limit for n=3 with 2-byte words, so it must read on
+    assert uniform(b"\xff" * 2, 3) == uniform(b"\xff" * 2, 3)
+    with pytest.raises(ValueError):
+        uniform(b"x", 0)
+
+
+@settings(max_examples=50)
+@given(st.binary(min_size=32, max_size=32))
+def test_dice_outcomes_are_in_range(data):
+    value = outcome_from_bytes(Chance("dice", sides=(6, 6, 3)), data)
+    assert len(value) == 3 and all(1 <= v <= s for v, s in zip(value, (6, 6, 3), strict=True))
+
+
+def test_local_driver_keeps_hidden_knowledge_states_in_step():
+    from bots.selfplay import play_match
+    from engines.botlib import RandomBot
+
+    results = set()
+    for seed in range(40):
+        record = play_match(duel, [RandomBot(), RandomBot()], seed, check_views=True)
+        results.add(record.result.reason)
+        assert [s.kind for s in record.steps[:2]] == ["chance", "chance"]
+    assert results == {"tie", "duel"}

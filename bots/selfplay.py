@@ -17,7 +17,7 @@ from typing import Any
 
 import engines
 from engines.botlib import seeded_bytes
-from engines.core import HIDDEN, Game, State, outcome_from_bytes
+from engines.core import COMMON_ACTIONS, HIDDEN, Game, IllegalAction, State, outcome_from_bytes
 
 
 class Desync(RuntimeError):
@@ -57,6 +57,94 @@ def make_bots(game_id: str, names: list[str], players: int) -> list[Any]:
     return [table[n]() for n in chosen]
 
 
+class LocalTable:
+    """A game on this machine: the referee state plus one knowledge state per seat.
+
+    Drivers (the self-play loop, the client's local games, the replay recorder) call `feed_chance`
+    when the game waits for chance and `submit` with every awaited seat's choice; a simultaneous
+    step is applied only once every awaited seat has chosen, in seat order, so no seat's choice can
+    depend on another's.
+    """
+
+    def __init__(self, game: Game, players: int, options: dict | None, seed: int, check_views: bool = True):
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.check_views = check_views
+        self.referee = game.start(players, options or {})
+        # Until the first secret, every seat knows what the referee knows: share the one state (a
+        # perfect-information game never pays for knowledge states).
+        self.knowing = [self.referee] * players
+        self.diverged = False
+        self.pending: dict[int, str] = {}
+        self.steps: list[Step] = []
+        self.digests: list[bytes] = []
+
+    def awaiting(self):
+        return self.game.awaiting(self.referee)
+
+    def state_of(self, seat: int) -> State:
+        return self.knowing[seat]
+
+    def awaited_seats(self) -> tuple[int, ...]:
+        """Seats that still have to choose (for a simultaneous step: those not yet chosen)."""
+        waiting = self.awaiting()
+        if waiting.kind == "move":
+            return waiting.seats[:1]
+        if waiting.kind == "simultaneous":
+            return tuple(s for s in waiting.seats if s not in self.pending)
+        return ()
+
+    def feed_chance(self, value: Any = None) -> Step:
+        """Resolve the chance point, with `value` or one drawn from the seed."""
+        waiting = self.awaiting()
+        if value is None:
+            value = outcome_from_bytes(waiting.chance, seeded_bytes(self.seed, len(self.steps)))
+        owner = waiting.chance.private_to
+        self.referee = self.game.chance(self.referee, value)
+        self.diverged = self.diverged or owner is not None
+        self._follow(lambda s, k: self.game.chance(k, value if owner in (None, s) else HIDDEN))
+        return self._record(Step(None, value, "chance"))
+
+    def submit(self, seat: int, action: str) -> list[Step]:
+        """A seat's choice; returns the steps applied (none while a simultaneous step still waits)."""
+        waiting = self.awaiting()
+        if waiting.kind != "simultaneous" or action in COMMON_ACTIONS:
+            return [self._apply(seat, action, secret=False)]
+        if action not in self.game.legal(self.knowing[seat], seat):
+            raise IllegalAction(f"{action!r} is not among seat {seat}'s choices")
+        self.pending[seat] = action
+        if any(s not in self.pending for s in waiting.seats):
+            return []
+        chosen, self.pending = sorted(self.pending.items()), {}
+        return [self._apply(s, a, secret=waiting.secret) for s, a in chosen]
+
+    def _apply(self, seat: int, action: str, secret: bool) -> Step:
+        self.referee = self.game.play(self.referee, seat, action)
+        self.diverged = self.diverged or secret
+        self._follow(lambda s, k: self.game.play(k, seat, HIDDEN if secret and s != seat else action))
+        if action in COMMON_ACTIONS:
+            self.pending = {}  # an interrupted simultaneous step is chosen afresh
+        return self._record(Step(seat, action, "play"))
+
+    def _follow(self, apply: Callable[[int, State], State]) -> None:
+        if self.diverged:
+            self.knowing = [apply(s, k) for s, k in enumerate(self.knowing)]
+        else:
+            self.knowing = [self.referee] * self.players
+
+    def _record(self, step: Step) -> Step:
+        self.steps.append(step)
+        if self.check_views:
+            digest = self.game.digest(self.referee)
+            for s, k in enumerate(self.knowing):
+                if k is not self.referee and self.game.digest(k) != digest:
+                    raise Desync(f"{self.game.id} seed {self.seed}: seat {s}'s knowledge state differs "
+                                 f"after step {len(self.steps) - 1}")
+            self.digests.append(digest)
+        return step
+
+
 def play_match(
     game: Game,
     bots: list[Any],
@@ -68,52 +156,27 @@ def play_match(
     on_step: Callable[[State, Step], None] | None = None,
 ) -> MatchRecord:
     """Play one game to the end and return its record (chance values and actions in order)."""
-    referee = game.start(players, options or {})
-    knowing = [referee] * players
-    # Until the first secret, every seat knows what the referee knows: share the one state (a
-    # perfect-information game never pays for knowledge states).
-    diverged = False
+    table = LocalTable(game, players, options, seed, check_views)
     rngs = [random.Random(f"{seed}/{seat}") for seat in range(players)]
-    record = MatchRecord(game.id, players, dict(options or {}), seed)
-    for n in range(max_steps):
-        waiting = game.awaiting(referee)
+    record = MatchRecord(game.id, players, dict(options or {}), seed, table.steps, None, table.digests)
+    while len(table.steps) < max_steps:
+        waiting = table.awaiting()
         if waiting.kind == "over":
-            record.result = game.result(referee)
+            record.result = game.result(table.referee)
             return record
         if waiting.kind == "chance":
-            value = outcome_from_bytes(waiting.chance, seeded_bytes(seed, n))
-            owner = waiting.chance.private_to
-            referee = game.chance(referee, value)
-            diverged = diverged or owner is not None
-            knowing = ([game.chance(k, value if owner in (None, s) else HIDDEN) for s, k in enumerate(knowing)]
-                       if diverged else [referee] * players)
-            step = Step(None, value, "chance")
+            applied = [table.feed_chance()]
         else:
-            # a simultaneous step: every awaited seat chooses before any choice is applied
-            movers = waiting.seats if waiting.kind == "simultaneous" else waiting.seats[:1]
-            chosen = [(seat, bots[seat].choose(game, knowing[seat], seat, game.legal(knowing[seat], seat), rngs[seat]))
-                      for seat in movers]
-            secret = waiting.kind == "simultaneous" and waiting.secret
-            steps = []
-            diverged = diverged or secret
-            for seat, action in chosen:
-                referee = game.play(referee, seat, action)
-                knowing = ([game.play(k, seat, HIDDEN if secret and s != seat else action)
-                            for s, k in enumerate(knowing)] if diverged else [referee] * players)
-                steps.append(Step(seat, action, "play"))
-                if action in ("resign", "offer draw"):
-                    break  # the step is interrupted; the others choose again afterwards
-            step = steps[-1]
-            record.steps.extend(steps[:-1])
-        record.steps.append(step)
-        if check_views:
-            digest = game.digest(referee)
-            for s, k in enumerate(knowing):
-                if k is not referee and game.digest(k) != digest:
-                    raise Desync(f"{game.id} seed {seed}: seat {s}'s knowledge state differs after step {n}")
-            record.digests.append(digest)
+            applied = []
+            for seat in table.awaited_seats():
+                state = table.state_of(seat)
+                action = bots[seat].choose(game, state, seat, game.legal(state, seat), rngs[seat])
+                applied += table.submit(seat, action)
+                if action in COMMON_ACTIONS:
+                    break
         if on_step is not None:
-            on_step(referee, step)
+            for step in applied:
+                on_step(table.referee, step)
     raise RuntimeError(f"{game.id} seed {seed}: no end after {max_steps} steps")
 
 

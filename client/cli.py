@@ -129,6 +129,7 @@ class _NoBar:
 
 
 # Further command groups register themselves here (one line each):
+main.add_command(__import__("client.cli_replay", fromlist=["replay"]).replay)
 
 
 if __name__ == "__main__":

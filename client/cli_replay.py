@@ -1,0 +1,283 @@
+"""`netplay replay ...`: verify, show, step through and export signed replays. Never imports pygame."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+
+from replays import codec
+from replays.audit import Verdict, audit_file
+from replays.reader import Replay, read_replay
+from replays.stepping import Stepper, render_view
+from replays.writer import SUFFIX, default_replay_dir
+
+_DIR_HELP = "replays directory (default: $NETPLAY_HOME/replays or the user data dir)"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def replay() -> None:
+    """Verify, show, step through and export signed replays."""
+
+
+def _replay_dir(option: str | None) -> Path:
+    return Path(option) if option else default_replay_dir()
+
+
+def _resolve(file: str, replay_dir: str | None) -> Path:
+    """FILE as given, else looked up in the replays directory."""
+    path = Path(file)
+    if path.exists() or path.is_absolute():
+        return path
+    candidate = _replay_dir(replay_dir) / file
+    return candidate if candidate.exists() else path
+
+
+def _load(file: str, replay_dir: str | None) -> Replay:
+    path = _resolve(file, replay_dir)
+    try:
+        return read_replay(path)
+    except codec.FormatError as exc:
+        _fail(f"{path}: unreadable: {exc.reason}")
+    except OSError as exc:
+        _fail(f"{path}: cannot read the file: {exc.strerror or exc}")
+    raise AssertionError  # not reached
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+def _stepper(file: str, replay_dir: str | None) -> Stepper:
+    data = _load(file, replay_dir)
+    try:
+        return Stepper(data)
+    except ValueError as exc:
+        _fail(f"{file}: {exc}")
+    raise AssertionError
+
+
+@replay.command()
+@click.argument("files", nargs=-1, metavar="FILE...")
+@click.option("--json", "as_json", is_flag=True, help="print the verdicts as JSON")
+@click.option("--replay-dir", default=None, help=_DIR_HELP + "; with no FILE, every replay in it is verified")
+def verify(files: tuple[str, ...], as_json: bool, replay_dir: str | None) -> None:
+    """Re-check replays: signatures, hash chain, seats, commitments, chance values, the legality of every
+    action, digests and the result. Exit status: 0 all valid, 1 some invalid or unfinished, 2 some unreadable."""
+    paths = [_resolve(f, replay_dir) for f in files]
+    if not files:
+        folder = _replay_dir(replay_dir)
+        paths = sorted(folder.glob("*" + SUFFIX)) if folder.is_dir() else []
+        if not paths:
+            _fail(f"no replays given and none in {folder}")
+    verdicts: list[Verdict] = []
+    if len(paths) > 1:
+        with click.progressbar(paths, label="verifying", file=sys.stderr) as bar:
+            verdicts = [audit_file(p) for p in bar]
+    else:
+        verdicts = [audit_file(p) for p in paths]
+    if as_json:
+        click.echo(json.dumps([v.as_dict() for v in verdicts], indent=2))
+    else:
+        for v in verdicts:
+            click.echo("\n".join(v.lines()))
+        if len(verdicts) > 1:
+            counts: dict[str, int] = {}
+            for v in verdicts:
+                counts[v.status] = counts.get(v.status, 0) + 1
+            click.echo(", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
+    sys.exit(max(v.exit_code for v in verdicts))
+
+
+def _mode(stepper: Stepper, seat: int | None, revealed: bool) -> None:
+    if seat is not None and revealed:
+        raise click.UsageError("--seat and --revealed exclude each other")
+    if seat is not None:
+        if not 0 <= seat < stepper.header.players:
+            raise click.BadParameter(f"this game has seats 0..{stepper.header.players - 1}", param_hint="--seat")
+        stepper.set_mode(f"seat {seat}")
+    elif revealed:
+        if not stepper.revealed_known:
+            click.echo("note: the seats' secrets were never revealed; showing public knowledge", err=True)
+            stepper.set_mode("spectator")
+        else:
+            stepper.set_mode("revealed")
+
+
+@replay.command()
+@click.argument("file", metavar="FILE")
+@click.option("--frame", type=int, default=None, help="position after frame N (0-based; default: the last)")
+@click.option("--turn", type=int, default=None, help="position at the start of turn T (1-based)")
+@click.option("--seat", type=int, default=None, help="as seat S saw it (its own secrets only)")
+@click.option("--revealed", is_flag=True, help="with every secret revealed (the default when known)")
+@click.option("--json", "as_json", is_flag=True, help="print position, view and log as JSON")
+@click.option("--log-lines", type=int, default=20, show_default=True, help="how many log lines to print (0: all)")
+@click.option("--replay-dir", default=None, help=_DIR_HELP)
+def show(file: str, frame: int | None, turn: int | None, seat: int | None, revealed: bool, as_json: bool,
+         log_lines: int, replay_dir: str | None) -> None:
+    """Print the position at a frame or turn of a replay: the view and the log up to there."""
+    if frame is not None and turn is not None:
+        raise click.UsageError("--frame and --turn exclude each other")
+    stepper = _stepper(file, replay_dir)
+    _mode(stepper, seat, revealed)
+    if turn is not None:
+        try:
+            target = stepper.frame_of_turn(turn)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--turn") from None
+    elif frame is not None:
+        if not -1 <= frame < stepper.count:
+            raise click.BadParameter(f"the replay has frames 0..{stepper.count - 1}", param_hint="--frame")
+        target = frame
+    else:
+        target = stepper.count - 1
+    position = stepper.seek(target)
+    log = stepper.log(position.frame)
+    if as_json:
+        click.echo(json.dumps({"file": file, "frame": position.frame, "frames": stepper.count,
+                               "turn": stepper.turn_index(position.frame), "view_of": position.mode,
+                               "verdict": stepper.verdict.status, "view": stepper.view(), "log": log},
+                              indent=2, default=str))
+        return
+    _print_position(stepper, sys.stdout)
+    shown = log if log_lines <= 0 else log[-log_lines:]
+    click.echo("log:" + ("" if len(shown) == len(log) else f" (last {len(shown)} of {len(log)})"))
+    for line in shown:
+        click.echo("  " + line)
+
+
+def _print_position(stepper: Stepper, out: TextIO) -> None:
+    pos = stepper.position
+    header = stepper.header
+    click.echo(f"{header.game}: frame {pos} of {stepper.count - 1}, turn {stepper.turn_index(pos)}, "
+               f"view: {stepper.mode}, verdict: {stepper.verdict.status}", file=out)
+    click.echo(f"  {stepper.describe(pos)}", file=out)
+    for line in render_view(stepper.view(), 1):
+        click.echo(line, file=out)
+
+
+_STEP_HELP = """commands: n/p next/previous frame, t/T next/previous turn, r/R next/previous round,
+f/l first/last, g N jump to frame N, j next roll/reveal/dispute, s switch view (seat/revealed),
+v show the position again, h help, q quit"""
+
+_MOVES = {"n": "next", "p": "prev", "t": "next-turn", "T": "prev-turn", "r": "next-round", "R": "prev-round",
+          "f": "first", "l": "last", "j": "next-mark"}
+
+
+@replay.command()
+@click.argument("file", metavar="FILE")
+@click.option("--seat", type=int, default=None, help="start in seat S's view")
+@click.option("--replay-dir", default=None, help=_DIR_HELP)
+def step(file: str, seat: int | None, replay_dir: str | None) -> None:
+    """Step through a replay in the terminal, one key (or one line, when stdin is not a terminal) per command.
+
+    n/p frame, t/T turn, r/R round, f/l first/last, g N jump, j next roll/reveal/dispute, s switch view, q quit."""
+    stepper = _stepper(file, replay_dir)
+    _mode(stepper, seat, False)
+    stepper.seek(-1)
+    click.echo(f"{stepper.header.game}, {stepper.count} frames, verdict {stepper.verdict.status}: "
+               f"{stepper.verdict.reason}")
+    for line in stepper.seats_text():
+        click.echo("  " + line)
+    click.echo(_STEP_HELP)
+    _print_position(stepper, sys.stdout)
+    interactive = sys.stdin.isatty()
+    while True:
+        if interactive:
+            click.echo("> ", nl=False)
+            key = click.getchar()
+            click.echo(key)
+            arg = click.prompt("frame", type=int) if key == "g" else None
+        else:
+            line = sys.stdin.readline()
+            if not line:
+                break
+            parts = line.split()
+            if not parts:
+                continue
+            key, arg = parts[0], (parts[1] if len(parts) > 1 else None)
+        if key in ("q", "Q", "\x03", "\x04"):
+            break
+        if key in _MOVES:
+            before = stepper.position
+            stepper.jump(_MOVES[key])
+            if stepper.position == before:
+                click.echo("(nowhere to go)")
+                continue
+        elif key == "g":
+            try:
+                stepper.seek(int(arg))
+            except (TypeError, ValueError):
+                click.echo("g needs a frame number, e.g. g 12")
+                continue
+        elif key == "s":
+            click.echo(f"view: {stepper.next_mode()}")
+        elif key in ("h", "?"):
+            click.echo(_STEP_HELP)
+            continue
+        elif key != "v":
+            click.echo(f"unknown command {key!r}; h for help")
+            continue
+        _print_position(stepper, sys.stdout)
+
+
+def _hexify(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, (tuple, list)):
+        return [_hexify(v) for v in value]
+    return value
+
+
+def _body(kind: str, body: tuple) -> Any:
+    """A frame body as readable JSON: named fields, actions as their texts, bytes as hex."""
+    names = {"open": ("chain_tail", "chain_length", "seed_commitment"), "act": ("action",),
+             "commit": ("commitment",), "reveal": ("action", "salt"), "chain": ("value", "renewal"),
+             "seed": ("seed", "chain_secret", "openings"), "final": ("digest", "winners", "scores", "reason"),
+             "timeout": ("blamed_seat", "awaited_kind")}.get(kind)
+    if names is None or len(names) != len(body):
+        return _hexify(body)
+    out = dict(zip(names, (_hexify(v) for v in body), strict=True))
+    if kind == "chain" and isinstance(out["renewal"], list) and len(out["renewal"]) == 2:
+        out["renewal"] = {"tail": out["renewal"][0], "length": out["renewal"][1]}
+    if kind == "seed" and isinstance(out["openings"], list):
+        out["openings"] = [{"action": o[0], "salt": o[1]} if isinstance(o, list) and len(o) == 2 else o
+                           for o in out["openings"]]
+    return out
+
+
+def export_value(data: Replay) -> dict[str, Any]:
+    header = data.header
+    from replays.crypto import fingerprint
+    return {
+        "format": f"netplay-replay {header.major}.{header.minor}",
+        "header": {"game": header.game, "rules_version": header.rules_version, "players": header.players,
+                   "options": dict(header.options), "session": header.session.hex(), "created": header.created,
+                   "hash": header.hash.hex(),
+                   "seats": [{"seat": s, "name": name, "key": key.hex(), "fingerprint": fingerprint(key)}
+                             for s, (key, name) in enumerate(header.seats)]},
+        "frames": [{"seq": f.seq, "seat": f.seat, "kind": f.kind, "body": _body(f.kind, f.body),
+                    "digest": f.digest.hex(), "prev": f.prev.hex(), "hash": f.hash.hex(),
+                    "signature": f.signature.hex()} for f in data.frames],
+        "torn": data.torn,
+        "notes": data.notes,
+    }
+
+
+@replay.command()
+@click.argument("file", metavar="FILE")
+@click.option("--json", "as_json", is_flag=True, required=True, help="export as JSON (the one format so far)")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="write to this file instead of stdout")
+@click.option("--replay-dir", default=None, help=_DIR_HELP)
+def export(file: str, as_json: bool, output: str | None, replay_dir: str | None) -> None:
+    """Write a replay's header and frames as readable JSON (actions as texts, bytes as hex)."""
+    text = json.dumps(export_value(_load(file, replay_dir)), indent=1)
+    if output:
+        Path(output).write_text(text + "\n")
+    else:
+        click.echo(text)

@@ -1,0 +1,120 @@
+"""What the table scene talks to: a game in progress, local or networked, behind one small interface.
+
+The scene asks for the view, the legal actions of its seat and a status line, and submits actions;
+it never touches engine state or the network itself, so the same table serves a local game against
+bots, a networked game and (read-only) the replay viewer.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bots.selfplay import LocalTable, make_bots
+from engines.core import Game, Result
+
+
+class TableController(Protocol):
+    game: Game
+    seat: int | None
+    players: int
+    log: list[str]
+    chat_lines: list[str]
+
+    def poll(self, now_ms: int) -> None: ...
+
+    def view(self) -> dict: ...
+
+    def legal(self) -> list[str]: ...
+
+    def submit(self, action: str) -> None: ...
+
+    def status(self) -> str: ...
+
+    def result(self) -> Result | None: ...
+
+    def chat(self, text: str) -> None: ...
+
+
+@dataclass
+class LocalController:
+    """A game on this machine: the human at `seat`, bots at the others, chance from a seed.
+
+    Bots wait `bot_delay_ms` before acting so a person can follow their moves."""
+
+    game: Game
+    seat: int
+    bot_names: list[str]
+    players: int = 2
+    options: dict = field(default_factory=dict)
+    seed: int = 1
+    bot_delay_ms: int = 600
+    log: list[str] = field(default_factory=list)
+    chat_lines: list[str] = field(default_factory=list)
+    replay_path: str | None = None
+
+    def __post_init__(self) -> None:
+        self.table = LocalTable(self.game, self.players, self.options, self.seed)
+        self.bots: list[Any] = make_bots(self.game.id, self.bot_names, self.players)
+        self.rngs = [random.Random(f"{self.seed}/{s}") for s in range(self.players)]
+        self._next_bot_ms: int | None = None
+        self.last_action: tuple[int, str] | None = None
+
+    def poll(self, now_ms: int) -> None:
+        for _ in range(64):  # chance points resolve at once; bots one move per delay
+            waiting = self.table.awaiting()
+            if waiting.kind == "chance":
+                step = self.table.feed_chance()
+                self.log.append(f"chance: {step.value}" if waiting.chance.private_to is None
+                                else f"seat {waiting.chance.private_to} draws")
+                continue
+            bots_due = [s for s in self.table.awaited_seats() if s != self.seat]
+            if not bots_due:
+                self._next_bot_ms = None
+                return
+            if self._next_bot_ms is None:
+                self._next_bot_ms = now_ms + self.bot_delay_ms
+                return
+            if now_ms < self._next_bot_ms:
+                return
+            self._next_bot_ms = None
+            bot_seat = bots_due[0]
+            state = self.table.state_of(bot_seat)
+            action = self.bots[bot_seat].choose(self.game, state, bot_seat, self.game.legal(state, bot_seat),
+                                                self.rngs[bot_seat])
+            self._applied(self.table.submit(bot_seat, action), bot_seat)
+
+    def _applied(self, steps: list, chooser: int) -> None:
+        if not steps and chooser != self.seat:
+            self.log.append(f"seat {chooser} has chosen")
+        for step in steps:
+            self.log.append(self.game.describe(self.table.referee, step.seat, step.value))
+            self.last_action = (step.seat, step.value)
+
+    def view(self) -> dict:
+        return self.game.view(self.table.state_of(self.seat), self.seat)
+
+    def legal(self) -> list[str]:
+        if self.seat not in self.table.awaited_seats():
+            return []
+        return self.game.legal(self.table.state_of(self.seat), self.seat)
+
+    def submit(self, action: str) -> None:
+        self._applied(self.table.submit(self.seat, action), self.seat)
+
+    def status(self) -> str:
+        result = self.result()
+        if result is not None:
+            return "game over"
+        waiting = self.table.awaiting()
+        mine = self.seat in self.table.awaited_seats()
+        if waiting.kind == "simultaneous":
+            return "your choice (the opponent chooses at the same time)" if mine else "opponent is choosing"
+        return "your move" if mine else "waiting for opponent"
+
+    def result(self) -> Result | None:
+        return self.game.result(self.table.referee)
+
+    def chat(self, text: str) -> None:
+        self.chat_lines.append(f"you: {text}")

@@ -1,0 +1,36 @@
+"""One renderer per game, drawing `game.view(...)` as a board, plus the click-to-token mapping.
+
+A renderer never decides a rule: it draws the view, marks the tokens the table says may come next
+(`highlights`), and says which token lies under the mouse (`hit`). The table builds the action text
+from those tokens with `client.actions.ActionBuilder`.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Protocol
+
+import pygame
+
+# game id -> module under client.games; a game without an entry gets the text renderer
+_MODULES: dict[str, str] = {}
+
+
+class Renderer(Protocol):
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, highlights: set[str],
+             chosen: list[str], px: int) -> None: ...
+
+    def hit(self, rect: pygame.Rect, view: dict, pos: tuple[int, int]) -> str | None: ...
+
+
+def renderer_for(game_id: str) -> Renderer:
+    name = _MODULES.get(game_id)
+    if name is None:
+        from client.games.text import TextRenderer
+
+        return TextRenderer()
+    return import_module(f"client.games.{name}").Renderer()
+
+
+def has_renderer(game_id: str) -> bool:
+    return game_id in _MODULES

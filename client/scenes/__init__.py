@@ -1,0 +1,1 @@
+"""The scenes of the app: lobby, table, replay viewer."""

@@ -1,0 +1,41 @@
+"""Colours, fonts and sizes in one place, scaled to the window so 1280x720 and full HD both read well."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pygame
+
+BG = (24, 32, 44)
+PANEL = (34, 45, 60)
+PANEL_EDGE = (70, 88, 110)
+TEXT = (232, 236, 240)
+MUTED = (150, 162, 176)
+ACCENT = (242, 178, 52)
+GOOD = (96, 196, 120)
+BAD = (230, 90, 80)
+HILITE = (255, 226, 120)
+BUTTON = (56, 74, 98)
+BUTTON_HOVER = (78, 102, 134)
+BUTTON_DOWN = (44, 58, 78)
+SEA = (38, 84, 120)
+WOOD = (150, 110, 70)
+PAPER = (236, 226, 200)
+SEAT_COLOURS = [(236, 200, 60), (214, 70, 60), (70, 140, 220), (90, 180, 100)]
+SEAT_NAMES = ["yellow", "red", "blue", "green"]
+
+
+def scale(size: tuple[int, int]) -> float:
+    """1.0 at 1280x720; grows with the window so text stays readable at full HD."""
+    return max(0.75, min(size[0] / 1280, size[1] / 720))
+
+
+@lru_cache(maxsize=64)
+def font(px: int, bold: bool = False) -> pygame.font.Font:
+    f = pygame.font.Font(None, max(10, px))
+    f.set_bold(bold)
+    return f
+
+
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]

@@ -1,0 +1,115 @@
+"""Small immediate-mode widgets: each frame a scene lays its widgets out, draws them and hands them
+the events. Keeping no widget tree means a resize never leaves stale geometry behind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from client.ui import theme
+
+
+def draw_text(surface: pygame.Surface, text: str, pos: tuple[int, int], px: int = 22,
+              colour=theme.TEXT, bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
+    img = theme.font(px, bold).render(text, True, colour)
+    rect = img.get_rect(**{anchor: pos})
+    surface.blit(img, rect)
+    return rect
+
+
+def wrap(text: str, px: int, width: int) -> list[str]:
+    """Greedy word wrap for a font size and pixel width."""
+    f = theme.font(px)
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            trial = f"{line} {word}".strip()
+            if f.size(trial)[0] <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None, px: int = 20) -> pygame.Rect:
+    """Draw a panel; returns the inner rect below its title."""
+    pygame.draw.rect(surface, theme.PANEL, rect, border_radius=8)
+    pygame.draw.rect(surface, theme.PANEL_EDGE, rect, width=1, border_radius=8)
+    inner = rect.inflate(-16, -12)
+    if title:
+        draw_text(surface, title, inner.topleft, px, theme.MUTED, bold=True)
+        inner = pygame.Rect(inner.x, inner.y + px + 4, inner.w, inner.h - px - 4)
+    return inner
+
+
+@dataclass(slots=True)
+class Button:
+    rect: pygame.Rect
+    label: str
+    key: str = ""  # what clicking it means to the scene
+    enabled: bool = True
+    selected: bool = False
+    hint: str = ""
+
+    def draw(self, surface: pygame.Surface, mouse: tuple[int, int], px: int = 20) -> None:
+        hover = self.enabled and self.rect.collidepoint(mouse)
+        colour = theme.BUTTON_HOVER if hover else theme.BUTTON
+        if self.selected:
+            colour = theme.ACCENT
+        if not self.enabled:
+            colour = theme.BUTTON_DOWN
+        pygame.draw.rect(surface, colour, self.rect, border_radius=6)
+        text_colour = (20, 20, 20) if self.selected else (theme.TEXT if self.enabled else theme.MUTED)
+        label = self.label
+        f = theme.font(px)
+        while f.size(label)[0] > self.rect.w - 10 and len(label) > 3:
+            label = label.rstrip("…")[:-1] + "…"
+        draw_text(surface, label, self.rect.center, px, text_colour, anchor="center")
+        if self.hint:
+            draw_text(surface, self.hint, (self.rect.x + 6, self.rect.centery), px - 4, theme.MUTED, anchor="midleft")
+
+    def hit(self, pos: tuple[int, int]) -> bool:
+        return self.enabled and self.rect.collidepoint(pos)
+
+
+@dataclass(slots=True)
+class TextInput:
+    """A one-line text field: focused by a click, edited with keys, submitted with Enter."""
+
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 10, 10))
+    text: str = ""
+    placeholder: str = ""
+    focused: bool = False
+    max_len: int = 200
+
+    def draw(self, surface: pygame.Surface, px: int = 20) -> None:
+        pygame.draw.rect(surface, (18, 24, 34), self.rect, border_radius=5)
+        edge = theme.ACCENT if self.focused else theme.PANEL_EDGE
+        pygame.draw.rect(surface, edge, self.rect, width=1, border_radius=5)
+        shown = self.text or self.placeholder
+        colour = theme.TEXT if self.text else theme.MUTED
+        f = theme.font(px)
+        while f.size(shown)[0] > self.rect.w - 12 and shown:
+            shown = shown[1:]
+        draw_text(surface, shown + ("|" if self.focused else ""), (self.rect.x + 6, self.rect.centery), px,
+                  colour, anchor="midleft")
+
+    def handle(self, event: pygame.event.Event) -> str | None:
+        """Returns the text when Enter submits it."""
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.focused = self.rect.collidepoint(event.pos)
+        elif self.focused and event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                text, self.text = self.text, ""
+                return text
+            if event.key == pygame.K_BACKSPACE:
+                self.text = self.text[:-1]
+            elif event.key == pygame.K_ESCAPE:
+                self.focused = False
+        elif self.focused and event.type == pygame.TEXTINPUT and len(self.text) < self.max_len:
+            self.text += event.text
+        return None

@@ -1,0 +1,1 @@
+"""Networking below the game session: identity and keys, encrypted transport, LAN discovery."""

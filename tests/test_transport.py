@@ -1,0 +1,474 @@
+"""The transport between real processes over loopback: the host runs in the test process, each
+joiner in a child (tests/transport_peer.py). Heartbeats are shortened so liveness tests are quick."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import msgpack
+import pytest
+import zmq
+from nethelpers import Peer
+
+from netplay import transport as tr
+from netplay.identity import Identity, KnownPeers, fingerprint
+from netplay.transport import ConnectFailed, HostTransport, Incoming, JoinTransport, parse_address
+
+HB = 0.2          # heartbeat for these tests; a peer is gone after HB * LIVE seconds of silence
+LIVE = 3
+
+
+class Run:
+    """Drives the in-process host: polls, records events, echoes b"echo:" messages like the peer script.
+    `until` waits for a condition over the events seen since the previous `until` returned; pass
+    `run.turn` as `during=` while waiting on a child, so the host keeps answering heartbeats."""
+
+    def __init__(self, host: HostTransport, echo: bool = True):
+        self.host, self.echo, self.events, self.mark = host, echo, [], 0
+
+    def turn(self, timeout_ms: int = 5) -> None:
+        for ev in self.host.poll(timeout_ms):
+            self.events.append(ev)
+            if self.echo and ev.kind == "message" and ev.data.startswith(b"echo:"):
+                self.host.send(ev.peer, ev.data)
+
+    def until(self, cond: Callable[[list[Incoming]], bool], timeout: float = 10.0) -> list[Incoming]:
+        deadline = time.monotonic() + timeout
+        while not cond(self.events[self.mark:]):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"host did not see the expected events in {timeout} s; "
+                                     f"saw {self.events[self.mark:]}")
+            self.turn(50)
+        new, self.mark = self.events[self.mark:], len(self.events)
+        return new
+
+
+def has(kind: str, key: bytes | None = None, data: bytes | None = None) -> Callable[[list[Incoming]], bool]:
+    return lambda evs: any(e.kind == kind and (key is None or e.peer == key) and (data is None or e.data == data)
+                           for e in evs)
+
+
+def joiner(address: str, home: Path, name: str = "jo", *extra: str) -> Peer:
+    return Peer(["join", address, "--home", str(home), "--name", name, "--heartbeat", str(HB),
+                 "--liveness", str(LIVE), "--lifetime", "60", *extra])
+
+
+@pytest.fixture
+def host_identity() -> Identity:
+    return Identity.generate("the-host")
+
+
+@pytest.fixture
+def host(host_identity: Identity, tmp_path: Path):
+    h = HostTransport(host_identity, heartbeat_s=HB, liveness=LIVE,
+                      known_peers=KnownPeers(tmp_path / "host_known.json"))
+    yield h
+    h.close()
+
+
+def key_of(home: Path, name: str) -> bytes:
+    """The joiner child loads (or makes) its key from `home/keys`; make it first to know it."""
+    return Identity.load(home / "keys", name=name).public_key
+
+
+def test_parse_address() -> None:
+    assert parse_address("127.0.0.1:5000") == ("127.0.0.1", 5000, None)
+    assert parse_address("myhost:5000/3F2A-91c0-77de-0b14") == ("myhost", 5000, "3f2a-91c0-77de-0b14")
+    assert parse_address("[::1]:7") == ("[::1]", 7, None)
+    for bad in ("", "host", "host:0", "host:70000", "a:b", "h:1/zz", "h:1:2"):
+        with pytest.raises(ValueError):
+            parse_address(bad)
+
+
+def test_binds_only_where_asked(host: HostTransport) -> None:
+    assert host.address == f"127.0.0.1:{host.port}"
+    assert host._boot.getsockopt_string(zmq.LAST_ENDPOINT) == f"tcp://127.0.0.1:{host.port}"
+    assert host._sock.getsockopt_string(zmq.LAST_ENDPOINT) == f"tcp://127.0.0.1:{host.curve_port}"
+
+
+def test_two_processes_exchange_and_pin(host: HostTransport, host_identity: Identity, tmp_path: Path) -> None:
+    home = tmp_path / "jo"
+    jkey = key_of(home, "jo")
+    run = Run(host)
+    peer = joiner(host.address, home)
+    try:
+        evs = run.until(has("joined", jkey))
+        assert evs[-1].name == "jo" and evs[-1].fingerprint == fingerprint(jkey)
+        assert host.peers == {jkey: "jo"}
+        connected = peer.event("connected", during=run.turn)
+        assert connected["host"] == host_identity.fingerprint and connected["name"] == "the-host"
+        peer.command(send=b"echo:hello".hex())
+        run.until(has("message", jkey, b"echo:hello"))
+        peer.event("message", during=run.turn, data=b"echo:hello".hex())
+        assert host.send(jkey, b"from host")
+        peer.event("message", during=run.turn, data=b"from host".hex())
+        assert host.broadcast(b"to all") == 1
+        peer.event("message", during=run.turn, data=b"to all".hex())
+        # both sides pinned each other under the names they gave
+        assert KnownPeers(home / "known_peers.json").get("the-host") == host_identity.public_key
+        assert host.known_peers.get("jo") == jkey
+        peer.stop()
+        evs = run.until(has("left", jkey))
+        assert [e.reason for e in evs if e.kind == "left"] == ["closed the connection"]
+        assert not host.send(jkey, b"gone")
+    finally:
+        peer.kill()
+
+
+def test_oversized_messages_dropped_and_logged(tmp_path: Path, host_identity: Identity,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    cap = 64 * 1024
+    home = tmp_path / "big"
+    jkey = key_of(home, "big")
+    with HostTransport(host_identity, heartbeat_s=HB, liveness=LIVE, max_bytes=cap) as host:
+        run = Run(host)
+        # The joiner allows itself four times the host's cap, so it sends what the host must drop.
+        peer = joiner(host.address, home, "big", "--max-bytes", str(4 * cap))
+        try:
+            run.until(has("joined", jkey))
+            with caplog.at_level(logging.WARNING, logger="netplay.transport"):
+                peer.command(send_size=cap + 1)
+                peer.command(send=b"echo:after".hex())
+                evs = run.until(has("message", jkey, b"echo:after"))
+            assert [len(e.data) for e in evs if e.kind == "message"] == [len(b"echo:after")]
+            assert any("over the 65536 byte cap" in r.getMessage() for r in caplog.records)
+            peer.command(send_size=cap)                      # exactly the cap is fine
+            evs = run.until(has("message", jkey))
+            assert len(evs[-1].data) == cap
+            # the host refuses to send what the cap forbids instead of sending it
+            assert not host.send(jkey, bytes(cap + 1))
+            # far over the cap ZeroMQ cuts the connection before buffering the message; the joiner
+            # notices (its heartbeat reaches a host that no longer knows the connection) and comes back
+            peer.command(send_size=4 * cap)
+            evs = run.until(has("joined", jkey))
+            assert [e.kind for e in evs] == ["left", "joined"] and evs[0].reason == "reconnected"
+            peer.event("connected", during=run.turn, generation=2)
+            peer.command(send=b"echo:recovered".hex())
+            run.until(has("message", jkey, b"echo:recovered"))
+        finally:
+            peer.kill()
+    # and the other way: a joiner with a small cap drops what a generous host sends, and says so
+    home2 = tmp_path / "small"
+    jkey2 = key_of(home2, "small")
+    with HostTransport(host_identity, heartbeat_s=HB, liveness=LIVE, max_bytes=4 * cap) as host:
+        run = Run(host)
+        peer = joiner(host.address, home2, "small", "--max-bytes", str(cap))
+        try:
+            run.until(has("joined", jkey2))
+            assert host.send(jkey2, bytes(cap + 1))
+            assert host.send(jkey2, b"small one")
+            peer.event("message", during=run.turn, data=b"small one".hex())
+            assert not any(e.get("event") == "message" and e["data"] != b"small one".hex() for e in peer.seen)
+            deadline = time.monotonic() + 5
+            while "over the 65536 byte cap" not in peer.stderr and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert "over the 65536 byte cap" in peer.stderr
+        finally:
+            peer.kill()
+
+
+def _curve_client(ctx: zmq.Context, host: HostTransport, host_identity: Identity) -> zmq.Socket:
+    sock = ctx.socket(zmq.DEALER)
+    sock.linger = 0
+    public, secret = zmq.curve_keypair()
+    sock.curve_serverkey, sock.curve_publickey, sock.curve_secretkey = host_identity.curve_public, public, secret
+    sock.connect(f"tcp://127.0.0.1:{host.curve_port}")
+    return sock
+
+
+def _recv(sock: zmq.Socket, host: HostTransport, timeout: float = 3.0) -> bytes | None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        host.poll(20)
+        if sock.poll(0):
+            return sock.recv()
+    return None
+
+
+def test_garbage_is_dropped_and_logged(host: HostTransport, host_identity: Identity, tmp_path: Path,
+                                       caplog: pytest.LogCaptureFixture) -> None:
+    home = tmp_path / "jo"
+    jkey = key_of(home, "jo")
+    run = Run(host)
+    peer = joiner(host.address, home)
+    ctx = zmq.Context()
+    try:
+        run.until(has("joined", jkey))
+        with caplog.at_level(logging.WARNING, logger="netplay.transport"):
+            # 1. raw bytes on a TCP connection to both ports (not even ZMTP)
+            for port in (host.port, host.curve_port):
+                with socket.create_connection(("127.0.0.1", port), timeout=2) as raw:
+                    raw.sendall(b"\xff" * 64 + b"GET / HTTP/1.0\r\n\r\n" + bytes(range(256)))
+            # 2. nonsense to the bootstrap port: garbage, wrong tag, short nonce, multipart
+            boot = ctx.socket(zmq.DEALER)
+            boot.linger = 0
+            boot.connect(f"tcp://127.0.0.1:{host.port}")
+            for msg in (b"\x00garbage", msgpack.packb(["nope", 1, bytes(32)]),
+                        msgpack.packb([tr.BOOT_REQUEST, 1, b"x"]), msgpack.packb({"a": 1}),
+                        msgpack.packb([tr.BOOT_REQUEST, 1, bytes(32), 5])):
+                boot.send(msg)
+            boot.send_multipart([b"a", b"b"])
+            # a wrong protocol version gets an explanation, not silence
+            boot.send(msgpack.packb([tr.BOOT_REQUEST, 99, bytes(32)]))
+            reply = _recv(boot, host)
+            assert reply is not None and msgpack.unpackb(reply)[0] == tr.BOOT_ERROR
+            # 3. an encrypted but unauthenticated client: data is answered with "who are you",
+            #    a handshake with a bad signature is refused, nonsense is dropped
+            cur = _curve_client(ctx, host, host_identity)
+            cur.send(bytes([tr.DATA]) + b"sneaky")
+            assert _recv(cur, host) == bytes([tr.UNKNOWN])
+            for msg in (bytes([tr.AUTH]) + msgpack.packb([bytes(64)]), bytes([tr.HELLO]) + b"\xc1",
+                        bytes([tr.HELLO]) + msgpack.packb([1, "x", b"short", bytes(32)]), bytes([200]), b""):
+                cur.send(msg)
+            evil = Identity.generate("evil")
+            cur.send(bytes([tr.HELLO]) + msgpack.packb([tr.PROTOCOL, "evil", evil.public_key, bytes(32)]))
+            challenge = _recv(cur, host)
+            assert challenge is not None and challenge[0] == tr.CHALLENGE
+            cur.send(bytes([tr.AUTH]) + msgpack.packb([evil.sign(b"not the transcript")]))
+            # 4. a plain (unencrypted) client cannot talk to the encrypted port at all
+            plain = ctx.socket(zmq.DEALER)
+            plain.linger = 0
+            plain.connect(f"tcp://127.0.0.1:{host.curve_port}")
+            plain.send(bytes([tr.DATA]) + b"plain")
+            assert _recv(plain, host, 0.5) is None
+            # 5. the authenticated joiner misbehaves: unknown kinds, empty and multipart messages
+            peer.command(raw=[bytes([77]).hex()])
+            peer.command(raw=[""])
+            peer.command(raw=[bytes([tr.DATA]).hex(), b"second part".hex()])
+            peer.command(raw=[bytes([tr.AUTH]).hex() + "00"])
+            peer.command(send=b"echo:still here".hex())
+            evs = run.until(has("message", jkey, b"echo:still here"))
+            peer.event("message", during=run.turn, data=b"echo:still here".hex())
+        assert [e.kind for e in evs] == ["message"]     # nothing else got through, nobody left
+        assert "evil" not in {name for name in host.peers.values()}
+        logged = "\n".join(r.getMessage() for r in caplog.records)
+        for expected in ("bootstrap request: undecodable", "unknown request 'nope'", "nonce must be 32 bytes",
+                         "bootstrap request of 2 parts", "does not verify", "unexpected before the handshake",
+                         "key must be 32 bytes", "unexpected after the handshake", "message of 2 parts or empty"):
+            assert expected in logged, expected
+    finally:
+        peer.kill()
+        ctx.destroy(linger=0)
+
+
+def test_joiner_restart_with_same_key_is_the_same_peer(host: HostTransport, tmp_path: Path) -> None:
+    home = tmp_path / "jo"
+    jkey = key_of(home, "jo")
+    run = Run(host)
+    first = joiner(host.address, home)
+    try:
+        run.until(has("joined", jkey))
+        first.kill()                     # no goodbye: the host must notice by itself or by the new handshake
+        second = joiner(host.address, home)
+        try:
+            evs = run.until(has("joined", jkey))
+            left = [e for e in evs if e.kind == "left"]
+            assert len(left) == 1 and left[0].peer == jkey
+            assert left[0].reason == "reconnected" or left[0].reason.startswith("silent")
+            assert host.peers == {jkey: "jo"}
+            second.command(send=b"echo:again".hex())
+            second.event("message", during=run.turn, data=b"echo:again".hex())
+            assert has("message", jkey, b"echo:again")(run.until(lambda evs: True))
+        finally:
+            second.kill()
+    finally:
+        first.kill()
+
+
+def test_silent_joiner_is_reported_gone_and_rejoins(host: HostTransport, tmp_path: Path) -> None:
+    import signal
+    home = tmp_path / "jo"
+    jkey = key_of(home, "jo")
+    run = Run(host)
+    peer = joiner(host.address, home)
+    try:
+        run.until(has("joined", jkey))
+        peer.proc.send_signal(signal.SIGSTOP)
+        start = time.monotonic()
+        evs = run.until(has("left", jkey), timeout=HB * LIVE + 3)
+        assert evs[-1].reason.startswith("silent for")
+        assert time.monotonic() - start >= HB * LIVE - 0.1
+        peer.proc.send_signal(signal.SIGCONT)
+        # its next heartbeat reaches a host that forgot it; it is told so and handshakes again
+        run.until(has("joined", jkey))
+        peer.command(send=b"echo:back".hex())
+        peer.event("message", during=run.turn, data=b"echo:back".hex())
+    finally:
+        peer.kill()
+
+
+def rebind(make: Callable[[], HostTransport]) -> HostTransport:
+    """Bind again to the port a closed host used. The joiner keeps dialling that port meanwhile, and a
+    TCP client dialling a free local port can, rarely, connect to itself and hold it for a moment."""
+    for _ in range(50):
+        try:
+            return make()
+        except zmq.ZMQError as exc:
+            if exc.errno != zmq.EADDRINUSE:
+                raise
+            time.sleep(0.1)
+    return make()
+
+
+def test_host_restart_joiner_reconnects(host_identity: Identity, tmp_path: Path) -> None:
+    home = tmp_path / "jo"
+    jkey = key_of(home, "jo")
+    first = HostTransport(host_identity, heartbeat_s=HB, liveness=LIVE)
+    run = Run(first)
+    port = first.port
+    peer = joiner(first.address, home)
+    try:
+        run.until(has("joined", jkey))
+        peer.event("connected", during=run.turn, generation=1)
+        # the host forgets its peers without closing any connection (a crash and restart on the same
+        # sockets looks like this to the joiner): the joiner is told and handshakes again
+        first._by_key.clear()
+        first._by_rid.clear()
+        run.until(has("joined", jkey))
+        peer.event("connected", during=run.turn, generation=2)
+        first.close()
+        # a restarted host: same key and port, new encryption port; the joiner finds it again
+        second = rebind(lambda: HostTransport(host_identity, port=port, curve_port=0, heartbeat_s=HB, liveness=LIVE))
+        run2 = Run(second)
+        try:
+            run2.until(has("joined", jkey))
+            peer.event("connected", during=run2.turn, generation=3)
+            peer.command(send=b"echo:resumed".hex())
+            peer.event("message", during=run2.turn, data=b"echo:resumed".hex())
+        finally:
+            second.close()
+        # a different host on that port with the same name: the joiner refuses it
+        impostor = rebind(lambda: HostTransport(Identity.generate("the-host"), port=port, curve_port=0,
+                                                heartbeat_s=HB, liveness=LIVE))
+        try:
+            deadline = time.monotonic() + 10
+            while peer.proc.poll() is None and time.monotonic() < deadline:
+                impostor.poll(50)
+            err = peer.event("error", type="KeyChanged")
+            assert host_identity.fingerprint in err["message"]
+            assert impostor.identity.fingerprint in err["message"]
+            assert impostor.peers == {}
+        finally:
+            impostor.close()
+    finally:
+        peer.kill()
+        first.close()
+
+
+def test_changed_host_key_refused_by_joiner(host: HostTransport, tmp_path: Path) -> None:
+    home = tmp_path / "jo"
+    old = Identity.generate("the-host").public_key
+    run = Run(host)
+    KnownPeers(home / "known_peers.json").pin("the-host", old)
+    peer = joiner(host.address, home)
+    try:
+        err = peer.event("error", during=run.turn, type="KeyChanged")
+        assert fingerprint(old) in err["message"] and host.fingerprint in err["message"]
+        assert "the-host" in err["message"]
+        assert peer.proc.wait(10) == 3
+        assert host.peers == {}
+    finally:
+        peer.kill()
+
+
+def test_changed_joiner_key_refused_by_host(host: HostTransport, tmp_path: Path) -> None:
+    home = tmp_path / "jo"
+    jkey = key_of(home, "jo")
+    old = Identity.generate("jo").public_key
+    host.known_peers.pin("jo", old)
+    peer = joiner(host.address, home)
+    try:
+        deadline = time.monotonic() + 10
+        while peer.proc.poll() is None and time.monotonic() < deadline:
+            assert host.poll(50) == []
+        err = peer.event("error", type="Refused")
+        assert fingerprint(old) in err["message"] and fingerprint(jkey) in err["message"]
+        assert host.peers == {}
+    finally:
+        peer.kill()
+
+
+def test_expected_fingerprint_must_match(host: HostTransport, tmp_path: Path) -> None:
+    other = Identity.generate("x").fingerprint
+    run = Run(host)
+    peer = joiner(f"{host.address}/{other}", tmp_path / "jo")
+    try:
+        deadline = time.monotonic() + 10
+        while peer.proc.poll() is None and time.monotonic() < deadline:
+            host.poll(50)
+        err = peer.event("error", during=run.turn, type="Refused")
+        assert other in err["message"] and host.fingerprint in err["message"]
+    finally:
+        peer.kill()
+    right = joiner(f"{host.address}/{host.fingerprint}", tmp_path / "jo")
+    try:
+        run.until(has("joined"))
+        right.event("connected", during=run.turn)
+    finally:
+        right.kill()
+
+
+def test_three_peers_through_the_relay(host: HostTransport, tmp_path: Path) -> None:
+    ka, kb = key_of(tmp_path / "a", "alice"), key_of(tmp_path / "b", "bob")
+    run = Run(host, echo=False)
+    a = joiner(host.address, tmp_path / "a", "alice")
+    b = joiner(host.address, tmp_path / "b", "bob")
+    try:
+        run.until(lambda evs: has("joined", ka)(evs) and has("joined", kb)(evs))
+        for sender, key, receiver, text in ((a, ka, b, b"a->b"), (b, kb, a, b"b->a")):
+            sender.command(send=text.hex())
+            evs = run.until(has("message", key, text))
+            assert host.broadcast(evs[-1].data, exclude=evs[-1].peer) == 1
+            receiver.event("message", during=run.turn, data=text.hex())
+        assert host.broadcast(b"all") == 2
+        a.event("message", during=run.turn, data=b"all".hex())
+        b.event("message", during=run.turn, data=b"all".hex())
+        assert host.broadcast(b"none", exclude=[ka, kb]) == 0
+        # nobody got their own frame back
+        assert not any(e.get("data") == b"a->b".hex() for e in a.seen)
+        assert not any(e.get("data") == b"b->a".hex() for e in b.seen)
+    finally:
+        a.kill()
+        b.kill()
+
+
+def test_no_host_is_a_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    start = time.monotonic()
+    with pytest.raises(ConnectFailed, match=f"127.0.0.1:{port} within 0.7 s"):
+        JoinTransport(Identity.generate("j"), f"127.0.0.1:{port}", KnownPeers(), connect_timeout_s=0.7)
+    assert time.monotonic() - start < 3
+
+
+def test_in_process_api_details(host: HostTransport, host_identity: Identity) -> None:
+    """Joiner in this process too, the host polled by a thread (its constructor waits for the host)."""
+    import threading
+    stop = threading.Event()
+    events: list[Incoming] = []
+
+    def run() -> None:
+        while not stop.is_set():
+            events.extend(host.poll(20))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    try:
+        j = JoinTransport(Identity.generate("j"), host.address, KnownPeers())
+        assert j.connected and j.generation == 1 and j.host_key == host_identity.public_key
+        assert not j.send(bytes(j.max_bytes + 1))
+        assert j.send(b"x") and j.poll(0) == []
+        j.close()
+        with pytest.raises(tr.TransportError):
+            j.send(b"y")
+        j.close()                                   # closing twice is fine
+    finally:
+        stop.set()
+        thread.join()
+    assert [e.kind for e in events] == ["joined", "message", "left"]
+    assert events[1].data == b"x" and events[2].reason == "closed the connection"

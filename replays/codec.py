@@ -1,0 +1,221 @@
+"""Canonical msgpack: the one byte encoding of every frame and replay record.
+
+Signatures and hashes are taken over bytes, so every value must have exactly one encoding. We allow
+only nil, bool, int, str, bin and arrays (tuples/lists), which msgpack encodes in one shortest form
+each; no maps (their key order is a second encoding), no floats, no ext types. The decoder never
+trusts its input: it enforces size, depth, item and length limits, rejects every type outside the
+list above, and re-encodes what it read to reject any non-shortest encoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+__all__ = ["FormatError", "Limits", "DEFAULT_LIMITS", "encode", "decode", "iter_records"]
+
+
+class FormatError(ValueError):
+    """Bytes that are not a well-formed canonical record; `reason` says what was wrong."""
+
+    def __init__(self, reason: str, truncated: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        #: the bytes end inside a record that was well-formed so far (a torn write, not garbage)
+        self.truncated = truncated
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds on one decoded record. The defaults fit any frame or header by a wide margin."""
+
+    max_bytes: int = 1 << 20
+    max_depth: int = 8
+    max_items: int = 20_000
+    max_str: int = 1 << 16
+    max_bin: int = 1 << 16
+
+
+DEFAULT_LIMITS = Limits()
+
+_SCALARS = (int, str, bytes, bool)
+
+
+def _check(value: Any, depth: int, limits: Limits, budget: list[int]) -> None:
+    # bool is an int subclass and None a singleton: both are fine as they are
+    if value is None or type(value) in _SCALARS:
+        return
+    if type(value) in (tuple, list):
+        if depth >= limits.max_depth:
+            raise FormatError(f"nested deeper than {limits.max_depth} levels")
+        budget[0] -= len(value)
+        if budget[0] < 0:
+            raise FormatError(f"more than {limits.max_items} items in one record")
+        for item in value:
+            if item is None or type(item) in _SCALARS:
+                continue
+            _check(item, depth + 1, limits, budget)
+        return
+    if isinstance(value, dict):
+        raise FormatError("maps are not allowed (records are fixed-position arrays)")
+    if isinstance(value, float):
+        raise FormatError("floats are not allowed")
+    raise FormatError(f"type {type(value).__name__} is not allowed")
+
+
+def encode(value: Any, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """The canonical bytes of `value` (nil, bool, int, str, bytes and tuples/lists of them)."""
+    _check(value, 0, limits, [limits.max_items])
+    try:
+        return msgpack.packb(value, use_bin_type=True)
+    except (OverflowError, ValueError, TypeError) as exc:
+        raise FormatError(f"cannot encode: {exc}") from None
+
+
+def _unpack_args(limits: Limits) -> dict[str, Any]:
+    return {
+        "raw": False,
+        "use_list": False,
+        "strict_map_key": True,
+        "max_str_len": limits.max_str,
+        "max_bin_len": limits.max_bin,
+        "max_array_len": limits.max_items,
+        "max_map_len": 0,
+        "max_ext_len": 0,
+    }
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, msgpack.ExtraData):
+        return "trailing bytes after the record"
+    if isinstance(exc, msgpack.OutOfData) or "incomplete input" in str(exc):
+        return "truncated record"
+    if isinstance(exc, UnicodeDecodeError):
+        return "a text field is not valid UTF-8"
+    text = str(exc)
+    if "max_map_len" in text:
+        return "maps are not allowed (records are fixed-position arrays)"
+    if "max_ext_len" in text:
+        return "msgpack extension types are not allowed"
+    for kind in ("str", "bin", "array"):
+        if f"max_{kind}_len" in text:
+            return f"a {kind} is longer than the limit ({text})"
+    if isinstance(exc, msgpack.StackError) or "nest" in text.lower():
+        return "nested too deeply"
+    if isinstance(exc, msgpack.FormatError) or not text:
+        return "not msgpack (invalid type byte)"
+    return text
+
+
+def decode(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """One record from exactly `data`; FormatError for anything that is not canonical and allowed."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise FormatError(f"expected bytes, got {type(data).__name__}")
+    if len(data) > limits.max_bytes:
+        raise FormatError(f"record of {len(data)} bytes exceeds the limit of {limits.max_bytes}")
+    if not data:
+        raise FormatError("empty record")
+    try:
+        value = msgpack.unpackb(bytes(data), **_unpack_args(limits))
+    except (ValueError, msgpack.UnpackException, TypeError, OverflowError, RecursionError) as exc:
+        raise FormatError(_reason(exc)) from None
+    _check(value, 0, limits, [limits.max_items])
+    if msgpack.packb(value, use_bin_type=True) != bytes(data):
+        raise FormatError("not canonically encoded (a value is not in its shortest msgpack form)")
+    return value
+
+
+def iter_records(data: bytes, limits: Limits = DEFAULT_LIMITS):
+    """Split a byte stream of concatenated records: yields (offset, raw bytes, value or FormatError).
+
+    A record cut off by the end of the data is yielded as (offset, rest, FormatError("truncated
+    record ...")) and ends the stream, so a caller can tell a torn tail from garbage in the middle;
+    a record that cannot be delimited at all (bad type byte, over a limit) also ends the stream.
+    Data is fed in small pieces, so a huge declared length costs no memory.
+    """
+    unpacker = msgpack.Unpacker(max_buffer_size=limits.max_bytes, **_unpack_args(limits))
+    view = memoryview(bytes(data))
+    total = len(view)
+    fed = pos = 0
+    while pos < total:
+        try:
+            while True:
+                try:
+                    value = unpacker.unpack()
+                    break
+                except msgpack.OutOfData:
+                    if fed >= total:
+                        raise
+                    step = min(total, fed + (1 << 16))
+                    unpacker.feed(view[fed:step])
+                    fed = step
+        except msgpack.OutOfData:
+            rest = bytes(view[pos:])
+            oversize = _declared_oversize(rest, limits)
+            if oversize:
+                yield pos, rest, FormatError(oversize)
+            else:
+                yield pos, rest, FormatError(f"truncated record ({total - pos} bytes at the end)", truncated=True)
+            return
+        except msgpack.BufferFull:
+            yield pos, bytes(view[pos:]), FormatError(f"record longer than the limit of {limits.max_bytes} bytes")
+            return
+        except (ValueError, msgpack.UnpackException, TypeError, OverflowError, RecursionError) as exc:
+            yield pos, bytes(view[pos:]), FormatError(_reason(exc))
+            return
+        end = unpacker.tell()
+        raw = bytes(view[pos:end])
+        try:
+            _check(value, 0, limits, [limits.max_items])
+            if msgpack.packb(value, use_bin_type=True) != raw:
+                raise FormatError("not canonically encoded (a value is not in its shortest msgpack form)")
+        except FormatError as exc:
+            yield pos, raw, exc
+        else:
+            yield pos, raw, value
+        pos = end
+
+
+# type byte -> (kind, width of the length that follows)
+_LENGTHS = {0xD9: ("str", 1), 0xDA: ("str", 2), 0xDB: ("str", 4), 0xC4: ("bin", 1), 0xC5: ("bin", 2),
+            0xC6: ("bin", 4), 0xDC: ("array", 2), 0xDD: ("array", 4), 0xDE: ("map", 2), 0xDF: ("map", 4)}
+
+
+def _declared_oversize(rest: bytes, limits: Limits) -> str:
+    """Why a cut-off record cannot be a torn write: some length in it is over a limit ("" if none).
+
+    Walks the record as far as the bytes go; a torn write of a valid record never declares more than
+    the limits allow, a corrupted or hostile length usually does.
+    """
+    cap = {"str": limits.max_str, "bin": limits.max_bin, "array": limits.max_items, "map": 0}
+    pos = 0
+    for _ in range(limits.max_items + 1):
+        if pos >= len(rest):
+            return ""
+        b = rest[pos]
+        if b in _LENGTHS:
+            kind, width = _LENGTHS[b]
+            if pos + 1 + width > len(rest):
+                return ""
+            size = int.from_bytes(rest[pos + 1:pos + 1 + width], "big")
+            if size > cap[kind]:
+                unit = "items" if kind in ("array", "map") else "bytes"
+                return f"a {kind} declares {size} {unit} (limit {cap[kind]})"
+            pos += 1 + width + (0 if kind in ("array", "map") else size)
+        elif b <= 0x7F or b >= 0xE0 or b in (0xC0, 0xC2, 0xC3) or 0x80 <= b <= 0x9F:
+            pos += 1  # fixint, nil, bool, fixmap/fixarray headers
+        elif 0xA0 <= b <= 0xBF:
+            pos += 1 + (b & 0x1F)
+        elif b in (0xCC, 0xD0):
+            pos += 2
+        elif b in (0xCD, 0xD1):
+            pos += 3
+        elif b in (0xCE, 0xD2, 0xCA):
+            pos += 5
+        elif b in (0xCF, 0xD3, 0xCB):
+            pos += 9
+        else:
+            return ""
+    return ""

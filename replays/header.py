@@ -1,0 +1,106 @@
+"""The session header: what game, which rules, which seats with which keys. It is the first record of
+a replay file and the root of the frame chain (frame 0 names the header's hash as its `prev`), so
+every seat's first signature covers it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from replays import codec
+from replays.crypto import hash_parts
+
+__all__ = ["Header", "MAGIC", "FORMAT_MAJOR", "FORMAT_MINOR", "VersionError", "header_from_value"]
+
+MAGIC = "netplay-replay"
+FORMAT_MAJOR = 1
+FORMAT_MINOR = 0
+MAX_NAME = 64
+MAX_SEATS = 16
+
+
+class VersionError(codec.FormatError):
+    """A replay written in a newer major format than this netplay reads."""
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    game: str
+    rules_version: str
+    players: int
+    #: (key, value) pairs sorted by key; values are ints or strs
+    options: tuple[tuple[str, Any], ...]
+    #: (raw Ed25519 public key, display name) per seat, in seat order
+    seats: tuple[tuple[bytes, str], ...]
+    session: bytes
+    #: when the session started, unix seconds (given by the caller; the logic reads no clock)
+    created: int
+    major: int = FORMAT_MAJOR
+    minor: int = FORMAT_MINOR
+    #: fields a newer minor version appended (kept, so the header hash stays the writer's)
+    extra: tuple = ()
+
+    def value(self) -> tuple:
+        return (MAGIC, self.major, self.minor, self.game, self.rules_version, self.players, self.options,
+                self.seats, self.session, self.created, *self.extra)
+
+    def encode(self) -> bytes:
+        return codec.encode(self.value())
+
+    @property
+    def hash(self) -> bytes:
+        return hash_parts("header", self.encode())
+
+    @property
+    def option_dict(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    @staticmethod
+    def make(game: str, rules_version: str, players: int, options: dict[str, Any], seats: list[tuple[bytes, str]],
+             session: bytes, created: int) -> Header:
+        opts = tuple(sorted((str(k), v) for k, v in options.items()))
+        return Header(game, rules_version, players, opts, tuple((bytes(k), str(n)) for k, n in seats), session,
+                      int(created))
+
+
+def _fail(what: str) -> codec.FormatError:
+    return codec.FormatError(f"header: {what}")
+
+
+def header_from_value(value: Any) -> Header:
+    """A Header from a decoded record; FormatError (VersionError for a newer major) says what is wrong."""
+    if type(value) is not tuple or len(value) < 3 or value[0] != MAGIC:
+        raise _fail("not a netplay replay (the first record must start with 'netplay-replay')")
+    major, minor = value[1], value[2]
+    if type(major) is not int or type(minor) is not int:
+        raise _fail("format version must be two ints")
+    if major > FORMAT_MAJOR:
+        raise VersionError(f"this replay uses format {major}.{minor}, newer than the {FORMAT_MAJOR}.x this netplay "
+                           "reads; upgrade netplay to read it")
+    if major < 1:
+        raise _fail(f"unknown format version {major}.{minor}")
+    if len(value) < 10:
+        raise _fail("too few fields")
+    _, _, _, game, rules, players, options, seats, session, created = value[:10]
+    if type(game) is not str or not game or len(game) > 64:
+        raise _fail("game id must be a non-empty text")
+    if type(rules) is not str or len(rules) > 64:
+        raise _fail("rules version must be a text")
+    if type(players) is not int or not 1 <= players <= MAX_SEATS:
+        raise _fail(f"players must be an int 1..{MAX_SEATS}")
+    if type(options) is not tuple or not all(
+            type(o) is tuple and len(o) == 2 and type(o[0]) is str and type(o[1]) in (int, str, bool) for o in options):
+        raise _fail("options must be (key, int, text or bool) pairs")
+    if [o[0] for o in options] != sorted({o[0] for o in options}):
+        raise _fail("options must be sorted by key, each key once")
+    if type(seats) is not tuple or len(seats) != players:
+        raise _fail("there must be one seat entry per player")
+    for seat in seats:
+        if (type(seat) is not tuple or len(seat) != 2 or type(seat[0]) is not bytes or len(seat[0]) != 32
+                or type(seat[1]) is not str or len(seat[1]) > MAX_NAME):
+            raise _fail("a seat is (32-byte public key, name of at most 64 characters)")
+    if type(session) is not bytes or len(session) != 16:
+        raise _fail("session id must be 16 bytes")
+    if type(created) is not int or created < 0:
+        raise _fail("created must be an int >= 0")
+    return Header(game, rules, players, options, seats, session, created, major, minor, tuple(value[10:]))

@@ -1,0 +1,71 @@
+"""Reading a replay file without trusting it: every record is decoded under limits, a torn last
+record (a crash mid-write) is reported and skipped, anything else malformed is a FormatError naming
+the record and its offset. Whether the frames are genuine and legal is the audit's job."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from replays import codec
+from replays.frames import Frame, frame_from_value
+from replays.header import Header, header_from_value
+
+__all__ = ["Replay", "read_replay", "parse_replay", "MAX_FILE"]
+
+MAX_FILE = 256 << 20
+
+
+@dataclass(slots=True)
+class Replay:
+    header: Header
+    frames: list[Frame]
+    #: why the last record was skipped (a torn write), or None
+    torn: str | None = None
+    notes: list[str] = field(default_factory=list)
+    path: str = ""
+    size: int = 0
+
+
+def read_replay(path: str | os.PathLike, max_file: int = MAX_FILE) -> Replay:
+    """Read and parse a replay file; FormatError (or OSError) when it cannot be read at all."""
+    path = Path(path)
+    size = path.stat().st_size
+    if size > max_file:
+        raise codec.FormatError(f"file of {size} bytes is larger than the limit of {max_file} bytes")
+    with open(path, "rb") as handle:
+        data = handle.read(max_file + 1)
+    replay = parse_replay(data)
+    replay.path = str(path)
+    return replay
+
+
+def parse_replay(data: bytes) -> Replay:
+    if not data:
+        raise codec.FormatError("empty file")
+    records = codec.iter_records(data)
+    first = next(records)
+    offset, _, value = first
+    if isinstance(value, codec.FormatError):
+        what = "cut off inside the header" if value.truncated else value.reason
+        raise codec.FormatError(f"record 0 (the header): {what}")
+    header = header_from_value(value)
+    replay = Replay(header, [], size=len(data))
+    if header.minor > 0 and header.major == 1:
+        replay.notes.append(f"written in format {header.major}.{header.minor}; read as {header.major}.0")
+    for index, (offset, raw, value) in enumerate(records, start=1):
+        if isinstance(value, codec.FormatError):
+            if value.truncated:
+                replay.torn = f"record {index} at byte {offset} is torn ({value.reason}); skipped"
+                break
+            raise codec.FormatError(f"record {index} at byte {offset}: {value.reason}")
+        if type(value) is tuple and value and type(value[0]) is str:
+            # a record type of a later minor version: not ours to judge
+            replay.notes.append(f"record {index} at byte {offset}: unknown record type {value[0][:32]!r} skipped")
+            continue
+        try:
+            replay.frames.append(frame_from_value(value, raw))
+        except codec.FormatError as exc:
+            raise codec.FormatError(f"record {index} at byte {offset}: {exc.reason}") from None
+    return replay

@@ -1,0 +1,293 @@
+"""Stepping through a replay: any frame, as any seat saw it or with every secret revealed.
+
+`Stepper` runs the audit once (the same Ledger), keeps the list of engine applications it made
+(`Ledger.events`, each with the value the spectator knew and the value revealed at the end), and
+builds a snapshot of the state every K applications for each view mode on first use, so a seek
+costs at most K engine steps. Modes: "revealed" (every secret as revealed at the end), "spectator"
+(public knowledge only) and one per seat (its own secrets known, the others' HIDDEN, as that
+seat's peer held it). The terminal commands and the Pygame viewer both drive this API.
+
+Turns and rounds are derived from the frames: a turn is a run of decisions (act/commit frames) by
+one seat, or one simultaneous round; a round starts when the turns wrap around to a lower seat.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from engines.core import HIDDEN, Game, State
+from replays.audit import Verdict, run_ledger
+from replays.crypto import fingerprint
+from replays.frames import Frame
+from replays.ledger import Event, Ledger
+from replays.reader import Replay, read_replay
+
+__all__ = ["Stepper", "Position", "DEFAULT_K"]
+
+DEFAULT_K = 32
+
+
+@dataclass(slots=True)
+class Position:
+    frame: int  # -1: before the first frame
+    mode: str
+    state: State
+    line: str  # what happened in this frame
+
+
+class Stepper:
+    def __init__(self, replay: Replay, games: dict[str, Game] | None = None, k: int = DEFAULT_K):
+        self.replay = replay
+        self.header = replay.header
+        ledger, verdict = run_ledger(replay, games)
+        if ledger is None:
+            raise ValueError(verdict.reason)
+        self.ledger: Ledger = ledger
+        self.verdict: Verdict = verdict
+        self.game: Game = ledger.game
+        self.frames: list[Frame] = list(ledger.frames)
+        self.count = len(self.frames)
+        self.events: list[Event] = list(ledger.events)
+        self.k = max(1, k)
+        # events applied once frames 0..n are in: _ends[n]
+        ats = [e.at for e in self.events]
+        self._ends = [bisect.bisect_right(ats, n) for n in range(self.count)]
+        self._snapshots: dict[str, list[State]] = {}
+        self.revealed_known = ledger.resimulated or ledger.hidden_events == 0
+        self.modes = ["revealed", "spectator", *[f"seat {s}" for s in range(self.header.players)]]
+        self.mode = "revealed" if self.revealed_known else "spectator"
+        self.position = self.count - 1
+        self._markers()
+        self._build(self.mode)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, games: dict[str, Game] | None = None, k: int = DEFAULT_K) -> Stepper:
+        return cls(read_replay(path), games, k)
+
+    # ------------------------------------------------------------------------------ states
+
+    def _value(self, event: Event, mode: str) -> Any:
+        private = (event.kind == "chance" and event.seat is not None) or event.secret
+        if not private:
+            return event.value
+        if mode == "revealed" or (mode.startswith("seat ") and int(mode[5:]) == event.seat):
+            return event.full if event.full is not None else HIDDEN
+        return HIDDEN
+
+    def _apply(self, state: State, event: Event, mode: str) -> State:
+        value = self._value(event, mode)
+        if event.kind == "chance":
+            return self.game.chance(state, value)
+        return self.game.play(state, event.seat, value)
+
+    def _build(self, mode: str) -> list[State]:
+        snaps = self._snapshots.get(mode)
+        if snaps is None:
+            state = self.game.start(self.header.players, self.header.option_dict)
+            snaps = [state]
+            for i, event in enumerate(self.events, start=1):
+                state = self._apply(state, event, mode)
+                if i % self.k == 0:
+                    snaps.append(state)
+            self._snapshots[mode] = snaps
+        return snaps
+
+    def state_at(self, frame: int, mode: str | None = None) -> State:
+        """The state after frame `frame` (-1: the start) in `mode` (default: the current mode)."""
+        mode = mode or self.mode
+        if mode not in self.modes:
+            raise ValueError(f"unknown view {mode!r} (views: {', '.join(self.modes)})")
+        n = 0 if frame < 0 else self._ends[min(frame, self.count - 1)]
+        snaps = self._build(mode)
+        base = n // self.k
+        state = snaps[base]
+        for event in self.events[base * self.k:n]:
+            state = self._apply(state, event, mode)
+        return state
+
+    def seek(self, frame: int) -> Position:
+        self.position = max(-1, min(frame, self.count - 1))
+        return Position(self.position, self.mode, self.state_at(self.position), self.describe(self.position))
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in self.modes:
+            raise ValueError(f"unknown view {mode!r} (views: {', '.join(self.modes)})")
+        self.mode = mode
+        self._build(mode)
+
+    def next_mode(self) -> str:
+        self.set_mode(self.modes[(self.modes.index(self.mode) + 1) % len(self.modes)])
+        return self.mode
+
+    def view(self, frame: int | None = None, mode: str | None = None) -> dict[str, Any]:
+        """What the mode's viewer sees after `frame`: view(state, seat), or for "revealed" the public
+        view plus every seat's own view of the full state."""
+        frame = self.position if frame is None else frame
+        mode = mode or self.mode
+        state = self.state_at(frame, mode)
+        if mode.startswith("seat "):
+            return self.game.view(state, int(mode[5:]))
+        public = self.game.view(state, None)
+        if mode == "revealed":
+            public["seats"] = [self.game.view(state, s) for s in range(self.header.players)]
+        return public
+
+    # ------------------------------------------------------------------------------ navigation
+
+    def _markers(self) -> None:
+        self.rolls = sorted({e.at for e in self.events if e.kind == "chance"})
+        self.reveals = [n for n, f in enumerate(self.frames) if f.kind in ("reveal", "seed")]
+        self.disputes = [] if self.ledger.dispute is None else [self.ledger.dispute.frame_no]
+        if self.verdict.status == "invalid" and self.verdict.dispute is None and self.count:
+            self.disputes.append(min(self.verdict.checked, self.count - 1))
+        turns: list[int] = []
+        rounds: list[int] = []
+        turn_seat: int | None = None  # seat of the turn under way; None during a simultaneous round
+        previous = ""
+        for n, frame in enumerate(self.frames):
+            if frame.kind == "commit":
+                if previous != "commit":  # a new simultaneous round: one turn, one round
+                    turns.append(n)
+                    rounds.append(n)
+                    turn_seat = None
+            elif frame.kind == "act" and frame.seat != turn_seat:
+                if turn_seat is None or frame.seat < turn_seat:
+                    rounds.append(n)
+                turns.append(n)
+                turn_seat = frame.seat
+            previous = frame.kind
+        self.turns, self.rounds = turns, rounds
+
+    @staticmethod
+    def _after(marks: list[int], frame: int) -> int | None:
+        i = bisect.bisect_right(marks, frame)
+        return marks[i] if i < len(marks) else None
+
+    @staticmethod
+    def _before(marks: list[int], frame: int) -> int | None:
+        i = bisect.bisect_left(marks, frame)
+        return marks[i - 1] if i > 0 else None
+
+    def turn_index(self, frame: int) -> int:
+        """1-based number of the turn under way at `frame` (0 before the first decision)."""
+        return bisect.bisect_right(self.turns, frame)
+
+    def frame_of_turn(self, turn: int) -> int:
+        if not self.turns:
+            raise ValueError("this replay has no turns")
+        if not 1 <= turn <= len(self.turns):
+            raise ValueError(f"turn {turn} does not exist (1..{len(self.turns)})")
+        return self.turns[turn - 1]
+
+    def jump(self, command: str) -> int:
+        """Move by one of: next, prev, next-turn, prev-turn, next-round, prev-round, first, last, next-mark
+        (roll, reveal or dispute); returns the new position (unchanged when there is nowhere to go)."""
+        pos = self.position
+        targets = {
+            "next": pos + 1 if pos + 1 < self.count else None,
+            "prev": pos - 1 if pos >= 0 else None,
+            "first": -1,
+            "last": self.count - 1,
+        }
+        if command in targets:
+            target = targets[command]
+        elif command in ("next-turn", "prev-turn", "next-round", "prev-round"):
+            marks = self.turns if "turn" in command else self.rounds
+            target = self._after(marks, pos) if command.startswith("next") else self._before(marks, pos)
+        elif command == "next-mark":
+            nexts = [m for m in (self._after(x, pos) for x in (self.rolls, self.reveals, self.disputes))
+                     if m is not None]
+            target = min(nexts) if nexts else None
+        else:
+            raise ValueError(f"unknown move {command!r}")
+        if target is not None:
+            self.seek(target)
+        return self.position
+
+    # ------------------------------------------------------------------------------ text
+
+    def describe(self, n: int) -> str:
+        if n < 0:
+            return "start: the game is set up"
+        frame = self.frames[n]
+        body = frame.body
+        who = f"seat {frame.seat}"
+        if frame.kind == "open":
+            text = f"{who} joins: commits its random chain and seed"
+        elif frame.kind == "act":
+            text = f"{who}: {body[0] if body else '?'}"
+        elif frame.kind == "commit":
+            text = f"{who} commits a choice"
+            shown = [e for e in self.events if e.frame_no == n and e.kind == "play"]
+            if shown and self.mode == "revealed" and shown[0].full is not None:
+                text += f" ({shown[0].full})"
+        elif frame.kind == "reveal":
+            text = f"{who} reveals: {body[0] if body else '?'}"
+        elif frame.kind == "chain":
+            text = f"{who} shares its next random value"
+            for e in self.events:
+                if e.at == n and e.kind == "chance":
+                    value = self._value(e, self.mode)
+                    label = f" ({e.chance.label})" if e.chance and e.chance.label else ""
+                    if e.seat is None:
+                        text += f"; chance{label}: {value}"
+                    else:
+                        text += f"; private draw{label} for seat {e.seat}: {value}"
+        elif frame.kind == "seed":
+            text = f"{who} reveals its seed and secret choices"
+        elif frame.kind == "final":
+            text = f"{who} co-signs the result"
+        else:
+            blamed, kind = (body + ("?", "?"))[:2]
+            text = f"{who} claims that seat {blamed} withheld its {kind} frame"
+        if n in self.disputes:
+            dispute = self.verdict.dispute
+            text += f"  <-- DISPUTE: {dispute['reason'] if dispute else self.verdict.reason}"
+        return f"#{n} {text}"
+
+    def log(self, upto: int | None = None) -> list[str]:
+        upto = self.position if upto is None else upto
+        return [self.describe(n) for n in range(0, upto + 1)]
+
+    def seats_text(self) -> list[str]:
+        return [f"seat {s}: {name} ({fingerprint(key)})" for s, (key, name) in enumerate(self.header.seats)]
+
+
+def render_view(view: Any, indent: int = 0) -> list[str]:
+    """A generic, readable text of a view() dict: nested keys indented, short lists on one line."""
+    pad = "  " * indent
+    lines: list[str] = []
+    if isinstance(view, dict):
+        for key, value in view.items():
+            if isinstance(value, (dict, list)) and _wide(value):
+                lines.append(f"{pad}{key}:")
+                lines += render_view(value, indent + 1)
+            else:
+                lines.append(f"{pad}{key}: {_short(value)}")
+    elif isinstance(view, list):
+        for i, value in enumerate(view):
+            if isinstance(value, (dict, list)) and _wide(value):
+                lines.append(f"{pad}[{i}]")
+                lines += render_view(value, indent + 1)
+            else:
+                lines.append(f"{pad}[{i}] {_short(value)}")
+    else:
+        lines.append(f"{pad}{_short(view)}")
+    return lines
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_short(v) for v in value) + "]"
+    if value is None:
+        return "-"
+    return str(value)
+
+
+def _wide(value: Any) -> bool:
+    return len(_short(value)) > 90

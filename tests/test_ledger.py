@@ -1,0 +1,506 @@
+"""The ledger: the one validator of frames, for live peers and the audit alike.
+
+The hidden-information paths (private draws, simultaneous choices, secrets kept until the end) are
+proven with `CardsGame`, a tiny game that lives only here (other replay tests import it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engines
+from engines.core import HIDDEN, Awaiting, Chance, Game, IllegalAction, Result
+from replays.audit import audit_replay
+from replays.crypto import generate_key
+from replays.frames import make_frame
+from replays.ledger import Dispute, Ledger, Rejected
+from replays.local import LocalTable, record_match, replay_bytes
+from replays.randomness import DealUnsupported, choice_commitment, salt_for
+from replays.reader import parse_replay
+
+ROUNDS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    players: int
+    phase: str = "bonus"  # bonus, draw, play, bet, over
+    round: int = 0
+    drawer: int = 0
+    bonus: int = 0
+    hands: tuple = ()  # private: per seat a tuple of cards, or HIDDEN
+    sizes: tuple = ()
+    current: tuple = ()  # this round's plays (public once revealed)
+    played: tuple = ()  # earlier rounds' plays
+    bets: tuple = ()  # private: per seat "bet N", HIDDEN or None
+    bets_done: tuple = ()
+
+
+class CardsGame(Game):
+    """A public bonus die; then ROUNDS rounds of: every seat privately draws a card 0..2 from its own
+    deck, then all play one card from their hand at once (rock-paper-scissors: c beats c-1 mod 3);
+    finally every seat makes a bet kept secret until the end. Most round points wins."""
+
+    id = "toy-cards"
+    title = "Toy Cards"
+    players = (2, 3)
+
+    def _start(self, players, options):
+        return Cards(players, hands=((),) * players, sizes=(0,) * players, current=(None,) * players,
+                     bets=(None,) * players)
+
+    def _awaiting(self, inner):
+        if inner.phase == "bonus":
+            return Awaiting("chance", (), Chance("dice", sides=(6,), label="bonus"))
+        if inner.phase == "draw":
+            return Awaiting("chance", (), Chance("pick", n=3, private_to=inner.drawer, label="draw"))
+        if inner.phase == "play":
+            return Awaiting("simultaneous", tuple(s for s in range(inner.players) if inner.current[s] is None))
+        if inner.phase == "bet":
+            return Awaiting("simultaneous", tuple(s for s in range(inner.players) if s not in inner.bets_done),
+                            secret=True)
+        return Awaiting("over")
+
+    def _legal(self, inner, seat):
+        if inner.phase == "play" and inner.current[seat] is None:
+            hand = inner.hands[seat]
+            cards = range(3) if hand is HIDDEN else set(hand)
+            return sorted(f"card {c}" for c in cards)
+        if inner.phase == "bet" and seat not in inner.bets_done:
+            return ["bet 1", "bet 2"]
+        return []
+
+    def _chance(self, inner, value):
+        if inner.phase == "bonus":
+            return replace(inner, bonus=value[0], phase="draw")
+        seat = inner.drawer
+        hands, sizes = list(inner.hands), list(inner.sizes)
+        hands[seat] = HIDDEN if value is HIDDEN or hands[seat] is HIDDEN else tuple(sorted((*hands[seat], value)))
+        sizes[seat] += 1
+        last = seat + 1 == inner.players
+        return replace(inner, hands=tuple(hands), sizes=tuple(sizes), drawer=0 if last else seat + 1,
+                       phase="play" if last else "draw")
+
+    def _play(self, inner, seat, action):
+        if inner.phase == "bet":
+            if action is not HIDDEN and action not in ("bet 1", "bet 2"):
+                raise IllegalAction(f"{action!r}: a bet is 'bet 1' or 'bet 2'")
+            bets = list(inner.bets)
+            bets[seat] = action
+            done = (*inner.bets_done, seat)
+            return replace(inner, bets=tuple(bets), bets_done=done,
+                           phase="over" if len(done) == inner.players else "bet")
+        if inner.phase != "play":
+            raise IllegalAction("no card is played now")
+        parts = action.split() if isinstance(action, str) else []
+        if len(parts) != 2 or parts[0] != "card" or parts[1] not in ("0", "1", "2"):
+            raise IllegalAction(f"{action!r}: expected 'card N' with N in 0..2")
+        card = int(parts[1])
+        hand = inner.hands[seat]
+        if hand is not HIDDEN:
+            if card not in hand:
+                raise IllegalAction(f"card {card}: seat {seat} does not hold that card (played from the hand)")
+            rest = list(hand)
+            rest.remove(card)
+            hand = tuple(rest)
+        hands, sizes, current = list(inner.hands), list(inner.sizes), list(inner.current)
+        hands[seat], sizes[seat], current[seat] = hand, sizes[seat] - 1, card
+        inner = replace(inner, hands=tuple(hands), sizes=tuple(sizes), current=tuple(current))
+        if None in current:
+            return inner
+        played = (*inner.played, tuple(current))
+        more = len(played) < ROUNDS
+        return replace(inner, played=played, current=(None,) * inner.players, round=len(played),
+                       phase="draw" if more else "bet")
+
+    def _points(self, inner):
+        points = [0] * inner.players
+        for plays in inner.played:
+            for a in range(inner.players):
+                points[a] += sum(1 for b in range(inner.players) if (plays[a] - plays[b]) % 3 == 1)
+        return tuple(points)
+
+    def _result(self, inner):
+        if inner.phase != "over":
+            return None
+        points = self._points(inner)
+        best = max(points)
+        winners = tuple(s for s in range(inner.players) if points[s] == best)
+        return Result(winners if len(winners) == 1 else (), points, "cards")
+
+    def _public(self, inner):
+        return (inner.phase, inner.round, inner.drawer, inner.bonus, inner.sizes, inner.played, inner.bets_done)
+
+    def _view(self, inner, seat):
+        own = seat is not None and inner.hands[seat] is not HIDDEN
+        bet = inner.bets[seat] if seat is not None else None
+        return {"phase": inner.phase, "round": inner.round, "bonus": inner.bonus, "sizes": list(inner.sizes),
+                "played": [list(p) for p in inner.played], "hand": list(inner.hands[seat]) if own else None,
+                "bet": bet if isinstance(bet, str) else None}
+
+    def _eliminate(self, inner, seat):
+        return inner
+
+
+class DealGame(CardsGame):
+    id = "toy-deal"
+
+    def _awaiting(self, inner):
+        if inner.phase == "bonus":
+            return Awaiting("chance", (), Chance("deal", n=5, private_to=0, deck="development"))
+        return super()._awaiting(inner)
+
+
+CARDS = CardsGame()
+GAMES = {CARDS.id: CARDS}
+
+
+def forge(ledger: Ledger, key, seat: int, kind: str, body, digest: bytes | None = None):
+    """A frame signed with a real seat key that fits the chain at the ledger's position."""
+    return make_frame(key, ledger.session, len(ledger.frames), ledger.last_hash, seat, kind, body,
+                      ledger.digest if digest is None else digest)
+
+
+def run_until(table: LocalTable, want) -> None:
+    """Step the table until the awaited frame matches want(kind, seat)."""
+    for _ in range(10_000):
+        nxt = table.expects()
+        assert nxt is not None, "the game ended before the wanted point"
+        if want(*nxt):
+            return
+        table.step()
+    raise AssertionError("never reached")
+
+
+def observer(table: LocalTable) -> Ledger:
+    """A spectator ledger that has seen every frame so far (what the audit would hold)."""
+    spectator = Ledger(table.header, None, table.game)
+    for frame in table.ledgers[0].frames:
+        spectator.accept(frame.encode())
+    return spectator
+
+
+def play_out(table: LocalTable) -> None:
+    while table.step() is not None:
+        pass
+
+
+# ---------------------------------------------------------------------------------------- round trips
+
+
+@pytest.mark.parametrize(("game_id", "players"), [(g, p) for g, game in engines.GAMES.items() for p in game.players])
+def test_every_game_round_trips_through_the_ledger(game_id, players, tmp_path):
+    record = record_match(game_id, ["random"], seed=5, players=players, path=tmp_path / "r.npr", sync=False)
+    assert record.result is not None
+    assert all(ledger.status == "complete" for ledger in record.ledgers)
+    hashes = {tuple(f.hash for f in ledger.frames) for ledger in record.ledgers}
+    assert len(hashes) == 1, "every seat holds the same chain"
+    verdict = audit_replay(parse_replay((tmp_path / "r.npr").read_bytes()))
+    assert verdict.status == "valid", verdict.reason
+    assert verdict.result["winners"] == list(record.result.winners)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3]), chain=st.integers(1, 4))
+def test_hidden_information_game_round_trips(seed, players, chain):
+    record = record_match(CARDS, seed=seed, players=players, write=False, chain_length=chain)
+    assert [ledger.status for ledger in record.ledgers] == ["complete"] * players
+    verdict = audit_replay(parse_replay(replay_bytes(record)), GAMES)
+    assert verdict.status == "valid", verdict.reason
+    # each seat knew its own hand and nobody else's while playing
+    spectator = Ledger(record.header, None, CARDS)
+    for frame in record.frames:
+        spectator.accept(frame.encode())
+    assert spectator.resimulated and spectator.hidden_events > 0
+
+
+def test_knowledge_states_hide_other_seats_secrets():
+    table = LocalTable(CARDS, seed=3, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "commit")
+    zero, one = table.ledgers
+    assert zero.state.inner.hands[0] != HIDDEN and zero.state.inner.hands[1] is HIDDEN
+    assert one.state.inner.hands[1] != HIDDEN and one.state.inner.hands[0] is HIDDEN
+    assert zero.digest == one.digest
+
+
+def test_chance_values_are_shared_and_unbiased_by_construction():
+    """The public die is the same for every seat and comes from every seat's chain value."""
+    table = LocalTable(CARDS, seed=8, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "chain")
+    table.step()
+    table.step()
+    bonuses = {ledger.state.inner.bonus for ledger in table.ledgers}
+    assert len(bonuses) == 1 and 1 <= bonuses.pop() <= 6
+
+
+# ---------------------------------------------------------------------------------------- rejected
+
+
+def test_bad_frames_are_rejected_and_change_nothing():
+    table = LocalTable(CARDS, seed=1, reproducible=True)
+    for _ in range(3):
+        table.step()
+    ledger = observer(table)
+    frame = table.next_frame()
+    data = frame.encode()
+    before = (len(ledger.frames), ledger.digest, ledger.last_hash, ledger.status)
+
+    def rejected(bad, fragment):
+        with pytest.raises(Rejected) as info:
+            ledger.accept(bad)
+        assert fragment in info.value.reason
+        assert (len(ledger.frames), ledger.digest, ledger.last_hash, ledger.status) == before
+
+    rejected(b"\x93garbage", "malformed")
+    rejected(data[:-1], "malformed")
+    flipped = bytearray(data)
+    flipped[-10] ^= 1
+    rejected(bytes(flipped), "bad signature")
+    other_key = generate_key()
+    rejected(make_frame(other_key, frame.session, frame.seq, frame.prev, frame.seat, frame.kind, frame.body,
+                        frame.digest), "bad signature")
+    rejected(make_frame(table.secrets[frame.seat].key, bytes(16), frame.seq, frame.prev, frame.seat, frame.kind,
+                        frame.body, frame.digest), "another session")
+    rejected(make_frame(table.secrets[frame.seat].key, frame.session, frame.seq + 1, frame.prev, frame.seat,
+                        frame.kind, frame.body, frame.digest), "out of order")
+    rejected(make_frame(table.secrets[frame.seat].key, frame.session, frame.seq, bytes(32), frame.seat,
+                        frame.kind, frame.body, frame.digest), "does not chain")
+    rejected(ledger.frames[1].encode(), "replayed")
+    ledger.accept(data)  # the genuine frame still goes through
+    assert len(ledger.frames) == before[0] + 1
+
+
+# ---------------------------------------------------------------------------------------- disputes
+
+
+def test_a_signed_illegal_action_is_that_seats_rule_violation():
+    game = engines.get("loyal-captain")
+    table = LocalTable(game, seed=2, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "act")
+    ledger = observer(table)
+    seat = table.expects()[1]
+    legal = game.legal(ledger.state, seat)
+    bad = "step 1 1" if "step 1 1" not in legal else "step 99 99"
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[seat].key, seat, "act", (bad,)).encode())
+    d = info.value
+    assert d.seat == seat and d.frame_no == len(ledger.frames) - 1 and d.claimed == bad
+    with pytest.raises(IllegalAction) as reason:
+        game.play(ledger.state, seat, bad)
+    assert d.rule == reason.value.reason
+    assert legal[0] in d.allowed
+    assert ledger.status == "disputed"
+    with pytest.raises(Rejected):
+        ledger.accept(table.next_frame())
+
+
+def test_out_of_turn_frame_is_a_dispute():
+    table = LocalTable(engines.get("ploc"), seed=2, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "act")
+    ledger = observer(table)
+    seat = 1 - table.expects()[1]
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[seat].key, seat, "act", ("done",)))
+    assert info.value.rule == "turn order" and info.value.seat == seat
+
+
+def test_a_changed_chain_value_is_caught_and_blamed():
+    table = LocalTable(CARDS, seed=4, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "chain")
+    seat = table.expects()[1]
+    ledger = observer(table)
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[seat].key, seat, "chain", (bytes(32), None)))
+    assert info.value.seat == seat and info.value.rule == "hash chain"
+
+
+def test_a_changed_simultaneous_choice_is_caught_and_blamed():
+    table = LocalTable(CARDS, seed=6, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "reveal")
+    seat = table.expects()[1]
+    ledger = table.ledgers[1 - seat]
+    honest = ledger.round and ledger.round.number
+    salt = salt_for(table.secrets[seat].seed, table.session, honest)
+    committed = next(a for a in ("card 0", "card 1", "card 2")
+                     if choice_commitment(table.session, honest, seat, a, salt) == ledger.round.commits[seat][0])
+    changed = next(a for a in ("card 0", "card 1", "card 2") if a != committed)
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[seat].key, seat, "reveal", (changed, salt)))
+    d = info.value
+    assert d.seat == seat and d.rule == "choice commitment" and d.claimed == changed
+
+
+def test_a_changed_secret_opening_or_seed_is_caught_at_the_end():
+    table = LocalTable(CARDS, seed=7, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "seed")
+    seat = table.expects()[1]
+    genuine = table.ledgers[seat].build_seed()
+    ledger = observer(table)
+    seed, secret, openings = genuine.body
+    other = "bet 2" if openings[0][0] == "bet 1" else "bet 1"
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[seat].key, seat, "seed", (seed, secret, ((other, openings[0][1]),))))
+    assert info.value.rule == "choice commitment" and info.value.seat == seat
+    ledger = observer(table)
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[seat].key, seat, "seed", (bytes(32), secret, openings)))
+    assert info.value.rule == "seed commitment"
+    ledger = observer(table)
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[seat].key, seat, "seed", (seed, bytes(32), openings)))
+    assert info.value.rule == "hash chain"
+
+
+class LyingCards(CardsGame):
+    """The cheat's own engine: it lets its seat play any card, as if its hand were unknown."""
+
+    def _legal(self, inner, seat):
+        if inner.phase == "play" and inner.current[seat] is None:
+            return ["card 0", "card 1", "card 2"]
+        return super()._legal(inner, seat)
+
+    def _play(self, inner, seat, action):
+        if inner.phase == "play":
+            hands = list(inner.hands)
+            hands[seat] = HIDDEN
+            inner = replace(inner, hands=tuple(hands))
+        return super()._play(inner, seat, action)
+
+
+class LyingBot:
+    name = "liar"
+
+    def choose(self, game, state, seat, legal, rng):
+        inner = state.inner
+        if inner.phase == "play" and inner.hands[seat] is not HIDDEN:
+            return f"card {next(c for c in range(3) if c not in inner.hands[seat])}"
+        return legal[0]
+
+
+@pytest.mark.parametrize("cheat", [0, 1])
+def test_playing_a_card_not_held_is_caught_when_the_seed_is_revealed(cheat):
+    """Live peers can only check that a card is possible; the end re-simulation proves the lie."""
+    table = LocalTable(CARDS, seed=9, reproducible=True)
+    table.ledgers[cheat] = Ledger(table.header, table.secrets[cheat], LyingCards())
+    table.bots[cheat] = LyingBot()
+    with pytest.raises(Dispute) as info:
+        play_out(table)
+    d = info.value
+    honest = table.ledgers[1 - cheat]
+    assert d.seat == cheat and "does not hold that card" in d.rule
+    assert honest.frames[d.frame_no].seat == cheat and honest.frames[d.frame_no].kind == "reveal"
+    assert honest.status == "disputed"
+    verdict = audit_replay(parse_replay(table.header.encode() + b"".join(f.encode() for f in honest.frames)), GAMES)
+    assert verdict.status == "invalid" and verdict.blame == cheat
+    assert verdict.dispute["frame"] == d.frame_no and "does not hold" in verdict.dispute["rule"]
+
+
+def test_a_digest_mismatch_names_the_frame_and_both_digests():
+    table = LocalTable(engines.get("ploc"), seed=3, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "act")
+    seat = table.expects()[1]
+    ledger = observer(table)
+    action = table.game.legal(ledger.state, seat)[0]
+    right = table.game.digest(table.game.play(ledger.state, seat, action))
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[seat].key, seat, "act", (action,), bytes(32)))
+    d = info.value
+    assert d.rule == "state digest" and d.claimed == bytes(32).hex() and d.allowed == right.hex()
+    assert "desync" in d.reason and str(d.frame_no) in str(d)
+
+
+def test_a_wrong_cosignature_is_a_dispute():
+    table = LocalTable(engines.get("quedah-merchant"), seed=3, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "final")
+    seat = table.expects()[1]
+    ledger = observer(table)
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[seat].key, seat, "final", (ledger.digest, (), (0, 0), "made up")))
+    assert info.value.rule == "final result"
+
+
+# ---------------------------------------------------------------------------------------- timeouts, resume, odd paths
+
+
+def test_a_withheld_reveal_is_claimed_and_blamed():
+    table = LocalTable(CARDS, seed=11, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "reveal" and seat == 1)
+    with pytest.raises(RuntimeError):
+        table.ledgers[1].build_timeout()  # nobody claims against itself
+    claim = table.ledgers[0].build_timeout()
+    table.deliver(claim)
+    assert all(ledger.status == "unfinished" and ledger.blame == 1 for ledger in table.ledgers)
+    verdict = audit_replay(parse_replay(table.header.encode() + b"".join(f.encode() for f in table.ledgers[0].frames)),
+                           GAMES)
+    assert verdict.status == "unfinished" and verdict.blame == 1 and "withheld" in verdict.reason
+    with pytest.raises(Rejected):
+        table.ledgers[0].accept(claim)
+
+
+def test_a_false_timeout_claim_is_a_dispute():
+    table = LocalTable(CARDS, seed=11, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "chain" and seat == 0)
+    ledger = observer(table)
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[1].key, 1, "timeout", (1, "chain")))
+    assert info.value.rule == "timeout claim" and info.value.seat == 1
+
+
+def test_a_restarted_peer_recovers_its_choices_from_its_seed():
+    table = LocalTable(CARDS, seed=12, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "reveal" and seat == 0)
+    fresh = Ledger(table.header, table.secrets[0], CARDS)
+    for frame in table.ledgers[0].frames:
+        fresh.accept(frame.encode())
+    assert fresh.build_reveal().encode() == table.ledgers[0].build_reveal().encode()
+    play_out(table)
+    assert table.ledgers[0].status == "complete"
+
+
+def test_own_illegal_action_is_refused_before_signing():
+    table = LocalTable(engines.get("ploc"), seed=2, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "act")
+    seat = table.expects()[1]
+    with pytest.raises(IllegalAction):
+        table.ledgers[seat].build_action("fly away")
+    assert len(table.ledgers[seat].frames) == len(table.ledgers[1 - seat].frames)
+
+
+def test_resign_and_draw_offers_are_actions():
+    table = LocalTable(CARDS, seed=13, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "commit" and seat == 0)
+    table.deliver(table.ledgers[0].build_action("offer draw"))
+    assert table.expects() == ("act", 1)
+    table.deliver(table.ledgers[1].build_action("decline draw"))
+    assert table.expects() == ("commit", 0)  # the interrupted step starts afresh
+    table.deliver(table.ledgers[0].build_action("resign"))
+    play_out(table)
+    assert table.ledgers[0].status == "complete"
+    assert table.ledgers[0].result.winners == (1,) and table.ledgers[0].result.reason == "resign"
+    verdict = audit_replay(parse_replay(table.header.encode() + b"".join(f.encode() for f in table.ledgers[0].frames)),
+                           GAMES)
+    assert verdict.status == "valid", verdict.reason
+
+
+def test_an_interrupted_secret_round_is_committed_afresh():
+    table = LocalTable(CARDS, seed=14, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "commit" and seat == 1 and table.ledgers[0].round.secret)
+    table.deliver(table.ledgers[1].build_action("offer draw"))
+    table.deliver(table.ledgers[0].build_action("decline draw"))
+    assert table.expects() == ("commit", 0)
+    play_out(table)
+    assert [len(c) for c in table.ledgers[0].secret_commits] == [1, 1]
+    verdict = audit_replay(parse_replay(table.header.encode() + b"".join(f.encode() for f in table.ledgers[0].frames)),
+                           GAMES)
+    assert verdict.status == "valid", verdict.reason
+
+
+def test_secret_deals_are_refused_with_a_clear_message():
+    table_game = DealGame()
+    with pytest.raises(DealUnsupported) as info:
+        record_match(table_game, seed=1, write=False)
+    assert "mental-poker" in str(info.value) and "later issue" in str(info.value)

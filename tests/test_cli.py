@@ -60,6 +60,6 @@ def test_bad_bot_name():
 
 def test_watch_prints_moves_and_result():
     gid = next(iter(engines.GAMES))
-    result = run("watch", gid, "--seed", "2")
+    result = run("watch", gid, "--seed", "2", "--bots", "random")
     assert result.exit_code == 0, result.output
     assert "seat 0:" in result.output and "result:" in result.output

@@ -136,7 +136,7 @@ def test_hidden_is_refused_where_no_secret_is_allowed():
     with pytest.raises(IllegalAction, match="only a secret"):
         duel.play(state, 0, HIDDEN)
     with pytest.raises(IllegalAction, match="public chance"):
-        nim.chance(nim.start(2), HIDDEN)
+        duel._check_outcome(Chance("dice", sides=(6,)), HIDDEN)
 
 
 def test_no_common_action_between_the_plays_of_a_revealed_simultaneous_step():

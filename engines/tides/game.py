@@ -1,0 +1,209 @@
+"""Turning Tides (rules/turning-tides.md) behind the engine contract of engines.core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.core import HIDDEN, Awaiting, Chance, Game, IllegalAction, Option, Result, State
+from engines.tides import cards as C
+from engines.tides import lull, secrets, turn
+from engines.tides.notation import PICK as PICK_TEXTS
+from engines.tides.notation import parse
+from engines.tides.resolution import options, why_not
+from engines.tides.ship import opposite
+from engines.tides.state import DAMAGE, DRAW0, DRAW1, EXCHANGE, OVER, PICK, RESOLVE, ROUND_LIMIT, TidesState, initial
+
+__all__ = ["TurningTides"]
+
+_TRUE = ("true", "yes", "on", "1", "intro")
+_FALSE = ("false", "no", "off", "0", "full")
+
+_DRAWS = tuple(tuple(Awaiting("chance", (), Chance("pick", n=n, private_to=seat, label=f"draw of seat {seat}"))
+                     for n in range(16)) for seat in (0, 1))
+_PICKS = {(a, b): Awaiting("simultaneous", tuple(s for s, p in enumerate((a, b)) if not p))
+          for a in ("", *C.CARDS) for b in ("", *C.CARDS) if not (a and b)}
+_MOVE = (Awaiting("move", (0,)), Awaiting("move", (1,)))
+_PICK_TEXT = {text: card for card, text in enumerate(PICK_TEXTS)}
+_PHASE_VERB = {PICK: "pick", RESOLVE: "", EXCHANGE: "exchange", DAMAGE: "damage"}
+_PHASE_WORDS = {PICK: "the pick step awaits `pick <card>`",
+                EXCHANGE: "the exchange step awaits `exchange <given> for <taken>` or `exchange none`",
+                DAMAGE: "the damage step awaits `damage <cards>`"}
+
+
+def _boolean(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ValueError(f"option intro={value!r} is not allowed for turning-tides (allowed: false, true)")
+
+
+class TurningTides(Game):
+    id = "turning-tides"
+    title = "Turning Tides"
+    players = (2,)
+    options = {"intro": Option(default=False, choices=(False, True), help="the introductory game (D13)")}
+    #: the rulebook's surrender is `resign`; it knows no draw by agreement (D32 lists no such reason)
+    common_actions = ("resign",)
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """`intro` is a boolean; the command line's texts (true/false/1/0) are accepted as such."""
+        fixed = dict(options)
+        if "intro" in fixed:
+            fixed["intro"] = _boolean(fixed["intro"])
+        return super().check_options(fixed)
+
+    # ------------------------------------------------------------------ hooks
+
+    def _start(self, players: int, options: dict[str, Any]) -> TidesState:
+        return initial(bool(options["intro"]))
+
+    def _awaiting(self, inner: TidesState) -> Awaiting:
+        phase = inner.phase
+        if phase == PICK:
+            return _PICKS[inner.picks]
+        if phase == DRAW0:
+            return _DRAWS[0][inner.piles[0].deck_n]
+        if phase == DRAW1:
+            return _DRAWS[1][inner.piles[1].deck_n]
+        if phase == RESOLVE:
+            return _MOVE[inner.queue[0][0]]
+        if phase == EXCHANGE:
+            return Awaiting("simultaneous", inner.waiting)
+        if phase == DAMAGE:
+            return Awaiting("simultaneous", inner.waiting, secret=True)
+        return Awaiting("over")
+
+    def _legal(self, inner: TidesState, seat: int) -> list[str]:
+        phase = inner.phase
+        if phase == PICK:
+            return secrets.pick_options(inner, seat)
+        if phase == RESOLVE:
+            return options(inner, seat, inner.queue[0][1])
+        if phase == EXCHANGE:
+            return secrets.exchange_options(inner, seat)
+        if phase == DAMAGE:
+            return secrets.damage_options(inner, seat)
+        return []
+
+    def _play(self, inner: TidesState, seat: int, action: Any) -> TidesState:
+        phase = inner.phase
+        if phase == PICK:  # the commonest action first
+            card = _PICK_TEXT.get(action)
+            if card is not None:
+                reason = secrets.why_not_pick(inner, seat, card)
+                if reason is not None:
+                    raise IllegalAction(reason)
+                return turn.pick(inner, seat, card)
+        if action is HIDDEN:
+            return lull.damage(inner, seat, HIDDEN)
+        parsed = parse(action)
+        if parsed is None:
+            raise IllegalAction(f"{action!r} is not a Turning Tides action (see Actions and notation)")
+        verb = parsed[0]
+        if phase == RESOLVE:
+            reason = why_not(inner, seat, inner.queue[0][1], parsed) if verb in _RESOLVING else (
+                "a card is resolving now; only its options may be played (Resolving a card)")
+            if reason is not None:
+                raise IllegalAction(f"{action}: {reason}")
+            return turn.resolve(inner, seat, parsed)
+        if verb != _PHASE_VERB.get(phase):
+            raise IllegalAction(f"{action}: {_PHASE_WORDS.get(phase, 'no action is awaited now')}")
+        if phase == PICK:
+            reason = secrets.why_not_pick(inner, seat, parsed[1])
+            if reason is not None:
+                raise IllegalAction(reason)
+            return turn.pick(inner, seat, parsed[1])
+        if phase == EXCHANGE:
+            reason = secrets.why_not_exchange(inner, seat, parsed[1], parsed[2])
+            if reason is not None:
+                raise IllegalAction(reason)
+            return lull.exchange(inner, seat, parsed[1], parsed[2])
+        reason = secrets.why_not_damage(inner.piles[seat], inner.ships[seat].destroyed, parsed[1])
+        if reason is not None:
+            raise IllegalAction(reason)
+        return lull.damage(inner, seat, parsed[1])
+
+    def _chance(self, inner: TidesState, value: Any) -> TidesState:
+        return turn.draw(inner, 0 if inner.phase == DRAW0 else 1, value)
+
+    def _result(self, inner: TidesState) -> Result | None:
+        if inner.phase != OVER:
+            return None
+        if inner.winner < 0:
+            return Result((), (0, 0), inner.reason)
+        return Result((inner.winner,), (int(inner.winner == 0), int(inner.winner == 1)), inner.reason)
+
+    def _public(self, inner: TidesState) -> tuple:
+        return inner.public()
+
+    def _scores(self, inner: TidesState, state: State) -> tuple[int, ...]:
+        """After a resignation the other seat scores 1 (D32); nothing else ends the game this way."""
+        if len(state.out) == 1:
+            return tuple(int(s not in state.out) for s in range(state.players))
+        return (0, 0)
+
+    # ------------------------------------------------------------------ view
+
+    def view(self, state: State, seat: int | None) -> dict:
+        data = super().view(state, seat)
+        result = self.result(state)
+        if result is not None and result.reason == "resign" and result.winners:
+            # Surrender (D17): the loser may demand a rematch, which the winner's client must accept.
+            data["rematch"] = {"may_demand": state.out[0], "must_accept": result.winners[0],
+                               "options": {"intro": state.inner.intro}}
+        else:
+            data["rematch"] = None
+        return data
+
+    def _view(self, inner: TidesState, seat: int | None) -> dict:
+        o = inner.o
+        ships = []
+        piles = []
+        for s in (0, 1):
+            ship = inner.ships[s].view(o)
+            ship["colour"] = ("gold", "silver")[s]
+            ship["promotion_due"] = inner.promo[s]
+            ships.append(ship)
+            pile = inner.piles[s]
+            cards = {"hand_count": pile.hand_n, "deck_count": pile.deck_n, "damage_count": pile.damage_n,
+                     "discard": C.names(pile.discard), "exchange": C.names(pile.exchange),
+                     "reserve": ["fire"] * pile.reserve, "out_of_game": C.names(pile.out),
+                     "pool_count": C.size(pile.pool())}
+            mine = inner.known(s)
+            if s == seat and mine is not None:
+                cards["hand"] = C.names(mine.hand)
+                cards["deck"] = C.names(mine.deck)  # the composition only: a deck has no order (D18)
+                cards["damage"] = C.names(mine.damage)
+            piles.append(cards)
+        resolving = None
+        if inner.phase == RESOLVE and inner.queue:
+            resolving = {"seat": inner.queue[0][0], "card": inner.queue[0][1]}
+        return {
+            "variant": "intro" if inner.intro else "full",
+            "round": inner.round,
+            "round_limit": ROUND_LIMIT,
+            "turn": inner.turn,
+            "o": o,
+            "phase": inner.phase,
+            "pawn": inner.pawn,
+            "facing": [[z, opposite(o, z)] for z in range(1, 8) if opposite(o, z)],
+            "ships": ships,
+            "cards": piles,
+            "picks": [p or None for p in inner.picks],
+            "revealed": [p or None for p in inner.revealed],
+            "resolving": resolving,
+            "queue": [[s, card] for s, card in inner.queue],
+            "lull_waiting": list(inner.waiting),
+            "destroyed": [inner.ships[s].destroyed for s in (0, 1)],
+            "hierarchy": dict(C.HIERARCHY),
+        }
+
+    def describe(self, state: State, seat: int, action: str) -> str:
+        return f"{('Gold', 'Silver')[seat]} (seat {seat}): {action}"
+
+
+_RESOLVING = frozenset(("sailor", "cannon", "move captain", "move sailor", "move cannon", "navigate", "swing", "fire",
+                        "promote"))

@@ -34,6 +34,18 @@ class ActionBuilder:
                 seen.setdefault(parts[n], None)
         return list(seen)
 
+    def clickable(self) -> list[str]:
+        """The tokens a click may give now: the candidates, plus every token that follows exactly one
+        fitting verb (push inserts that verb), so a board can light up fields before a verb is chosen."""
+        n = len(self.tokens)
+        after: dict[str, set[str]] = {}
+        for parts in self._split():
+            if parts[:n] == self.tokens and len(parts) > n + 1:
+                after.setdefault(parts[n + 1], set()).add(parts[n])
+        found = self.candidates()
+        found += [t for t, verbs in after.items() if len(verbs) == 1 and t not in found]
+        return found
+
     def complete(self) -> str | None:
         """The text chosen so far, if it is itself a legal action."""
         text = " ".join(self.tokens)

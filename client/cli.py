@@ -130,6 +130,7 @@ class _NoBar:
 
 # Further command groups register themselves here (one line each):
 main.add_command(__import__("client.cli_replay", fromlist=["replay"]).replay)
+__import__("client.cli_net", fromlist=["register"]).register(main)  # host, join, play
 
 
 if __name__ == "__main__":

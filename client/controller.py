@@ -83,13 +83,20 @@ class LocalController:
             state = self.table.state_of(bot_seat)
             action = self.bots[bot_seat].choose(self.game, state, bot_seat, self.game.legal(state, bot_seat),
                                                 self.rngs[bot_seat])
-            self._applied(self.table.submit(bot_seat, action), bot_seat)
+            before = self.table.referee
+            self._applied(self.table.submit(bot_seat, action), bot_seat, before)
 
-    def _applied(self, steps: list, chooser: int) -> None:
+    def _applied(self, steps: list, chooser: int, before) -> None:
+        """Log the steps in words; `describe` reads the state before each step (the dice, the column)."""
         if not steps and chooser != self.seat:
             self.log.append(f"seat {chooser} has chosen")
+        state = before
+        secret = self.game.awaiting(before).secret  # another seat's secret choice stays unnamed
         for step in steps:
-            self.log.append(self.game.describe(self.table.referee, step.seat, step.value))
+            hidden = secret and step.seat != self.seat
+            self.log.append(f"seat {step.seat} has chosen in secret" if hidden
+                            else self.game.describe(state, step.seat, step.value))
+            state = self.game.play(state, step.seat, step.value)
             self.last_action = (step.seat, step.value)
 
     def view(self) -> dict:
@@ -101,7 +108,8 @@ class LocalController:
         return self.game.legal(self.table.state_of(self.seat), self.seat)
 
     def submit(self, action: str) -> None:
-        self._applied(self.table.submit(self.seat, action), self.seat)
+        before = self.table.referee
+        self._applied(self.table.submit(self.seat, action), self.seat, before)
 
     def status(self) -> str:
         result = self.result()

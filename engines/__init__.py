@@ -23,8 +23,10 @@ from engines.core import (
 
 # game package -> the module attribute listing its games; one line per package
 _PACKAGES = (
+    "engines.ebbeflut",
     "engines.kidd",
     "engines.ploc",
+    "engines.tides",
 )
 
 

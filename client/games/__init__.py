@@ -13,7 +13,15 @@ from typing import Protocol
 import pygame
 
 # game id -> module under client.games; a game without an entry gets the text renderer
-_MODULES: dict[str, str] = {}
+_MODULES: dict[str, str] = {
+    "ebbe-flut": "ebbeflut",
+    "ebbe-flut-solo": "ebbeflut",
+    "loyal-captain": "kidd",
+    "madagaskar": "kidd",
+    "ploc": "ploc",
+    "quedah-merchant": "kidd",
+    "turning-tides": "tides",
+}
 
 
 class Renderer(Protocol):

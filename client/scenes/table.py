@@ -21,7 +21,7 @@ class TableScene:
         self.title = title or controller.game.title
         self.renderer = renderer_for(controller.game.id)
         self.builder = ActionBuilder([])
-        self.legal_key: tuple[str, ...] = ()
+        self.legal_key: tuple[str, ...] | None = ()
         self.buttons: list[Button] = []
         self.chat_input = TextInput(placeholder="chat: type and press Enter")
         self.board_rect = pygame.Rect(0, 0, 10, 10)
@@ -45,7 +45,7 @@ class TableScene:
         except Exception as exc:  # a refused action is shown, never a traceback
             self.error = str(exc)
         self.builder.clear()
-        self.legal_key = ()
+        self.legal_key = None  # forces a new builder even when nothing is legal now (not our turn)
         self._refresh_legal()
 
     def _after_token(self) -> None:
@@ -75,9 +75,12 @@ class TableScene:
         if self.board_rect.collidepoint(pos):
             token = self.renderer.hit(self.board_rect, self.ctl.view(), pos)
             if token is not None:
-                if self.builder.push(token):
+                # one click may give several tokens (a cannon slot is its zone and its side: "5 in")
+                saved = list(self.builder.tokens)
+                if all(self.builder.push(part) for part in token.split(" ")):
                     self._after_token()
                 else:
+                    self.builder.tokens[:] = saved
                     self.error = f"{token}: not a legal choice now"
 
     def _button(self, key: str, app) -> None:
@@ -140,7 +143,7 @@ class TableScene:
         draw_text(surface, seat_txt, (w - 16, 18), px, theme.seat_colour(self.ctl.seat or 0), anchor="topright")
 
         pygame.draw.rect(surface, theme.PANEL, self.board_rect, border_radius=10)
-        highlights = set(self.builder.candidates())
+        highlights = set(self.builder.clickable())
         self.renderer.draw(surface, self.board_rect, self.ctl.view(), highlights, list(self.builder.tokens), px)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made

@@ -1,0 +1,390 @@
+"""`netplay host`, `netplay join` and `netplay play`: networked games from the command line.
+
+With `--bot NAME` a bot plays this peer's seat with no prompts at all (demo, tests, scripted
+matches); otherwise the terminal UI (client/terminal.py) drives the seat while the session runs in
+a background thread. Exit status: 0 the game ended normally, 1 failed (refused, connection lost,
+interrupted), 3 ended by a timeout claim, 4 a dispute; every failure is one line on stderr.
+Never imports pygame.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+import click
+
+import engines
+from netplay.session import DEFAULT_REVEAL_TIMEOUT, EXIT_FAILED, BotDecider, Outcome, QueueDecider, Session
+
+log = logging.getLogger("netplay.cli")
+
+
+def register(main: click.Group) -> None:
+    for command in (host, join, play):
+        main.add_command(command)
+
+
+def _setup(verbose: bool) -> None:
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(line_buffering=True)
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+
+
+def _identity(name: str | None, bot: str | None):
+    """The user's identity (NETPLAY_HOME); a bot without --name calls itself after its bot and key,
+    so that two bots of one user never compete for one pinned name."""
+    from netplay.identity import Identity, IdentityError, check_name
+    try:
+        ident = Identity.load()
+    except IdentityError as exc:
+        raise click.ClickException(str(exc)) from None
+    if name is None and bot is not None:
+        name = f"{bot}-bot-{ident.fingerprint[:9]}"
+    if name is not None:
+        try:
+            ident = dataclasses.replace(ident, name=check_name(name))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--name") from None
+    return ident
+
+
+def _known_peers():
+    from netplay.identity import KnownPeers
+    return KnownPeers.default()
+
+
+def _decider(bot: str | None, games: int, delay: float = 0.0) -> BotDecider | QueueDecider:
+    return BotDecider(bot, games=games, delay_s=delay) if bot else QueueDecider()
+
+
+def _session_options(replay_dir: str | None, reveal_timeout: float, fsync: bool, quiet: bool) -> dict:
+    return {"replay_dir": replay_dir, "reveal_timeout": reveal_timeout, "fsync": fsync,
+            "on_line": None if quiet else (lambda line: click.echo(f"  {line}"))}
+
+
+def _exit(outcome: Outcome | None) -> None:
+    if outcome is None:
+        click.echo("netplay: the session ended without an outcome", err=True)
+        sys.exit(EXIT_FAILED)
+    if outcome.code == 0:
+        click.echo(outcome.message)
+    else:
+        click.echo(f"netplay: {outcome.message}", err=True)
+    sys.exit(outcome.code)
+
+
+def _common(func):
+    """Options host, join and play share."""
+    options = [
+        click.option("--replay-dir", default=None, help="where the replay goes (default: the user's replays dir)"),
+        click.option("--reveal-timeout", default=DEFAULT_REVEAL_TIMEOUT, show_default=True, type=click.FloatRange(
+            min=0.1), help="seconds a peer may withhold a frame that needs no decision before it forfeits"),
+        click.option("--fsync/--no-fsync", default=True, show_default=True,
+                     help="fsync the replay after every frame (off: flushed only, which survives kill -9 "
+                          "but not a power cut)"),
+        click.option("-v", "--verbose", is_flag=True, help="log the connection as it goes"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _peer_options(func):
+    options = [
+        click.option("--bot", default=None, metavar="NAME", help="let bot NAME play this seat (no prompts)"),
+        click.option("--games", default=1, show_default=True, type=click.IntRange(1, 10_000),
+                     help="with --bot: games to play in a row (the bot asks for rematches until then)"),
+        click.option("--name", default=None, help="the name other players see (default: user@host)"),
+        click.option("--bot-delay", default=0.0, show_default=True, type=click.FloatRange(0, 60),
+                     help="with --bot: seconds the bot waits before each decision (to follow a game)"),
+        click.option("-q", "--quiet", is_flag=True, help="with --bot: do not print the moves"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+# ---------------------------------------------------------------------------------------------- host
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--seat", default=0, show_default=True, type=int, help="the host's seat")
+@click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535),
+              help="bootstrap port (the encrypted port is the next one); 0: any free port")
+@click.option("--bind", default="0.0.0.0", show_default=True, help="address to listen on")
+@click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
+@click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
+@click.option("--no-advertise", is_flag=True, help="do not announce the game on the LAN (zeroconf)")
+@_peer_options
+@_common
+def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str, ...], players: int | None,
+         no_advertise: bool, bot: str | None, games: int, name: str | None, bot_delay: float, quiet: bool,
+         replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
+    """Host a game of GAME and wait until every seat is taken."""
+    from client.cli import parse_options
+    from netplay.host import HostSession
+
+    _setup(verbose)
+    engines.get(game_id)
+    ident = _identity(name, bot)
+    decider = _decider(bot, games, bot_delay)
+    with contextlib.ExitStack() as stack:
+        advert: list = []
+
+        def free_seats(n: int) -> None:
+            if advert:
+                with contextlib.suppress(Exception):
+                    advert[0].update(free_seats=n)
+
+        try:
+            session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs),
+                                  seat=seat, bind=bind, port=port, known_peers=_known_peers(),
+                                  on_free_seats=free_seats, **_session_options(replay_dir, reveal_timeout, fsync,
+                                                                                quiet))
+        except OSError as exc:
+            raise click.ClickException(f"cannot listen on {bind}:{port}: {exc}") from None
+        except Exception as exc:
+            if type(exc).__name__ == "ZMQError":
+                raise click.ClickException(f"cannot listen on {bind}:{port}: {exc}") from None
+            raise
+        stack.callback(_close_quietly, session)
+        game = session.game
+        click.echo(f"hosting {game.title} ({game_id}) for {session.players} players; you are seat {seat}"
+                   + (f", played by bot {bot}" if bot else ""))
+        click.echo(f"host key fingerprint: {ident.fingerprint} ({ident.name})")
+        for address in _shown_addresses(bind):
+            click.echo(f"join with: netplay join {address}:{session.port}/{ident.fingerprint}")
+        if not no_advertise and session.players > 1:
+            advert.extend(_advertise(stack, session, bind, ident))
+            free_seats(session.free_seats())
+        if session.players > 1:
+            click.echo(f"waiting for {session.free_seats()} more player(s)...")
+        outcome = _drive(session, decider, bot)
+    _exit(outcome)
+
+
+def _shown_addresses(bind: str) -> list[str]:
+    if bind not in ("0.0.0.0", "::", "*"):
+        return [f"[{bind}]" if ":" in bind else bind]
+    from netplay.discovery import local_addresses
+    return local_addresses() or ["127.0.0.1"]
+
+
+def _advertise(stack: contextlib.ExitStack, session, bind: str, ident) -> list:
+    from netplay import discovery
+    from netplay.session import version
+    specific = bind not in ("0.0.0.0", "::", "*")
+    try:
+        ad = stack.enter_context(discovery.advertise(
+            port=session.port, game=session.game.id, version=version(), fingerprint=ident.fingerprint,
+            free_seats=session.free_seats(), host_name=ident.name,
+            addresses=[bind] if specific else None, interfaces=[bind] if specific else None))
+    except Exception as exc:  # discovery is a convenience: joining by address still works
+        click.echo(f"note: could not advertise on the LAN ({exc}); join by address instead", err=True)
+        return []
+    click.echo(f"advertised on the LAN as {ad.name!r}")
+    return [ad]
+
+
+def _close_quietly(session: Session) -> None:
+    with contextlib.suppress(Exception):
+        session.close()
+
+
+# ---------------------------------------------------------------------------------------------- join
+
+@click.command()
+@click.argument("address", required=False, metavar="[HOST:PORT]")
+@click.option("--resume", is_flag=True, help="continue the game this identity left (same keys, same session)")
+@click.option("--game", "game_filter", default=None, help="without an address: only hosts of this game")
+@click.option("--browse-seconds", default=3.0, show_default=True, type=click.FloatRange(0.5, 60),
+              help="without an address: how long to look for hosts on the LAN")
+@click.option("--connect-timeout", default=10.0, show_default=True, type=click.FloatRange(0.5, 600))
+@_peer_options
+@_common
+def join(address: str | None, resume: bool, game_filter: str | None, browse_seconds: float, connect_timeout: float,
+         bot: str | None, games: int, name: str | None, bot_delay: float, quiet: bool, replay_dir: str | None,
+         reveal_timeout: float, fsync: bool, verbose: bool) -> None:
+    """Join a hosted game at HOST:PORT (or pick one found on the LAN)."""
+    from netplay import resume as saved_games
+    from netplay.identity import KeyChanged
+    from netplay.joiner import JoinSession
+    from netplay.table import ResumeError
+    from netplay.transport import ConnectFailed, Refused
+
+    _setup(verbose)
+    ident = _identity(name, bot)
+    saved = None
+    if resume:
+        found = saved_games.saved(address)
+        if not found:
+            where = f" with {address}" if address else ""
+            raise click.ClickException(f"nothing to resume{where}: no game in progress is saved in "
+                                       f"{saved_games.sessions_dir()}")
+        saved = found[0]
+        address = address or saved.address
+        click.echo(f"resuming {saved.game} session {saved.session[:8]} as seat {saved.seat} with {address}")
+    if address is None:
+        address = _pick_host(browse_seconds, game_filter, pick_first=bot is not None)
+    decider = _decider(bot, games, bot_delay)
+    try:
+        session = JoinSession(ident, decider, address, saved=saved, known_peers=_known_peers(),
+                              connect_timeout_s=connect_timeout,
+                              **_session_options(replay_dir, reveal_timeout, fsync, quiet))
+    except (ConnectFailed, Refused, KeyChanged, ResumeError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"connected to {session.transport.host_name} at {address}; host key fingerprint "
+               f"{session.host_fingerprint}")
+    _exit(_drive(session, decider, bot))
+
+
+def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
+    from netplay.discovery import browse
+    click.echo(f"looking for hosts on the LAN for {seconds:g} s...")
+    hosts = [h for h in browse(seconds, game=game) if h.free_seats > 0]
+    if not hosts:
+        raise click.ClickException("no netplay host with a free seat found on the LAN; give HOST:PORT")
+    if pick_first:
+        chosen = hosts[0]
+    else:
+        for i, h in enumerate(hosts, 1):
+            click.echo(f"  {i}. {h.game} hosted by {h.host_name} at {h.addresses[0]}:{h.port} "
+                       f"(key {h.fingerprint}, {h.free_seats} free seat(s), netplay {h.version})")
+        number = click.prompt("join which", type=click.IntRange(1, len(hosts)), default=1)
+        chosen = hosts[number - 1]
+    click.echo(f"joining {chosen.game} hosted by {chosen.host_name} (key {chosen.fingerprint})")
+    return chosen.address
+
+
+# ---------------------------------------------------------------------------------------------- play
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--vs", "bot", default="random", show_default=True, metavar="BOT",
+              help="the bot that plays the other seat(s), each in its own process")
+@click.option("--seat", default=0, show_default=True, type=int, help="your seat")
+@click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
+@click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
+@_common
+def play(game_id: str, bot: str, seat: int, players: int | None, option_pairs: tuple[str, ...],
+         replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
+    """Play GAME in the terminal against a bot peer running in a second process on this machine,
+    connected over loopback through the very same protocol."""
+    from client.cli import parse_options
+    from netplay.host import HostSession
+
+    _setup(verbose)
+    from bots.selfplay import make_bots
+    make_bots(game_id, [bot], 1)       # an unknown bot fails here, before any process starts
+    ident = _identity(None, None)
+    decider = QueueDecider()
+    # The bot peers are throw-away identities: pinning their names would only clutter known_peers.
+    session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs), seat=seat,
+                          bind="127.0.0.1", port=0, known_peers=None,
+                          **_session_options(replay_dir, reveal_timeout, fsync, True))
+    with _bot_peers(session, bot, reveal_timeout) as peers:
+        click.echo(f"{session.game.title}: you are seat {seat}; bot {bot} plays the other seat(s) "
+                   f"(in process {', '.join(str(p.pid) for p in peers)})")
+        outcome = _human(session, decider)
+    _exit(outcome)
+
+
+@contextlib.contextmanager
+def _bot_peers(session, bot: str, reveal_timeout: float) -> Iterator[list[subprocess.Popen]]:
+    """Start one `netplay join --bot` process per free seat, each with its own identity in a temporary
+    NETPLAY_HOME; stop them (bounded) when done, showing a failed bot's last words."""
+    with tempfile.TemporaryDirectory(prefix="netplay-bot-") as tmp:
+        peers: list[subprocess.Popen] = []
+        logs: list[Path] = []
+        address = f"127.0.0.1:{session.port}/{session.identity.fingerprint}"
+        try:
+            for n in range(session.free_seats()):
+                home = Path(tmp) / f"bot{n}"
+                home.mkdir(mode=0o700)
+                logs.append(home / "bot.log")
+                env = dict(os.environ, NETPLAY_HOME=str(home))
+                cmd = [sys.executable, "-m", "client.cli", "join", address, "--bot", bot, "--games", "10000",
+                       "--quiet", "--no-fsync", "--reveal-timeout", str(reveal_timeout),
+                       "--replay-dir", str(home / "replays")]
+                with open(logs[-1], "wb") as out:
+                    peers.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                                  stdin=subprocess.DEVNULL))
+            yield peers
+        finally:
+            deadline = time.monotonic() + 10
+            for proc, path in zip(peers, logs, strict=True):
+                try:
+                    proc.wait(max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(5)
+                if proc.returncode not in (0, -9):
+                    tail = path.read_text(errors="replace").strip().splitlines()[-3:]
+                    click.echo(f"note: bot process {proc.pid} ended with status {proc.returncode}: "
+                               + " | ".join(tail), err=True)
+
+
+# ---------------------------------------------------------------------------------------------- driving
+
+def _drive(session: Session, decider, bot: str | None) -> Outcome:
+    if bot:
+        try:
+            return session.run()
+        except KeyboardInterrupt:
+            session.finish(EXIT_FAILED, "interrupted")
+            return session.outcome
+    return _human(session, decider)
+
+
+def _human(session: Session, decider: QueueDecider, stdin: TextIO | None = None,
+           out: TextIO | None = None) -> Outcome:
+    """The terminal UI over a session running in a background thread, with rematch prompts."""
+    from client import terminal
+    from client.netcontroller import NetController
+
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    ctl = NetController(session, decider)
+    try:
+        while True:
+            shown = None
+            while not ctl.wait(lambda: ctl.started and session.phase == "play", 0.5):
+                if session.outcome is not None:
+                    break
+                if ctl.status() != shown:
+                    shown = ctl.status()
+                    print(f"[{shown}]", file=out, flush=True)
+            if session.outcome is not None and not ctl.started:
+                break
+            terminal.play(ctl, stdin, out)
+            if session.outcome is not None:
+                break
+            if session.phase != "over":
+                print("you left the table; the game stays unfinished", file=out)
+                ctl.leave("the player left the table")
+                break
+            print("rematch? [y/N] ", end="", file=out, flush=True)
+            answer = stdin.readline().strip().lower()
+            ctl.rematch(answer.startswith("y"))
+            if not answer.startswith("y"):
+                break
+            print("waiting for the others to agree...", file=out, flush=True)
+            ctl.wait(lambda: session.phase == "play" or session.outcome is not None, 24 * 3600)
+    except KeyboardInterrupt:
+        ctl.leave("interrupted")
+    ctl.join(15)
+    if session.outcome is None:
+        with session.lock:
+            session.finish(EXIT_FAILED, "the session did not end in time")
+    return session.outcome

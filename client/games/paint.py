@@ -1,0 +1,153 @@
+"""Drawing helpers the board renderers share: dice, pulsing highlight rings, shaded discs, labels and
+a cache for the parts of a board that only change with the window size.
+
+Everything here is pure drawing; no helper knows a game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import pygame
+
+from client.ui import theme
+
+Colour = tuple[int, int, int]
+
+INK = (28, 24, 20)
+IVORY = (246, 240, 226)
+SHADOW = (0, 0, 0, 70)
+
+# pip layout of a die face on a 3x3 grid (column, row), the usual arrangement
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+def mix(a: Colour, b: Colour, t: float) -> Colour:
+    """`a` moved a fraction `t` of the way towards `b`."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def darker(c: Colour, t: float = 0.35) -> Colour:
+    return mix(c, (0, 0, 0), t)
+
+
+def lighter(c: Colour, t: float = 0.35) -> Colour:
+    return mix(c, (255, 255, 255), t)
+
+
+def pulse(period_ms: int = 900) -> float:
+    """0..1..0 over a period, so highlighted things breathe and draw the eye."""
+    t = (pygame.time.get_ticks() % period_ms) / period_ms
+    return 0.5 - 0.5 * math.cos(2 * math.pi * t)
+
+
+def text(surface: pygame.Surface, words: str, pos: tuple[int, int], px: int, colour: Colour = theme.TEXT,
+         bold: bool = False, anchor: str = "topleft", shadow: bool = False) -> pygame.Rect:
+    img = _rendered(words, px, bold, colour)
+    rect = img.get_rect(**{anchor: pos})
+    if shadow:
+        surface.blit(_rendered(words, px, bold, (0, 0, 0)), rect.move(1, 1))
+    surface.blit(img, rect)
+    return rect
+
+
+_TEXT_CACHE: dict[tuple[str, int, bool, Colour], pygame.Surface] = {}
+
+
+def _rendered(words: str, px: int, bold: bool, colour: Colour) -> pygame.Surface:
+    """Rendered labels are cached: boards redraw the same few words every frame at 60 fps."""
+    key = (words, px, bold, tuple(colour))
+    img = _TEXT_CACHE.get(key)
+    if img is None:
+        if len(_TEXT_CACHE) > 2000:
+            _TEXT_CACHE.clear()
+        img = theme.font(px, bold).render(words, True, colour)
+        _TEXT_CACHE[key] = img
+    return img
+
+
+def ring(surface: pygame.Surface, centre: tuple[int, int], radius: int, colour: Colour = theme.HILITE,
+         width: int = 3, breathe: bool = True) -> None:
+    """A highlight ring; breathing ones grow and shrink a little."""
+    grow = round(pulse() * max(2, radius // 7)) if breathe else 0
+    pygame.draw.circle(surface, colour, centre, radius + grow, max(2, width))
+
+
+def frame(surface: pygame.Surface, rect: pygame.Rect, colour: Colour = theme.HILITE, width: int = 3,
+          breathe: bool = True) -> None:
+    """A highlight frame around a rectangular thing (a die, a card); breathing ones pulse a little."""
+    grow = 4 + (round(pulse() * max(2, rect.w // 12)) if breathe else 0)
+    pygame.draw.rect(surface, colour, rect.inflate(2 * grow, 2 * grow), max(2, width), border_radius=rect.w // 5)
+
+
+def disc(surface: pygame.Surface, centre: tuple[int, int], radius: int, colour: Colour,
+         rim: Colour | None = None, rim_width: int = 2) -> None:
+    """A filled disc with a soft lit top and a darker rim, so pieces read as objects, not dots."""
+    x, y = centre
+    pygame.draw.circle(surface, darker(colour, 0.25), (x, y + max(1, radius // 8)), radius)
+    pygame.draw.circle(surface, colour, centre, radius)
+    if radius > 6:
+        pygame.draw.circle(surface, lighter(colour, 0.25), (x - radius // 4, y - radius // 4), max(2, radius // 3))
+        pygame.draw.circle(surface, colour, (x - radius // 6, y - radius // 6), max(1, radius // 4))
+    pygame.draw.circle(surface, rim or darker(colour, 0.5), centre, radius, max(1, rim_width))
+
+
+def die(surface: pygame.Surface, rect: pygame.Rect, value: int | None, body: Colour = IVORY, pips: Colour = INK,
+        faded: bool = False, edge: Colour | None = None) -> None:
+    """A die face; `value` None draws a blank die (not rolled yet, or rolling)."""
+    if faded:
+        body = mix(body, (120, 120, 120), 0.55)
+        pips = mix(pips, (150, 150, 150), 0.55)
+    radius = max(3, rect.w // 6)
+    pygame.draw.rect(surface, darker(body, 0.45), rect.move(0, max(2, rect.h // 14)), border_radius=radius)
+    pygame.draw.rect(surface, body, rect, border_radius=radius)
+    pygame.draw.rect(surface, edge or darker(body, 0.35), rect, width=max(1, rect.w // 28), border_radius=radius)
+    if value is None:
+        text(surface, "?", rect.center, max(12, rect.h * 2 // 3), darker(body, 0.5), bold=True, anchor="center")
+        return
+    step = rect.w / 4
+    r = max(2, round(rect.w / 11))
+    for col, row in PIPS.get(value, ()):
+        cx = round(rect.x + step * (col + 1))
+        cy = round(rect.y + step * (row + 1))
+        pygame.draw.circle(surface, pips, (cx, cy), r)
+
+
+def rounded_panel(surface: pygame.Surface, rect: pygame.Rect, fill: Colour, edge: Colour | None = None,
+                  radius: int = 10, alpha: int = 255, width: int = 2) -> None:
+    if alpha < 255:
+        layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+        pygame.draw.rect(layer, (*fill, alpha), layer.get_rect(), border_radius=radius)
+        surface.blit(layer, rect)
+    else:
+        pygame.draw.rect(surface, fill, rect, border_radius=radius)
+    if edge is not None:
+        pygame.draw.rect(surface, edge, rect, width=width, border_radius=radius)
+
+
+class StaticLayer:
+    """A board's unchanging backdrop, painted once per size and blitted every frame."""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None
+        self._surface: pygame.Surface | None = None
+
+    def get(self, key: tuple, size: tuple[int, int], paint: Callable[[pygame.Surface], None]) -> pygame.Surface:
+        if self._surface is None or self._key != key:
+            surface = pygame.Surface(size, pygame.SRCALPHA)
+            paint(surface)
+            self._surface = surface
+            self._key = key
+        return self._surface
+
+
+def polar(centre: tuple[float, float], angle: float, distance: float) -> tuple[int, int]:
+    return round(centre[0] + math.cos(angle) * distance), round(centre[1] + math.sin(angle) * distance)

@@ -1,0 +1,183 @@
+"""What the three Kidd games share beyond stepping: entering stones, turn-start repetition, the
+digest's common part, the view of the board, and arranging a position for examples and tests.
+
+Every game's inner state is a frozen dataclass with at least `board`, `supply`, `to_move`,
+`history` and `outcome` (the Result once the game has ended), so this layer can work on any of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engines.core import Awaiting, Game, IllegalAction, Result, State
+from engines.kidd.board import CANVAS, EDGES, FIELDS, NEIGHBOURS, OUT, POSITIONS, START_FIELDS, out_stub
+from engines.kidd.notation import parse_position
+from engines.kidd.stepping import EMPTY_BOARD, Board, set_cells
+
+ENTER_TEXT = {s: f"enter {s}" for s in START_FIELDS}
+AWAIT_MOVE = tuple(Awaiting("move", (seat,)) for seat in range(3))
+_SLOTS: dict[type, frozenset[str]] = {}
+
+
+def changed(inner: Any, **changes: Any) -> Any:
+    """`dataclasses.replace` for the games' frozen slot dataclasses, without its per-call
+    introspection (it was the largest single cost of random play)."""
+    cls = type(inner)
+    names = cls.__slots__
+    known = _SLOTS.get(cls) or _SLOTS.setdefault(cls, frozenset(names))
+    if not changes.keys() <= known:
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - known)}")
+    return cls(*[changes[n] if n in changes else getattr(inner, n) for n in names])
+
+
+def _field_static(f: int) -> dict[str, Any]:
+    stub = out_stub(f) if f in START_FIELDS else None
+    return {"field": f, "x": POSITIONS[f][0], "y": POSITIONS[f][1], "neighbours": list(NEIGHBOURS[f]),
+            "start": f in START_FIELDS, "out_stub": None if stub is None else list(stub)}
+
+
+class KiddGame(Game):
+    """Base of Loyal Captain, Quedah Merchant and Madagaskar."""
+
+    title: ClassVar[str] = ""
+    verbs: ClassVar[dict[str, tuple[int, int]]] = {}
+
+    # ----------------------------------------------------------------------------- per-game hooks
+
+    def stones_per_seat(self, players: int) -> int:
+        return 7
+
+    def _score(self, inner: Any) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def _extra_public(self, inner: Any) -> tuple[Any, ...]:
+        return ()
+
+    def _extra_view(self, inner: Any) -> dict[str, Any]:
+        return {}
+
+    def _arranged(self, inner: Any, **extra: Any) -> Any:
+        """Finish an arranged position (the turn has begun) into the state a game would be in."""
+        return inner
+
+    def _blank(self, players: int, board: Board, supply: tuple[int, ...], to_move: int) -> Any:
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------------------- shared rules
+
+    def _begin_turn(self, inner: Any, **changes: Any) -> Any:
+        """Apply `changes`, then record the position as a turn is about to begin; the third time is a
+        draw (D4).
+
+        The material (see repetition.py) is the supplies and the number of occupied fields: supplies
+        only shrink, and with supplies unchanged the occupied fields only become fewer (a capture
+        removes a stone in Loyal Captain and merges two pieces in the other games)."""
+        board = changes.get("board", inner.board)
+        supply = changes.get("supply", inner.supply)
+        position = (board, supply, changes.get("to_move", inner.to_move))
+        changes["history"] = inner.history.record(position, (supply, board.count(None)))
+        inner = changed(inner, **changes)
+        if inner.history.drawn:
+            return changed(inner, outcome=Result((), self._score(inner), "repetition"))
+        return inner
+
+    @staticmethod
+    def _free_starts(board: Board) -> list[int]:
+        return [s for s in START_FIELDS if board[s] is None]
+
+    def _enter_texts(self, inner: Any, seat: int) -> list[str]:
+        if inner.supply[seat] < 1:
+            return []
+        board = inner.board
+        return [ENTER_TEXT[s] for s in START_FIELDS if board[s] is None]
+
+    def _enter(self, inner: Any, seat: int, field: int) -> tuple[Board, tuple[int, ...]]:
+        """Board and supplies after `enter field`: a stone from supply onto an empty start field,
+        its back OUT."""
+        if field not in START_FIELDS:
+            starts = ", ".join(str(s) for s in START_FIELDS)
+            raise IllegalAction(f"enter {field}: stones enter only on a start field ({starts})")
+        if inner.board[field] is not None:
+            raise IllegalAction(f"enter {field}: start field {field} is occupied (a stone enters on an empty one)")
+        if inner.supply[seat] < 1:
+            raise IllegalAction(f"enter {field}: seat {seat} has no stone left in supply")
+        supply = list(inner.supply)
+        supply[seat] -= 1
+        return set_cells(inner.board, {field: (OUT, seat)}), tuple(supply)
+
+    def _not_to_move(self, inner: Any, seat: int) -> None:
+        if seat != inner.to_move:
+            raise IllegalAction(f"not seat {seat}'s turn (seat {inner.to_move} is to move)")
+
+    # ----------------------------------------------------------------------------- contract hooks
+
+    def _awaiting(self, inner: Any) -> Awaiting:
+        return AWAIT_MOVE[inner.to_move]
+
+    def _result(self, inner: Any) -> Result | None:
+        return inner.outcome
+
+    def _scores(self, inner: Any, state: State) -> tuple[int, ...]:
+        return self._score(inner)
+
+    def _public(self, inner: Any) -> Any:
+        outcome = inner.outcome
+        ended = None if outcome is None else (outcome.winners, outcome.scores, outcome.reason)
+        return (inner.board, inner.supply, inner.to_move, inner.history.public(), ended, self._extra_public(inner))
+
+    def _view(self, inner: Any, seat: int | None) -> dict:
+        board = inner.board
+        fields = []
+        for f in FIELDS:
+            entry = _field_static(f)
+            cell = board[f]
+            if cell is None:
+                entry.update(stones=[], back=None, owner=None, height=0)
+            else:
+                entry.update(stones=list(cell[1:]), back="OUT" if cell[0] == OUT else cell[0],
+                             owner=cell[-1], height=len(cell) - 1)
+            fields.append(entry)
+        data = {
+            "board": {"canvas": CANVAS, "edges": [list(e) for e in EDGES], "start_fields": list(START_FIELDS)},
+            "fields": fields,
+            "supply": list(inner.supply),
+            "to_move": inner.to_move,
+            "repetition": inner.history.repeats,
+            "scores": list(self._score(inner)),
+        }
+        data.update(self._extra_view(inner))
+        return data
+
+    def describe(self, state: State, seat: int, action: str) -> str:
+        verb, _, rest = action.partition(" ")
+        if verb in ("step", "move"):
+            return f"seat {seat}: {verb} {rest.replace(' ', ' -> ')}"
+        return f"seat {seat}: {action}"
+
+    # ----------------------------------------------------------------------------- arranging
+
+    def arrange(self, pieces: str, to_move: int = 0, supply: tuple[int, ...] | None = None,
+                players: int = 2, **extra: Any) -> State:
+        """The state at the start of `to_move`'s turn in a given position, written as in the spec
+        (e.g. "S0: 1(OUT), 14(15). S1: 13(7)[1,0]"). Supplies default to the stones not on the board.
+        Used by the worked examples, puzzles and tests; the position is recorded once, as in play."""
+        if players not in self.players:
+            raise ValueError(f"{self.id} is played by {self.players} players, not {players}")
+        cells = parse_position(pieces)
+        for f, cell in cells.items():
+            if f not in FIELDS:
+                raise ValueError(f"position: {f} is not a field")
+            if cell[0] != OUT and cell[0] not in NEIGHBOURS[f]:
+                raise ValueError(f"position: the back of {f} must be a neighbour of it or OUT, not {cell[0]}")
+            if cell[0] == OUT and f not in START_FIELDS:
+                raise ValueError(f"position: only a start field may hold a piece with back OUT, not {f}")
+            if any(not 0 <= o < players for o in cell[1:]):
+                raise ValueError(f"position: field {f} names a seat that is not in a {players}-player game")
+        board = set_cells(EMPTY_BOARD, cells)
+        if supply is None:
+            per = self.stones_per_seat(players)
+            used = [sum(cell[1:].count(s) for cell in cells.values()) for s in range(players)]
+            supply = tuple(max(0, per - n) for n in used)
+        inner = self._blank(players, board, tuple(supply), to_move)
+        inner = self._arranged(self._begin_turn(inner), **extra)
+        return State(inner=inner, players=players)

@@ -1,0 +1,238 @@
+"""The board renderers, headless: for every game with a renderer a full game against a random bot is
+played to the end screen by synthetic mouse clicks on the board (where the renderer says a token
+lies) and on the choice buttons, with screenshots under tests/artifacts/ at the start, after a move
+and at the end; plus an idle frame rate check and a full-HD picture of a game under way.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"  # before pygame is imported anywhere
+
+import random
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+import engines
+from client.app import App
+from client.controller import LocalController
+from client.games import _MODULES, renderer_for
+from client.games.text import TextRenderer
+from client.scenes.table import COMMON, TableScene
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+RENDERED = sorted(gid for gid in _MODULES if gid in engines.GAMES)
+SOLO = {gid for gid in RENDERED if engines.GAMES[gid].players == (1,)}
+# seeds that give games of a moderate length, so the whole file stays within its time budget
+SEEDS = {"ploc": 3, "turning-tides": 2}
+
+
+def _players(gid: str) -> int:
+    return 1 if gid in SOLO else 2
+
+
+def _open(gid: str, size: tuple[int, int] = (1280, 720), seed: int = 1) -> tuple[App, TableScene]:
+    app = App(size)
+    ctl = LocalController(engines.get(gid), 0, ["random"], players=_players(gid), seed=seed, bot_delay_ms=0)
+    scene = TableScene(ctl)
+    app.push(scene)
+    app.step([], 16)
+    app.step([], 16)
+    return app, scene
+
+
+def _click(app: App, pos: tuple[int, int], button: int = 1) -> None:
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)], 16)
+
+
+def _button(scene: TableScene, key: str) -> pygame.Rect | None:
+    return next((b.rect for b in scene.buttons if b.key == key and b.enabled), None)
+
+
+def _pixels(app: App) -> bytes:
+    return pygame.image.tobytes(app.window, "RGB")
+
+
+def _colours(data: bytes, stride: int = 53) -> int:
+    return len({data[i:i + 3] for i in range(0, len(data) - 3, 3 * stride)})
+
+
+def _play_one(app: App, scene: TableScene, rng: random.Random, stats: dict[str, int]) -> None:
+    """Choose a random legal action and enter it token by token with clicks, as a person would:
+    on the board where the renderer has the token, else on its choice button."""
+    legal = [a for a in scene.ctl.legal() if a not in COMMON]
+    target = rng.choice(legal).split(" ")
+    renderer = scene.renderer
+    for _ in range(len(target) + 2):
+        tokens = scene.builder.tokens
+        n = len(tokens)
+        if n == len(target) or tokens != target[:n]:
+            break
+        view = scene.ctl.view()
+        clickable = set(scene.builder.clickable())
+        spots = [target[n]]
+        if n + 1 < len(target):
+            spots.append(target[n + 1])  # clicking it inserts the only verb that fits
+        for token in spots:
+            pos = renderer.token_pos(scene.board_rect, view, token) if token in clickable else None
+            if pos is not None:
+                hit = renderer.hit(scene.board_rect, view, pos)
+                assert hit is not None and hit.split(" ")[0] == token, f"{token} is not under {pos} (found {hit})"
+                _click(app, pos)
+                stats["board"] += 1
+                break
+        else:
+            rect = _button(scene, f"token:{target[n]}")
+            assert rect is not None, f"no way to choose {target[n]!r} of {' '.join(target)}"
+            _click(app, rect.center)
+            stats["button"] += 1
+        if scene.builder.tokens == []:
+            return  # finished and sent
+        grown = scene.builder.tokens
+        assert len(grown) > n and grown == target[:len(grown)], (grown, target)
+    if scene.builder.tokens == target:
+        rect = _button(scene, "send")
+        assert rect is not None
+        _click(app, rect.center)
+        stats["button"] += 1
+    assert scene.builder.tokens == [], f"{' '.join(target)} was not sent"
+
+
+def test_every_game_has_a_board_renderer() -> None:
+    assert {"loyal-captain", "quedah-merchant", "madagaskar", "ploc"} <= set(RENDERED)
+    for gid in RENDERED:
+        assert not isinstance(renderer_for(gid), TextRenderer)
+
+
+@pytest.mark.parametrize("gid", RENDERED)
+def test_full_game_by_clicks(gid: str) -> None:
+    app, scene = _open(gid, seed=SEEDS.get(gid, 1))
+    rng = random.Random(7)
+    start = app.screenshot(ARTIFACTS / f"{gid}-start.png")
+    first = _pixels(app)
+    assert _colours(first) > 40, "the board looks blank"
+    stats = {"board": 0, "button": 0}
+    moved = False
+    for _ in range(40000):
+        app.step([], 16)
+        if scene.ctl.result() is not None:
+            break
+        if scene.builder.candidates():
+            before = len(scene.ctl.log)
+            _play_one(app, scene, rng, stats)
+            assert len(scene.ctl.log) > before or scene.ctl.status() != "your move"
+            if not moved:
+                app.step([], 16)
+                app.screenshot(ARTIFACTS / f"{gid}-after-move.png")
+                assert _pixels(app) != first, "the picture did not change after a move"
+                moved = True
+    assert scene.ctl.result() is not None, "the game did not end"
+    for _ in range(3):
+        app.step([], 16)
+    app.screenshot(ARTIFACTS / f"{gid}-end.png")
+    assert _button(scene, "leave") is not None, "no end screen"
+    assert moved and stats["board"] > 0, stats
+    assert start.exists()
+
+
+@pytest.mark.parametrize("gid", RENDERED)
+def test_idle_table_fps(gid: str) -> None:
+    app, scene = _open(gid, seed=SEEDS.get(gid, 1))
+    for _ in range(400):  # on to a position where the human is to choose, so highlights are drawn
+        if scene.builder.candidates():
+            break
+        app.step([], 16)
+    app.step([], 16)
+    frames = 120
+    began = time.perf_counter()
+    for _ in range(frames):
+        app.step([], 16)
+    fps = frames / (time.perf_counter() - began)
+    print(f"{gid}: {fps:.0f} fps idle at 1280x720")
+    assert fps >= 60, f"{gid} draws only {fps:.0f} frames per second"
+
+
+@pytest.mark.parametrize("gid", RENDERED)
+def test_full_hd_game_under_way(gid: str) -> None:
+    app, scene = _open(gid, (1920, 1080), seed=SEEDS.get(gid, 1))
+    rng = random.Random(3)
+    stats = {"board": 0, "button": 0}
+    made = 0
+    for _ in range(4000):
+        app.step([], 16)
+        if scene.ctl.result() is not None or made >= 6:
+            break
+        if scene.builder.candidates():
+            _play_one(app, scene, rng, stats)
+            made += 1
+    app.step([], 16)
+    app.screenshot(ARTIFACTS / f"{gid}-1920.png")
+    assert _colours(_pixels(app)) > 40
+
+
+def _started_view(gid: str, seat: int = 0) -> dict:
+    game = engines.get(gid)
+    ctl = LocalController(game, seat, ["random"], players=_players(gid), seed=1, bot_delay_ms=0)
+    ctl.poll(0)
+    return ctl.view()
+
+
+def _surface() -> tuple[pygame.Surface, pygame.Rect]:
+    pygame.display.init()
+    pygame.font.init()
+    return pygame.Surface((1280, 720)), pygame.Rect(12, 52, 860, 656)
+
+
+def test_kidd_every_field_is_clickable_where_it_is_drawn() -> None:
+    surface, rect = _surface()
+    renderer = renderer_for("madagaskar")
+    view = _started_view("madagaskar")
+    renderer.draw(surface, rect, view, set(), [], 20)
+    for f in view["fields"]:
+        pos = renderer.token_pos(rect, view, str(f["field"]))
+        assert renderer.hit(rect, view, pos) == str(f["field"])
+    assert renderer.hit(rect, view, (rect.x + 3, rect.y + 3)) is None  # open sea
+    assert renderer.hit(rect, view, renderer.token_pos(rect, view, "enter")) == "enter"  # own supply
+
+
+def test_ploc_dice_give_die_then_column_tokens() -> None:
+    surface, rect = _surface()
+    renderer = renderer_for("ploc")
+    app, scene = _open("ploc", seed=SEEDS["ploc"])
+    for _ in range(200):
+        if "swap" in scene.builder.candidates():
+            break
+        app.step([], 16)
+    view = scene.ctl.view()
+    renderer.draw(surface, rect, view, {"swap", "weaken"}, [], 20)
+    assert renderer.hit(rect, view, renderer.token_pos(rect, view, "swap")) == "swap"
+    renderer.draw(surface, rect, view, {"1", "2", "3"}, ["swap"], 20)
+    die = renderer.token_pos(rect, view, "2")
+    assert renderer.hit(rect, view, die) == "2"
+    renderer.draw(surface, rect, view, {"1", "2", "3"}, ["swap", "2"], 20)
+    column = renderer.token_pos(rect, view, "2")
+    assert column != die and renderer.hit(rect, view, column) == "2"
+    assert renderer.hit(rect, view, die) is None  # a free die is not a column position
+
+
+@pytest.mark.skipif("turning-tides" not in RENDERED, reason="no Turning Tides renderer")
+def test_tides_cannon_slot_gives_zone_and_side() -> None:
+    surface, rect = _surface()
+    renderer = renderer_for("turning-tides")
+    view = _started_view("turning-tides")
+    zones = {str(z) for z in range(1, 8)}
+    renderer.draw(surface, rect, view, {"cannon", *zones}, [], 20)
+    lay = renderer._layout(rect, view)
+    assert renderer.hit(rect, view, lay.slot_rect(0, 2, "in").center) == "2 in"
+    assert renderer.hit(rect, view, lay.slot_rect(0, 6, "out").center) == "6 out"
+    renderer.draw(surface, rect, view, {"in", "out"}, ["cannon", "2"], 20)
+    assert renderer.hit(rect, view, lay.slot_rect(0, 2, "out").center) == "out"
+    hand = view["cards"][0]["hand"]
+    renderer.draw(surface, rect, view, set(hand), [], 20)
+    assert renderer.hit(rect, view, renderer.token_pos(rect, view, hand[0])) == hand[0]
+    # the opponent's hand is never shown to this seat
+    assert "hand" not in view["cards"][1]

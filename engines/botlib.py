@@ -36,6 +36,13 @@ class RandomBot:
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         if "decline draw" in legal:
             return "decline draw"
+        # Rejection sampling keeps the choice uniform over the game actions without building a
+        # filtered copy of a list that can hold thousands of walks (Madagaskar towers).
+        if len(legal) > 8:
+            for _ in range(8):
+                action = rng.choice(legal)
+                if action not in COMMON_ACTIONS:
+                    return action
         return rng.choice(game_actions(legal))
 
 

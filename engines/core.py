@@ -18,6 +18,7 @@ set iteration order in anything that reaches the digest.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
@@ -294,9 +295,8 @@ class Game:
         if waiting.kind not in ("move", "simultaneous") or seat not in waiting.seats:
             return []
         actions = list(self._legal(state.inner, seat))
-        common = self._common_here(state, seat)
-        if common:
-            actions = sorted(actions + common)
+        for action in self._common_here(state, seat):
+            bisect.insort(actions, action)  # the game's list is sorted already: no full re-sort
         return actions
 
     def play(self, state: State, seat: int, action: Any) -> State:

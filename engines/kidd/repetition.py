@@ -8,8 +8,11 @@ changed. That keeps the state small and the count a short scan.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
+
+from engines.core import canonical_bytes
 
 REPEATS_FOR_DRAW = 3
 
@@ -20,15 +23,20 @@ class History:
     seen: tuple[Any, ...] = ()
     repeats: int = 0
     """How often the most recently recorded position has been recorded (1 on its first time)."""
+    chain: bytes = b""
+    """A running hash of `seen`, so the digest covers the history without re-encoding all of it
+    at every step (equal chains mean equal histories)."""
 
     def record(self, position: Any, material: Any) -> History:
+        link = canonical_bytes(position)
         if material != self.material:
-            return History(material, (position,), 1)
-        return History(material, (*self.seen, position), self.seen.count(position) + 1)
+            return History(material, (position,), 1, hashlib.sha256(link).digest())
+        chain = hashlib.sha256(self.chain + link).digest()
+        return History(material, (*self.seen, position), self.seen.count(position) + 1, chain)
 
     @property
     def drawn(self) -> bool:
         return self.repeats >= REPEATS_FOR_DRAW
 
     def public(self) -> tuple[Any, ...]:
-        return (self.material, self.seen)
+        return (self.material, len(self.seen), self.repeats, self.chain)

@@ -1,0 +1,299 @@
+"""Ploc bots: `random` and `smart`.
+
+The smart bot plays its turn by search. Actions: every sequence of the remaining pair actions (or
+all-or-nothing) is tried through `legal`/`play`, in a canonical order that loses no outcome (see
+`_ActionSearch`). Rerolls: expectimax over the six faces of each die that may be rerolled, where the
+worth of a roll is the best end of turn it allows, found by a quick model of the turn (`turn_value`)
+because an expectimax over up to three rerolls needs dozens of whole-turn searches per decision.
+
+Ends of turns are scored as a race (`score`): how many opposing turns my athletes last against how many
+of my turns the opponent's athletes last, where a column's attack rate is the damage it is expected
+to deal per turn (dice paired with it at best, rerolls on sixes included).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import permutations, product
+from typing import Any
+
+from engines.botlib import RandomBot, game_actions
+from engines.core import Game, State
+
+__all__ = ["BOTS", "RandomBot", "SmartBot", "attack_rate", "score", "turn_value"]
+
+WIN = 10_000.0
+#: a weakened athlete against a healthy one: it dies to a die up to 2 below its partner
+WEAK = 0.7
+# damage of one pair in the attack-rate estimate: a full elimination, an elimination of a weakened
+# athlete (which first needs a weaken), a weaken
+_HIT, _HIT_WEAK, _LAY = 1.0, 0.65, 1.0 - WEAK
+_PERMS = tuple(permutations(range(3)))
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+def _roll_damage(roll: tuple[int, ...], column: tuple[int, ...]) -> float:
+    best = 0.0
+    for perm in _PERMS:
+        total = 0.0
+        for i, j in enumerate(perm):
+            r, c = roll[i], column[j]
+            total += _HIT if r >= c else _HIT_WEAK if r >= c - 2 else _LAY
+        best = max(best, total)
+    if roll[0] == roll[1] == roll[2] and roll[0] >= column[0]:
+        best = max(best, 4.0)
+    return best
+
+
+@cache
+def _damage_with_rerolls(roll: tuple[int, ...], column: tuple[int, ...], left: int) -> float:
+    """Damage of a sorted roll when `left` rerolls remain (a die may be picked again: close enough)."""
+    best = _roll_damage(roll, column)
+    if left:
+        for i in range(3):
+            total = 0.0
+            for face in range(1, 7):
+                total += _damage_with_rerolls(tuple(sorted((*roll[:i], face, *roll[i + 1:]))), column, left - 1)
+            best = max(best, total / 6)
+    return best
+
+
+@cache
+def attack_rate(column: tuple[int, ...]) -> float:
+    """Expected damage per turn of a column (given sorted), one reroll per six."""
+    k = column.count(6)
+    total = 0.0
+    for roll in product(range(1, 7), repeat=3):
+        total += _damage_with_rerolls(tuple(sorted(roll)), column, k)
+    return total / 216
+
+
+def score(mine: tuple[int, int], my_column: tuple[int, ...], theirs: tuple[int, int],
+          their_column: tuple[int, ...]) -> float:
+    """End-of-turn value for the mover: turns its team survives minus turns the opponent's survives.
+
+    `mine`/`theirs` are (healthy, weakened); columns are sorted. The opponent moves next.
+    """
+    my_rate = attack_rate(my_column)
+    their_rate = attack_rate(their_column)
+    return (mine[0] + WEAK * mine[1]) / their_rate - (theirs[0] + WEAK * theirs[1]) / my_rate
+
+
+# ----------------------------------------------------------------------------- quick model of a turn
+
+_ELIM, _WEAKEN, _ELIMW, _SWAP = range(4)
+
+
+def turn_value(mine: tuple[int, int], column: tuple[int, ...], open_cols: tuple[int, ...], dice: tuple[int, ...],
+               theirs: tuple[int, int], their_column: tuple[int, ...], first: bool) -> float:
+    """The best `score` (or +-WIN) the mover can reach with `dice` against the column positions
+    `open_cols` (indices into `column`); `first`: no action taken yet (all-or-nothing possible).
+
+    Pair actions are applied in the canonical order of `_ActionSearch`: eliminations, weakens,
+    eliminations of weakened athletes, then swaps by falling gain.
+    """
+    their_sorted = tuple(sorted(their_column))
+    best = -2 * WIN
+    if first and dice[0] == dice[1] == dice[2] and dice[0] >= min(column):
+        h, w = theirs
+        take = min(4, h)
+        h, w = h - take, w - min(4 - take, w)
+        best = WIN if h + w == 0 else score(mine, tuple(sorted(column)), (h, w), their_sorted)
+    for perm in permutations(open_cols):
+        options = []
+        for r, j in zip(dice, perm, strict=True):
+            c = column[j]
+            kinds = [_ELIM if r >= c else _WEAKEN]
+            if r >= c - 2:
+                kinds.append(_ELIMW)
+            kinds.append(_SWAP)
+            options.append(kinds)
+        for kinds in product(*options):
+            value = _apply(mine, column, theirs, their_sorted, dice, perm, kinds)
+            if value > best:
+                best = value
+                if best >= WIN:
+                    return best
+    return best
+
+
+def _apply(mine: tuple[int, int], column: tuple[int, ...], theirs: tuple[int, int], their_sorted: tuple[int, ...],
+           dice: tuple[int, ...], perm: tuple[int, ...], kinds: tuple[int, ...]) -> float:
+    oh, ow = theirs
+    for kind in (_ELIM, _WEAKEN, _ELIMW):
+        for k in kinds:
+            if k != kind:
+                continue
+            if kind == _ELIMW:
+                if ow == 0:
+                    return -2 * WIN  # not playable
+                ow -= 1
+            else:
+                if oh == 0:
+                    return -2 * WIN
+                oh -= 1
+                if kind == _WEAKEN:
+                    ow += 1
+            if oh + ow == 0:
+                return WIN
+    mh, mw = mine
+    col = list(column)
+    swaps = sorted(((1 + dice[n] - column[perm[n]], n) for n in range(len(dice)) if kinds[n] == _SWAP), reverse=True)
+    for d, n in swaps:
+        if d >= 0:
+            mh += d
+        else:
+            loss = min(-d, mw)
+            mw -= loss
+            mh = max(0, mh - (-d - loss))
+            if mh + mw == 0:
+                return -WIN
+        col[perm[n]] = dice[n]
+    return score((mh, mw), tuple(sorted(col)), (oh, ow), their_sorted)
+
+
+# ----------------------------------------------------------------------------- the bot
+
+
+class SmartBot:
+    """Rerolls by expectimax over the quick turn model, actions by exact search through the engine."""
+
+    name = "smart"
+
+    def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
+        if "decline draw" in legal:
+            return "decline draw"
+        actions = game_actions(legal)
+        if len(actions) == 1:
+            return actions[0]
+        view = game.view(state, seat)
+        if view["phase"] == "reroll":
+            return _RerollSearch(view, seat).choose(actions)
+        return _ActionSearch(game, seat, len(view["match_winners"])).choose(state, actions)
+
+
+class _RerollSearch:
+    """Expectimax over rerolls; a roll is worth the best end of turn `turn_value` finds for it."""
+
+    def __init__(self, view: dict, seat: int):
+        opp = 1 - seat
+        self.mine = (view["healthy"][seat], view["weakened"][seat])
+        self.theirs = (view["healthy"][opp], view["weakened"][opp])
+        self.column = tuple(d["value"] for d in view["columns"][seat])
+        self.their_column = tuple(d["value"] for d in view["columns"][opp])
+        self.dice = tuple(d["value"] for d in view["rolled"])
+        self.rerolled = tuple(d["rerolled"] for d in view["rolled"])
+        self.left = view["rerolls_left"]
+        self.rolls: dict[tuple[int, ...], float] = {}
+        self.memo: dict[tuple, float] = {}
+
+    def choose(self, actions: list[str]) -> str:
+        best_value, best = None, actions[0]
+        for action in actions:
+            if action == "done":
+                value = self.roll(self.dice)
+            elif action.startswith("reroll "):
+                value = self.reroll(self.dice, self.rerolled, self.left, int(action[7:]) - 1)
+            else:
+                continue
+            if best_value is None or value > best_value:
+                best_value, best = value, action
+        return best
+
+    def roll(self, dice: tuple[int, ...]) -> float:
+        key = tuple(sorted(dice))
+        value = self.rolls.get(key)
+        if value is None:
+            value = turn_value(self.mine, self.column, (0, 1, 2), key, self.theirs, self.their_column, True)
+            self.rolls[key] = value
+        return value
+
+    def reroll(self, dice: tuple[int, ...], rerolled: tuple[bool, ...], left: int, i: int) -> float:
+        total = 0.0
+        marks = (*rerolled[:i], True, *rerolled[i + 1:])
+        for face in range(1, 7):
+            total += self.phase((*dice[:i], face, *dice[i + 1:]), marks, left - 1)
+        return total / 6
+
+    def phase(self, dice: tuple[int, ...], rerolled: tuple[bool, ...], left: int) -> float:
+        """Value of the reroll phase with `left` rerolls to go (0: the action phase starts)."""
+        if left == 0:
+            return self.roll(dice)
+        key = (tuple(sorted(zip(dice, rerolled, strict=True))), left)
+        value = self.memo.get(key)
+        if value is None:
+            value = self.roll(dice)
+            for i in range(3):
+                if not rerolled[i]:
+                    value = max(value, self.reroll(dice, rerolled, left, i))
+            self.memo[key] = value
+        return value
+
+
+_RANK = {"allornothing": 0, "elim": 1, "weaken": 2, "elimw": 3, "swap": 4}
+
+
+class _ActionSearch:
+    """Exact search of the rest of the own turn, through the engine.
+
+    Only canonical orders are searched: eliminations, then weakens, then eliminations of weakened
+    athletes, then swaps; within a kind other than swap, by rising die. Nothing is lost: attacks touch
+    only the opponent's athletes, swaps only the mover's and a position no other pair compares with;
+    eliminating first can only end the match sooner, weakening before `elimw` only gives it more targets,
+    and swaps last can only let an attack win before a costly swap. A weaken is skipped where an
+    elimination fits the same pair, which always leaves the opponent weaker.
+    """
+
+    def __init__(self, game: Game, seat: int, matches_before: int):
+        self.game = game
+        self.seat = seat
+        self.matches_before = matches_before
+
+    def choose(self, state: State, actions: list[str]) -> str:
+        best_value, best = None, actions[0]
+        for action in actions:
+            value = self.after(state, action)
+            if best_value is None or value > best_value:
+                best_value, best = value, action
+        return best
+
+    def after(self, state: State, action: str) -> float:
+        verb, _, rest = action.partition(" ")
+        nxt = self.game.play(state, self.seat, action)
+        return self.value(nxt, _RANK.get(verb, 0), int(rest[0]) if rest else 0)
+
+    def value(self, state: State, rank: int, die: int) -> float:
+        game, seat = self.game, self.seat
+        if game.awaiting(state).seats != (seat,):
+            return self.outcome(game.view(state, seat))
+        actions = game_actions(game.legal(state, seat))
+        elims = {a[5:] for a in actions if a.startswith("elim ")}
+        best = -2 * WIN
+        for action in actions:
+            verb, _, rest = action.partition(" ")
+            r = _RANK.get(verb)
+            if r is None or r < rank or (r == rank and r != 4 and int(rest[0]) < die):
+                continue
+            if verb == "weaken" and rest in elims:
+                continue
+            value = self.value(game.play(state, seat, action), r, int(rest[0]))
+            if value > best:
+                best = value
+                if best >= WIN:
+                    break
+        return best
+
+    def outcome(self, view: dict) -> float:
+        seat, opp = self.seat, 1 - self.seat
+        winners = view["match_winners"]
+        if len(winners) > self.matches_before:
+            return WIN if winners[-1] == seat else -WIN
+        return score((view["healthy"][seat], view["weakened"][seat]),
+                     tuple(sorted(d["value"] for d in view["columns"][seat])),
+                     (view["healthy"][opp], view["weakened"][opp]),
+                     tuple(sorted(d["value"] for d in view["columns"][opp])))
+
+
+BOTS = {"random": RandomBot, "smart": SmartBot}

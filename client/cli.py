@@ -25,9 +25,43 @@ class _Group(click.Group):
 @click.version_option(package_name="netplay")
 @click.pass_context
 def main(ctx: click.Context) -> None:
-    """Peer-to-peer LAN play of board games, with signed, auditable replays."""
+    """Peer-to-peer LAN play of board games, with signed, auditable replays.
+
+    With no command, the Pygame lobby opens (where a display exists)."""
     if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
+        if not _has_display():
+            click.echo(ctx.get_help())
+            click.echo("\n(no display found, so the lobby cannot open; the commands above work without one)")
+            return
+        ctx.invoke(lobby)
+
+
+def _has_display() -> bool:
+    import os
+
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("SDL_VIDEODRIVER"))
+
+
+@main.command()
+@click.option("--size", default="1280x720", show_default=True, help="window size, WxH")
+@click.option("--replay-dir", default=None, help="replays directory (default: the user's replays dir)")
+@click.option("--no-browse", is_flag=True, help="do not look for games on the LAN")
+def lobby(size: str, replay_dir: str | None, no_browse: bool) -> None:
+    """Open the Pygame lobby: LAN games, hosting, local games against bots, replays."""
+    try:
+        width, height = (int(x) for x in size.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"expected WxH, got {size!r}", param_hint="--size") from None
+    from client.app import App
+    from client.scenes.lobby import LobbyScene
+
+    app = App((width, height))
+    scene = LobbyScene(replay_dir, browse=not no_browse)
+    app.push(scene)
+    try:
+        app.run()
+    finally:
+        scene.close()
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:

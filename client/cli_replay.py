@@ -281,3 +281,42 @@ def export(file: str, as_json: bool, output: str | None, replay_dir: str | None)
         Path(output).write_text(text + "\n")
     else:
         click.echo(text)
+
+
+@replay.command()
+@click.argument("file", metavar="FILE")
+@click.option("--frame", type=int, default=None, help="start at the position after frame N (default: the last)")
+@click.option("--seat", type=int, default=None, help="as seat S saw it (its own secrets only)")
+@click.option("--revealed", is_flag=True, help="with every secret revealed (the default when known)")
+@click.option("--screenshot", type=click.Path(dir_okay=False), default=None,
+              help="render that position to this PNG and exit, with no window")
+@click.option("--size", default="1280x720", show_default=True, help="window or screenshot size, WxH")
+@click.option("--replay-dir", default=None, help=_DIR_HELP)
+def view(file: str, frame: int | None, seat: int | None, revealed: bool, screenshot: str | None, size: str,
+         replay_dir: str | None) -> None:
+    """Open the Pygame replay viewer on FILE (or render one position to a PNG with --screenshot)."""
+    try:
+        width, height = (int(x) for x in size.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"expected WxH, got {size!r}", param_hint="--size") from None
+    stepper = _stepper(file, replay_dir)
+    _mode(stepper, seat, revealed)
+    if frame is not None:
+        if not -1 <= frame < stepper.count:
+            _fail(f"frame {frame} does not exist (0..{stepper.count - 1})", 1)
+        stepper.seek(frame)
+    if screenshot:
+        import os
+
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from client.app import App
+    from client.scenes.viewer import ViewerScene
+
+    app = App((width, height), title=f"netplay replay: {Path(file).name}")
+    app.push(ViewerScene(stepper))
+    if screenshot:
+        app.step([], dt_ms=0)
+        path = app.screenshot(screenshot)
+        click.echo(f"position after frame {stepper.position} ({stepper.mode}) written to {path}")
+        return
+    app.run()

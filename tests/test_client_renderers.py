@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pygame
 import pytest
+from clickplay import _button, _colours, _pixels, _play_one
 
 import engines
 from client.app import App
 from client.controller import LocalController
 from client.games import _MODULES, renderer_for
 from client.games.text import TextRenderer
-from client.scenes.table import COMMON, TableScene
+from client.scenes.table import TableScene
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 RENDERED = sorted(gid for gid in _MODULES if gid in engines.GAMES)
@@ -43,63 +44,6 @@ def _open(gid: str, size: tuple[int, int] = (1280, 720), seed: int = 1) -> tuple
     app.step([], 16)
     app.step([], 16)
     return app, scene
-
-
-def _click(app: App, pos: tuple[int, int], button: int = 1) -> None:
-    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)], 16)
-
-
-def _button(scene: TableScene, key: str) -> pygame.Rect | None:
-    return next((b.rect for b in scene.buttons if b.key == key and b.enabled), None)
-
-
-def _pixels(app: App) -> bytes:
-    return pygame.image.tobytes(app.window, "RGB")
-
-
-def _colours(data: bytes, stride: int = 53) -> int:
-    return len({data[i:i + 3] for i in range(0, len(data) - 3, 3 * stride)})
-
-
-def _play_one(app: App, scene: TableScene, rng: random.Random, stats: dict[str, int]) -> None:
-    """Choose a random legal action and enter it token by token with clicks, as a person would:
-    on the board where the renderer has the token, else on its choice button."""
-    legal = [a for a in scene.ctl.legal() if a not in COMMON]
-    target = rng.choice(legal).split(" ")
-    renderer = scene.renderer
-    for _ in range(len(target) + 2):
-        tokens = scene.builder.tokens
-        n = len(tokens)
-        if n == len(target) or tokens != target[:n]:
-            break
-        view = scene.ctl.view()
-        clickable = set(scene.builder.clickable())
-        spots = [target[n]]
-        if n + 1 < len(target):
-            spots.append(target[n + 1])  # clicking it inserts the only verb that fits
-        for token in spots:
-            pos = renderer.token_pos(scene.board_rect, view, token) if token in clickable else None
-            if pos is not None:
-                hit = renderer.hit(scene.board_rect, view, pos)
-                assert hit is not None and hit.split(" ")[0] == token, f"{token} is not under {pos} (found {hit})"
-                _click(app, pos)
-                stats["board"] += 1
-                break
-        else:
-            rect = _button(scene, f"token:{target[n]}")
-            assert rect is not None, f"no way to choose {target[n]!r} of {' '.join(target)}"
-            _click(app, rect.center)
-            stats["button"] += 1
-        if scene.builder.tokens == []:
-            return  # finished and sent
-        grown = scene.builder.tokens
-        assert len(grown) > n and grown == target[:len(grown)], (grown, target)
-    if scene.builder.tokens == target:
-        rect = _button(scene, "send")
-        assert rect is not None
-        _click(app, rect.center)
-        stats["button"] += 1
-    assert scene.builder.tokens == [], f"{' '.join(target)} was not sent"
 
 
 def test_every_game_has_a_board_renderer() -> None:

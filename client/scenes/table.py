@@ -18,8 +18,9 @@ COMMON = ("resign", "offer draw", "accept draw", "decline draw")
 class TableScene:
     def __init__(self, controller: TableController, title: str = "", on_leave=None):
         self.ctl = controller
-        self.title = title or controller.game.title
-        self.renderer = renderer_for(controller.game.id)
+        self._title = title
+        self._renderer = None
+        self._renderer_game = None
         self.builder = ActionBuilder([])
         self.legal_key: tuple[str, ...] | None = ()
         self.buttons: list[Button] = []
@@ -32,6 +33,20 @@ class TableScene:
         self.now_ms = 0
 
     # ------------------------------------------------------------------ model
+    @property
+    def title(self) -> str:
+        game = self.ctl.game
+        return self._title or (game.title if game is not None else "connecting...")
+
+    @property
+    def renderer(self):
+        """The game's renderer, made once the game is known (a joiner learns it from the host) and
+        again if a rematch brings another game."""
+        game = self.ctl.game
+        if game is not None and game.id != self._renderer_game:
+            self._renderer, self._renderer_game = renderer_for(game.id), game.id
+        return self._renderer
+
     def _refresh_legal(self) -> None:
         legal = tuple(self.ctl.legal())
         if legal != self.legal_key:
@@ -72,8 +87,9 @@ class TableScene:
             if button.hit(pos):
                 self._button(button.key, app)
                 return
-        if self.board_rect.collidepoint(pos):
-            token = self.renderer.hit(self.board_rect, self.ctl.view(), pos)
+        view = self.ctl.view()
+        if self.board_rect.collidepoint(pos) and self.renderer is not None and view:
+            token = self.renderer.hit(self.board_rect, view, pos)
             if token is not None:
                 # one click may give several tokens (a cannon slot is its zone and its side: "5 in")
                 saved = list(self.builder.tokens)
@@ -144,7 +160,13 @@ class TableScene:
 
         pygame.draw.rect(surface, theme.PANEL, self.board_rect, border_radius=10)
         highlights = set(self.builder.clickable())
-        self.renderer.draw(surface, self.board_rect, self.ctl.view(), highlights, list(self.builder.tokens), px)
+        renderer = self.renderer
+        view = self.ctl.view()
+        if renderer is None or not view:  # a joiner before the host's header, a host before the joiners
+            draw_text(surface, "waiting for the game to start...", self.board_rect.center, app.px(28), theme.MUTED,
+                      anchor="center")
+        else:
+            renderer.draw(surface, self.board_rect, view, highlights, list(self.builder.tokens), px)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
             pygame.draw.rect(surface, theme.HILITE, self.board_rect, width=width, border_radius=10)

@@ -1,0 +1,319 @@
+"""The lobby: games found on the LAN (live, by zeroconf), joining by click or by typing host:port,
+hosting a game (game, players, options, seat), a local game against bots, and the saved replays.
+
+Every failure becomes a message on screen (no host found, connection refused, key changed, version
+mismatch...), never a traceback: the lobby catches what starting a game can raise and shows its text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+import engines
+from client.ui import theme
+from client.ui.widgets import Button, TextInput, draw_text, panel
+
+log = logging.getLogger("netplay.client")
+
+
+@dataclass
+class NetGame:
+    """A networked game started from the lobby: the session, its controller and the LAN advert,
+    closed together when the player leaves the table."""
+
+    session: Any
+    controller: Any
+    closers: list = field(default_factory=list)
+
+    def close(self) -> None:
+        for close in reversed(self.closers):
+            with contextlib.suppress(Exception):
+                close()
+        with contextlib.suppress(Exception):
+            self.session.close()
+
+
+class LobbyScene:
+    def __init__(self, replay_dir: str | os.PathLike | None = None, browse: bool = True):
+        self.games = list(engines.GAMES.values())
+        self.game_index = 0
+        self.players_index = 0
+        self.seat = 0
+        self.options: dict[str, Any] = {}
+        self.bot_names = ["smart", "random"]
+        self.bot_index = 0
+        self.address = TextInput(placeholder="host:port  (then Enter or Join)")
+        self.message = ""
+        self.message_ok = True
+        self.buttons: list[Button] = []
+        self.replay_dir = Path(replay_dir) if replay_dir else None
+        self.replays: list[Path] = []
+        self.hosts: list[Any] = []
+        self.browser = None
+        self._lock = threading.Lock()
+        self._refresh_replays()
+        if browse:
+            self._start_browser()
+        self._reset_options()
+
+    # ------------------------------------------------------------------ model
+    @property
+    def game(self):
+        return self.games[self.game_index]
+
+    @property
+    def players(self) -> int:
+        return self.game.players[self.players_index % len(self.game.players)]
+
+    def _reset_options(self) -> None:
+        self.options = {k: o.default for k, o in sorted(self.game.options.items())}
+        self.players_index = 0
+        self.seat = 0
+
+    def _start_browser(self) -> None:
+        try:
+            from netplay.discovery import Browser
+
+            self.browser = Browser(on_change=self._hosts_changed)
+        except Exception as exc:  # no multicast here: joining by address still works
+            self._say(f"LAN discovery is unavailable ({exc}); join by address", ok=False)
+
+    def _hosts_changed(self, hosts: list) -> None:
+        with self._lock:
+            self.hosts = list(hosts)
+
+    def _refresh_replays(self) -> None:
+        from replays.writer import SUFFIX, default_replay_dir
+
+        folder = self.replay_dir or default_replay_dir()
+        try:
+            files = sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
+            files = []
+        self.replays = files[:14]
+
+    def _say(self, text: str, ok: bool = True) -> None:
+        self.message, self.message_ok = text, ok
+
+    # ------------------------------------------------------------------ actions
+    def start_local(self, app) -> None:
+        from client.controller import LocalController
+        from client.scenes.table import TableScene
+
+        bots = [self.bot_names[self.bot_index]]
+        try:
+            ctl = LocalController(self.game, self.seat, bots, players=self.players, options=dict(self.options),
+                                  seed=int.from_bytes(os.urandom(4), "big"))
+        except (ValueError, engines.IllegalAction) as exc:
+            self._say(str(exc), ok=False)
+            return
+        app.push(TableScene(ctl, f"{self.game.title} - you vs {bots[0]} bot"))
+
+    def host(self, app, bind: str = "0.0.0.0") -> NetGame | None:
+        from client.netcontroller import NetController
+        from netplay import discovery
+        from netplay.host import HostSession
+        from netplay.identity import Identity, KnownPeers
+        from netplay.session import QueueDecider, version
+
+        try:
+            ident = Identity.load()
+            decider = QueueDecider()
+            session = HostSession(ident, decider, self.game.id, players=self.players, options=dict(self.options),
+                                  seat=self.seat, bind=bind, port=0, known_peers=KnownPeers.default(),
+                                  replay_dir=self.replay_dir)
+        except Exception as exc:
+            self._say(f"could not host: {exc}", ok=False)
+            return None
+        net = NetGame(session, NetController(session, decider))
+        try:
+            ad = discovery.advertise(port=session.port, game=self.game.id, version=version(),
+                                     fingerprint=ident.fingerprint, free_seats=session.free_seats(),
+                                     host_name=ident.name)
+            ad.__enter__()
+            net.closers.append(lambda: ad.__exit__(None, None, None))
+        except Exception as exc:
+            self._say(f"hosting on port {session.port}; LAN advert failed ({exc})", ok=False)
+        self._open_table(app, net, f"{self.game.title} - hosting on port {session.port}, key {ident.fingerprint}")
+        return net
+
+    def join(self, app, address: str) -> NetGame | None:
+        from client.netcontroller import NetController
+        from netplay.identity import Identity, KnownPeers
+        from netplay.joiner import JoinSession
+        from netplay.session import QueueDecider
+
+        address = address.strip()
+        if not address:
+            self._say("type an address as host:port, or pick a game found on the LAN", ok=False)
+            return None
+        try:
+            ident = Identity.load()
+            decider = QueueDecider()
+            session = JoinSession(ident, decider, address, known_peers=KnownPeers.default(),
+                                  replay_dir=self.replay_dir)
+        except Exception as exc:  # refused, key changed, version mismatch, nobody there...
+            self._say(f"could not join {address}: {exc}", ok=False)
+            return None
+        net = NetGame(session, NetController(session, decider))
+        self._open_table(app, net, f"joined {address}")
+        return net
+
+    def _open_table(self, app, net: NetGame, title: str) -> None:
+        from client.scenes.table import TableScene
+
+        def leave(app) -> None:
+            net.close()
+            app.pop()
+            self._refresh_replays()
+
+        app.push(TableScene(net.controller, title, on_leave=leave))
+
+    def open_replay(self, app, path: Path) -> None:
+        from client.scenes.viewer import ViewerScene
+        from replays.codec import FormatError
+        from replays.stepping import Stepper
+
+        try:
+            stepper = Stepper.load(path)
+        except (FormatError, OSError, ValueError) as exc:
+            self._say(f"{path.name}: cannot open: {exc}", ok=False)
+            return
+        app.push(ViewerScene(stepper))
+
+    # ------------------------------------------------------------------ events
+    def handle(self, event: pygame.event.Event, app) -> None:
+        typed = self.address.handle(event)
+        if typed is not None:
+            self.join(app, typed)
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for button in self.buttons:
+                if button.hit(event.pos):
+                    self._button(button.key, app)
+                    return
+        elif event.type == pygame.KEYDOWN and not self.address.focused and event.key == pygame.K_ESCAPE:
+            self.close()
+            app.pop()
+
+    def _button(self, key: str, app) -> None:
+        kind, _, value = key.partition(":")
+        if kind == "game":
+            self.game_index = int(value)
+            self._reset_options()
+        elif kind == "players":
+            self.players_index += 1
+            self.seat = min(self.seat, self.players - 1)
+        elif kind == "seat":
+            self.seat = (self.seat + 1) % self.players
+        elif kind == "option":
+            opt = self.game.options[value]
+            i = opt.choices.index(self.options[value]) if self.options[value] in opt.choices else -1
+            self.options[value] = opt.choices[(i + 1) % len(opt.choices)]
+        elif kind == "bot":
+            self.bot_index = (self.bot_index + 1) % len(self.bot_names)
+        elif kind == "local":
+            self.start_local(app)
+        elif kind == "host":
+            self.host(app)
+        elif kind == "join":
+            self.join(app, value or self.address.text)
+        elif kind == "replay":
+            self.open_replay(app, self.replays[int(value)])
+        elif kind == "refresh":
+            self._refresh_replays()
+
+    def update(self, app, dt_ms: int) -> None:
+        pass
+
+    def close(self) -> None:
+        if self.browser is not None:
+            with contextlib.suppress(Exception):
+                self.browser.close()
+            self.browser = None
+
+    # ------------------------------------------------------------------ frame
+    def draw(self, surface: pygame.Surface, app) -> None:
+        w, h = surface.get_size()
+        px = app.px(20)
+        self.buttons = []
+        draw_text(surface, "netplay", (18, 10), app.px(36), theme.ACCENT, bold=True)
+        draw_text(surface, "board games on your LAN - every move signed, every game a replay", (160, 22), px,
+                  theme.MUTED)
+        col = (w - 48) // 3
+        top = 60
+        body = h - top - 56
+        self._draw_lan(surface, pygame.Rect(12, top, col, body), px)
+        self._draw_start(surface, pygame.Rect(24 + col, top, col, body), px)
+        self._draw_replays(surface, pygame.Rect(36 + 2 * col, top, col, body), px)
+        if self.message:
+            colour = theme.GOOD if self.message_ok else theme.BAD
+            draw_text(surface, self.message[:150], (18, h - 40), px, colour)
+        mouse = pygame.mouse.get_pos()
+        for button in self.buttons:
+            button.draw(surface, mouse, px)
+        self.address.draw(surface, px)
+
+    def _draw_lan(self, surface, box: pygame.Rect, px: int) -> None:
+        inner = panel(surface, box, "games on the LAN", px)
+        with self._lock:
+            hosts = list(self.hosts)
+        y = inner.y
+        if not hosts:
+            text = "no host found yet (searching...)" if self.browser else "LAN discovery is off"
+            draw_text(surface, text, (inner.x, y), px - 2, theme.MUTED)
+            y += px + 6
+        for host in hosts[:8]:
+            title = engines.GAMES[host.game].title if host.game in engines.GAMES else host.game
+            draw_text(surface, f"{title} - {host.host_name}", (inner.x, y), px - 1, theme.TEXT, bold=True)
+            draw_text(surface, f"key {host.fingerprint}  free seats {host.free_seats}  v{host.version}",
+                      (inner.x, y + px), px - 4, theme.MUTED)
+            self.buttons.append(Button(pygame.Rect(inner.right - 70, y + 2, 70, px + 6), "join",
+                                       f"join:{host.address}", enabled=host.free_seats > 0))
+            y += 2 * px + 12
+        y = inner.bottom - 2 * px - 24
+        draw_text(surface, "join by address", (inner.x, y), px - 2, theme.MUTED)
+        self.address.rect = pygame.Rect(inner.x, y + px, inner.w - 80, px + 12)
+        self.buttons.append(Button(pygame.Rect(inner.right - 72, y + px, 72, px + 12), "Join", "join:"))
+
+    def _draw_start(self, surface, box: pygame.Rect, px: int) -> None:
+        inner = panel(surface, box, "start a game", px)
+        y = inner.y
+        for i, game in enumerate(self.games):
+            counts = "/".join(str(p) for p in game.players)
+            self.buttons.append(Button(pygame.Rect(inner.x, y, inner.w, px + 8), f"{game.title}  ({counts} players)",
+                                       f"game:{i}", selected=i == self.game_index))
+            y += px + 12
+        y += 6
+        rows = [(f"players: {self.players}", "players:", len(self.game.players) > 1),
+                (f"your seat: {self.seat} ({theme.SEAT_NAMES[self.seat % 4]})", "seat:", self.players > 1)]
+        rows += [(f"{k}: {v}", f"option:{k}", True) for k, v in self.options.items()]
+        rows.append((f"bots play as: {self.bot_names[self.bot_index]}", "bot:", True))
+        for label, key, enabled in rows:
+            self.buttons.append(Button(pygame.Rect(inner.x, y, inner.w, px + 8), label, key, enabled=enabled))
+            y += px + 12
+        half = (inner.w - 8) // 2
+        y = inner.bottom - px - 14
+        self.buttons.append(Button(pygame.Rect(inner.x, y, half, px + 14), "play here vs bots", "local:"))
+        self.buttons.append(Button(pygame.Rect(inner.x + half + 8, y, half, px + 14), "host on the LAN", "host:",
+                                   enabled=self.players > 1))
+
+    def _draw_replays(self, surface, box: pygame.Rect, px: int) -> None:
+        inner = panel(surface, box, "replays", px)
+        y = inner.y
+        if not self.replays:
+            draw_text(surface, "no replays yet: they appear here after a game", (inner.x, y), px - 2, theme.MUTED)
+        for i, path in enumerate(self.replays):
+            if y > inner.bottom - 2 * px - 20:
+                break
+            self.buttons.append(Button(pygame.Rect(inner.x, y, inner.w, px + 6), path.stem[:46], f"replay:{i}"))
+            y += px + 10
+        self.buttons.append(Button(pygame.Rect(inner.x, inner.bottom - px - 10, 120, px + 8), "refresh", "refresh:"))

@@ -1,0 +1,165 @@
+"""The lobby and the replay viewer, headless: each opens and draws; a local game starts from the lobby;
+a replay opens in the viewer and steps forward and back; and a networked game is joined from the lobby
+by typing the host's address and played by clicks through the real networking to the end screen."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+import random
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+from clickplay import _button, _click, _colours, _pixels, _play_one
+from sessionhelpers import cli_host, processes
+
+from client.app import App
+from client.scenes.lobby import LobbyScene
+from client.scenes.table import TableScene
+from client.scenes.viewer import ViewerScene
+from replays.local import record_match
+from replays.stepping import Stepper
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+@pytest.fixture()
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
+    return tmp_path
+
+
+def _key(app: App, key: int, mod: int = 0) -> None:
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="")], 16)
+
+
+def _lobby_button(scene: LobbyScene, key: str) -> pygame.Rect:
+    rect = next((b.rect for b in scene.buttons if b.key == key and b.enabled), None)
+    assert rect is not None, f"no enabled lobby button {key!r}"
+    return rect
+
+
+def test_lobby_opens_and_starts_a_local_game(home):
+    app = App((1280, 720))
+    lobby = LobbyScene(home / "replays", browse=False)
+    app.push(lobby)
+    app.step([], 16)
+    app.screenshot(ARTIFACTS / "lobby.png")
+    assert _colours(_pixels(app)) > 10
+    ploc = next(i for i, g in enumerate(lobby.games) if g.id == "ploc")
+    _click(app, _lobby_button(lobby, f"game:{ploc}").center)
+    assert lobby.game.id == "ploc"
+    _click(app, _lobby_button(lobby, "local:").center)
+    assert isinstance(app.scene, TableScene) and app.scene.ctl.game.id == "ploc"
+
+
+def test_lobby_reports_a_refused_join_without_a_traceback(home):
+    app = App((1280, 720))
+    lobby = LobbyScene(home / "replays", browse=False)
+    app.push(lobby)
+    app.step([], 16)
+    lobby.address.focused = True
+    app.step([pygame.event.Event(pygame.TEXTINPUT, text="127.0.0.1:9")], 16)
+    start = time.monotonic()
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r")], 16)
+    assert app.scene is lobby
+    assert lobby.message.startswith("could not join 127.0.0.1:9") and not lobby.message_ok
+    assert "Traceback" not in lobby.message
+    assert time.monotonic() - start < 30
+
+
+def test_viewer_steps_and_renders(home):
+    record = record_match("ploc", bot_names=["random"], seed=4, directory=home / "replays")
+    app = App((1280, 720))
+    lobby = LobbyScene(home / "replays", browse=False)
+    app.push(lobby)
+    app.step([], 16)
+    assert lobby.replays == [record.path]
+    _click(app, _lobby_button(lobby, "replay:0").center)
+    viewer = app.scene
+    assert isinstance(viewer, ViewerScene) and viewer.st.verdict.status == "valid"
+    _key(app, pygame.K_HOME)
+    assert viewer.st.position == -1
+    for _ in range(12):
+        _key(app, pygame.K_RIGHT)
+    assert viewer.st.position == 11
+    _key(app, pygame.K_LEFT)
+    assert viewer.st.position == 10
+    _key(app, pygame.K_RIGHT, pygame.KMOD_SHIFT)
+    assert viewer.st.position > 10
+    _key(app, pygame.K_j)
+    before = viewer.st.position
+    _click(app, next(b.rect for b in viewer.buttons if b.key == "last").center)
+    assert viewer.st.position == viewer.st.count - 1 >= before
+    app.screenshot(ARTIFACTS / "viewer-ploc.png")
+    _key(app, pygame.K_HOME)
+    _key(app, pygame.K_SPACE)  # autoplay
+    app.step([], 1000)
+    assert viewer.st.position >= 0
+    _key(app, pygame.K_v)
+    assert viewer.st.mode != "revealed"
+    _key(app, pygame.K_ESCAPE)
+    assert app.scene is lobby
+
+
+def test_viewer_screenshot_command(home, tmp_path):
+    from click.testing import CliRunner
+
+    from client.cli import main
+
+    record = record_match("loyal-captain", bot_names=["random"], seed=2, directory=home / "replays")
+    out = tmp_path / "shot.png"
+    result = CliRunner().invoke(main, ["replay", "view", str(record.path), "--frame", "5", "--screenshot",
+                                       str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.exists() and out.stat().st_size > 10_000
+    stepper = Stepper.load(record.path)
+    result = CliRunner().invoke(main, ["replay", "view", str(record.path), "--frame", str(stepper.count + 5),
+                                       "--screenshot", str(out)])
+    assert result.exit_code != 0 and "does not exist" in result.output
+
+
+@pytest.mark.parametrize("game_id", ["ploc", "madagaskar"])
+def test_networked_game_from_the_lobby_by_clicks(home, game_id):
+    with processes() as procs:
+        host = cli_host(home, game_id, "--bot", "random", tag="host")
+        procs.append(host)
+        address = host.address()
+        app = App((1280, 720))
+        lobby = LobbyScene(home / "replays", browse=False)
+        app.push(lobby)
+        app.step([], 16)
+        lobby.address.text = address
+        _click(app, _lobby_button(lobby, "join:").center)
+        table = app.scene
+        assert isinstance(table, TableScene), lobby.message
+        rng = random.Random(3)
+        stats = {"board": 0, "button": 0}
+        deadline = time.monotonic() + 150
+        shot = False
+        while time.monotonic() < deadline and table.ctl.result() is None:
+            app.step([], 16)
+            if table.builder.candidates():
+                _play_one(app, table, rng, stats)
+                if not shot:
+                    app.step([], 16)
+                    app.screenshot(ARTIFACTS / f"net-{game_id}.png")
+                    shot = True
+            else:
+                time.sleep(0.005)
+        assert table.ctl.result() is not None, f"no end in time: {table.ctl.status()}"
+        for _ in range(3):
+            app.step([], 16)
+        app.screenshot(ARTIFACTS / f"net-{game_id}-end.png")
+        assert _button(table, "leave") is not None
+        path = table.ctl.replay_path
+        _click(app, _button(table, "leave").center)
+        assert app.scene is lobby
+        assert host.wait(60) == 0, host.describe()
+        from replays.audit import audit_file
+
+        assert audit_file(path).status == "valid"

@@ -132,6 +132,8 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
          no_advertise: bool, bot: str | None, games: int, name: str | None, bot_delay: float, quiet: bool,
          replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
     """Host a game of GAME and wait until every seat is taken."""
+    import zmq
+
     from client.cli import parse_options
     from netplay.host import HostSession
 
@@ -152,12 +154,8 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
                                   seat=seat, bind=bind, port=port, known_peers=_known_peers(),
                                   on_free_seats=free_seats, **_session_options(replay_dir, reveal_timeout, fsync,
                                                                                 quiet))
-        except OSError as exc:
+        except (OSError, zmq.ZMQError) as exc:
             raise click.ClickException(f"cannot listen on {bind}:{port}: {exc}") from None
-        except Exception as exc:
-            if type(exc).__name__ == "ZMQError":
-                raise click.ClickException(f"cannot listen on {bind}:{port}: {exc}") from None
-            raise
         stack.callback(_close_quietly, session)
         game = session.game
         click.echo(f"hosting {game.title} ({game_id}) for {session.players} players; you are seat {seat}"

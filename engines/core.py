@@ -415,7 +415,7 @@ class Game:
             return f"{action} is only possible at one of seat {seat}'s own decision points"
         if action == "offer draw":
             if len(self._in_game(state)) < 2:
-                return "a draw by agreement needs another seat still in the game"
+                return "offer draw: a draw by agreement needs another seat still in the game"
             return "one draw offer per seat per turn"
         return f"{action} is not allowed at this point of {self.title or self.id}"
 

@@ -1,0 +1,149 @@
+"""Latency of the live session against the raw ZeroMQ round trip, measured in the same run.
+
+A host session runs in this process and a joiner session in a second one, both random bots, over
+loopback, with the replay flushed but not fsync'd (the guarantee against kill -9; fsync on a disk
+costs milliseconds and would measure the disk, not the protocol). The host's hooks time:
+
+- per move: from the moment the host's bot has chosen an action (building, signing, checking,
+  writing and sending it all count) until the joiner's acknowledgement of that frame arrives, which
+  the joiner sends after it has validated, applied and written it: "the opponent has applied it and
+  the sender knows";
+- a simultaneous step (commit, commit, reveal, reveal): from the host's choice until the joiner
+  acknowledges the reveal that resolves the step.
+
+Each is reported as p50 and p99 and as a ratio to a raw pyzmq DEALER/ROUTER round trip of a
+frame-sized message (netplay.bench_transport). `python -m netplay.bench_session` prints them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import tempfile
+import time
+from typing import Any
+
+from netplay import bench_transport
+from netplay.host import HostSession
+from netplay.identity import Identity
+from netplay.session import BotDecider
+
+MOVE_GAME = "madagaskar"
+STEP_GAME = "turning-tides"
+
+
+def _joiner(address: str, games: int, home: str) -> None:
+    os.environ["NETPLAY_HOME"] = home
+    from netplay.joiner import JoinSession
+    session = JoinSession(Identity.generate("bench-joiner"), BotDecider("random", games=games, seed=2), address,
+                          replay_dir=os.path.join(home, "replays"), fsync=False)
+    session.run(max_seconds=600)
+
+
+class _TimedBot(BotDecider):
+    def __init__(self, games: int):
+        super().__init__("random", games=games, seed=1)
+        self.chosen_at = 0.0
+
+    def decide(self, game, state, seat, legal):
+        action = super().decide(game, state, seat, legal)
+        self.chosen_at = time.perf_counter()
+        return action
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def _stats(samples: list[float]) -> dict[str, float]:
+    return {"p50_us": _percentile(samples, 0.5) * 1e6, "p99_us": _percentile(samples, 0.99) * 1e6,
+            "n": len(samples)}
+
+
+def measure(game_id: str, kind: str, games: int, min_samples: int) -> dict[str, float]:
+    """Play `games` games (a rematch after each) and time own `act` frames (kind "move") or own
+    simultaneous steps (kind "step") until the joiner's acknowledgement."""
+    bot = _TimedBot(games)
+    with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp:
+        os.environ["NETPLAY_HOME"] = os.path.join(tmp, "host")
+        host = HostSession(Identity.generate("bench-host"), bot, game_id, replay_dir=os.path.join(tmp, "h"),
+                           fsync=False)
+        started: dict[int, float] = {}       # seq whose ack ends a measurement -> start time
+        samples: list[float] = []
+        step: dict[str, Any] = {"start": None}
+
+        def on_frame(frame, own: bool) -> None:
+            ledger = host.table.ledger
+            if kind == "move" and own and frame.kind == "act":
+                started[frame.seq] = bot.chosen_at
+            elif kind == "step":
+                if own and frame.kind == "commit" and step["start"] is None:
+                    step["start"] = bot.chosen_at
+                elif frame.kind == "reveal" and ledger.round is None and step["start"] is not None:
+                    started[frame.seq] = step["start"]
+                    step["start"] = None
+                elif frame.kind == "act":
+                    step["start"] = None       # a common action broke the step off
+
+        def on_ack(seat: int, seq: int) -> None:
+            begun = started.pop(seq, None)
+            if begun is not None:
+                samples.append(time.perf_counter() - begun)
+
+        host.on_frame, host.on_ack = on_frame, on_ack
+        ctx = multiprocessing.get_context("spawn")
+        child = ctx.Process(target=_joiner, args=(host.address, games, os.path.join(tmp, "join")), daemon=True)
+        child.start()
+        deadline = time.monotonic() + 600
+        try:
+            while host.outcome is None:
+                host.step(100)
+                if time.monotonic() > deadline or (not child.is_alive() and host.phase != "over"):
+                    host.finish(1, f"the joiner process ended early (status {child.exitcode})"
+                                if not child.is_alive() else "gave up after 600 s")
+            host.close()
+            outcome = host.outcome
+        finally:
+            child.join(30)
+            if child.is_alive():
+                child.kill()
+        if outcome.code != 0:
+            raise RuntimeError(f"the benchmark game did not end normally: {outcome.message}")
+    if len(samples) < min_samples:
+        raise RuntimeError(f"only {len(samples)} samples of {kind} latency")
+    return _stats(samples)
+
+
+def run(move_games: int = 12, step_games: int = 2, raw_n: int = 2000) -> dict[str, Any]:
+    """The raw round trip is measured before and after the sessions (machine noise drifts); the faster
+    of the two is the baseline, which makes the ratios the conservative ones."""
+    before = bench_transport.round_trips(n=raw_n, size=256)["raw"]
+    move = measure(MOVE_GAME, "move", move_games, 100)
+    step = measure(STEP_GAME, "step", step_games, 20)
+    after = bench_transport.round_trips(n=raw_n, size=256)["raw"]
+    raw = min(before, after, key=lambda r: r["p50_us"])
+    return {
+        "raw": raw,
+        "move": move, "move_ratio_p50": move["p50_us"] / raw["p50_us"],
+        "move_ratio_p99": move["p99_us"] / raw["p99_us"],
+        "step": step, "step_ratio_p50": step["p50_us"] / raw["p50_us"],
+        "step_ratio_p99": step["p99_us"] / raw["p99_us"],
+    }
+
+
+def main() -> None:
+    result = run()
+    raw = result["raw"]
+    print(f"raw pyzmq DEALER/ROUTER round trip (256 B): p50 {raw['p50_us']:7.1f} us  p99 {raw['p99_us']:7.1f} us"
+          "  (the faster of two runs)")
+    for name, label in (("move", f"per move ({MOVE_GAME})"), ("step", f"simultaneous step ({STEP_GAME})")):
+        s = result[name]
+        print(f"{label:32} p50 {s['p50_us']:7.1f} us  p99 {s['p99_us']:7.1f} us  (n={s['n']})  "
+              f"ratio p50 {result[name + '_ratio_p50']:.1f}x  p99 {result[name + '_ratio_p99']:.1f}x")
+    print("aim: per move p50 <= 5x, p99 <= 15x the raw round trip (a simultaneous step needs three round trips:\n"
+          "commits in seat order, reveals in seat order, then the acknowledgement)")
+
+
+if __name__ == "__main__":
+    main()

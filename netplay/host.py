@@ -1,0 +1,495 @@
+"""The host's side of a session: the lobby (seats, agreement on game, rules and options, the header),
+then sequencing and relaying frames, resuming joiners that come back, claiming timeouts, rematches.
+
+    session = HostSession(identity, BotDecider("random"), "ploc", bind="127.0.0.1", port=0)
+    session.address                      # what joiners connect to
+    outcome = session.run()              # Outcome(code, message)
+
+See netplay/session.py for what host and joiners share, docs/protocol.md "Session" for the messages.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import engines
+from netplay import wire
+from netplay.identity import Identity, KnownPeers
+from netplay.session import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, Decider, Session, version
+from netplay.table import AUTOMATIC, Table
+from netplay.transport import HostTransport, Incoming
+from replays.crypto import fingerprint
+from replays.frames import Frame
+from replays.header import Header
+from replays.ledger import Dispute, Rejected, SeatSecrets
+
+log = logging.getLogger("netplay.session")
+
+ACK_WAIT_S = 3.0      # at the end, how long the host waits for every joiner to confirm the last frame
+
+
+@dataclass(slots=True)
+class _Conn:
+    key: bytes
+    name: str
+    connected: bool = True
+    gone_at: float = 0.0
+    stage: str = "new"        # new, offered, ready (lobby), declined
+    seat: int | None = None
+    started: bool = False
+    acked: int = -1
+
+
+class HostSession(Session):
+    role = "host"
+
+    def __init__(self, identity: Identity, decider: Decider, game_id: str, *, players: int | None = None,
+                 options: dict[str, Any] | None = None, seat: int = 0, bind: str = "127.0.0.1", port: int = 0,
+                 known_peers: KnownPeers | None = None,
+                 on_free_seats: Callable[[int], None] | None = None, **kwargs: Any):
+        super().__init__(identity, decider, **kwargs)
+        game = engines.get(game_id)
+        players = players if players is not None else game.players[0]
+        self.options = game.check_options(dict(options or {}))
+        game.start(players, self.options)          # a bad count or option fails here, before anyone joins
+        if not 0 <= seat < players:
+            raise ValueError(f"--seat must be 0..{players - 1} for {players} players")
+        decider.prepare(game)
+        self.game, self.players, self.host_seat = game, players, seat
+        self.on_free_seats = on_free_seats
+        self.conns: dict[bytes, _Conn] = {}
+        self.header: Header | None = None
+        self.old_sessions: set[bytes] = set()
+        self.votes: set[int] = set()
+        self._votes_sent: tuple[int, ...] = ()
+        self.transport = HostTransport(identity, bind, port, known_peers=known_peers, accept=self._admit)
+        self.address = self.transport.address
+        self.port = self.transport.port
+        self._free_seen = -1
+
+    # ------------------------------------------------------------------------------ the loop
+
+    def step(self, timeout_ms: int = 100) -> None:
+        with self.lock:
+            self._run_posted()
+            if self.phase == "lobby" and self.header is None:
+                self._lobby_check()        # (a game of one seat starts at the first step)
+            self._work()
+            self._timers()
+            self._between_games()
+            urgent = self.outcome is not None or (self.phase == "play" and self._my_decision_queued())
+        events = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms))
+        with self.lock:
+            self._run_posted()
+            for event in events:
+                self._on_event(event)
+            self._work()
+            self._timers()
+            self._between_games()
+
+    def _wait_ms(self, timeout_ms: int) -> int:
+        table = self.table
+        if self.phase == "play" and table is not None and not table.ledger.closed:
+            nxt = table.ledger.awaited()
+            if nxt is not None and nxt[1] == table.seat and nxt[0] not in AUTOMATIC:
+                return min(timeout_ms, 20)   # a person may decide any moment
+        return timeout_ms
+
+    def _my_decision_queued(self) -> bool:
+        return bool(getattr(self.decider, "waiting", False))
+
+    def close(self) -> None:
+        with self.lock:
+            if self.transport is None:
+                return
+            if self.outcome is None:
+                reason = "the host closed the session"
+            elif self.outcome.code == EXIT_OK:
+                reason = "no more games"
+            else:
+                reason = self.outcome.message
+            # the end of the transcript should reach everyone (a disputed frame is never acknowledged)
+            deadline = time.monotonic() + (ACK_WAIT_S if self.outcome is None or self.outcome.code != EXIT_DISPUTE
+                                           else 0)
+            while self.table is not None and time.monotonic() < deadline and self._unacked():
+                for event in self.transport.poll(50):
+                    if event.kind == "message":
+                        self._on_message(self.conns.get(event.peer), event)
+                    elif event.kind == "left" and event.peer in self.conns:
+                        self.conns[event.peer].connected = False
+            self.transport.broadcast(wire.pack("bye", wire.clip(reason)))
+            self.transport.close()
+            self.transport = None
+            if self.table is not None:
+                self.table.close()
+
+    def _unacked(self) -> bool:
+        last = self.table.seq
+        return any(c.connected and c.seat is not None and c.acked < last for c in self.conns.values())
+
+    # ------------------------------------------------------------------------------ admission, lobby
+
+    def _admit(self, key: bytes, name: str) -> str | None:
+        if key == self.identity.public_key:
+            return ("that is the host's own key: a second peer needs its own identity (another NETPLAY_HOME "
+                    "or user account)")
+        if self.phase == "lobby" and self.header is None and self.games_done == 0:
+            if key in self.conns:
+                return None
+            if self._lobby_count() >= self.players - 1:
+                return f"the game is full ({self.players} seats taken)"
+            return None
+        if self.header is not None and any(k == key for k, _ in self.header.seats):
+            return None
+        return "a game is in progress here and every seat is taken"
+
+    def _lobby_count(self) -> int:
+        return sum(1 for c in self.conns.values() if c.connected and c.stage in ("new", "offered", "ready"))
+
+    def _seated(self) -> dict[int, _Conn]:
+        return {c.seat: c for c in self.conns.values() if c.seat is not None}
+
+    def free_seats(self) -> int:
+        if self.phase != "lobby":
+            return 0
+        return self.players - 1 - len(self._seated())
+
+    def _lobby_check(self) -> None:
+        free = self.free_seats()
+        if free != self._free_seen:
+            self._free_seen = free
+            if self.on_free_seats is not None:
+                self.on_free_seats(free)
+        if self.phase != "lobby" or self.outcome is not None:
+            return
+        seated = self._seated()
+        if self.header is None:
+            if len(seated) == self.players - 1:
+                self._send_header(seated)
+            return
+        if all(c.started for c in seated.values()):
+            self._start_game()
+
+    def _send_header(self, seated: dict[int, _Conn]) -> None:
+        seats = []
+        for s in range(self.players):
+            if s == self.host_seat:
+                seats.append((self.identity.public_key, self.identity.name))
+            else:
+                seats.append((seated[s].key, seated[s].name))
+        self.header = Header.make(self.game.id, self.game.rules_version, self.players, self.options, seats,
+                                  os.urandom(16), int(time.time()))
+        data = wire.pack("header", self.header.encode())
+        for conn in seated.values():
+            conn.started = False
+            self.transport.send(conn.key, data)
+        if not seated:
+            self._start_game()
+
+    def _start_game(self) -> None:
+        secrets = SeatSecrets(self.host_seat, self.identity.private_key, os.urandom(32))
+        self.table = Table.create(self.header, secrets, self.replay_dir, self.fsync, self.game)
+        for conn in self.conns.values():
+            conn.acked = -1
+        self.phase = "play"
+        self.votes = set()
+        self._start_lines()
+        for conn in self._seated().values():   # the game is on: joiners may send their frames now
+            self.transport.send(conn.key, wire.pack("synced", -1))
+        self._lobby_check()
+
+    # ------------------------------------------------------------------------------ events
+
+    def _on_event(self, event: Incoming) -> None:
+        conn = self.conns.get(event.peer)
+        if event.kind == "joined":
+            if conn is None:
+                conn = self.conns[event.peer] = _Conn(event.peer, event.name)
+                self.say(f"{event.name} ({event.fingerprint}) connected")
+            else:
+                conn.connected, conn.name = True, event.name
+                self.say(f"{event.name} ({event.fingerprint}) is back")
+            return
+        if event.kind == "left":
+            if conn is None:
+                return
+            conn.connected, conn.gone_at = False, time.monotonic()
+            self.say(f"{conn.name} left ({event.reason})")
+            if self.phase == "lobby" and self.games_done == 0:
+                del self.conns[event.peer]
+                if self.header is not None:
+                    self.say("a seat came free before the start; waiting for players again")
+                    self.header = None
+                self._lobby_check()
+            elif self.phase == "over" or (self.phase == "lobby" and self.games_done):
+                self.finish(EXIT_OK, f"{conn.name} left: no rematch. {self.games_message()}")
+            return
+        self._on_message(conn, event)
+
+    def _on_message(self, conn: _Conn | None, event: Incoming) -> None:
+        if conn is None:
+            log.warning("dropped a message from unknown peer %s", event.fingerprint)
+            return
+        try:
+            tag, fields = wire.unpack(event.data)
+        except wire.Malformed as exc:
+            log.warning("dropped a message from %s (%s): %s", conn.name, event.fingerprint, exc.reason)
+            return
+        handler = getattr(self, f"_on_{tag}", None)
+        if handler is None or tag in ("offer", "header", "synced", "refused"):
+            log.warning("dropped a %s message from %s: hosts do not take it", tag, conn.name)
+            return
+        try:
+            handler(conn, *fields)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:  # odd content in a well-formed message
+            log.warning("dropped a %s message from %s: %s: %s", tag, conn.name, type(exc).__name__, exc)
+
+    def _refuse(self, conn: _Conn, reason: str) -> None:
+        log.warning("refused %s (%s): %s", conn.name, fingerprint(conn.key), reason)
+        self.transport.send(conn.key, wire.pack("refused", reason))
+
+    def _on_hello(self, conn: _Conn, proto: int, peer_version: str, resume_at: list | None) -> None:
+        if proto != wire.PROTO:
+            self._refuse(conn, f"session protocol {proto} is not supported: this host (netplay {version()}) speaks "
+                               f"session protocol {wire.PROTO}; use the same netplay version on both sides")
+            return
+        if resume_at is not None:
+            self._resume(conn, *resume_at)
+            return
+        if self.phase != "lobby" or self.games_done:
+            seat = self._seat_of(conn.key)
+            if seat is not None:
+                self._refuse(conn, f"a game is in progress and you hold seat {seat}: come back with "
+                                   "`netplay join --resume`")
+            else:
+                self._refuse(conn, "a game is in progress here and every seat is taken")
+            return
+        conn.stage = "offered"
+        self.transport.send(conn.key, wire.pack("offer", wire.PROTO, self.game.id, self.game.rules_version,
+                                                self.players, [[k, v] for k, v in sorted(self.options.items())],
+                                                version()))
+
+    def _on_ready(self, conn: _Conn) -> None:
+        if self.phase != "lobby" or conn.stage != "offered" or self.header is not None:
+            log.warning("dropped a ready message from %s: not expected now", conn.name)
+            return
+        taken = set(self._seated()) | {self.host_seat}
+        seat = next(s for s in range(self.players) if s not in taken)
+        conn.stage, conn.seat = "ready", seat
+        self.say(f"{conn.name} ({fingerprint(conn.key)}) takes seat {seat}")
+        self._lobby_check()
+
+    def _on_decline(self, conn: _Conn, reason: str) -> None:
+        self.say(f"{conn.name} declined: {wire.clip(reason)}")
+        conn.stage = "declined"
+        if conn.seat is not None and self.phase == "lobby" and self.games_done == 0:
+            conn.seat = None
+            self.header = None
+            self._lobby_check()
+        elif self.phase == "lobby" and self.games_done:
+            self.finish(EXIT_OK, f"{conn.name} declined the rematch: {wire.clip(reason)}")
+
+    def _on_start(self, conn: _Conn, header_hash: bytes) -> None:
+        if self.header is None or conn.seat is None or self.phase != "lobby":
+            return
+        if header_hash != self.header.hash:
+            self._refuse(conn, "your copy of the header differs from the host's")
+            return
+        conn.started = True
+        self._lobby_check()
+
+    def _on_bye(self, conn: _Conn, reason: str) -> None:
+        self.say(f"{conn.name} says goodbye: {wire.clip(reason)}")
+        if self.phase == "over" or (self.phase == "lobby" and self.games_done):
+            self.finish(EXIT_OK, f"{conn.name} left: no rematch. {self.games_message()}")
+        elif self.phase == "lobby":
+            conn.stage, conn.seat = "declined", None
+            self.header = None
+            self._lobby_check()
+        else:
+            conn.connected, conn.gone_at = False, time.monotonic()
+
+    def _on_chat(self, conn: _Conn, seat: int, text: str) -> None:
+        text = wire.clip(text)
+        who = conn.seat if conn.seat is not None else -1
+        self.chat_lines.append(f"{conn.name}: {text}")
+        self.say(f"chat {conn.name}: {text}")
+        for other in self.conns.values():
+            if other is not conn and other.connected:
+                self.transport.send(other.key, wire.pack("chat", who, text))
+
+    def chat(self, text: str) -> None:
+        text = wire.clip(text)
+        self.chat_lines.append(f"you: {text}")
+        self.transport.broadcast(wire.pack("chat", self.host_seat, text))
+
+    def _on_ack(self, conn: _Conn, seq: int, frame_hash: bytes) -> None:
+        table = self.table
+        if table is None or conn.seat is None:
+            return
+        frames = table.ledger.frames
+        if not 0 <= seq < len(frames) or frames[seq].hash != frame_hash:
+            log.warning("%s acknowledged a frame %d the host does not have (transcripts fork?)", conn.name, seq)
+            return
+        conn.acked = max(conn.acked, seq)
+        if self.on_ack is not None:
+            self.on_ack(conn.seat, seq)
+
+    def _on_reject(self, conn: _Conn, seq: int, reason: str) -> None:
+        log.warning("%s rejected frame %d: %s", conn.name, seq, wire.clip(reason))
+
+    def _on_dispute(self, conn: _Conn, frame_no: int, seat: int, reason: str) -> None:
+        text = f"{conn.name} reports a dispute at frame {frame_no} (seat {seat}): {wire.clip(reason)}"
+        self.say(text)
+        for other in self.conns.values():
+            if other is not conn and other.connected:
+                self.transport.send(other.key, wire.pack("dispute", frame_no, seat, wire.clip(reason)))
+        path = f"; replay {self.table.path}" if self.table else ""
+        self.finish(EXIT_DISPUTE, text + path)
+
+    def _on_rematch(self, conn: _Conn, seats: list) -> None:
+        if self.phase != "over" or conn.seat is None:
+            return
+        self.votes.add(conn.seat)
+        self.say(f"{conn.name} (seat {conn.seat}) wants a rematch")
+        self._between_games()
+
+    # ------------------------------------------------------------------------------ frames
+
+    def _seat_of(self, key: bytes) -> int | None:
+        if self.header is None:
+            return None
+        for s, (k, _) in enumerate(self.header.seats):
+            if k == key and s != self.host_seat:
+                return s
+        return None
+
+    def _on_frame(self, conn: _Conn, data: bytes) -> None:
+        table = self.table
+        if table is None or conn.seat is None or self.phase != "play":
+            log.warning("dropped a frame from %s: no game under way for it", conn.name)
+            return
+        try:
+            frame = table.accept(data)
+        except Rejected as exc:
+            log.warning("rejected a frame from %s (seat %s): %s", conn.name, conn.seat, exc.reason)
+            self.transport.send(conn.key, wire.pack("reject", -1 if exc.frame_no is None else exc.frame_no,
+                                                    wire.clip(exc.reason)))
+            return
+        except Dispute as exc:
+            self._relay(data)            # the others record the evidence too
+            self._dispute(exc)
+            return
+        self._accepted(frame, data, own=False)
+
+    def _accepted(self, frame: Frame, data: bytes, own: bool) -> None:
+        self._relay(data)
+        for line in self.table.lines():
+            self.say(line)
+        if self.on_frame is not None:
+            self.on_frame(frame, own)
+
+    def _relay(self, data: bytes) -> None:
+        message = wire.pack("frame", data)
+        for conn in self.conns.values():
+            if conn.seat is not None and conn.connected:
+                self.transport.send(conn.key, message)
+
+    def _dispute(self, exc: Dispute) -> None:
+        for conn in self.conns.values():
+            if conn.seat is not None and conn.connected:
+                self.transport.send(conn.key, wire.pack("dispute", exc.frame_no, exc.seat, wire.clip(exc.reason)))
+        self._report_dispute(exc)
+
+    def _emit(self, frame: Frame) -> None:
+        try:
+            self.table.accept(frame)
+        except (Rejected, Dispute) as exc:   # our own frame: a bug here, never the peers' fault
+            self.finish(EXIT_FAILED, f"this peer's own frame {frame.seq} was refused by its ledger: {exc}")
+            return
+        self._accepted(frame, frame.encode(), own=True)
+
+    def _resume(self, conn: _Conn, session: bytes, seq: int, frame_hash: bytes) -> None:
+        table = self.table
+        if table is None or session != table.header.session:
+            if session in self.old_sessions:
+                self._refuse(conn, "that game is over")
+            else:
+                self._refuse(conn, f"no game with session {session.hex()[:8]} here")
+            return
+        seat = self._seat_of(conn.key)
+        if seat is None:
+            self._refuse(conn, "you hold no seat in this game")
+            return
+        frames = table.ledger.frames
+        if seq >= len(frames):
+            self._refuse(conn, f"you claim frame {seq}, the host has only {len(frames) - 1}: the transcripts fork")
+            return
+        if seq >= 0 and frames[seq].hash != frame_hash:
+            self._refuse(conn, f"your frame {seq} differs from the host's: the transcripts fork")
+            return
+        conn.seat, conn.connected, conn.stage = seat, True, "ready"
+        conn.acked = max(conn.acked, seq) if seq >= 0 else conn.acked
+        for frame in frames[seq + 1:]:
+            self.transport.send(conn.key, wire.pack("frame", frame.encode()))
+        self.transport.send(conn.key, wire.pack("synced", len(frames) - 1))
+        self.say(f"{conn.name} (seat {seat}) resumes after frame {seq}: sent {len(frames) - 1 - seq} frame(s)")
+
+    # ------------------------------------------------------------------------------ timeouts
+
+    def _claim_after(self, kind: str, seat: int, now: float) -> float | None:
+        if kind in AUTOMATIC:
+            return self.reveal_timeout
+        conn = self._seated().get(seat)
+        if conn is not None and not conn.connected:
+            # a decision may take long, but not from a peer that is gone: count from when it left
+            return self.reveal_timeout + max(0.0, conn.gone_at - self._since)
+        return None
+
+    def _claim(self, kind: str, seat: int, waited: float) -> None:
+        self.say(f"seat {seat} has not sent its {kind} frame for {waited:.0f} s: claiming the timeout")
+        self._emit(self.table.ledger.build_timeout())
+
+    # ------------------------------------------------------------------------------ rematch
+
+    def _between_games(self) -> None:
+        if self.phase != "over" or self.outcome is not None:
+            return
+        if self.host_seat not in self.votes:
+            vote = self.decider.rematch(self.games_done)
+            if vote is False:
+                self.finish(EXIT_OK, self.games_message())
+                return
+            if vote:
+                self.votes.add(self.host_seat)
+                self.rematch_asked = True
+                self.say("you want a rematch")
+        if self.votes and self._votes_changed():
+            self.transport.broadcast(wire.pack("rematch", sorted(self.votes)))
+        if len(self.votes) == self.players:
+            self._rematch()
+        elif time.monotonic() - self._over_since > self.reveal_timeout:
+            self.finish(EXIT_OK, f"no rematch agreed within {self.reveal_timeout:g} s. {self.games_message()}")
+
+    def _votes_changed(self) -> bool:
+        now = tuple(sorted(self.votes))
+        changed = now != self._votes_sent
+        self._votes_sent = now
+        return changed
+
+    def _rematch(self) -> None:
+        seated = self._seated()
+        self.old_sessions.add(self.header.session)
+        self.table.close()
+        self.table = None
+        self.phase = "lobby"
+        self.votes = set()
+        self._votes_sent = ()
+        self.say("rematch: a new game with the same seats and options")
+        self._send_header(seated)
+

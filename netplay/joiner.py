@@ -1,0 +1,447 @@
+"""A joiner's side of a session: check the host's offer (game known, same rules version, options
+valid), check the header it composes (our key at our seat), then play: own frames go to the host and
+count once the host sends them back; everything the host sends passes this peer's own ledger.
+
+    session = JoinSession(identity, BotDecider("random"), "127.0.0.1:7000")
+    outcome = session.run()
+
+Resume (`saved=`): the ledger is rebuilt from this peer's replay file with its saved seed, and the
+host is asked for the frames after our last one (we send its number and hash; nothing secret moves).
+The same exchange runs after every reconnection of the transport and whenever a gap shows up.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import Any
+
+import engines
+from netplay import resume, wire
+from netplay.identity import Identity, KeyChanged, KnownPeers
+from netplay.resume import SavedSeat
+from netplay.session import (
+    EXIT_DISPUTE,
+    EXIT_FAILED,
+    EXIT_OK,
+    JOINER_GRACE,
+    Decider,
+    Session,
+    version,
+)
+from netplay.table import AUTOMATIC, ResumeError, Table
+from netplay.transport import JoinTransport, Refused
+from replays import codec
+from replays.frames import Frame
+from replays.header import Header, header_from_value
+from replays.ledger import Dispute, Rejected, SeatSecrets
+
+log = logging.getLogger("netplay.session")
+
+RESYNC_EVERY_S = 1.0
+
+
+class JoinSession(Session):
+    role = "joiner"
+
+    def __init__(self, identity: Identity, decider: Decider, address: str, *, saved: SavedSeat | None = None,
+                 known_peers: KnownPeers | None = None, connect_timeout_s: float = 10.0, **kwargs: Any):
+        super().__init__(identity, decider, **kwargs)
+        self.address = address
+        self.offer: tuple | None = None
+        self.header: Header | None = None
+        self.pending: Frame | None = None
+        self.synced = True
+        self._claim_frame: Frame | None = None
+        self._claim_deadline = 0.0
+        self._last_resync = 0.0
+        self._host_gone_at: float | None = None
+        self.transport: JoinTransport | None = None
+        if saved is not None:
+            self._load(saved)
+        self.transport = JoinTransport(identity, address, known_peers, connect_timeout_s=connect_timeout_s)
+        if saved is not None and self.transport.host_key.hex() != saved.host_key:
+            self.transport.close()
+            raise ResumeError(f"the host at {address} is not the one of the saved game (key "
+                              f"{self.transport.host_fingerprint})")
+        self._gen = self.transport.generation
+        self._hello()
+
+    def _load(self, saved: SavedSeat) -> None:
+        secrets = SeatSecrets(saved.seat, self.identity.private_key, saved.seed_bytes)
+        try:
+            table = Table.resume(saved.replay, secrets, self.fsync)
+        except ValueError as exc:      # the header's seat key is not ours
+            raise ResumeError(f"cannot resume {saved.replay}: {exc}") from None
+        if table.header.session != saved.session_id:
+            table.close()
+            raise ResumeError(f"{saved.replay} holds another session than the saved one")
+        if table.ledger.closed:
+            table.close()
+            resume.remove(saved.session_id, saved.seat)
+            raise ResumeError(f"nothing to resume: that game is over ({table.ledger.status})")
+        self.table, self.game, self.header = table, table.game, table.header
+        self.decider.prepare(table.game)
+        self.phase = "play"
+        self.synced = False
+        self._start_lines()
+        self.say(f"resuming after frame {table.seq} from {saved.replay}")
+
+    # ------------------------------------------------------------------------------ the loop
+
+    @property
+    def host_fingerprint(self) -> str | None:
+        return self.transport.host_fingerprint if self.transport else None
+
+    def step(self, timeout_ms: int = 100) -> None:
+        with self.lock:
+            self._run_posted()
+            self._work()
+            self._timers()
+            self._between_games()
+            urgent = self.outcome is not None or bool(getattr(self.decider, "waiting", False))
+        try:
+            messages = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms))
+        except (Refused, KeyChanged) as exc:   # on a reconnection: another host now answers there
+            with self.lock:
+                self.finish(EXIT_FAILED, str(exc))
+            return
+        with self.lock:
+            self._run_posted()
+            now = time.monotonic()
+            if self.transport.connected:
+                self._host_gone_at = None
+            elif self._host_gone_at is None:
+                self._host_gone_at = now
+            if self.transport.generation != self._gen:
+                self._gen = self.transport.generation
+                self.say("reconnected to the host")
+                self._hello()
+            for data in messages:
+                self._on_data(data)
+                if self.outcome is not None:
+                    break
+            self._work()
+            self._timers()
+            self._between_games()
+
+    def _wait_ms(self, timeout_ms: int) -> int:
+        table = self.table
+        if self.phase == "play" and table is not None and not table.ledger.closed and self.pending is None:
+            nxt = table.ledger.awaited()
+            if nxt is not None and nxt[1] == table.seat and nxt[0] not in AUTOMATIC:
+                return min(timeout_ms, 20)
+        return timeout_ms
+
+    def close(self) -> None:
+        with self.lock:
+            if self.transport is None:
+                return
+            if self.transport.connected:
+                reason = self.outcome.message if self.outcome else "the joiner left"
+                self.transport.send(wire.pack("bye", wire.clip(reason)))
+            self.transport.close()
+            self.transport = None
+            if self.table is not None:
+                self.table.close()
+
+    def _send(self, tag: str, *fields: Any) -> bool:
+        return self.transport.send(wire.pack(tag, *fields))
+
+    def _hello(self) -> None:
+        at = None
+        if self.table is not None and not self.table.ledger.closed:
+            at = [self.table.header.session, self.table.seq, self.table.last_hash if self.table.seq >= 0 else bytes(32)]
+            self.synced = False
+        elif self.phase == "lobby" and self.offer is not None:
+            self.offer = None          # the host forgot us: start the lobby over
+        self._last_resync = time.monotonic()
+        self._send("hello", wire.PROTO, version(), at)
+
+    # ------------------------------------------------------------------------------ messages
+
+    def _on_data(self, data: bytes) -> None:
+        try:
+            tag, fields = wire.unpack(data)
+        except wire.Malformed as exc:
+            log.warning("dropped a message from the host: %s", exc.reason)
+            return
+        handler = getattr(self, f"_on_{tag}", None)
+        if handler is None or tag in ("hello", "ready", "start", "ack", "decline"):
+            log.warning("dropped a %s message from the host: joiners do not take it", tag)
+            return
+        try:
+            handler(*fields)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:  # odd content in a well-formed message
+            log.warning("dropped a %s message from the host: %s: %s", tag, type(exc).__name__, exc)
+
+    def _decline(self, reason: str) -> None:
+        self._send("decline", reason)
+        self.finish(EXIT_FAILED, reason)
+
+    def _on_offer(self, proto: int, game_id: str, rules: str, players: int, options: list, host_version: str) -> None:
+        if self.phase != "lobby" or self.games_done:
+            log.warning("dropped an offer from the host: not in the lobby")
+            return
+        if proto != wire.PROTO:
+            self._decline(f"the host speaks session protocol {proto} (netplay {wire.clip(host_version, 40)}), this "
+                          f"netplay ({version()}) speaks {wire.PROTO}")
+            return
+        try:
+            game = engines.get(game_id)
+        except engines.UnknownGame:
+            self._decline(f"the host offers {wire.clip(game_id, 64)!r}, a game this netplay does not know "
+                          f"(known: {', '.join(engines.GAMES)})")
+            return
+        if game.rules_version != rules:
+            self._decline(f"the host plays {game_id} by rules version {wire.clip(rules, 64)!r}, this netplay has "
+                          f"{game.rules_version!r}; use the same netplay version on both sides")
+            return
+        try:
+            resolved = game.check_options({k: v for k, v in options})
+            if resolved != {k: v for k, v in options}:
+                raise ValueError(f"the offered options {options} are not complete")
+            game.start(players, resolved)
+            self.decider.prepare(game)
+        except ValueError as exc:
+            self._decline(f"cannot play the offered game: {exc}")
+            return
+        self.game, self.players = game, players
+        self.offer = (game_id, rules, players, resolved)
+        self.say(f"the host offers {game.title or game_id} for {players} players "
+                 f"(netplay {wire.clip(host_version, 40)})")
+        self._send("ready")
+
+    def _on_refused(self, reason: str) -> None:
+        self.finish(EXIT_FAILED, f"the host refused: {wire.clip(reason)}")
+
+    def _on_header(self, data: bytes) -> None:
+        restart = self.phase == "play" and self.table is not None and self.table.seq == -1 and not self.games_done
+        if (self.phase not in ("lobby", "over") and not restart) or self.offer is None:
+            log.warning("dropped a header from the host: not expected now")
+            return
+        if self.phase == "over" and not self.rematch_asked:
+            log.warning("dropped a header from the host: we did not ask for a rematch")
+            return
+        try:
+            header = header_from_value(codec.decode(data))
+        except codec.FormatError as exc:
+            self._decline(f"the host's header is unreadable: {exc.reason}")
+            return
+        problem = self._check_header(header)
+        if problem:
+            self._decline(f"the host's header is not acceptable: {problem}")
+            return
+        seat = next(s for s, (k, _) in enumerate(header.seats) if k == self.identity.public_key)
+        secrets = SeatSecrets(seat, self.identity.private_key, os.urandom(32))
+        if restart:    # the host composed a new header before the first frame (a seat came free meanwhile)
+            self._discard_unstarted()
+        elif self.table is not None:
+            self.table.close()
+        self.table = Table.create(header, secrets, self.replay_dir, self.fsync, self.game)
+        self.header = header
+        resume.save(SavedSeat(header.session.hex(), seat, secrets.seed.hex(), self.address,
+                              self.transport.host_key.hex(), str(self.table.path), header.game, resume.now()))
+        self.decider.prepare(self.game)
+        self.phase = "play"
+        self.synced = False            # until the host says the game is on (every seat has started)
+        self.pending = None
+        self._claim_frame = None
+        self._start_lines()
+        self._send("start", header.hash)
+
+    def _check_header(self, header: Header) -> str | None:
+        game_id, rules, players, options = self.offer
+        if (header.game, header.rules_version, header.players) != (game_id, rules, players):
+            return "game, rules version or player count differ from the offer"
+        if header.option_dict != options:
+            return "the options differ from the offer"
+        mine = [s for s, (k, _) in enumerate(header.seats) if k == self.identity.public_key]
+        if len(mine) != 1:
+            return "our key is not at exactly one seat"
+        if not any(k == self.transport.host_key for k, _ in header.seats):
+            return "the host's own key holds no seat"
+        if len({k for k, _ in header.seats}) != len(header.seats):
+            return "a key holds two seats"
+        old = self.table.header if self.table is not None and self.games_done else None
+        if old is not None:
+            if header.session == old.session:
+                return "a rematch needs a new session id"
+            if header.seats != old.seats:
+                return "a rematch keeps the seats"
+        return None
+
+    def _discard_unstarted(self) -> None:
+        table = self.table
+        table.close()
+        resume.remove(table.header.session, table.seat)
+        if table.path in self.replays:
+            self.replays.remove(table.path)
+        table.path.unlink(missing_ok=True)
+        self.table = None
+
+    def _on_frame(self, data: bytes) -> None:
+        table = self.table
+        if table is None or self.phase != "play":
+            log.warning("dropped a frame from the host: no game under way")
+            return
+        try:
+            frame = table.accept(data)
+        except Rejected as exc:
+            log.warning("rejected a frame from the host: %s", exc.reason)
+            if exc.frame_no is not None and exc.frame_no > len(table.ledger.frames):
+                self._resync()
+            return
+        except Dispute as exc:
+            self._send("dispute", exc.frame_no, exc.seat, wire.clip(exc.reason))
+            self._report_dispute(exc)
+            return
+        self._send("ack", frame.seq, frame.hash)
+        if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
+            self.pending = None
+        for line in table.lines():
+            self.say(line)
+        if self.on_frame is not None:
+            self.on_frame(frame, frame.seat == table.seat)
+
+    def _resync(self) -> None:
+        now = time.monotonic()
+        if now - self._last_resync >= RESYNC_EVERY_S:
+            self.say("frames are missing: asking the host to send them again")
+            self._hello()
+
+    def _on_reject(self, seq: int, reason: str) -> None:
+        log.warning("the host rejected our frame %d: %s", seq, wire.clip(reason))
+        if self.pending is not None and self.pending.seq == seq:
+            self._hold_seq = seq
+            self.pending = None
+
+    def _on_synced(self, last: int) -> None:
+        table = self.table
+        if table is None:
+            return
+        self.synced = True
+        if last >= 0:
+            self.say(f"in step with the host again at frame {table.seq}")
+        pending = self.pending
+        if pending is not None:
+            if pending.seq == table.seq + 1 and pending.prev == table.last_hash:
+                self._send("frame", pending.encode())
+            else:
+                self.pending = None
+
+    def _on_chat(self, seat: int, text: str) -> None:
+        who = self.names[seat] if 0 <= seat < len(self.names) else "someone"
+        text = wire.clip(text)
+        self.chat_lines.append(f"{who}: {text}")
+        self.say(f"chat {who}: {text}")
+
+    def chat(self, text: str) -> None:
+        text = wire.clip(text)
+        self.chat_lines.append(f"you: {text}")
+        self._send("chat", -1, text)
+
+    def _on_dispute(self, frame_no: int, seat: int, reason: str) -> None:
+        path = f"; replay {self.table.path}" if self.table else ""
+        text = f"the host reports a dispute at frame {frame_no} (seat {seat}): {wire.clip(reason)}"
+        self.say(text)
+        self.finish(EXIT_DISPUTE, text + path)
+
+    def _on_rematch(self, seats: list) -> None:
+        self.say("rematch wanted by seat(s) " + ", ".join(str(s) for s in seats))
+
+    def _on_bye(self, reason: str) -> None:
+        reason = wire.clip(reason)
+        if self.phase == "over" and self.last_game is not None:
+            self.finish(EXIT_OK, f"{self.games_message()} (the host left: {reason})" if self.rematch_asked
+                        else self.games_message())
+        elif self.phase == "done":
+            return
+        elif self.phase == "play" and self.table is not None and self.table.ledger.closed:
+            self._game_closed()
+        else:
+            self.finish(EXIT_FAILED, f"the host left: {reason}")
+
+    # ------------------------------------------------------------------------------ own frames
+
+    def _blocked(self) -> bool:
+        return self.pending is not None or not self.synced or self._claim_frame is not None
+
+    def _emit(self, frame: Frame) -> None:
+        self.pending = frame
+        self._send("frame", frame.encode())
+
+    # ------------------------------------------------------------------------------ timeouts
+
+    def _moved(self) -> None:
+        self._claim_frame = None
+        if self._hold_seq is not None and self.table.seq >= self._hold_seq:
+            self._hold_seq = None
+
+    def _claim_after(self, kind: str, seat: int, now: float) -> float | None:
+        if self._claim_frame is not None:
+            return None
+        if kind in AUTOMATIC:
+            return self.reveal_timeout + JOINER_GRACE
+        if seat == self._host_seat() and self._host_gone_at is not None:
+            return self.reveal_timeout + max(0.0, self._host_gone_at - self._since)
+        return None
+
+    def _timers(self) -> None:
+        super()._timers()
+        table = self.table
+        if self.outcome is not None or self.phase != "play" or table is None or table.ledger.closed:
+            return
+        now = time.monotonic()
+        if self._claim_frame is not None and now > self._claim_deadline:
+            self._claim_locally()
+            return
+        nxt = table.ledger.awaited()
+        if (self._host_gone_at is not None and now - self._host_gone_at > self.reveal_timeout + JOINER_GRACE
+                and (nxt is None or nxt[1] != self._host_seat())):
+            self.finish(EXIT_FAILED, f"lost the host for more than {self.reveal_timeout + JOINER_GRACE:g} s; the "
+                                     f"game stays unfinished (replay {table.path}; `netplay join --resume` may "
+                                     "continue it)")
+
+    def _host_seat(self) -> int | None:
+        for s, (k, _) in enumerate(self.header.seats if self.header else ()):
+            if k == self.transport.host_key:
+                return s
+        return None
+
+    def _claim(self, kind: str, seat: int, waited: float) -> None:
+        self.say(f"seat {seat} has not sent its {kind} frame for {waited:.0f} s: claiming the timeout")
+        self._claim_frame = self.table.ledger.build_timeout()
+        self._claim_deadline = time.monotonic() + JOINER_GRACE
+        self._send("frame", self._claim_frame.encode())
+
+    def _claim_locally(self) -> None:
+        """The host did not relay our claim (it is the one withholding, or gone): record it ourselves."""
+        frame = self._claim_frame
+        self._claim_frame = None
+        table = self.table
+        if frame.seq != len(table.ledger.frames):
+            return
+        try:
+            table.accept(frame)
+        except (Rejected, Dispute) as exc:
+            self.finish(EXIT_FAILED, f"our own timeout claim was refused by our ledger: {exc}")
+            return
+        self.say("the host did not relay the claim: recorded it in our own replay")
+        for line in table.lines():
+            self.say(line)
+        self._game_closed()
+
+    # ------------------------------------------------------------------------------ rematch
+
+    def _between_games(self) -> None:
+        if self.phase != "over" or self.outcome is not None or self.rematch_asked:
+            return
+        vote = self.decider.rematch(self.games_done)
+        if vote is False:
+            self.finish(EXIT_OK, self.games_message())
+        elif vote:
+            self.rematch_asked = True
+            self.say("you want a rematch")
+            self._send("rematch", [])

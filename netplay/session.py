@@ -1,0 +1,425 @@
+"""A live game between peers: lockstep over the transport, every frame through the shared ledger.
+
+The host is the sequencer. Its ledger's order is the game's order: a joiner sends its own frames to
+the host and applies them only when the host sends them back (as it sends every accepted frame to
+every joiner), so all peers apply the same frames in the same order even when a timeout claim and a
+late frame cross on the wire. The host can delay a joiner's frame but not forge or alter it: every
+frame is signed by its author and checked by every peer's ledger. Each peer appends every accepted
+frame to its replay file before it acknowledges (joiner) or relays (host) it.
+
+`HostSession` (netplay/host.py) and `JoinSession` (netplay/joiner.py) share this base: deciding and
+building own frames, the timeout rule, the end of a game, rematch votes and the log a UI shows. A
+session is single-threaded like the transport under it: call `step()` in a loop (`run()` does), or
+let `client.netcontroller.NetController` do it in a background thread; `lock` guards the state a UI
+reads from another thread. Protocol details: docs/protocol.md, section "Session".
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Protocol
+
+import engines
+from engines.core import Game, IllegalAction, Result, State
+from netplay import resume
+from netplay.identity import Identity
+from netplay.table import AUTOMATIC, Table
+from replays.crypto import fingerprint
+from replays.frames import Frame
+from replays.ledger import DealUnsupported, Dispute
+
+log = logging.getLogger("netplay.session")
+
+EXIT_OK = 0          # the game ended normally (and any rematches too)
+EXIT_FAILED = 1      # refused, lost the connection, bad input
+EXIT_FORFEIT = 3     # the game ended by a timeout claim (someone withheld a frame)
+EXIT_DISPUTE = 4     # a peer sent a frame the rules or the protocol forbid, or a desync
+
+DEFAULT_REVEAL_TIMEOUT = 120.0
+JOINER_GRACE = 5.0   # a joiner claims this much later than the host would, and waits this long for the relay
+
+
+def version() -> str:
+    try:
+        return metadata.version("netplay")
+    except metadata.PackageNotFoundError:
+        return "0"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    code: int
+    message: str
+
+
+class Decider(Protocol):
+    """Who makes this peer's decisions: a bot, or a person through a UI."""
+
+    def prepare(self, game: Game) -> None:
+        """Called when the game is known; raises ValueError if this decider cannot play it."""
+
+    def decide(self, game: Game, state: State, seat: int, legal: list[str]) -> str | None:
+        """The action to take now, or None while it is not decided yet (never blocks)."""
+
+    def rematch(self, games_done: int) -> bool | None:
+        """After a game: True for a rematch, False to leave, None while undecided."""
+
+
+class BotDecider:
+    """A bot of the game (by name: "random", "smart", ...) that plays `games` games in a row."""
+
+    def __init__(self, name: str, games: int = 1, seed: int | None = None, delay_s: float = 0.0):
+        self.name, self.games, self.delay_s = name, games, delay_s
+        self.rng = random.Random(seed)
+        self.bot: Any = None
+
+    def prepare(self, game: Game) -> None:
+        table = engines.bots(game.id)
+        if self.name not in table:
+            raise ValueError(f"{game.id} has no bot {self.name!r} (bots: {', '.join(sorted(table))})")
+        self.bot = table[self.name]()
+
+    def decide(self, game: Game, state: State, seat: int, legal: list[str]) -> str | None:
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        return self.bot.choose(game, state, seat, legal, self.rng)
+
+    def rematch(self, games_done: int) -> bool | None:
+        return games_done < self.games
+
+
+class QueueDecider:
+    """Decisions handed over from a UI thread: `submit(action)` and `vote(bool)`."""
+
+    def __init__(self) -> None:
+        self.actions: queue.Queue[str] = queue.Queue()
+        self.vote_value: bool | None = None
+
+    def prepare(self, game: Game) -> None:
+        pass
+
+    def submit(self, action: str) -> None:
+        self.actions.put(action)
+
+    def vote(self, rematch: bool) -> None:
+        self.vote_value = rematch
+
+    def decide(self, game: Game, state: State, seat: int, legal: list[str]) -> str | None:
+        try:
+            return self.actions.get_nowait()
+        except queue.Empty:
+            return None
+
+    def rematch(self, games_done: int) -> bool | None:
+        vote, self.vote_value = self.vote_value, None
+        return vote
+
+    @property
+    def waiting(self) -> bool:
+        return not self.actions.empty()
+
+
+def result_text(result: Result | None, names: list[str] | None = None) -> str:
+    if result is None:
+        return "no result"
+
+    def who(seat: int) -> str:
+        return f"seat {seat} ({names[seat]})" if names and seat < len(names) else f"seat {seat}"
+    winners = ", ".join(who(w) for w in result.winners) or "nobody (draw)"
+    return f"{winners} won ({result.reason}), scores {list(result.scores)}"
+
+
+class Session:
+    """The part of a peer that HostSession and JoinSession share; see the module docstring."""
+
+    role = "peer"
+
+    def __init__(self, identity: Identity, decider: Decider, *, replay_dir: str | Path | None = None,
+                 reveal_timeout: float = DEFAULT_REVEAL_TIMEOUT, fsync: bool = True,
+                 on_line: Callable[[str], None] | None = None):
+        if reveal_timeout <= 0:
+            raise ValueError("the reveal timeout must be positive")
+        self.identity = identity
+        self.decider = decider
+        self.replay_dir = replay_dir
+        self.reveal_timeout = reveal_timeout
+        self.fsync = fsync
+        self.on_line = on_line
+        #: test and benchmark hooks: on_frame(frame, own) after a frame is applied and written,
+        #: on_ack(seat, seq) when a joiner confirms a frame (host only)
+        self.on_frame: Callable[[Frame, bool], None] | None = None
+        self.on_ack: Callable[[int, int], None] | None = None
+        self.lock = threading.RLock()
+        self.table: Table | None = None
+        self.game: Game | None = None
+        self.phase = "lobby"            # lobby | play | over | done
+        self.outcome: Outcome | None = None
+        self.last_game: Outcome | None = None
+        self.games_done = 0
+        self.replays: list[Path] = []
+        self.log: list[str] = []
+        self.chat_lines: list[str] = []
+        self.names: list[str] = []
+        self.players = 0
+        self.rematch_asked = False
+        self._seen = -1                 # frames in the ledger when the awaited frame became awaited
+        self._since = time.monotonic()
+        self._hold_seq: int | None = None   # an own frame we must not build again (withheld or refused)
+        self._over_since = 0.0
+        self.game_log_start = 0          # where the current game's lines begin in `log` (after a rematch)
+        self._calls: queue.Queue[Callable[[], None]] = queue.Queue()
+
+    # ------------------------------------------------------------------------------ the loop
+
+    def step(self, timeout_ms: int = 100) -> None:
+        raise NotImplementedError
+
+    def run(self, max_seconds: float | None = None, step_ms: int = 100) -> Outcome:
+        """Step until the session is over; then close it. Returns the outcome."""
+        deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        try:
+            while self.outcome is None:
+                self.step(step_ms)
+                if deadline is not None and time.monotonic() > deadline:
+                    self.finish(EXIT_FAILED, f"gave up after {max_seconds:g} s")
+        except DealUnsupported as exc:
+            self.finish(EXIT_FAILED, str(exc))
+        except OSError as exc:   # the replay cannot be written (disk full, permissions): stop, say why
+            log.exception("the %s session stopped", self.role)
+            self.finish(EXIT_FAILED, f"cannot go on: {exc}")
+        finally:
+            self.close()
+        return self.outcome
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def post(self, call: Callable[[], None]) -> None:
+        """Run `call` in the session's own thread at its next step (the transport is not thread-safe)."""
+        self._calls.put(call)
+
+    def _run_posted(self) -> None:
+        while True:
+            try:
+                call = self._calls.get_nowait()
+            except queue.Empty:
+                return
+            call()
+
+    def chat(self, text: str) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------------------ reporting
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+        if self.on_line is not None:
+            self.on_line(line)
+
+    def finish(self, code: int, message: str) -> None:
+        if self.outcome is None:
+            self.outcome = Outcome(code, message)
+            self.phase = "done"
+            log.info("%s session over: %s", self.role, message)
+
+    def games_message(self) -> str:
+        """The summary of a session whose games ended normally."""
+        last = self.last_game.message if self.last_game else "no game was played"
+        return last if self.games_done <= 1 else f"{self.games_done} games played; the last one: {last}"
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.table is None else self.table.seat
+
+    def status(self) -> str:
+        if self.outcome is not None:
+            return self.outcome.message
+        if self.phase == "lobby":
+            return "waiting for the other players"
+        if self.phase == "over":
+            return "game over; rematch?" if not self.rematch_asked else "waiting for the others to agree to a rematch"
+        ledger = self.table.ledger
+        nxt = ledger.awaited()
+        if nxt is None:
+            return "game over"
+        kind, seat = nxt
+        if seat == self.table.seat:
+            if kind in AUTOMATIC:
+                return "sending"
+            waiting = self.game.awaiting(ledger.state)
+            if waiting.kind == "simultaneous":
+                return "your choice (the others choose at the same time)"
+            return "your move"
+        who = self.names[seat] if seat < len(self.names) else f"seat {seat}"
+        if kind in AUTOMATIC:
+            return f"waiting for {who}'s {kind}"
+        return f"waiting for {who} (seat {seat}) to choose"
+
+    # ------------------------------------------------------------------------------ own frames
+
+    def _blocked(self) -> bool:
+        """True while this peer may not build its next frame (a joiner with a frame in flight)."""
+        return False
+
+    def _emit(self, frame: Frame) -> None:
+        """Make an own frame count: the host accepts and relays it, a joiner sends it to the host."""
+        raise NotImplementedError
+
+    def _work(self) -> None:
+        """Build and emit every own frame that is due now (automatic ones, and decisions once made)."""
+        table = self.table
+        if table is None or self.phase != "play":
+            return
+        for _ in range(64):  # a bounded burst; the loop comes back
+            if self.outcome is not None:
+                return
+            ledger = table.ledger
+            if ledger.closed:
+                self._game_closed()
+                return
+            if self._blocked():
+                return
+            try:
+                nxt = ledger.expects()
+            except DealUnsupported as exc:
+                self.finish(EXIT_FAILED, str(exc))
+                return
+            kind, seat = nxt[0]
+            seq = len(ledger.frames)
+            if seat != table.seat or self._hold_seq == seq:
+                return
+            if kind in AUTOMATIC:
+                frame = ledger.build_next()
+            else:
+                decision = ledger.decision()
+                action = self.decider.decide(table.game, ledger.state, table.seat, decision[1])
+                if action is None:
+                    return
+                try:
+                    frame = ledger.build_action(action)
+                except IllegalAction as exc:
+                    self.say(f"refused {action!r}: {exc.reason}")
+                    continue
+                except RuntimeError as exc:
+                    self.say(f"refused {action!r}: {exc}")
+                    return
+            if frame is None:
+                return
+            self._emit(frame)
+
+    # ------------------------------------------------------------------------------ timeouts
+
+    def _claim_after(self, kind: str, seat: int, now: float) -> float | None:
+        """Seconds after which this peer claims that `seat` withheld its `kind` frame (None: never now)."""
+        raise NotImplementedError
+
+    def _timers(self) -> None:
+        table = self.table
+        if table is None or self.phase != "play" or table.ledger.closed or self.outcome is not None:
+            return
+        now = time.monotonic()
+        count = len(table.ledger.frames)
+        if count != self._seen:
+            self._seen, self._since = count, now
+            self._moved()
+        nxt = table.ledger.awaited()
+        if nxt is None or nxt[1] == table.seat:
+            return
+        limit = self._claim_after(nxt[0], nxt[1], now)
+        if limit is not None and now - self._since > limit:
+            self._claim(nxt[0], nxt[1], now - self._since)
+
+    def _moved(self) -> None:
+        """The ledger moved on (hook for claims in flight)."""
+
+    def _claim(self, kind: str, seat: int, waited: float) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------------------ the end
+
+    def _start_lines(self) -> None:
+        table = self.table
+        header = table.header
+        self.names = [name for _, name in header.seats]
+        self.players = header.players
+        self.say(f"{table.game.title or header.game}: session {header.session.hex()[:8]}, you are seat {table.seat}")
+        for s, (key, name) in enumerate(header.seats):
+            self.say(f"  seat {s}: {name} ({fingerprint(key)})")
+        self.replays.append(table.path)
+        if self.games_done:
+            self.game_log_start = len(self.log) - 1 - len(header.seats)
+        self._seen, self._since = -1, time.monotonic()
+        self._hold_seq = None
+
+    def _game_closed(self) -> None:
+        """The ledger closed: complete (then rematch votes), unfinished by a timeout claim, or disputed."""
+        table = self.table
+        ledger = table.ledger
+        if self.phase != "play":
+            return
+        resume.remove(table.header.session, table.seat)
+        if ledger.status == "complete":
+            self.games_done += 1
+            text = f"game over: {result_text(ledger.result, self.names)}"
+            self.say(text)
+            self.last_game = Outcome(EXIT_OK, f"{text}; replay {table.path}")
+            self.phase = "over"
+            self.rematch_asked = False
+            self._over_since = time.monotonic()
+            return
+        if ledger.status == "unfinished":
+            frame_no, kind, claimant = ledger.claim
+            blamed = ledger.blame
+            if blamed == table.seat:
+                text = (f"you forfeit: seat {claimant} claimed in frame {frame_no} that you withheld your {kind} "
+                        f"frame past the timeout")
+            else:
+                text = (f"seat {blamed} forfeits: it withheld its {kind} frame past the timeout (claimed by seat "
+                        f"{claimant} in frame {frame_no})")
+            self.say(text)
+            self.finish(EXIT_FORFEIT, f"{text}; replay {table.path}")
+            return
+        dispute = ledger.dispute
+        self._report_dispute(dispute)
+
+    def _report_dispute(self, dispute: Dispute | None) -> None:
+        table = self.table
+        if dispute is None:
+            self.finish(EXIT_DISPUTE, f"the game stopped in a dispute; replay {table.path}")
+            return
+        lines = [f"DISPUTE at frame {dispute.frame_no}, seat {dispute.seat}: {dispute.reason}",
+                 f"  claimed: {dispute.claimed}", f"  allowed: {dispute.allowed}", f"  rule: {dispute.rule}"]
+        for line in lines:
+            self.say(line)
+        self.finish(EXIT_DISPUTE, f"{lines[0]}; replay {table.path}")
+
+    # ------------------------------------------------------------------------------ for the UI
+
+    def result(self) -> Result | None:
+        """The engine's result once the game is co-signed; for a game that stopped otherwise, a result
+        whose reason says why (so a UI that waits for a result ends)."""
+        table = self.table
+        if table is None:
+            if self.outcome is not None:
+                return Result((), (), self.outcome.message)
+            return None
+        ledger = table.ledger
+        if ledger.status == "complete":
+            return ledger.result
+        if ledger.status == "unfinished":
+            blamed = ledger.blame
+            return Result(tuple(s for s in range(ledger.players) if s != blamed), (), f"forfeit: seat {blamed} "
+                          f"withheld its {ledger.claim[1]} frame")
+        if ledger.status == "disputed":
+            return Result((), (), f"dispute: {ledger.dispute.reason if ledger.dispute else 'stopped'}")
+        if self.outcome is not None:
+            return Result((), (), self.outcome.message)
+        return None

@@ -1,0 +1,159 @@
+"""One game as one peer holds it: the ledger of its seat and the replay file it writes.
+
+Everything a peer accepts goes through `Table.accept`: the shared validator (`replays.ledger`) first,
+then the replay file, so a frame is on disk before anyone is told it was applied (the session acks or
+relays only after `accept` returned). A frame the ledger disputes is written too: it is signed and in
+the chain, so it is the evidence an auditor needs.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from engines.core import HIDDEN, Game, Result
+from replays.frames import Frame
+from replays.header import Header
+from replays.ledger import Dispute, Ledger, SeatSecrets
+from replays.reader import read_replay
+from replays.writer import ReplayWriter
+
+log = logging.getLogger("netplay.session")
+
+AUTOMATIC = frozenset({"open", "chain", "reveal", "seed", "final"})   # frames that need no decision
+
+
+class ResumeError(Exception):
+    """A saved game that cannot be continued; the message says why."""
+
+
+class _Appender(ReplayWriter):
+    """A ReplayWriter that continues an existing replay file (a resumed peer): it cuts off a torn last
+    record, so new records follow the last whole one, and appends from there."""
+
+    def __init__(self, path: Path, keep: int, records: int, sync: bool):  # noqa: D107 - no super(): no new file
+        self.path = Path(path)
+        self.sync = sync
+        handle = open(self.path, "r+b")  # noqa: SIM115 - kept open for the whole game
+        handle.truncate(keep)
+        handle.seek(keep)
+        self._file = handle
+        self.records = records
+
+
+class Table:
+    def __init__(self, header: Header, secrets: SeatSecrets, writer: ReplayWriter, game: Game | None = None):
+        self.header = header
+        self.secrets = secrets
+        self.seat = secrets.seat
+        self.writer = writer
+        self.ledger = Ledger(header, secrets, game)
+        self.game = self.ledger.game
+        self._last: tuple | None = None
+
+    @classmethod
+    def create(cls, header: Header, secrets: SeatSecrets, replay_dir: str | os.PathLike | None, fsync: bool = True,
+               game: Game | None = None) -> Table:
+        writer = ReplayWriter.in_dir(replay_dir, header, sync=fsync)
+        return cls(header, secrets, writer, game)
+
+    @classmethod
+    def resume(cls, path: str | os.PathLike, secrets: SeatSecrets, fsync: bool = True,
+               game: Game | None = None) -> Table:
+        """Rebuild this seat's ledger from its own replay file and continue writing it."""
+        try:
+            replay = read_replay(path)
+        except (OSError, ValueError) as exc:
+            raise ResumeError(f"cannot read the replay {path}: {exc}") from None
+        keep = len(replay.header.encode()) + sum(len(f.encode()) for f in replay.frames)
+        table = cls(replay.header, secrets, _Appender(Path(path), keep, 1 + len(replay.frames), fsync), game)
+        try:
+            for frame in replay.frames:
+                table.ledger.accept(frame)
+        except Exception as exc:
+            table.close()
+            raise ResumeError(f"the replay {path} does not replay cleanly: {exc}") from None
+        if replay.torn:
+            log.warning("resuming %s: %s", path, replay.torn)
+        return table
+
+    @property
+    def path(self) -> Path:
+        return self.writer.path
+
+    @property
+    def seq(self) -> int:
+        """The last accepted frame's number (-1 before the first)."""
+        return len(self.ledger.frames) - 1
+
+    @property
+    def last_hash(self) -> bytes:
+        return self.ledger.last_hash
+
+    def accept(self, frame: Frame | bytes) -> Frame:
+        """Validate, apply and write one frame; `lines()` then says what happened (kept off this path,
+        which is the one every move waits for).
+
+        Rejected leaves everything as it was; Dispute halts the ledger after writing the evidence."""
+        before = len(self.ledger.events)
+        state = self.ledger.state
+        try:
+            accepted = self.ledger.accept(frame)
+        except Dispute:
+            if len(self.ledger.frames) and self.ledger.status == "disputed":
+                evidence = self.ledger.frames[-1]
+                if self.writer.records <= len(self.ledger.frames):  # not yet written
+                    self.writer.append(evidence)
+            raise
+        self.writer.append(frame if isinstance(frame, bytes) else accepted)
+        self._last = (accepted, state, before)
+        return accepted
+
+    def lines(self) -> list[str]:
+        """What the last accepted frame did, in words, for the log."""
+        if self._last is None:
+            return []
+        frame, state, before = self._last
+        self._last = None
+        return self._describe(frame, state, self.ledger.events[before:])
+
+    def _describe(self, frame: Frame, state: Any, events: list) -> list[str]:
+        lines = []
+        for event in events:
+            if event.kind == "chance":
+                label = f"{event.chance.label} " if event.chance is not None and event.chance.label else ""
+                if event.seat is None:
+                    lines.append(f"chance: {label}{_show(event.value)}")
+                elif event.seat == self.seat:
+                    lines.append(f"you draw {label}{_show(event.value)} (secret)")
+                else:
+                    lines.append(f"seat {event.seat} draws {label}in secret")
+            elif event.value is HIDDEN:
+                lines.append(f"seat {event.seat} has chosen in secret")
+            else:
+                try:
+                    lines.append(self.game.describe(state, event.seat, event.value))
+                except Exception:  # a describe that trips over an unusual state must not stop the game
+                    lines.append(f"seat {event.seat}: {event.value}")
+        if frame.kind == "commit" and not events:
+            lines.append(f"seat {frame.seat} has chosen")
+        elif frame.kind == "timeout":
+            lines.append(f"seat {frame.seat} claims that seat {frame.body[0]} withheld its {frame.body[1]} frame")
+        elif frame.kind == "final" and self.ledger.status == "complete":
+            lines.append("result co-signed by every seat")
+        return lines
+
+    @property
+    def result(self) -> Result | None:
+        return self.ledger.result
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple):
+        return " ".join(str(v) for v in value)
+    return str(value)

@@ -1,0 +1,102 @@
+"""The session's messages on the transport: small msgpack arrays `[tag, field, ...]`.
+
+They are not signed: the transport already proved which key sent each one, and everything that
+matters for the outcome travels inside them as signed frames (`frame` carries a frame's wire bytes
+untouched). So a decoder here checks only shape and size, and a message that fails is dropped with
+a logged reason (`Malformed`), never raised further. The shapes are listed in docs/protocol.md,
+section "Session".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+PROTO = 1                  # session protocol version, sent in `hello` and `offer`
+MAX_TEXT = 500             # reasons, chat lines
+MAX_FRAME = 256 * 1024     # one frame's wire bytes
+MAX_HEADER = 64 * 1024
+
+NIL = type(None)
+_B = bytes
+_S = str
+_I = int
+_L = list
+
+#: tag -> the types of the fields after the tag; a tuple of types means "any of these"
+SHAPES: dict[str, tuple[Any, ...]] = {
+    "hello": (_I, _S, (NIL, _L)),         # proto, netplay version, resume: nil | [session, seq, hash]
+    "offer": (_I, _S, _S, _I, _L, _S),    # proto, game, rules version, players, options [[k, v]], host version
+    "ready": (),
+    "decline": (_S,),                     # reason
+    "refused": (_S,),                     # reason
+    "header": (_B,),                      # the encoded header
+    "start": (_B,),                       # the header's hash
+    "frame": (_B,),                       # a frame's wire bytes
+    "ack": (_I, _B),                      # seq, hash of the frame applied and written
+    "reject": (_I, _S),                   # seq (-1: unknown), reason
+    "synced": (_I,),                      # the host's last seq after a resume
+    "chat": (_I, _S),                     # seat (-1 from a joiner: the host knows), text
+    "dispute": (_I, _I, _S),              # frame, seat, reason
+    "rematch": (_L,),                     # seats that agreed so far (a joiner sends [])
+    "bye": (_S,),                         # reason
+}
+
+
+class Malformed(Exception):
+    """A message that is not one of ours; `reason` says why."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def pack(tag: str, *fields: Any) -> bytes:
+    if tag not in SHAPES or len(fields) != len(SHAPES[tag]):
+        raise ValueError(f"bad session message {tag!r} with {len(fields)} fields")
+    return msgpack.packb([tag, *fields], use_bin_type=True)
+
+
+def unpack(data: bytes) -> tuple[str, list[Any]]:
+    """(tag, fields) of a received message; Malformed for anything else."""
+    try:
+        value = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
+                                max_array_len=10_000, max_map_len=0, max_ext_len=0)
+    except Exception as exc:  # msgpack raises several unrelated types on garbage
+        raise Malformed(f"undecodable message ({type(exc).__name__})") from None
+    if not isinstance(value, list) or not value or not isinstance(value[0], str):
+        raise Malformed("a session message is an array starting with its tag")
+    tag, fields = value[0], value[1:]
+    shape = SHAPES.get(tag)
+    if shape is None:
+        raise Malformed(f"unknown message {tag[:32]!r}")
+    if len(fields) != len(shape):
+        raise Malformed(f"{tag}: expected {len(shape)} fields, got {len(fields)}")
+    for i, (item, kind) in enumerate(zip(fields, shape, strict=True)):
+        if not isinstance(item, kind) or (kind is int and isinstance(item, bool)):
+            raise Malformed(f"{tag}: field {i + 1} has the wrong type ({type(item).__name__})")
+        if isinstance(item, str) and len(item) > MAX_TEXT * 4:
+            raise Malformed(f"{tag}: field {i + 1} is {len(item)} characters long")
+    if tag == "frame" and len(fields[0]) > MAX_FRAME:
+        raise Malformed(f"frame of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
+    if tag == "header" and len(fields[0]) > MAX_HEADER:
+        raise Malformed(f"header of {len(fields[0])} bytes, over the {MAX_HEADER} byte cap")
+    if tag == "hello" and fields[2] is not None:
+        resume = fields[2]
+        if (len(resume) != 3 or not isinstance(resume[0], bytes) or len(resume[0]) != 16
+                or not isinstance(resume[1], int) or isinstance(resume[1], bool) or resume[1] < -1
+                or not isinstance(resume[2], bytes) or len(resume[2]) != 32):
+            raise Malformed("hello: resume must be [session (16 bytes), seq >= -1, hash (32 bytes)]")
+    if tag == "offer" and not all(isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
+                                  and isinstance(o[1], int | str) for o in fields[4]):
+        raise Malformed("offer: options must be [key, value] pairs")
+    if tag == "rematch" and not all(isinstance(s, int) and not isinstance(s, bool) for s in fields[0]):
+        raise Malformed("rematch: seats must be ints")
+    return tag, fields
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    """Text from a peer, shortened and with control characters replaced, so it is safe to print."""
+    text = text[:limit]
+    return "".join(ch if ch.isprintable() else "?" for ch in text)

@@ -1,0 +1,120 @@
+"""Helpers for the session tests: `netplay host/join` (or tests/session_peer.py) in child processes,
+each with its own NETPLAY_HOME, their output in files (a chatty game must never block on a full
+pipe), every wait bounded, and every process killed at the end of the test whatever happened."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from replays.audit import Verdict, audit_file
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = (sys.executable, "-m", "client.cli")
+PEER = (sys.executable, str(Path(__file__).with_name("session_peer.py")))
+
+
+class Proc:
+    def __init__(self, args: Sequence[str], home: Path, tag: str, prefix: Sequence[str] = (),
+                 stdin: str | None = None):
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.home, self.tag = home, tag
+        self.out_path = home / f"{tag}.out"
+        self.err_path = home / f"{tag}.err"
+        env = dict(os.environ, NETPLAY_HOME=str(home), PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+        with open(self.out_path, "ab") as out, open(self.err_path, "ab") as err:
+            self.proc = subprocess.Popen([*prefix, *args], stdout=out, stderr=err, env=env, cwd=str(ROOT),
+                                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL)
+        if stdin is not None:
+            self.proc.stdin.write(stdin.encode())
+            self.proc.stdin.close()
+
+    @property
+    def out(self) -> str:
+        return self.out_path.read_text(errors="replace")
+
+    @property
+    def err(self) -> str:
+        return self.err_path.read_text(errors="replace")
+
+    def describe(self) -> str:
+        return (f"--- {self.tag} (status {self.proc.poll()}) stdout:\n{self.out[-3000:]}\n--- {self.tag} stderr:\n"
+                f"{self.err[-3000:]}")
+
+    def address(self, timeout: float = 20.0) -> str:
+        """The `join with: netplay join ADDRESS` a host prints."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            m = re.search(r"join with: netplay join (\S+)", self.out)
+            if m:
+                return m.group(1)
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"no address from {self.tag}\n{self.describe()}")
+
+    def wait(self, timeout: float = 60.0) -> int:
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"{self.tag} still running after {timeout} s\n{self.describe()}") from None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(10)
+
+
+@contextlib.contextmanager
+def processes() -> Iterator[list[Proc]]:
+    """A list to put started processes in; all of them are killed when the block ends."""
+    procs: list[Proc] = []
+    try:
+        yield procs
+    finally:
+        for p in procs:
+            p.kill()
+
+
+def cli_host(tmp: Path, game: str, *extra: str, tag: str = "host", prefix: Sequence[str] = ()) -> Proc:
+    home = tmp / tag
+    return Proc([*CLI, "host", game, "--bind", "127.0.0.1", "--port", "0", "--no-advertise", "--no-fsync",
+                 "--replay-dir", str(home / "replays"), *extra], home, tag, prefix)
+
+
+def cli_join(tmp: Path, address: str | None, *extra: str, tag: str = "join", prefix: Sequence[str] = ()) -> Proc:
+    home = tmp / tag
+    where = [address] if address else []
+    return Proc([*CLI, "join", *where, "--no-fsync", "--replay-dir", str(home / "replays"), *extra], home, tag,
+                prefix)
+
+
+def peer(tmp: Path, role: str, target: str, *extra: str, tag: str) -> Proc:
+    home = tmp / tag
+    return Proc([*PEER, role, target, "--home", str(home), "--replay-dir", str(home / "replays"), *extra], home, tag)
+
+
+def replays_of(proc: Proc) -> list[Path]:
+    return sorted((proc.home / "replays").glob("*.npr"))
+
+
+def verdict(path: Path) -> Verdict:
+    return audit_file(path)
+
+
+def same_result(paths: Sequence[Path]) -> Verdict:
+    """Audit every file; they must agree on status and result. Returns the first verdict."""
+    verdicts = [verdict(p) for p in paths]
+    first = verdicts[0]
+    for v in verdicts[1:]:
+        assert (v.status, v.result, v.blame, v.frames) == (first.status, first.result, first.blame, first.frames), (
+            f"{first.path}: {first.status} {first.result} / {v.path}: {v.status} {v.result}")
+    return first

@@ -1,0 +1,283 @@
+"""The session in one process (host and joiners on threads, loopback): the message codec, resuming a
+table from a torn replay, the NetController a UI drives, the private and simultaneous paths of a
+toy game, admission, and a desync that stops both peers with a report."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+
+import msgpack
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_ledger import CARDS  # noqa: E402
+
+import engines  # noqa: E402
+from client.netcontroller import NetController  # noqa: E402
+from engines.botlib import RandomBot  # noqa: E402
+from engines.core import COMMON_ACTIONS  # noqa: E402
+from netplay import resume, wire  # noqa: E402
+from netplay.host import HostSession  # noqa: E402
+from netplay.identity import Identity  # noqa: E402
+from netplay.joiner import JoinSession  # noqa: E402
+from netplay.session import EXIT_DISPUTE, EXIT_OK, BotDecider, QueueDecider  # noqa: E402
+from netplay.table import Table  # noqa: E402
+from netplay.transport import Refused  # noqa: E402
+from replays.audit import audit_file  # noqa: E402
+from replays.local import LocalTable  # noqa: E402
+from replays.reader import read_replay  # noqa: E402
+from replays.writer import ReplayWriter  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
+    return tmp_path
+
+
+class AnyBot(BotDecider):
+    """The random bot for games without a bot package (the toy games of the tests)."""
+
+    def prepare(self, game) -> None:
+        self.bot = RandomBot()
+
+
+def _serve(host: HostSession, stop: threading.Event) -> None:
+    while not stop.is_set() and host.outcome is None:
+        host.step(20)
+
+
+def _thread(target) -> threading.Thread:
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread
+
+
+# ---------------------------------------------------------------------------------------------- wire
+
+def test_messages_round_trip_and_garbage_is_malformed() -> None:
+    data = wire.pack("ack", 7, bytes(32))
+    assert wire.unpack(data) == ("ack", [7, bytes(32)])
+    assert wire.unpack(wire.pack("hello", 1, "0.1", [bytes(16), -1, bytes(32)]))[1][2] == [bytes(16), -1, bytes(32)]
+    bad = [b"", b"\xc1", b"\x90", msgpack.packb(["nope"]), msgpack.packb(["ack", 1]), msgpack.packb(["ack", "1", b""]),
+           msgpack.packb(["ack", True, bytes(32)]), msgpack.packb({"a": 1}), msgpack.packb(["frame", bytes(300_000)]),
+           msgpack.packb(["hello", 1, "v", [b"short", 0, bytes(32)]]), msgpack.packb(["rematch", ["x"]]),
+           msgpack.packb(["offer", 1, "g", "1", 2, [["k"]], "v"]), msgpack.packb([1, 2, 3]),
+           msgpack.packb(["chat", -1, "x" * 5000])]
+    for raw in bad:
+        with pytest.raises(wire.Malformed) as info:
+            wire.unpack(raw)
+        assert info.value.reason
+    with pytest.raises(ValueError):
+        wire.pack("ack", 1)
+    assert wire.clip("a\x1b[2Jb" + "x" * 600) == "a?[2Jb" + "x" * 494
+
+
+# ---------------------------------------------------------------------------------------------- table
+
+def test_a_table_resumes_from_a_torn_replay_and_continues_the_same_file(tmp_path: Path) -> None:
+    local = LocalTable("quedah-merchant", seed=5)
+    path = tmp_path / "r.npr"
+    with ReplayWriter(path, local.header, sync=False) as writer:
+        for _ in range(25):
+            writer.append(local.step())
+    with open(path, "ab") as handle:          # a crash in the middle of the next record
+        handle.write(local.next_frame().encode()[:17])
+    table = Table.resume(path, local.secrets[1], fsync=False)
+    assert table.seq == 24 and table.last_hash == local.ledgers[1].last_hash
+    frame = local.next_frame()
+    local.deliver(frame)
+    table.accept(frame)
+    table.close()
+    replay = read_replay(path)
+    assert replay.torn is None and len(replay.frames) == 26
+    assert replay.frames[-1].hash == frame.hash
+
+
+def test_saved_seats_are_private_and_found_by_address() -> None:
+    record = resume.SavedSeat("ab" * 16, 1, "cd" * 32, "127.0.0.1:5000/aaaa-bbbb-cccc-dddd", "ee" * 32, "/x.npr",
+                              "ploc", resume.now())
+    path = resume.save(record)
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert resume.saved("127.0.0.1:5000") == [record]
+    assert resume.saved("127.0.0.1:5001") == []
+    resume.remove(record.session_id, 1)
+    assert resume.saved() == []
+
+
+# ---------------------------------------------------------------------------------------------- sessions
+
+def _host(game: str, decider, tmp: Path, **kw) -> HostSession:
+    return HostSession(Identity.generate("host"), decider, game, bind="127.0.0.1", replay_dir=tmp / "h", fsync=False,
+                       **kw)
+
+
+def _join(address: str, decider, tmp: Path, name: str = "joiner", cls=JoinSession, **kw) -> JoinSession:
+    return cls(Identity.generate(name), decider, address, replay_dir=tmp / name, fsync=False, **kw)
+
+
+@pytest.mark.parametrize("threaded", [True, False], ids=["thread", "polled"])
+def test_a_person_plays_through_the_net_controller(tmp_path: Path, threaded: bool) -> None:
+    decider = QueueDecider()
+    host = _host("madagaskar", decider, tmp_path)
+    ctl = NetController(host, decider, thread=threaded)
+    assert ctl.result() is None and ctl.legal() == [] and "waiting" in ctl.status()
+    done: dict = {}
+
+    def join() -> None:
+        done["session"] = _join(host.address, BotDecider("random"), tmp_path)
+        done["join"] = done["session"].run(60)
+    thread = _thread(join)
+    assert ctl.wait(lambda: ctl.started, 20)
+    assert ctl.game.id == "madagaskar" and ctl.seat == 0 and ctl.players == 2
+    ctl.chat("hello there")
+    deadline = time.monotonic() + 60
+    moves = 0
+    while ctl.result() is None and time.monotonic() < deadline:
+        ctl.poll(int(time.monotonic() * 1000))   # a no-op with the thread; the session's step without
+        legal = ctl.legal()
+        if not legal:
+            time.sleep(0.002)
+            continue
+        json.dumps(ctl.view())
+        assert ctl.status() in ("your move", "your choice (the others choose at the same time)")
+        ctl.submit(next(a for a in legal if a not in COMMON_ACTIONS))
+        moves += 1
+        assert ctl.legal() == []              # nothing more to choose until this one is sent and applied
+    assert ctl.result() is not None and moves > 3
+    assert any("chat" in line and "hello there" in line for line in done["session"].log)
+    ctl.rematch(False)
+    assert ctl.wait(lambda: host.outcome is not None, 20)
+    ctl.join(20)
+    thread.join(20)
+    assert host.outcome.code == EXIT_OK and done["join"].code == EXIT_OK
+    assert audit_file(ctl.replay_path).status == "valid"
+    assert any("seat 1:" in line for line in ctl.log)
+    with pytest.raises(RuntimeError):
+        ctl.submit("anything")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_private_draws_and_simultaneous_choices_of_a_toy_game(tmp_path: Path, players: int,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engines.GAMES, CARDS.id, CARDS)
+    host = _host(CARDS.id, AnyBot("random"), tmp_path, players=players)
+    joiners: list[JoinSession] = []
+    outcomes: list = []
+
+    def join(i: int) -> None:
+        joiner = _join(host.address, AnyBot("random"), tmp_path, f"j{i}")
+        joiners.append(joiner)
+        outcomes.append(joiner.run(60))
+    threads = [_thread(lambda i=i: join(i)) for i in range(players - 1)]
+    assert host.run(60).code == EXIT_OK, host.outcome
+    for t in threads:
+        t.join(20)
+    assert len(outcomes) == players - 1 and all(o.code == EXIT_OK for o in outcomes), outcomes
+    games = {CARDS.id: CARDS}
+    verdicts = [audit_file(p, games) for p in [*host.replays, *(p for j in joiners for p in j.replays)]]
+    assert {(v.status, str(v.result)) for v in verdicts} == {("valid", str(verdicts[0].result))}
+    assert any("draws" in line and "in secret" in line for line in host.log)
+    assert any("you draw" in line for line in host.log)
+
+
+def test_a_full_game_and_the_hosts_own_key_are_refused(tmp_path: Path) -> None:
+    host = _host("madagaskar", BotDecider("random"), tmp_path)
+    stop = threading.Event()
+    thread = _thread(lambda: _serve(host, stop))
+    try:
+        first = _join(host.address, QueueDecider(), tmp_path, "first")
+        with pytest.raises(Refused, match="own key"):
+            JoinSession(host.identity, QueueDecider(), host.address, replay_dir=tmp_path / "x")
+        deadline = time.monotonic() + 10
+        while first.phase == "lobby" and time.monotonic() < deadline:
+            first.step(20)
+        with pytest.raises(Refused, match="every seat is taken|full"):
+            _join(host.address, QueueDecider(), tmp_path, "second")
+        first.close()
+    finally:
+        stop.set()
+        thread.join(10)
+        host.close()
+
+
+class _Skewed:
+    """The real game, except that this peer's digest goes its own way after a few plies (a desync)."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def digest(self, state):
+        if state.plies >= 6:
+            return hashlib.sha256(b"skewed" + self._game.digest(state)).digest()
+        return self._game.digest(state)
+
+
+class SkewedJoin(JoinSession):
+    def _on_offer(self, *fields) -> None:
+        super()._on_offer(*fields)
+        self.game = _Skewed(self.game)
+
+
+class SkewedHost(HostSession):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = _Skewed(self.game)
+
+
+@pytest.mark.parametrize("skewed", ["joiner", "host"])
+def test_a_desync_stops_both_peers_with_a_report(tmp_path: Path, skewed: str) -> None:
+    host = (SkewedHost if skewed == "host" else HostSession)(
+        Identity.generate("host"), BotDecider("random"), "madagaskar", replay_dir=tmp_path / "h", fsync=False)
+    outcomes: dict = {}
+
+    def join() -> None:
+        outcomes["session"] = _join(host.address, BotDecider("random"), tmp_path,
+                                    cls=SkewedJoin if skewed == "joiner" else JoinSession)
+        outcomes["join"] = outcomes["session"].run(30)
+    thread = _thread(join)
+    assert host.run(30).code == EXIT_DISPUTE
+    thread.join(20)
+    joiner, mine = outcomes["session"], outcomes["join"]
+    assert mine.code == EXIT_DISPUTE
+    # a desync cannot say who is right: the peer that first sees a signed digest differ from its own
+    # reports the frame and both digests, and the other stops on its report
+    found = [p for p in (host, joiner) if "DISPUTE at frame" in p.outcome.message]
+    assert len(found) == 1, (host.outcome, mine)
+    finder = found[0]
+    other = joiner if finder is host else host
+    frame_no = int(finder.outcome.message.split("DISPUTE at frame ")[1].split(",")[0])
+    assert f"desync at frame {frame_no}:" in finder.outcome.message
+    assert any(line.strip() == "rule: state digest" for line in finder.log)
+    assert f"reports a dispute at frame {frame_no}" in other.outcome.message
+    # the audit runs the true engine, so it sides with the peer whose engine is right
+    verdict = audit_file(finder.replays[0])
+    if (finder is host) == (skewed == "joiner"):
+        assert verdict.status == "invalid" and verdict.dispute["frame"] == frame_no
+        assert verdict.dispute["rule"] == "state digest"
+    else:
+        assert verdict.status == "unfinished" and verdict.dispute is None
+
+
+def test_a_bot_that_does_not_know_the_game_declines(tmp_path: Path) -> None:
+    host = _host("madagaskar", BotDecider("random"), tmp_path)
+    stop = threading.Event()
+    thread = _thread(lambda: _serve(host, stop))
+    try:
+        joiner = _join(host.address, BotDecider("no-such-bot"), tmp_path)
+        outcome = joiner.run(10)
+        assert outcome.code == 1 and "no bot 'no-such-bot'" in outcome.message
+    finally:
+        stop.set()
+        thread.join(10)
+        host.close()
+    assert resume.saved() == []               # nothing was started, so there is nothing to resume

@@ -1,0 +1,198 @@
+"""What goes wrong between peers, over real processes: a joiner killed mid-game and resumed, a
+withheld reveal (timeout forfeit, proven by the honest side's replay), a changed reveal (caught and
+blamed), garbage and forged frames (rejected and logged, the game goes on), refused versions and
+unknown games."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from sessionhelpers import CLI, ROOT, cli_host, cli_join, peer, processes, replays_of, same_result, verdict
+
+from replays.reader import read_replay
+
+pytestmark = pytest.mark.slow
+
+
+def _frames(path: Path) -> int:
+    try:
+        return len(read_replay(path).frames)
+    except Exception:
+        return 0
+
+
+def test_a_joiner_killed_mid_game_resumes_and_the_game_goes_on(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = cli_host(tmp_path, "madagaskar", "--bot", "random", "--bot-delay", "0.01")
+        procs.append(host)
+        address = host.address()
+        joiner = cli_join(tmp_path, address, "--bot", "random", "--bot-delay", "0.01")
+        procs.append(joiner)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            files = replays_of(joiner)
+            if files and _frames(files[0]) >= 30:
+                break
+            time.sleep(0.02)
+        else:
+            raise AssertionError(joiner.describe())
+        joiner.kill()                                   # kill -9: no goodbye, maybe a torn last record
+        assert joiner.proc.returncode == -9, joiner.describe()
+        before = _frames(replays_of(joiner)[0])
+        fresh = cli_join(tmp_path, address, "--bot", "random", tag="join")   # forgot --resume
+        procs.append(fresh)
+        assert fresh.wait(30) == 1, fresh.describe()
+        assert "you hold seat 1: come back with `netplay join --resume`" in fresh.err
+        again = cli_join(tmp_path, None, "--resume", "--bot", "random", tag="join")
+        procs.append(again)
+        assert again.wait(90) == 0, again.describe()
+        assert host.wait(30) == 0, host.describe()
+        assert "resuming madagaskar session" in again.out
+        assert "resumes after frame" in host.out
+        files = replays_of(again)
+        assert len(files) == 1                            # the same file, continued
+        assert _frames(files[0]) > before
+        v = same_result([*replays_of(host), *files])
+        assert v.status == "valid", v.reason
+        # the game is over: nothing is left to resume
+        late = cli_join(tmp_path, None, "--resume", "--bot", "random", tag="join")
+        procs.append(late)
+        assert late.wait(30) == 1 and "nothing to resume" in late.err, late.describe()
+
+
+def test_a_withheld_reveal_forfeits_and_the_honest_replay_proves_it(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--reveal-timeout", "1.5")
+        procs.append(host)
+        cheat = peer(tmp_path, "join", host.address(), "--cheat", "withhold:chain:3", tag="cheat")
+        procs.append(cheat)
+        assert host.wait(60) == 3, host.describe()
+        assert cheat.wait(30) == 3, cheat.describe()
+        assert "seat 1 forfeits: it withheld its chain frame" in host.err
+        assert "you forfeit" in cheat.out
+        (path,) = replays_of(host)
+        v = verdict(path)
+        assert v.status == "unfinished" and v.blame == 1, v.reason
+        assert "withheld its chain frame" in v.reason
+        # the audit CLI says the same, with exit status 1
+        run = subprocess.run([*CLI, "replay", "verify", "--json", str(path)], capture_output=True, text=True,
+                             cwd=ROOT, timeout=60)
+        assert run.returncode == 1
+        assert json.loads(run.stdout)[0]["blame"] == 1
+
+
+def test_a_host_that_withholds_is_claimed_against_by_the_joiner(tmp_path: Path) -> None:
+    with processes() as procs:
+        cheat = peer(tmp_path, "host", "quedah-merchant", "--cheat", "withhold:chain:2", "--reveal-timeout", "60",
+                     tag="cheat")
+        procs.append(cheat)
+        joiner = cli_join(tmp_path, cheat.address(), "--bot", "random", "--reveal-timeout", "1")
+        procs.append(joiner)
+        assert joiner.wait(60) == 3, joiner.describe()
+        assert "seat 0 forfeits" in joiner.err
+        (path,) = replays_of(joiner)
+        v = verdict(path)
+        assert v.status == "unfinished" and v.blame == 0, v.reason
+
+
+def test_a_changed_reveal_is_caught_and_blamed(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = cli_host(tmp_path, "turning-tides", "--bot", "random")
+        procs.append(host)
+        cheat = peer(tmp_path, "join", host.address(), "--cheat", "tamper:reveal:2", tag="cheat")
+        procs.append(cheat)
+        assert host.wait(60) == 4, host.describe()
+        assert cheat.wait(30) == 4, cheat.describe()
+        assert "DISPUTE at frame" in host.out and "seat 1" in host.err
+        assert "choice commitment" in host.out
+        (path,) = replays_of(host)
+        v = verdict(path)
+        assert v.status == "invalid" and v.blame == 1, v.reason
+        assert v.dispute["rule"] == "choice commitment"
+        # the cheater's own replay holds the same evidence against itself
+        assert verdict(replays_of(cheat)[0]).blame == 1
+
+
+def test_a_changed_random_contribution_is_caught_and_blamed(tmp_path: Path) -> None:
+    with processes() as procs:
+        cheat = peer(tmp_path, "host", "quedah-merchant", "--cheat", "tamper:chain:2", tag="cheat")
+        procs.append(cheat)
+        joiner = cli_join(tmp_path, cheat.address(), "--bot", "random")
+        procs.append(joiner)
+        assert joiner.wait(60) == 4, joiner.describe()
+        (path,) = replays_of(joiner)
+        v = verdict(path)
+        assert v.status == "invalid" and v.blame == 0 and v.dispute["rule"] == "hash chain", v.reason
+
+
+REJECTIONS = ("undecodable", "malformed frame", "bad signature", "another session", "out of order",
+              "over the 262144 byte cap", "replayed frame", "unknown message")
+
+
+def test_garbage_and_forged_frames_from_a_joiner_are_rejected_and_the_game_goes_on(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = cli_host(tmp_path, "madagaskar", "--bot", "random", "--quiet")
+        procs.append(host)
+        cheat = peer(tmp_path, "join", host.address(), "--cheat", "inject:3", tag="cheat")
+        procs.append(cheat)
+        assert host.wait(60) == 0, host.describe()
+        assert cheat.wait(30) == 0, cheat.describe()
+        for reason in REJECTIONS:
+            assert reason in host.err, (reason, host.err[-3000:])
+        v = same_result([*replays_of(host), *replays_of(cheat)])
+        assert v.status == "valid", v.reason
+
+
+def test_garbage_and_forged_frames_from_the_host_are_rejected_and_the_game_goes_on(tmp_path: Path) -> None:
+    with processes() as procs:
+        cheat = peer(tmp_path, "host", "madagaskar", "--cheat", "inject:3", tag="cheat")
+        procs.append(cheat)
+        joiner = cli_join(tmp_path, cheat.address(), "--bot", "random", "--quiet")
+        procs.append(joiner)
+        assert joiner.wait(60) == 0, joiner.describe()
+        assert cheat.wait(30) == 0, cheat.describe()
+        for reason in REJECTIONS:
+            assert reason in joiner.err, (reason, joiner.err[-3000:])
+        v = same_result([*replays_of(joiner), *replays_of(cheat)])
+        assert v.status == "valid", v.reason
+
+
+def test_another_session_protocol_is_refused_with_a_reason(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = cli_host(tmp_path, "madagaskar", "--bot", "random")
+        procs.append(host)
+        odd = peer(tmp_path, "join", host.address(), "--proto", "99", tag="odd")
+        procs.append(odd)
+        assert odd.wait(30) == 1, odd.describe()
+        assert "session protocol 99 is not supported" in odd.out
+        # the seat stays free: an honest joiner still gets it, and the game is played
+        joiner = cli_join(tmp_path, host.address(), "--bot", "random", "--quiet")
+        procs.append(joiner)
+        assert joiner.wait(60) == 0 and host.wait(30) == 0, joiner.describe() + host.describe()
+
+
+def test_another_rules_version_is_declined_with_a_reason(tmp_path: Path) -> None:
+    with processes() as procs:
+        odd = peer(tmp_path, "host", "madagaskar", "--rules-version", "99", tag="odd")
+        procs.append(odd)
+        joiner = cli_join(tmp_path, odd.address(), "--bot", "random")
+        procs.append(joiner)
+        assert joiner.wait(30) == 1, joiner.describe()
+        assert "by rules version '99', this netplay has '1'" in joiner.err
+        assert len(joiner.err.strip().splitlines()) == 1
+        odd.kill()
+        assert "declined" in odd.out
+
+
+def test_an_unknown_game_is_declined_with_a_reason(tmp_path: Path) -> None:
+    with processes() as procs:
+        odd = peer(tmp_path, "host", "unused", "--toy", tag="odd")
+        procs.append(odd)
+        joiner = cli_join(tmp_path, odd.address(), "--bot", "random")
+        procs.append(joiner)
+        assert joiner.wait(30) == 1, joiner.describe()
+        assert "'toy-nim', a game this netplay does not know" in joiner.err

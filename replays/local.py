@@ -23,7 +23,7 @@ from replays.header import Header
 from replays.ledger import DEFAULT_CHAIN, Ledger, SeatSecrets
 from replays.writer import ReplayWriter
 
-__all__ = ["LocalRecord", "LocalTable", "record_match", "make_seats", "replay_bytes"]
+__all__ = ["LocalRecord", "LedgerTable", "record_match", "make_seats", "replay_bytes"]
 
 
 @dataclass(slots=True)
@@ -48,7 +48,7 @@ def make_seats(players: int, seed: int | None, chain_length: int = DEFAULT_CHAIN
     return session, seats
 
 
-class LocalTable:
+class LedgerTable:
     """Seats of one game in this process: one Ledger per seat, bots choosing from their own knowledge.
 
     `next_frame()` builds the frame the protocol awaits (a bot decision or an automatic frame) without
@@ -134,7 +134,7 @@ def record_match(
     `stop_after` ends the recording after that many frames, leaving an unfinished game (as if the
     peers vanished); running past `max_frames` without an end is an error.
     """
-    table = LocalTable(game_id, bots, seed, players, options, reproducible, chain_length, created, bot_names)
+    table = LedgerTable(game_id, bots, seed, players, options, reproducible, chain_length, created, bot_names)
     writer = None
     if write:
         writer = (ReplayWriter(path, table.header, sync) if path is not None

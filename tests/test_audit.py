@@ -20,7 +20,7 @@ from replays.audit import audit_bytes, audit_file  # noqa: E402
 from replays.crypto import generate_key  # noqa: E402
 from replays.frames import decode_frame, make_frame  # noqa: E402
 from replays.ledger import Dispute  # noqa: E402
-from replays.local import LocalTable, make_seats  # noqa: E402
+from replays.local import LedgerTable, make_seats  # noqa: E402
 from replays.writer import ReplayWriter  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -117,7 +117,7 @@ def test_changed_revealed_values_are_blamed_on_their_seat():
 
 def _disputed_quedah(tmp_path: Path) -> tuple[Path, int, str]:
     game = engines.get("quedah-merchant")
-    table = LocalTable(game, seed=3, reproducible=True)
+    table = LedgerTable(game, seed=3, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     for _ in range(6):
         run_until(table, lambda kind, seat: kind == "act")

@@ -66,6 +66,11 @@ def test_lobby_reports_a_refused_join_without_a_traceback(home):
     app.step([pygame.event.Event(pygame.TEXTINPUT, text="127.0.0.1:9")], 16)
     start = time.monotonic()
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r")], 16)
+    assert time.monotonic() - start < 1, "the lobby must not block while it connects"
+    assert lobby.message.startswith("connecting")
+    while lobby.joining is not None and time.monotonic() - start < 30:
+        app.step([], 16)
+        time.sleep(0.02)
     assert app.scene is lobby
     assert lobby.message.startswith("could not join 127.0.0.1:9") and not lobby.message_ok
     assert "Traceback" not in lobby.message
@@ -135,6 +140,11 @@ def test_networked_game_from_the_lobby_by_clicks(home, game_id):
         app.step([], 16)
         lobby.address.text = address
         _click(app, _lobby_button(lobby, "join:").center)
+        for _ in range(1000):
+            if app.scene is not lobby or lobby.joining is None:
+                break
+            app.step([], 16)
+            time.sleep(0.01)
         table = app.scene
         assert isinstance(table, TableScene), lobby.message
         rng = random.Random(3)

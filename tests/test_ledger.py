@@ -18,7 +18,7 @@ from replays.audit import audit_replay
 from replays.crypto import generate_key
 from replays.frames import make_frame
 from replays.ledger import Dispute, Ledger, Rejected
-from replays.local import LocalTable, record_match, replay_bytes
+from replays.local import LedgerTable, record_match, replay_bytes
 from replays.randomness import DealUnsupported, choice_commitment, salt_for
 from replays.reader import parse_replay
 
@@ -165,7 +165,7 @@ def forge(ledger: Ledger, key, seat: int, kind: str, body, digest: bytes | None 
                       ledger.digest if digest is None else digest)
 
 
-def run_until(table: LocalTable, want) -> None:
+def run_until(table: LedgerTable, want) -> None:
     """Step the table until the awaited frame matches want(kind, seat)."""
     for _ in range(10_000):
         nxt = table.expects()
@@ -176,7 +176,7 @@ def run_until(table: LocalTable, want) -> None:
     raise AssertionError("never reached")
 
 
-def observer(table: LocalTable) -> Ledger:
+def observer(table: LedgerTable) -> Ledger:
     """A spectator ledger that has seen every frame so far (what the audit would hold)."""
     spectator = Ledger(table.header, None, table.game)
     for frame in table.ledgers[0].frames:
@@ -184,7 +184,7 @@ def observer(table: LocalTable) -> Ledger:
     return spectator
 
 
-def play_out(table: LocalTable) -> None:
+def play_out(table: LedgerTable) -> None:
     while table.step() is not None:
         pass
 
@@ -219,7 +219,7 @@ def test_hidden_information_game_round_trips(seed, players, chain):
 
 
 def test_knowledge_states_hide_other_seats_secrets():
-    table = LocalTable(CARDS, seed=3, reproducible=True)
+    table = LedgerTable(CARDS, seed=3, reproducible=True)
     run_until(table, lambda kind, seat: kind == "commit")
     zero, one = table.ledgers
     assert zero.state.inner.hands[0] != HIDDEN and zero.state.inner.hands[1] is HIDDEN
@@ -229,7 +229,7 @@ def test_knowledge_states_hide_other_seats_secrets():
 
 def test_chance_values_are_shared_and_unbiased_by_construction():
     """The public die is the same for every seat and comes from every seat's chain value."""
-    table = LocalTable(CARDS, seed=8, reproducible=True)
+    table = LedgerTable(CARDS, seed=8, reproducible=True)
     run_until(table, lambda kind, seat: kind == "chain")
     table.step()
     table.step()
@@ -241,7 +241,7 @@ def test_chance_values_are_shared_and_unbiased_by_construction():
 
 
 def test_bad_frames_are_rejected_and_change_nothing():
-    table = LocalTable(CARDS, seed=1, reproducible=True)
+    table = LedgerTable(CARDS, seed=1, reproducible=True)
     for _ in range(3):
         table.step()
     ledger = observer(table)
@@ -279,7 +279,7 @@ def test_bad_frames_are_rejected_and_change_nothing():
 
 def test_a_signed_illegal_action_is_that_seats_rule_violation():
     game = engines.get("loyal-captain")
-    table = LocalTable(game, seed=2, reproducible=True)
+    table = LedgerTable(game, seed=2, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     ledger = observer(table)
     seat = table.expects()[1]
@@ -299,7 +299,7 @@ def test_a_signed_illegal_action_is_that_seats_rule_violation():
 
 
 def test_out_of_turn_frame_is_a_dispute():
-    table = LocalTable(engines.get("ploc"), seed=2, reproducible=True)
+    table = LedgerTable(engines.get("ploc"), seed=2, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     ledger = observer(table)
     seat = 1 - table.expects()[1]
@@ -309,7 +309,7 @@ def test_out_of_turn_frame_is_a_dispute():
 
 
 def test_a_changed_chain_value_is_caught_and_blamed():
-    table = LocalTable(CARDS, seed=4, reproducible=True)
+    table = LedgerTable(CARDS, seed=4, reproducible=True)
     run_until(table, lambda kind, seat: kind == "chain")
     seat = table.expects()[1]
     ledger = observer(table)
@@ -319,7 +319,7 @@ def test_a_changed_chain_value_is_caught_and_blamed():
 
 
 def test_a_changed_simultaneous_choice_is_caught_and_blamed():
-    table = LocalTable(CARDS, seed=6, reproducible=True)
+    table = LedgerTable(CARDS, seed=6, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal")
     seat = table.expects()[1]
     ledger = table.ledgers[1 - seat]
@@ -335,7 +335,7 @@ def test_a_changed_simultaneous_choice_is_caught_and_blamed():
 
 
 def test_a_changed_secret_opening_or_seed_is_caught_at_the_end():
-    table = LocalTable(CARDS, seed=7, reproducible=True)
+    table = LedgerTable(CARDS, seed=7, reproducible=True)
     run_until(table, lambda kind, seat: kind == "seed")
     seat = table.expects()[1]
     genuine = table.ledgers[seat].build_seed()
@@ -384,7 +384,7 @@ class LyingBot:
 @pytest.mark.parametrize("cheat", [0, 1])
 def test_playing_a_card_not_held_is_caught_when_the_seed_is_revealed(cheat):
     """Live peers can only check that a card is possible; the end re-simulation proves the lie."""
-    table = LocalTable(CARDS, seed=9, reproducible=True)
+    table = LedgerTable(CARDS, seed=9, reproducible=True)
     table.ledgers[cheat] = Ledger(table.header, table.secrets[cheat], LyingCards())
     table.bots[cheat] = LyingBot()
     with pytest.raises(Dispute) as info:
@@ -400,7 +400,7 @@ def test_playing_a_card_not_held_is_caught_when_the_seed_is_revealed(cheat):
 
 
 def test_a_digest_mismatch_names_the_frame_and_both_digests():
-    table = LocalTable(engines.get("ploc"), seed=3, reproducible=True)
+    table = LedgerTable(engines.get("ploc"), seed=3, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     seat = table.expects()[1]
     ledger = observer(table)
@@ -414,7 +414,7 @@ def test_a_digest_mismatch_names_the_frame_and_both_digests():
 
 
 def test_a_wrong_cosignature_is_a_dispute():
-    table = LocalTable(engines.get("quedah-merchant"), seed=3, reproducible=True)
+    table = LedgerTable(engines.get("quedah-merchant"), seed=3, reproducible=True)
     run_until(table, lambda kind, seat: kind == "final")
     seat = table.expects()[1]
     ledger = observer(table)
@@ -427,7 +427,7 @@ def test_a_wrong_cosignature_is_a_dispute():
 
 
 def test_a_withheld_reveal_is_claimed_and_blamed():
-    table = LocalTable(CARDS, seed=11, reproducible=True)
+    table = LedgerTable(CARDS, seed=11, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal" and seat == 1)
     with pytest.raises(RuntimeError):
         table.ledgers[1].build_timeout()  # nobody claims against itself
@@ -442,7 +442,7 @@ def test_a_withheld_reveal_is_claimed_and_blamed():
 
 
 def test_a_false_timeout_claim_is_a_dispute():
-    table = LocalTable(CARDS, seed=11, reproducible=True)
+    table = LedgerTable(CARDS, seed=11, reproducible=True)
     run_until(table, lambda kind, seat: kind == "chain" and seat == 0)
     ledger = observer(table)
     with pytest.raises(Dispute) as info:
@@ -451,7 +451,7 @@ def test_a_false_timeout_claim_is_a_dispute():
 
 
 def test_a_restarted_peer_recovers_its_choices_from_its_seed():
-    table = LocalTable(CARDS, seed=12, reproducible=True)
+    table = LedgerTable(CARDS, seed=12, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal" and seat == 0)
     fresh = Ledger(table.header, table.secrets[0], CARDS)
     for frame in table.ledgers[0].frames:
@@ -462,7 +462,7 @@ def test_a_restarted_peer_recovers_its_choices_from_its_seed():
 
 
 def test_own_illegal_action_is_refused_before_signing():
-    table = LocalTable(engines.get("ploc"), seed=2, reproducible=True)
+    table = LedgerTable(engines.get("ploc"), seed=2, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     seat = table.expects()[1]
     with pytest.raises(IllegalAction):
@@ -471,7 +471,7 @@ def test_own_illegal_action_is_refused_before_signing():
 
 
 def test_resign_and_draw_offers_are_actions():
-    table = LocalTable(CARDS, seed=13, reproducible=True)
+    table = LedgerTable(CARDS, seed=13, reproducible=True)
     run_until(table, lambda kind, seat: kind == "commit" and seat == 0)
     table.deliver(table.ledgers[0].build_action("offer draw"))
     assert table.expects() == ("act", 1)
@@ -487,7 +487,7 @@ def test_resign_and_draw_offers_are_actions():
 
 
 def test_an_interrupted_secret_round_is_committed_afresh():
-    table = LocalTable(CARDS, seed=14, reproducible=True)
+    table = LedgerTable(CARDS, seed=14, reproducible=True)
     run_until(table, lambda kind, seat: kind == "commit" and seat == 1 and table.ledgers[0].round.secret)
     table.deliver(table.ledgers[1].build_action("offer draw"))
     table.deliver(table.ledgers[0].build_action("decline draw"))

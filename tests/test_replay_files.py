@@ -19,7 +19,7 @@ from replays import codec  # noqa: E402
 from replays.audit import audit_file  # noqa: E402
 from replays.header import FORMAT_MAJOR, Header, VersionError  # noqa: E402
 from replays.ledger import Dispute, Ledger  # noqa: E402
-from replays.local import LocalTable, record_match  # noqa: E402
+from replays.local import LedgerTable, record_match  # noqa: E402
 from replays.reader import parse_replay, read_replay  # noqa: E402
 from replays.writer import ReplayWriter, default_replay_dir, replay_filename  # noqa: E402
 
@@ -55,11 +55,11 @@ def make_fixtures(folder: Path) -> None:
     if target.exists():
         target.unlink()
     record_match("quedah-merchant", seed=4, path=target, reproducible=True, sync=False)
-    table = LocalTable(CARDS, seed=22, reproducible=True)
+    table = LedgerTable(CARDS, seed=22, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal" and seat == 1)
     table.deliver(table.ledgers[0].build_timeout())
     _write(folder / "cards-timeout.npr", table.header, table.ledgers[0].frames)
-    table = LocalTable(CARDS, seed=23, reproducible=True)
+    table = LedgerTable(CARDS, seed=23, reproducible=True)
     table.ledgers[0] = Ledger(table.header, table.secrets[0], LyingCards())
     table.bots[0] = LyingBot()
     with pytest.raises(Dispute):
@@ -172,7 +172,7 @@ def test_garbage_after_the_header_is_unreadable_naming_the_record(tmp_path):
 
 
 def test_both_peers_files_verify_to_the_same_result(tmp_path):
-    table = LocalTable(CARDS, seed=30, reproducible=True)
+    table = LedgerTable(CARDS, seed=30, reproducible=True)
     play_out(table)
     verdicts = []
     for seat, ledger in enumerate(table.ledgers):

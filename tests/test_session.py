@@ -30,7 +30,7 @@ from netplay.session import EXIT_DISPUTE, EXIT_OK, BotDecider, QueueDecider  # n
 from netplay.table import Table  # noqa: E402
 from netplay.transport import Refused  # noqa: E402
 from replays.audit import audit_file  # noqa: E402
-from replays.local import LocalTable  # noqa: E402
+from replays.local import LedgerTable  # noqa: E402
 from replays.reader import read_replay  # noqa: E402
 from replays.writer import ReplayWriter  # noqa: E402
 
@@ -82,7 +82,7 @@ def test_messages_round_trip_and_garbage_is_malformed() -> None:
 # ---------------------------------------------------------------------------------------------- table
 
 def test_a_table_resumes_from_a_torn_replay_and_continues_the_same_file(tmp_path: Path) -> None:
-    local = LocalTable("quedah-merchant", seed=5)
+    local = LedgerTable("quedah-merchant", seed=5)
     path = tmp_path / "r.npr"
     with ReplayWriter(path, local.header, sync=False) as writer:
         for _ in range(25):

@@ -58,6 +58,8 @@ class LobbyScene:
         self.replays: list[Path] = []
         self.hosts: list[Any] = []
         self.browser = None
+        self.joining: threading.Thread | None = None
+        self.joined: Any = None  # the background join's result: (NetGame, title) or an error text
         self._lock = threading.Lock()
         self._refresh_replays()
         if browse:
@@ -145,27 +147,36 @@ class LobbyScene:
         self._open_table(app, net, f"{self.game.title} - hosting on port {session.port}, key {ident.fingerprint}")
         return net
 
-    def join(self, app, address: str) -> NetGame | None:
+    def join(self, app, address: str) -> None:
+        """Connect in the background (a host that does not answer takes the connect timeout): the
+        lobby keeps drawing, says it is connecting, and opens the table or shows why not."""
+        address = address.strip()
+        if not address:
+            self._say("type an address as host:port, or pick a game found on the LAN", ok=False)
+            return
+        if self.joining is not None:
+            self._say("already connecting; wait for the answer", ok=False)
+            return
+        self._say(f"connecting to {address}...")
+        self.joining = threading.Thread(target=self._connect, args=(address,), name="netplay-join", daemon=True)
+        self.joining.start()
+
+    def _connect(self, address: str) -> None:
         from client.netcontroller import NetController
         from netplay.identity import Identity, KnownPeers
         from netplay.joiner import JoinSession
         from netplay.session import QueueDecider
 
-        address = address.strip()
-        if not address:
-            self._say("type an address as host:port, or pick a game found on the LAN", ok=False)
-            return None
         try:
             ident = Identity.load()
             decider = QueueDecider()
             session = JoinSession(ident, decider, address, known_peers=KnownPeers.default(),
                                   replay_dir=self.replay_dir)
+            outcome: Any = (NetGame(session, NetController(session, decider)), f"joined {address}")
         except Exception as exc:  # refused, key changed, version mismatch, nobody there...
-            self._say(f"could not join {address}: {exc}", ok=False)
-            return None
-        net = NetGame(session, NetController(session, decider))
-        self._open_table(app, net, f"joined {address}")
-        return net
+            outcome = f"could not join {address}: {exc}"
+        with self._lock:
+            self.joined = outcome
 
     def _open_table(self, app, net: NetGame, title: str) -> None:
         from client.scenes.table import TableScene
@@ -232,7 +243,16 @@ class LobbyScene:
             self._refresh_replays()
 
     def update(self, app, dt_ms: int) -> None:
-        pass
+        with self._lock:
+            joined, self.joined = self.joined, None
+        if joined is None:
+            return
+        self.joining = None
+        if isinstance(joined, str):
+            self._say(joined, ok=False)
+        else:
+            self._say("")
+            self._open_table(app, *joined)
 
     def close(self) -> None:
         if self.browser is not None:

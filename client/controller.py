@@ -126,3 +126,10 @@ class LocalController:
 
     def chat(self, text: str) -> None:
         self.chat_lines.append(f"you: {text}")
+
+    def rematch(self, yes: bool = True) -> None:
+        """A new game with the same seats, bots and options (the bots always agree)."""
+        if yes and self.result() is not None:
+            self.seed += 1
+            self.log.append("rematch: a new game begins")
+            self.__post_init__()

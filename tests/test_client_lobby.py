@@ -17,6 +17,7 @@ import pytest
 from clickplay import _button, _click, _colours, _pixels, _play_one
 from sessionhelpers import cli_host, processes
 
+import engines
 from client.app import App
 from client.scenes.lobby import LobbyScene
 from client.scenes.table import TableScene
@@ -128,7 +129,10 @@ def test_viewer_screenshot_command(home, tmp_path):
     assert result.exit_code != 0 and "does not exist" in result.output
 
 
-@pytest.mark.parametrize("game_id", ["ploc", "madagaskar"])
+NETWORKED = sorted(gid for gid, g in engines.GAMES.items() if 2 in g.players)
+
+
+@pytest.mark.parametrize("game_id", NETWORKED)
 def test_networked_game_from_the_lobby_by_clicks(home, game_id):
     with processes() as procs:
         host = cli_host(home, game_id, "--bot", "random", tag="host")
@@ -173,3 +177,23 @@ def test_networked_game_from_the_lobby_by_clicks(home, game_id):
         from replays.audit import audit_file
 
         assert audit_file(path).status == "valid"
+
+
+def test_rematch_from_the_end_screen(home):
+    import engines
+    from client.controller import LocalController
+
+    app = App((1280, 720))
+    ctl = LocalController(engines.get("loyal-captain"), 0, ["random"], bot_delay_ms=0)
+    scene = TableScene(ctl)
+    app.push(scene)
+    app.step([], 16)
+    _click(app, _button(scene, "action:resign").center)  # resign from the table's own button
+    app.step([], 16)
+    assert ctl.result() is not None and ctl.result().reason == "resign"
+    rect = _button(scene, "rematch")
+    assert rect is not None
+    _click(app, rect.center)
+    app.step([], 16)
+    assert ctl.result() is None and "rematch" in ctl.log[-1]
+    assert scene.builder.candidates(), "the new game offers moves"

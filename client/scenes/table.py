@@ -10,7 +10,7 @@ from client.actions import ActionBuilder
 from client.controller import TableController
 from client.games import renderer_for
 from client.ui import theme
-from client.ui.widgets import Button, TextInput, draw_text, panel, wrap
+from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
 
 COMMON = ("resign", "offer draw", "accept draw", "decline draw")
 
@@ -30,6 +30,7 @@ class TableScene:
         self.log_seen = 0
         self.error = ""
         self.on_leave = on_leave
+        self.rematch_asked = False
         self.now_ms = 0
 
     # ------------------------------------------------------------------ model
@@ -112,6 +113,9 @@ class TableScene:
             done = self.builder.complete()
             if done:
                 self._send(done)
+        elif kind == "rematch":
+            self.rematch_asked = True
+            self.ctl.rematch(True)
         elif kind == "leave":
             if self.on_leave:
                 self.on_leave(app)
@@ -143,6 +147,8 @@ class TableScene:
             self.log_seen = len(self.ctl.log)
             self.flash_ms = 450
         self.flash_ms = max(0, self.flash_ms - dt_ms)
+        if self.rematch_asked and self.ctl.result() is None:
+            self.rematch_asked = False  # the rematch has begun
 
     def draw(self, surface: pygame.Surface, app) -> None:
         w, h = surface.get_size()
@@ -188,9 +194,9 @@ class TableScene:
         inner = panel(surface, box)
         status = self.ctl.status()
         colour = theme.GOOD if status.startswith("your") else theme.MUTED
-        draw_text(surface, status, inner.topleft, px + 2, colour, bold=True)
+        draw_text(surface, fit(status, px + 2, inner.w, bold=True), inner.topleft, px + 2, colour, bold=True)
         if self.error:
-            draw_text(surface, self.error[:70], (inner.x, inner.y + px + 6), px - 2, theme.BAD)
+            draw_text(surface, fit(self.error, px - 2, inner.w), (inner.x, inner.y + px + 6), px - 2, theme.BAD)
         bw = (inner.w - 12) // 3
         row = inner.y + 2 * px + 2
         legal = set(self.legal_key)
@@ -256,7 +262,15 @@ class TableScene:
                   theme.TEXT, anchor="midtop")
         path = getattr(self.ctl, "replay_path", None)
         if path:
-            draw_text(surface, f"replay saved: {path}", (box.centerx, box.y + 115), app.px(18), theme.MUTED,
-                      anchor="midtop")
-        self.buttons.append(Button(pygame.Rect(box.centerx - 90, box.bottom - 50, 180, 36), "leave table", "leave"))
-        self.buttons[-1].draw(surface, pygame.mouse.get_pos(), app.px(20))
+            y = box.y + 112
+            for line in wrap(f"replay saved: {path}".replace("/", "/ "), app.px(17), box.w - 40)[:3]:
+                draw_text(surface, line.replace("/ ", "/"), (box.centerx, y), app.px(17), theme.MUTED, anchor="midtop")
+                y += app.px(17)
+        row = [Button(pygame.Rect(box.centerx + 10, box.bottom - 50, 180, 36), "leave table", "leave")]
+        if hasattr(self.ctl, "rematch"):
+            label = "rematch asked..." if self.rematch_asked else "rematch"
+            row.append(Button(pygame.Rect(box.centerx - 190, box.bottom - 50, 180, 36), label, "rematch",
+                              enabled=not self.rematch_asked))
+        for button in row:
+            self.buttons.append(button)
+            button.draw(surface, pygame.mouse.get_pos(), app.px(20))

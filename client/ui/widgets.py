@@ -35,6 +35,16 @@ def wrap(text: str, px: int, width: int) -> list[str]:
     return lines
 
 
+def fit(text: str, px: int, width: int, bold: bool = False) -> str:
+    """`text`, cut with an ellipsis so that it fits `width` pixels."""
+    f = theme.font(px, bold)
+    if f.size(text)[0] <= width:
+        return text
+    while text and f.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…"
+
+
 def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None, px: int = 20) -> pygame.Rect:
     """Draw a panel; returns the inner rect below its title."""
     pygame.draw.rect(surface, theme.PANEL, rect, border_radius=8)

@@ -147,8 +147,7 @@ def watch(game_id: str, seed: int, bot_names: str, players: int | None, option_p
 
     record = play_match(game, bots, seed, players, options, on_step=show)
     result = record.result
-    winners = ", ".join(f"seat {w}" for w in result.winners) or "nobody (draw)"
-    click.echo(f"result: {winners} won ({result.reason}); scores {list(result.scores)}; {record.actions} actions")
+    click.echo(f"result: {result.describe()}; {record.actions} actions")
 
 
 class _NoBar:

@@ -28,9 +28,8 @@ def play(ctl: TableController, stdin: TextIO = sys.stdin, out: TextIO = sys.stdo
         shown_log = len(ctl.log)
         if ctl.result() is not None:
             result = ctl.result()
-            winners = ", ".join(f"seat {w}" for w in result.winners) or "nobody (draw)"
             print(render(ctl.view()), file=out)
-            print(f"game over: {winners} won ({result.reason}), scores {list(result.scores)}", file=out)
+            print(f"game over: {result.describe()}", file=out)
             path = getattr(ctl, "replay_path", None)
             if path:
                 print(f"replay saved: {path}", file=out)

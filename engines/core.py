@@ -115,6 +115,16 @@ class Result:
     scores: tuple[int, ...]
     reason: str
 
+    def describe(self, names: list[str] | None = None) -> str:
+        """The result in words, the same in every front end ("seat 1 (ann) won (resign), scores [0, 1]")."""
+        if not self.winners:
+            return f"a draw ({self.reason}), scores {list(self.scores)}"
+
+        def who(seat: int) -> str:
+            return f"seat {seat} ({names[seat]})" if names and seat < len(names) else f"seat {seat}"
+
+        return f"{', '.join(who(w) for w in self.winners)} won ({self.reason}), scores {list(self.scores)}"
+
 
 @dataclass(frozen=True, slots=True)
 class Option:

@@ -128,13 +128,7 @@ class QueueDecider:
 
 
 def result_text(result: Result | None, names: list[str] | None = None) -> str:
-    if result is None:
-        return "no result"
-
-    def who(seat: int) -> str:
-        return f"seat {seat} ({names[seat]})" if names and seat < len(names) else f"seat {seat}"
-    winners = ", ".join(who(w) for w in result.winners) or "nobody (draw)"
-    return f"{winners} won ({result.reason}), scores {list(result.scores)}"
+    return "no result" if result is None else result.describe(names)
 
 
 class Session:

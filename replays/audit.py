@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engines
-from engines.core import Game
+from engines.core import Game, Result
 from replays import codec
 from replays.crypto import fingerprint
 from replays.ledger import DealUnsupported, Dispute, Ledger, Rejected
@@ -67,8 +67,8 @@ class Verdict:
                     f"    the rules allow: {d['allowed']}",
                     f"    rule: {d['rule']}"]
         if self.result:
-            winners = ", ".join(f"seat {w}" for w in self.result["winners"]) or "nobody (draw)"
-            out.append(f"  result: {winners} won ({self.result['reason']}), scores {self.result['scores']}")
+            r = self.result
+            out.append(f"  result: {Result(tuple(r['winners']), tuple(r['scores']), r['reason']).describe()}")
         out += [f"  note: {n}" for n in self.notes]
         return out
 

@@ -166,24 +166,33 @@ def canonical_bytes(value: Any) -> bytes:
 
 
 def _encode(value: Any, out: bytearray) -> None:
-    if value is None:
+    # Exact-type checks first: this runs for every digest, i.e. for every frame a peer or the audit
+    # accepts; subclasses (NamedTuple states, IntEnum) take the isinstance path below.
+    t = type(value)
+    if t is int:
+        text = b"%d" % value
+        out += b"i" + len(text).to_bytes(2, "big") + text
+    elif t is tuple or t is list:
+        out += b"l" + len(value).to_bytes(4, "big")
+        for item in value:
+            _encode(item, out)
+    elif t is str:
+        data = value.encode()
+        out += b"s" + len(data).to_bytes(4, "big") + data
+    elif value is None:
         out += b"N"
     elif value is True:
         out += b"T"
     elif value is False:
         out += b"F"
     elif isinstance(value, int):
-        text = str(value).encode()
-        out += b"i" + len(text).to_bytes(2, "big") + text
+        _encode(int(value), out)
     elif isinstance(value, str):
-        data = value.encode()
-        out += b"s" + len(data).to_bytes(4, "big") + data
+        _encode(str(value), out)
     elif isinstance(value, bytes):
-        out += b"b" + len(value).to_bytes(4, "big") + value
+        out += b"b" + len(value).to_bytes(4, "big") + bytes(value)
     elif isinstance(value, (tuple, list)):
-        out += b"l" + len(value).to_bytes(4, "big")
-        for item in value:
-            _encode(item, out)
+        _encode(tuple(value), out)
     elif isinstance(value, dict):
         items = sorted((canonical_bytes(k), v) for k, v in value.items())
         out += b"d" + len(items).to_bytes(4, "big")

@@ -12,13 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-import os
-import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import TextIO
 
 import click
@@ -291,46 +285,13 @@ def play(game_id: str, bot: str, seat: int, players: int | None, option_pairs: t
     session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs), seat=seat,
                           bind="127.0.0.1", port=0, known_peers=None,
                           **_session_options(replay_dir, reveal_timeout, fsync, True))
-    with _bot_peers(session, bot, reveal_timeout) as peers:
+    from netplay.botpeers import bot_peers
+
+    with bot_peers(session, bot, reveal_timeout, lambda text: click.echo(f"note: {text}", err=True)) as peers:
         click.echo(f"{session.game.title}: you are seat {seat}; bot {bot} plays the other seat(s) "
                    f"(in process {', '.join(str(p.pid) for p in peers)})")
         outcome = _human(session, decider)
     _exit(outcome)
-
-
-@contextlib.contextmanager
-def _bot_peers(session, bot: str, reveal_timeout: float) -> Iterator[list[subprocess.Popen]]:
-    """Start one `netplay join --bot` process per free seat, each with its own identity in a temporary
-    NETPLAY_HOME; stop them (bounded) when done, showing a failed bot's last words."""
-    with tempfile.TemporaryDirectory(prefix="netplay-bot-") as tmp:
-        peers: list[subprocess.Popen] = []
-        logs: list[Path] = []
-        address = f"127.0.0.1:{session.port}/{session.identity.fingerprint}"
-        try:
-            for n in range(session.free_seats()):
-                home = Path(tmp) / f"bot{n}"
-                home.mkdir(mode=0o700)
-                logs.append(home / "bot.log")
-                env = dict(os.environ, NETPLAY_HOME=str(home))
-                cmd = [sys.executable, "-m", "client.cli", "join", address, "--bot", bot, "--games", "10000",
-                       "--quiet", "--no-fsync", "--reveal-timeout", str(reveal_timeout),
-                       "--replay-dir", str(home / "replays")]
-                with open(logs[-1], "wb") as out:
-                    peers.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                                  stdin=subprocess.DEVNULL))
-            yield peers
-        finally:
-            deadline = time.monotonic() + 10
-            for proc, path in zip(peers, logs, strict=True):
-                try:
-                    proc.wait(max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(5)
-                if proc.returncode not in (0, -9):
-                    tail = path.read_text(errors="replace").strip().splitlines()[-3:]
-                    click.echo(f"note: bot process {proc.pid} ended with status {proc.returncode}: "
-                               + " | ".join(tail), err=True)
 
 
 # ---------------------------------------------------------------------------------------------- driving

@@ -44,18 +44,42 @@ def _lobby_button(scene: LobbyScene, key: str) -> pygame.Rect:
     return rect
 
 
-def test_lobby_opens_and_starts_a_local_game(home):
+def _play_to_the_end(app: App, table: TableScene, seconds: float = 150) -> None:
+    rng = random.Random(3)
+    stats = {"board": 0, "button": 0}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and table.ctl.result() is None:
+        app.step([], 16)
+        if table.builder.candidates():
+            _play_one(app, table, rng, stats)
+        else:
+            time.sleep(0.005)
+    assert table.ctl.result() is not None, f"no end in time: {table.ctl.status()}"
+    for _ in range(3):
+        app.step([], 16)
+
+
+def test_lobby_plays_a_recorded_game_against_a_bot_peer(home):
+    from replays.audit import audit_file
+
     app = App((1280, 720))
     lobby = LobbyScene(home / "replays", browse=False)
     app.push(lobby)
     app.step([], 16)
     app.screenshot(ARTIFACTS / "lobby.png")
     assert _colours(_pixels(app)) > 10
-    ploc = next(i for i, g in enumerate(lobby.games) if g.id == "ploc")
-    _click(app, _lobby_button(lobby, f"game:{ploc}").center)
-    assert lobby.game.id == "ploc"
+    game = next(i for i, g in enumerate(lobby.games) if g.id == "loyal-captain")
+    _click(app, _lobby_button(lobby, f"game:{game}").center)
+    _click(app, _lobby_button(lobby, "bot:").center)  # smart -> random
     _click(app, _lobby_button(lobby, "local:").center)
-    assert isinstance(app.scene, TableScene) and app.scene.ctl.game.id == "ploc"
+    table = app.scene
+    assert isinstance(table, TableScene) and table.ctl.game.id == "loyal-captain"
+    _play_to_the_end(app, table)
+    path = table.ctl.replay_path
+    _click(app, _button(table, "leave").center)
+    assert app.scene is lobby
+    assert audit_file(path).status == "valid"
+    assert [p.name for p in lobby.replays] == [Path(path).name]  # the lobby lists the new replay
 
 
 def test_lobby_reports_a_refused_join_without_a_traceback(home):
@@ -151,23 +175,7 @@ def test_networked_game_from_the_lobby_by_clicks(home, game_id):
             time.sleep(0.01)
         table = app.scene
         assert isinstance(table, TableScene), lobby.message
-        rng = random.Random(3)
-        stats = {"board": 0, "button": 0}
-        deadline = time.monotonic() + 150
-        shot = False
-        while time.monotonic() < deadline and table.ctl.result() is None:
-            app.step([], 16)
-            if table.builder.candidates():
-                _play_one(app, table, rng, stats)
-                if not shot:
-                    app.step([], 16)
-                    app.screenshot(ARTIFACTS / f"net-{game_id}.png")
-                    shot = True
-            else:
-                time.sleep(0.005)
-        assert table.ctl.result() is not None, f"no end in time: {table.ctl.status()}"
-        for _ in range(3):
-            app.step([], 16)
+        _play_to_the_end(app, table)
         app.screenshot(ARTIFACTS / f"net-{game_id}-end.png")
         assert _button(table, "leave") is not None
         path = table.ctl.replay_path

@@ -34,11 +34,15 @@ class NetGame:
     closers: list = field(default_factory=list)
 
     def close(self) -> None:
+        # the session first: its peers (bot processes among them) then see the game end and leave
+        with contextlib.suppress(Exception):
+            self.controller.leave()
+            self.controller.join(5.0)
+        with contextlib.suppress(Exception):
+            self.session.close()
         for close in reversed(self.closers):
             with contextlib.suppress(Exception):
                 close()
-        with contextlib.suppress(Exception):
-            self.session.close()
 
 
 class LobbyScene:
@@ -106,18 +110,31 @@ class LobbyScene:
         self.message, self.message_ok = text, ok
 
     # ------------------------------------------------------------------ actions
-    def start_local(self, app) -> None:
-        from client.controller import LocalController
-        from client.scenes.table import TableScene
+    def start_local(self, app) -> NetGame | None:
+        """A game against bots on this machine: a host on loopback and one bot peer process per other
+        seat, through the very same protocol, so the game is signed, recorded and auditable."""
+        from client.netcontroller import NetController
+        from netplay.botpeers import bot_peers
+        from netplay.host import HostSession
+        from netplay.identity import Identity
+        from netplay.session import DEFAULT_REVEAL_TIMEOUT, QueueDecider
 
-        bots = [self.bot_names[self.bot_index]]
+        bot = self.bot_names[self.bot_index]
         try:
-            ctl = LocalController(self.game, self.seat, bots, players=self.players, options=dict(self.options),
-                                  seed=int.from_bytes(os.urandom(4), "big"))
-        except (ValueError, engines.IllegalAction) as exc:
-            self._say(str(exc), ok=False)
-            return
-        app.push(TableScene(ctl, f"{self.game.title} - you vs {bots[0]} bot"))
+            ident = Identity.load()
+            decider = QueueDecider()
+            session = HostSession(ident, decider, self.game.id, players=self.players, options=dict(self.options),
+                                  seat=self.seat, bind="127.0.0.1", port=0, known_peers=None,
+                                  replay_dir=self.replay_dir)
+        except Exception as exc:
+            self._say(f"could not start the game: {exc}", ok=False)
+            return None
+        net = NetGame(session, NetController(session, decider))
+        peers = bot_peers(session, bot, DEFAULT_REVEAL_TIMEOUT, lambda text: log.warning("%s", text))
+        peers.__enter__()
+        net.closers.append(lambda: peers.__exit__(None, None, None))
+        self._open_table(app, net, f"{self.game.title} - you vs {bot} bot")
+        return net
 
     def host(self, app, bind: str = "0.0.0.0") -> NetGame | None:
         from client.netcontroller import NetController

@@ -4,10 +4,14 @@ together, and nothing below it imports it. Commands that draw nothing never impo
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 import engines
+
+if TYPE_CHECKING:
+    from bots.selfplay import Tally
 
 
 class _Group(click.Group):
@@ -97,8 +101,10 @@ def games() -> None:
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 @click.option("--check/--no-check", default=False, show_default=True,
               help="check every seat's hidden-information state against the referee after every step")
+@click.option("--record", "record_dir", default=None, type=click.Path(file_okay=False),
+              help="play every game through the signed protocol and write its replay into this directory")
 def selfplay(game_id: str, count: int, seed: int, bot_names: str, players: int | None,
-             option_pairs: tuple[str, ...], check: bool) -> None:
+             option_pairs: tuple[str, ...], check: bool, record_dir: str | None) -> None:
     """Let bots play GAME N times and print wins, draws, average length and speed."""
     from bots.selfplay import make_bots, run_many
 
@@ -111,13 +117,42 @@ def selfplay(game_id: str, count: int, seed: int, bot_names: str, players: int |
 
     show = count >= 20 and sys.stderr.isatty()
     with click.progressbar(length=count, label=f"{game_id}", file=sys.stderr) if show else _NoBar() as bar:
-        tally = run_many(game, names, count, seed, players, options, progress=lambda i, n: bar.update(1),
-                         check_views=check)
+        if record_dir is None:
+            tally = run_many(game, names, count, seed, players, options, progress=lambda i, n: bar.update(1),
+                             check_views=check)
+        else:
+            tally = _recorded(game_id, names, count, seed, players, options, record_dir, lambda: bar.update(1))
+            click.echo(f"{tally.games} replays written to {record_dir}")
     seats = ", ".join(f"seat {s} ({names[s % len(names)]}) {w}" for s, w in enumerate(tally.wins))
     rate = tally.actions / tally.seconds if tally.seconds else 0.0
     click.echo(f"{game_id}: {tally.games} games, wins: {seats}, draws {tally.draws}")
     click.echo(f"average length {tally.actions / tally.games:.1f} actions ({tally.steps / tally.games:.1f} steps "
                f"with chance), {rate:,.0f} actions/s")
+
+
+def _recorded(game_id: str, names: list[str], count: int, seed: int, players: int, options: dict, folder: str,
+              tick) -> Tally:
+    """Self-play through the ledger (every frame signed, every replay written): slower, auditable."""
+    import time
+
+    from bots.selfplay import Tally
+    from replays.local import record_match
+
+    tally = Tally(wins=[0] * players)
+    start = time.perf_counter()
+    for i in range(count):
+        record = record_match(game_id, bot_names=names, seed=seed + i, players=players, options=options,
+                              directory=folder)
+        tally.games += 1
+        tally.actions += record.actions
+        tally.steps += len(record.frames)
+        if record.result is not None and len(record.result.winners) == 1:
+            tally.wins[record.result.winners[0]] += 1
+        else:
+            tally.draws += 1
+        tick()
+    tally.seconds = time.perf_counter() - start
+    return tally
 
 
 @main.command()

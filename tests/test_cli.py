@@ -63,3 +63,14 @@ def test_watch_prints_moves_and_result():
     result = run("watch", gid, "--seed", "2", "--bots", "random")
     assert result.exit_code == 0, result.output
     assert "seat 0:" in result.output and "result:" in result.output
+
+
+def test_selfplay_can_record_auditable_replays(tmp_path):
+    from replays.audit import audit_file
+
+    result = run("selfplay", "ploc", "-n", "2", "--record", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "2 replays written" in result.output
+    files = sorted(tmp_path.glob("*.npr"))
+    assert len(files) == 2
+    assert all(audit_file(f).status == "valid" for f in files)

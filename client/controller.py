@@ -39,9 +39,10 @@ class TableController(Protocol):
 
 @dataclass
 class LocalController:
-    """A game on this machine: the human at `seat`, bots at the others, chance from a seed.
-
-    Bots wait `bot_delay_ms` before acting so a person can follow their moves."""
+    """A game in this process: the human at `seat`, bots at the others, chance from a seed, no
+    protocol and no replay. The lobby plays against bot peer processes instead (recorded, signed);
+    this one serves where a whole game must run in one process: the renderer tests drive every
+    board through it. Bots wait `bot_delay_ms` before acting so a person can follow their moves."""
 
     game: Game
     seat: int

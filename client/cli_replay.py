@@ -9,10 +9,11 @@ from typing import Any, TextIO
 
 import click
 
+from client.textview import render_view
 from replays import codec
 from replays.audit import Verdict, audit_file
 from replays.reader import Replay, read_replay
-from replays.stepping import Stepper, render_view
+from replays.stepping import Stepper
 from replays.writer import SUFFIX, default_replay_dir
 
 _DIR_HELP = "replays directory (default: $NETPLAY_HOME/replays or the user data dir)"

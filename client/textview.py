@@ -1,30 +1,50 @@
-"""A game view as plain text: the indented outline the terminal interface and `replay show` print,
-and the fallback board of the Pygame table. No pygame here, so text commands start fast."""
+"""A game view as plain text: the indented outline that the terminal interface and `replay show`
+print, and the fallback board of the Pygame table. No pygame here, so text commands start fast."""
 
 from __future__ import annotations
 
 from typing import Any
 
-SKIP = frozenset({"board"})  # static board geometry: for renderers, noise in text
-
-
-def outline(value: Any, indent: int = 0, key: str = "") -> list[tuple[int, str]]:
-    """(indent, text) lines for a nested view value; short lists stay on one line."""
-    head = f"{key}: " if key else ""
-    if isinstance(value, dict):
-        lines = [(indent, f"{key}:")] if key else []
-        for k, v in value.items():
-            if k in SKIP:
-                continue
-            lines += outline(v, indent + (1 if key else 0), str(k))
-        return lines
-    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value) and len(str(value)) > 70:
-        lines = [(indent, f"{key}:")]
-        for i, v in enumerate(value):
-            lines += outline(v, indent + 1, str(i))
-        return lines
-    return [(indent, f"{head}{value}")]
+SKIP = frozenset({"board"})  # static board geometry (the Kidd deck graph): for renderers, noise in text
 
 
 def render(view: dict) -> str:
-    return "\n".join("  " * indent + text for indent, text in outline(view))
+    """The whole view as text, without the static geometry."""
+    return "\n".join(render_view({k: v for k, v in view.items() if k not in SKIP}))
+
+
+def render_view(view: Any, indent: int = 0) -> list[str]:
+    """A generic, readable text of a view() dict: nested keys indented, short lists on one line."""
+    pad = "  " * indent
+    lines: list[str] = []
+    if isinstance(view, dict):
+        for key, value in view.items():
+            if isinstance(value, (dict, list)) and _wide(value):
+                lines.append(f"{pad}{key}:")
+                lines += render_view(value, indent + 1)
+            else:
+                lines.append(f"{pad}{key}: {_short(value)}")
+    elif isinstance(view, list):
+        for i, value in enumerate(view):
+            if isinstance(value, (dict, list)) and _wide(value):
+                lines.append(f"{pad}[{i}]")
+                lines += render_view(value, indent + 1)
+            else:
+                lines.append(f"{pad}[{i}] {_short(value)}")
+    else:
+        lines.append(f"{pad}{_short(view)}")
+    return lines
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_short(v) for v in value) + "]"
+    if value is None:
+        return "-"
+    return str(value)
+
+
+def _wide(value: Any) -> bool:
+    return len(_short(value)) > 90

@@ -14,9 +14,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_ledger import GAMES  # noqa: E402
 
 from client.cli import main  # noqa: E402
+from client.textview import render_view  # noqa: E402
 from engines.core import HIDDEN  # noqa: E402
 from replays.reader import read_replay  # noqa: E402
-from replays.stepping import Stepper, render_view  # noqa: E402
+from replays.stepping import Stepper  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 QUEDAH = DATA / "quedah-merchant-valid.npr"

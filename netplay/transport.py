@@ -49,6 +49,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Self
 
 import msgpack
 import zmq
@@ -204,7 +205,23 @@ class _Peer:
     last_send: float
 
 
-class HostTransport:
+class _Endpoint:
+    """What host and joiner share as resources: `with` closes them, and a closed one refuses use."""
+
+    _closed: bool
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()  # type: ignore[attr-defined]  # each subclass closes its own sockets
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise TransportError("transport is closed")
+
+
+class HostTransport(_Endpoint):
     """Binds a plain bootstrap ROUTER on `port` (hands out the signed host card) and a CurveZMQ ROUTER
     on `curve_port` (default: port+1 when a port is given, else any free port) for the game itself."""
 
@@ -322,17 +339,7 @@ class HostTransport:
         self._by_key.clear()
         self._by_rid.clear()
 
-    def __enter__(self) -> HostTransport:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     # -- internals ----------------------------------------------------------------------------------
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise TransportError("transport is closed")
 
     def _send(self, peer: _Peer, kind: int, body: bytes = b"") -> bool:
         try:
@@ -502,7 +509,7 @@ def _bound_port(sock: zmq.Socket) -> int:
     return int(endpoint.rsplit(":", 1)[1])
 
 
-class JoinTransport:
+class JoinTransport(_Endpoint):
     """Connects to a host: fetches its signed card from the bootstrap port, pins its key, then talks
     to it over CurveZMQ. Reconnects by itself; see the module docstring."""
 
@@ -585,17 +592,7 @@ class JoinTransport:
         self._boot = self._sock = None
         self._ctx.term()
 
-    def __enter__(self) -> JoinTransport:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     # -- internals ----------------------------------------------------------------------------------
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise TransportError("transport is closed")
 
     def _send(self, kind: int, body: bytes = b"") -> bool:
         try:

@@ -28,6 +28,14 @@ def game_actions(legal: list[str]) -> list[str]:
     return actions or [a for a in legal if a != "resign"] or legal
 
 
+def forced(legal: list[str]) -> str | None:
+    """The choice that needs no thought: decline a draw offer (bots play on), or the only game action."""
+    if "decline draw" in legal:
+        return "decline draw"
+    actions = game_actions(legal)
+    return actions[0] if len(actions) == 1 else None
+
+
 class RandomBot:
     """Uniform over the legal game actions; never resigns or offers a draw, declines every offer."""
 

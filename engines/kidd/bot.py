@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from engines.botlib import RandomBot, game_actions
+from engines.botlib import RandomBot, forced, game_actions
 from engines.core import Game, Result, State
 
 WIN = 1_000_000
@@ -50,11 +50,10 @@ class SearchBot:
     depth = 2
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
-        if "decline draw" in legal:
-            return "decline draw"
+        obvious = forced(legal)
+        if obvious is not None:
+            return obvious
         actions = game_actions(legal)
-        if len(actions) == 1:
-            return actions[0]
         scored = [(self._after(game, state, seat, a, seat, self.depth), a) for a in actions]
         best = max(score for score, _ in scored)
         return rng.choice([a for score, a in scored if score == best])

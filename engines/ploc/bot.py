@@ -17,7 +17,7 @@ from functools import cache
 from itertools import permutations, product
 from typing import Any
 
-from engines.botlib import RandomBot, game_actions
+from engines.botlib import RandomBot, forced, game_actions
 from engines.core import Game, State
 
 __all__ = ["BOTS", "RandomBot", "SmartBot", "attack_rate", "score", "turn_value"]
@@ -163,11 +163,10 @@ class SmartBot:
     name = "smart"
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
-        if "decline draw" in legal:
-            return "decline draw"
+        obvious = forced(legal)
+        if obvious is not None:
+            return obvious
         actions = game_actions(legal)
-        if len(actions) == 1:
-            return actions[0]
         view = game.view(state, seat)
         if view["phase"] == "reroll":
             return _RerollSearch(view, seat).choose(actions)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import click
 
-from client.textview import render_view
+from client.textview import render
 from replays import codec
 from replays.audit import Verdict, audit_file
 from replays.reader import Replay, read_replay
@@ -144,21 +144,20 @@ def show(file: str, frame: int | None, turn: int | None, seat: int | None, revea
                                "verdict": stepper.verdict.status, "view": stepper.view(), "log": log},
                               indent=2, default=str))
         return
-    _print_position(stepper, sys.stdout)
+    _print_position(stepper)
     shown = log if log_lines <= 0 else log[-log_lines:]
     click.echo("log:" + ("" if len(shown) == len(log) else f" (last {len(shown)} of {len(log)})"))
     for line in shown:
         click.echo("  " + line)
 
 
-def _print_position(stepper: Stepper, out: TextIO) -> None:
+def _print_position(stepper: Stepper) -> None:
     pos = stepper.position
     header = stepper.header
     click.echo(f"{header.game}: frame {pos} of {stepper.count - 1}, turn {stepper.turn_index(pos)}, "
-               f"view: {stepper.mode}, verdict: {stepper.verdict.status}", file=out)
-    click.echo(f"  {stepper.describe(pos)}", file=out)
-    for line in render_view(stepper.view(), 1):
-        click.echo(line, file=out)
+               f"view: {stepper.mode}, verdict: {stepper.verdict.status}")
+    click.echo(f"  {stepper.describe(pos)}")
+    click.echo(render(stepper.view(), 1))
 
 
 _STEP_HELP = """commands: n/p next/previous frame, t/T next/previous turn, r/R next/previous round,
@@ -185,7 +184,7 @@ def step(file: str, seat: int | None, replay_dir: str | None) -> None:
     for line in stepper.seats_text():
         click.echo("  " + line)
     click.echo(_STEP_HELP)
-    _print_position(stepper, sys.stdout)
+    _print_position(stepper)
     interactive = sys.stdin.isatty()
     while True:
         if interactive:
@@ -223,7 +222,7 @@ def step(file: str, seat: int | None, replay_dir: str | None) -> None:
         elif key != "v":
             click.echo(f"unknown command {key!r}; h for help")
             continue
-        _print_position(stepper, sys.stdout)
+        _print_position(stepper)
 
 
 def _hexify(value: Any) -> Any:

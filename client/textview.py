@@ -8,9 +8,10 @@ from typing import Any
 SKIP = frozenset({"board"})  # static board geometry (the Kidd deck graph): for renderers, noise in text
 
 
-def render(view: dict) -> str:
-    """The whole view as text, without the static geometry."""
-    return "\n".join(render_view({k: v for k, v in view.items() if k not in SKIP}))
+def render(view: dict, indent: int = 0) -> str:
+    """The whole view as text, without the static geometry (at any depth: a revealed view repeats
+    every seat's view under `seats`)."""
+    return "\n".join(render_view(view, indent))
 
 
 def render_view(view: Any, indent: int = 0) -> list[str]:
@@ -19,6 +20,8 @@ def render_view(view: Any, indent: int = 0) -> list[str]:
     lines: list[str] = []
     if isinstance(view, dict):
         for key, value in view.items():
+            if key in SKIP:
+                continue
             if isinstance(value, (dict, list)) and _wide(value):
                 lines.append(f"{pad}{key}:")
                 lines += render_view(value, indent + 1)
@@ -38,7 +41,7 @@ def render_view(view: Any, indent: int = 0) -> list[str]:
 
 def _short(value: Any) -> str:
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items() if k not in SKIP) + "}"
     if isinstance(value, list):
         return "[" + ", ".join(_short(v) for v in value) + "]"
     if value is None:

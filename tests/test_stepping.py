@@ -90,8 +90,11 @@ def test_unfinished_and_disputed_replays_can_be_stepped():
 
 
 def test_render_view_is_readable_text():
-    lines = render_view({"board": {"a": [1, 2], "b": None}, "long": list(range(60)), "x": "y"})
-    assert "board: {a: [1, 2], b: -}" in lines and lines[-1] == "x: y" and "long:" in lines
+    lines = render_view({"cells": {"a": [1, 2], "b": None}, "long": list(range(60)), "x": "y"})
+    assert "cells: {a: [1, 2], b: -}" in lines and lines[-1] == "x: y" and "long:" in lines
+    # the static geometry is left out at any depth (a revealed view repeats it per seat)
+    nested = render_view({"seats": [{"board": {"edges": [[1, 7]]}, "to_move": 0}]})
+    assert not any("edges" in line or "board" in line for line in nested) and any("to_move" in x for x in nested)
 
 
 def test_show_prints_position_view_and_log():

@@ -81,7 +81,7 @@ class NetController:
         with session.lock:
             table = session.table
             if (table is None or session.phase != "play" or session.outcome is not None or self.decider.waiting
-                    or getattr(session, "pending", None) is not None or table.ledger.closed):
+                    or session.blocked() or table.ledger.closed):
                 return []
             decision = table.ledger.decision()
             if decision is None or decision[0] != table.seat:

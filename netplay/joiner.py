@@ -365,7 +365,7 @@ class JoinSession(Session):
 
     # ------------------------------------------------------------------------------ own frames
 
-    def _blocked(self) -> bool:
+    def blocked(self) -> bool:
         return self.pending is not None or not self.synced or self._claim_frame is not None
 
     def _emit(self, frame: Frame) -> None:

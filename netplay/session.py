@@ -259,7 +259,7 @@ class Session:
 
     # ------------------------------------------------------------------------------ own frames
 
-    def _blocked(self) -> bool:
+    def blocked(self) -> bool:
         """True while this peer may not build its next frame (a joiner with a frame in flight)."""
         return False
 
@@ -279,7 +279,7 @@ class Session:
             if ledger.closed:
                 self._game_closed()
                 return
-            if self._blocked():
+            if self.blocked():
                 return
             try:
                 nxt = ledger.expects()

@@ -269,6 +269,8 @@ class Game:
     rules_version: ClassVar[str] = "1"
     #: which common actions the spec allows at all (a spec may narrow the default)
     common_actions: ClassVar[tuple[str, ...]] = COMMON_ACTIONS
+    #: the result reason of a draw by agreement (a spec may name it)
+    draw_reason: ClassVar[str] = "draw-agreed"
 
     # ----------------------------------------------------------------------------- the contract
 
@@ -299,22 +301,26 @@ class Game:
         if self.result(state) is not None:
             return Awaiting("over")
         if state.offer is not None:
-            pending = tuple(s for s in self._in_game(state) if s != state.offer and s not in state.accepted)
-            return Awaiting("move", pending)
+            # the seats answer one at a time, in seat order starting after the one who offered
+            in_game = self._in_game(state)
+            for k in range(1, state.players):
+                seat = (state.offer + k) % state.players
+                if seat in in_game and seat not in state.accepted:
+                    return Awaiting("move", (seat,))
+            return Awaiting("move", ())
         return self._awaiting(state.inner)
 
     def legal(self, state: State, seat: int) -> list[str]:
         if self.result(state) is not None or seat in state.out:
             return []
+        common = self._common_legal(state, seat)
         if state.offer is not None:
-            if seat in self.awaiting(state).seats:
-                return sorted(a for a in ("accept draw", "decline draw", "resign") if a in self.common_actions)
-            return []
+            return common
         waiting = self._awaiting(state.inner)
         if waiting.kind not in ("move", "simultaneous") or seat not in waiting.seats:
             return []
         actions = list(self._legal(state.inner, seat))
-        for action in self._common_here(state, seat):
+        for action in common:
             bisect.insort(actions, action)  # the game's list is sorted already: no full re-sort
         return actions
 
@@ -387,7 +393,23 @@ class Game:
     # ----------------------------------------------------------------------------- common actions
 
     def _in_game(self, state: State) -> tuple[int, ...]:
-        return tuple(s for s in range(state.players) if s not in state.out)
+        """Seats still in the game: not resigned, and not knocked out by the game's own rules."""
+        in_play = self._in_play(state.inner)
+        return tuple(s for s in range(state.players) if s not in state.out and (in_play is None or s in in_play))
+
+    def _common_legal(self, state: State, seat: int) -> list[str]:
+        """The common actions `legal()` would list for `seat`, without generating the game's moves
+        (a Madagaskar tower can have thousands)."""
+        if self.result(state) is not None or seat in state.out:
+            return []
+        if state.offer is not None:
+            if seat not in self.awaiting(state).seats:
+                return []
+            return [a for a in ("accept draw", "decline draw", "resign") if a in self.common_actions]
+        waiting = self._awaiting(state.inner)
+        if waiting.kind not in ("move", "simultaneous") or seat not in waiting.seats:
+            return []
+        return self._common_here(state, seat)
 
     def _common_here(self, state: State, seat: int) -> list[str]:
         if state.mid_step:
@@ -405,7 +427,7 @@ class Game:
         return last.get(seat) != state.plies
 
     def _play_common(self, state: State, seat: int, action: str) -> State:
-        if action not in self.legal(state, seat):
+        if action not in self._common_legal(state, seat):
             raise IllegalAction(self._why_not_common(state, seat, action))
         if action == "resign":
             return self._resign(state, seat)
@@ -441,7 +463,7 @@ class Game:
     def _settle_offer(self, state: State) -> State:
         if self.awaiting(state).seats:
             return state
-        result = Result(winners=(), scores=self._scores(state.inner, state), reason="draw-agreed")
+        result = Result(winners=(), scores=self._scores(state.inner, state), reason=self.draw_reason)
         return replace(state, offer=None, accepted=(), ended=result)
 
     def _resign(self, state: State, seat: int) -> State:
@@ -503,6 +525,10 @@ class Game:
 
     def _scores(self, inner: Any, state: State) -> tuple[int, ...]:
         return tuple(0 for _ in range(state.players))
+
+    def _in_play(self, inner: Any) -> tuple[int, ...] | None:
+        """Seats the game itself has knocked out are left out of draw agreements; None: nobody is."""
+        return None
 
     def _common(self, inner: Any, seat: int) -> tuple[str, ...] | None:
         """None: the default (resign and offer draw at every own decision point)."""

@@ -315,8 +315,11 @@ class HostSession(Session):
             conn.connected, conn.gone_at = False, time.monotonic()
 
     def _on_chat(self, conn: _Conn, seat: int, text: str) -> None:
+        if conn.seat is None:
+            log.warning("dropped chat from %s: not a seated player", conn.name)
+            return
         text = wire.clip(text)
-        who = conn.seat if conn.seat is not None else -1
+        who = conn.seat
         self.chat_lines.append(f"{conn.name}: {text}")
         self.say(f"chat {conn.name}: {text}")
         for other in self.conns.values():
@@ -344,6 +347,9 @@ class HostSession(Session):
         log.warning("%s rejected frame %d: %s", conn.name, seq, wire.clip(reason))
 
     def _on_dispute(self, conn: _Conn, frame_no: int, seat: int, reason: str) -> None:
+        if conn.seat is None or self.phase != "play" or self.table is None:
+            log.warning("dropped a dispute report from %s: not a seated player in a game under way", conn.name)
+            return
         text = f"{conn.name} reports a dispute at frame {frame_no} (seat {seat}): {wire.clip(reason)}"
         self.say(text)
         for other in self.conns.values():

@@ -200,3 +200,15 @@ def test_local_driver_keeps_hidden_knowledge_states_in_step():
         results.add(record.result.reason)
         assert [s.kind for s in record.steps[:2]] == ["chance", "chance"]
     assert results == {"tie", "duel"}
+
+
+def test_draw_offer_is_answered_in_seat_order_after_the_offerer():
+    state = nim.play(nim.start(3), 0, "take 1")
+    state = nim.play(state, 1, "offer draw")
+    assert nim.awaiting(state).seats == (2,)
+    assert nim.legal(state, 0) == []  # not yet asked
+    state = nim.play(state, 2, "accept draw")
+    assert nim.awaiting(state).seats == (0,)
+    with pytest.raises(IllegalAction, match="does not answer"):
+        nim.play(state, 2, "accept draw")
+    assert nim.result(nim.play(state, 0, "accept draw")).reason == "draw-agreed"

@@ -3,10 +3,10 @@ tower always walks exactly as many fields as it has stones. For 2 or 3 players."
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from engines.core import Awaiting, IllegalAction, Result, State
+from engines.core import IllegalAction, Result, State
 from engines.kidd.base import KiddGame, changed
 from engines.kidd.board import FIELDS, OUT
 from engines.kidd.notation import parse_action
@@ -190,23 +190,11 @@ class Madagaskar(KiddGame):
 
     # ----------------------------------------------------------------------------- draw offers
 
-    def awaiting(self, state: State) -> Awaiting:
-        """A draw offer is answered by the seats still in play, one at a time, in seat order
-        starting after the mover; seats that are out are not asked (D24, D25)."""
-        if state.offer is None or self.result(state) is not None:
-            return super().awaiting(state)
-        in_play = self.seats_in_play(state.inner)
-        for k in range(1, state.players):
-            seat = (state.offer + k) % state.players
-            if seat not in state.out and seat not in state.accepted and seat in in_play:
-                return Awaiting("move", (seat,))
-        return Awaiting("move", ())
+    draw_reason = "agreement"  # the spec's name for a draw by agreement
 
-    def _settle_offer(self, state: State) -> State:
-        state = super()._settle_offer(state)
-        if state.ended is not None and state.ended.reason == "draw-agreed":
-            state = replace(state, ended=replace(state.ended, reason="agreement"))  # the spec's name
-        return state
+    def _in_play(self, inner: MadagaskarState) -> tuple[int, ...]:
+        """Seats knocked out (D25) are not asked to agree to a draw."""
+        return tuple(self.seats_in_play(inner))
 
     # ----------------------------------------------------------------------------- scoring and views
 

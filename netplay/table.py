@@ -29,20 +29,6 @@ class ResumeError(Exception):
     """A saved game that cannot be continued; the message says why."""
 
 
-class _Appender(ReplayWriter):
-    """A ReplayWriter that continues an existing replay file (a resumed peer): it cuts off a torn last
-    record, so new records follow the last whole one, and appends from there."""
-
-    def __init__(self, path: Path, keep: int, records: int, sync: bool):  # noqa: D107 - no super(): no new file
-        self.path = Path(path)
-        self.sync = sync
-        handle = open(self.path, "r+b")  # noqa: SIM115 - kept open for the whole game
-        handle.truncate(keep)
-        handle.seek(keep)
-        self._file = handle
-        self.records = records
-
-
 class Table:
     def __init__(self, header: Header, secrets: SeatSecrets, writer: ReplayWriter, game: Game | None = None):
         self.header = header
@@ -67,8 +53,8 @@ class Table:
             replay = read_replay(path)
         except (OSError, ValueError) as exc:
             raise ResumeError(f"cannot read the replay {path}: {exc}") from None
-        keep = len(replay.header.encode()) + sum(len(f.encode()) for f in replay.frames)
-        table = cls(replay.header, secrets, _Appender(Path(path), keep, 1 + len(replay.frames), fsync), game)
+        writer = ReplayWriter.resume(path, replay.end, 1 + len(replay.frames), fsync)
+        table = cls(replay.header, secrets, writer, game)
         try:
             for frame in replay.frames:
                 table.ledger.accept(frame)

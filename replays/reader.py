@@ -25,7 +25,8 @@ class Replay:
     torn: str | None = None
     notes: list[str] = field(default_factory=list)
     path: str = ""
-    size: int = 0
+    #: the byte just after the last whole record (where a resumed writer continues)
+    end: int = 0
 
 
 def read_replay(path: str | os.PathLike, max_file: int = MAX_FILE) -> Replay:
@@ -51,7 +52,7 @@ def parse_replay(data: bytes) -> Replay:
         what = "cut off inside the header" if value.truncated else value.reason
         raise codec.FormatError(f"record 0 (the header): {what}")
     header = header_from_value(value)
-    replay = Replay(header, [], size=len(data))
+    replay = Replay(header, [], end=offset + len(first[1]))
     if header.minor > 0 and header.major == 1:
         replay.notes.append(f"written in format {header.major}.{header.minor}; read as {header.major}.0")
     for index, (offset, raw, value) in enumerate(records, start=1):
@@ -63,9 +64,11 @@ def parse_replay(data: bytes) -> Replay:
         if type(value) is tuple and value and type(value[0]) is str:
             # a record type of a later minor version: not ours to judge
             replay.notes.append(f"record {index} at byte {offset}: unknown record type {value[0][:32]!r} skipped")
+            replay.end = offset + len(raw)
             continue
         try:
             replay.frames.append(frame_from_value(value, raw))
         except codec.FormatError as exc:
             raise codec.FormatError(f"record {index} at byte {offset}: {exc.reason}") from None
+        replay.end = offset + len(raw)
     return replay

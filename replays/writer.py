@@ -60,6 +60,21 @@ class ReplayWriter:
         folder = Path(directory) if directory is not None else default_replay_dir()
         return cls(folder / replay_filename(header), header, sync)
 
+    @classmethod
+    def resume(cls, path: str | os.PathLike, end: int, records: int, sync: bool = True) -> ReplayWriter:
+        """Continue an existing replay (a peer that resumes its game): whatever follows byte `end`
+        (a torn last record) is cut off and new records are appended from there. `records` counts
+        the header and the frames already in the file."""
+        writer = cls.__new__(cls)
+        writer.path = Path(path)
+        writer.sync = sync
+        handle = open(writer.path, "r+b")  # noqa: SIM115 - kept open for the whole game
+        handle.truncate(end)
+        handle.seek(end)
+        writer._file = handle
+        writer.records = records
+        return writer
+
     def _write(self, data: bytes) -> None:
         if self._file is None:
             raise ValueError(f"replay {self.path} is closed")

@@ -131,6 +131,21 @@ def test_a_torn_last_record_is_reported_and_skipped(tmp_path):
     assert any("torn" in n for n in verdict.notes)
 
 
+def test_a_resumed_writer_continues_after_unknown_records_and_cuts_a_torn_tail(tmp_path):
+    data = (DATA / "cards-valid.npr").read_bytes()
+    records = [raw for _, raw, _ in codec.iter_records(data)]
+    later_minor = codec.encode(("a-later-record-type", 1))  # what a later minor version may write
+    path = tmp_path / "resumed.npr"
+    path.write_bytes(b"".join(records[:5]) + later_minor + b"".join(records[5:8]) + records[8][:9])
+    replay = read_replay(path)
+    assert len(replay.frames) == 7 and replay.torn and replay.end == path.stat().st_size - 9
+    writer = ReplayWriter.resume(path, replay.end, 1 + len(replay.frames), sync=False)
+    writer.append(records[8])
+    writer.close()
+    again = read_replay(path)
+    assert again.torn is None and len(again.frames) == 8 and again.frames[-1].encode() == records[8]
+
+
 @pytest.mark.parametrize(("data", "fragment"), [
     (b"", "empty"),
     (b"hello world", "not a netplay replay"),

@@ -20,11 +20,6 @@ class ActionBuilder:
     def _split(self) -> list[list[str]]:
         return [a.split(" ") for a in self.legal]
 
-    def matching(self) -> list[str]:
-        """Legal texts that start with the tokens chosen so far."""
-        n = len(self.tokens)
-        return [a for a, parts in zip(self.legal, self._split(), strict=True) if parts[:n] == self.tokens]
-
     def candidates(self) -> list[str]:
         """The tokens that may come next, in the order of the legal list, without repeats."""
         n = len(self.tokens)

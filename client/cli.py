@@ -43,7 +43,19 @@ def main(ctx: click.Context) -> None:
 def _has_display() -> bool:
     import os
 
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("SDL_VIDEODRIVER"))
+    # a dummy or offscreen video driver (tests, CI) shows nothing: a lobby there would wait unseen
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                or (driver and driver not in ("dummy", "offscreen")))
+
+
+def parse_size(size: str) -> tuple[int, int]:
+    """`WxH` from the command line; a malformed size is a one-line error."""
+    try:
+        width, height = (int(x) for x in size.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"expected WxH, got {size!r}", param_hint="--size") from None
+    return width, height
 
 
 @main.command()
@@ -52,10 +64,7 @@ def _has_display() -> bool:
 @click.option("--no-browse", is_flag=True, help="do not look for games on the LAN")
 def lobby(size: str, replay_dir: str | None, no_browse: bool) -> None:
     """Open the Pygame lobby: LAN games, hosting, local games against bots, replays."""
-    try:
-        width, height = (int(x) for x in size.lower().split("x"))
-    except ValueError:
-        raise click.BadParameter(f"expected WxH, got {size!r}", param_hint="--size") from None
+    width, height = parse_size(size)
     from client.app import App
     from client.scenes.lobby import LobbyScene
 

@@ -13,7 +13,6 @@ import contextlib
 import dataclasses
 import logging
 import sys
-from typing import TextIO
 
 import click
 
@@ -306,14 +305,13 @@ def _drive(session: Session, decider, bot: str | None) -> Outcome:
     return _human(session, decider)
 
 
-def _human(session: Session, decider: QueueDecider, stdin: TextIO | None = None,
-           out: TextIO | None = None) -> Outcome:
+def _human(session: Session, decider: QueueDecider) -> Outcome:
     """The terminal UI over a session running in a background thread, with rematch prompts."""
     from client import terminal
+    from client.controller import obliged_to_rematch
     from client.netcontroller import NetController
 
-    stdin = stdin or sys.stdin
-    out = out or sys.stdout
+    stdin, out = sys.stdin, sys.stdout
     ctl = NetController(session, decider)
     try:
         while True:
@@ -333,8 +331,13 @@ def _human(session: Session, decider: QueueDecider, stdin: TextIO | None = None,
                 print("you left the table; the game stays unfinished", file=out)
                 ctl.leave("the player left the table")
                 break
-            print("rematch? [y/N] ", end="", file=out, flush=True)
-            answer = stdin.readline().strip().lower()
+            if obliged_to_rematch(ctl.view(), ctl.seat):
+                print("the rules oblige the winner to accept a rematch the loser asks for: accepted",
+                      file=out, flush=True)
+                answer = "y"
+            else:
+                print("rematch? [y/N] ", end="", file=out, flush=True)
+                answer = stdin.readline().strip().lower()
             ctl.rematch(answer.startswith("y"))
             if not answer.startswith("y"):
                 break

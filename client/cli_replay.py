@@ -295,10 +295,9 @@ def export(file: str, as_json: bool, output: str | None, replay_dir: str | None)
 def view(file: str, frame: int | None, seat: int | None, revealed: bool, screenshot: str | None, size: str,
          replay_dir: str | None) -> None:
     """Open the Pygame replay viewer on FILE (or render one position to a PNG with --screenshot)."""
-    try:
-        width, height = (int(x) for x in size.lower().split("x"))
-    except ValueError:
-        raise click.BadParameter(f"expected WxH, got {size!r}", param_hint="--size") from None
+    from client.cli import parse_size
+
+    width, height = parse_size(size)
     stepper = _stepper(file, replay_dir)
     _mode(stepper, seat, revealed)
     if frame is not None:

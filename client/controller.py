@@ -15,6 +15,13 @@ from bots.selfplay import LocalTable, make_bots
 from engines.core import Game, Result
 
 
+def obliged_to_rematch(view: dict, seat: int | None) -> bool:
+    """Whether the game's own rules (its view says so, e.g. Turning Tides after a surrender) oblige
+    this seat to accept a rematch; the client only follows what the engine published."""
+    rematch = view.get("rematch")
+    return isinstance(rematch, dict) and seat is not None and rematch.get("must_accept") == seat
+
+
 class TableController(Protocol):
     game: Game
     seat: int | None
@@ -53,14 +60,12 @@ class LocalController:
     bot_delay_ms: int = 600
     log: list[str] = field(default_factory=list)
     chat_lines: list[str] = field(default_factory=list)
-    replay_path: str | None = None
 
     def __post_init__(self) -> None:
         self.table = LocalTable(self.game, self.players, self.options, self.seed)
         self.bots: list[Any] = make_bots(self.game.id, self.bot_names, self.players)
         self.rngs = [random.Random(f"{self.seed}/{s}") for s in range(self.players)]
         self._next_bot_ms: int | None = None
-        self.last_action: tuple[int, str] | None = None
 
     def poll(self, now_ms: int) -> None:
         for _ in range(64):  # chance points resolve at once; bots one move per delay
@@ -98,7 +103,6 @@ class LocalController:
             self.log.append(f"seat {step.seat} has chosen in secret" if hidden
                             else self.game.describe(state, step.seat, step.value))
             state = self.game.play(state, step.seat, step.value)
-            self.last_action = (step.seat, step.value)
 
     def view(self) -> dict:
         return self.game.view(self.table.state_of(self.seat), self.seat)

@@ -205,3 +205,19 @@ def test_rematch_from_the_end_screen(home):
     app.step([], 16)
     assert ctl.result() is None and "rematch" in ctl.log[-1]
     assert scene.builder.candidates(), "the new game offers moves"
+
+
+def test_the_winner_of_a_surrendered_tides_game_accepts_the_rematch():
+    from client.controller import obliged_to_rematch
+
+    game = engines.get("turning-tides")
+    state = game.start(2)
+    while game.awaiting(state).kind == "chance":
+        state = game.chance(state, 0)
+    loser = game.awaiting(state).seats[0]
+    state = game.play(state, loser, "resign")
+    winner = 1 - loser
+    assert obliged_to_rematch(game.view(state, winner), winner)
+    assert not obliged_to_rematch(game.view(state, loser), loser)
+    ploc = engines.get("ploc")
+    assert not obliged_to_rematch(ploc.view(ploc.start(2), 0), 0)  # no such rule elsewhere

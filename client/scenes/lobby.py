@@ -136,7 +136,7 @@ class LobbyScene:
         self._open_table(app, net, f"{self.game.title} - you vs {bot} bot")
         return net
 
-    def host(self, app, bind: str = "0.0.0.0") -> NetGame | None:
+    def host(self, app) -> NetGame | None:
         from client.netcontroller import NetController
         from netplay import discovery
         from netplay.host import HostSession
@@ -147,7 +147,7 @@ class LobbyScene:
             ident = Identity.load()
             decider = QueueDecider()
             session = HostSession(ident, decider, self.game.id, players=self.players, options=dict(self.options),
-                                  seat=self.seat, bind=bind, port=0, known_peers=KnownPeers.default(),
+                                  seat=self.seat, bind="0.0.0.0", port=0, known_peers=KnownPeers.default(),
                                   replay_dir=self.replay_dir)
         except Exception as exc:
             self._say(f"could not host: {exc}", ok=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 
 from client.actions import ActionBuilder
-from client.controller import TableController
+from client.controller import TableController, obliged_to_rematch
 from client.games import renderer_for
 from client.ui import theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
@@ -149,6 +149,10 @@ class TableScene:
         self.flash_ms = max(0, self.flash_ms - dt_ms)
         if self.rematch_asked and self.ctl.result() is None:
             self.rematch_asked = False  # the rematch has begun
+        elif (not self.rematch_asked and self.ctl.result() is not None and hasattr(self.ctl, "rematch")
+              and obliged_to_rematch(self.ctl.view(), self.ctl.seat)):
+            self.rematch_asked = True  # the winner of a surrendered game must accept (the view says so)
+            self.ctl.rematch(True)
 
     def draw(self, surface: pygame.Surface, app) -> None:
         w, h = surface.get_size()

@@ -63,7 +63,6 @@ class Button:
     key: str = ""  # what clicking it means to the scene
     enabled: bool = True
     selected: bool = False
-    hint: str = ""
 
     def draw(self, surface: pygame.Surface, mouse: tuple[int, int], px: int = 20) -> None:
         hover = self.enabled and self.rect.collidepoint(mouse)
@@ -74,13 +73,8 @@ class Button:
             colour = theme.BUTTON_DOWN
         pygame.draw.rect(surface, colour, self.rect, border_radius=6)
         text_colour = (20, 20, 20) if self.selected else (theme.TEXT if self.enabled else theme.MUTED)
-        label = self.label
-        f = theme.font(px)
-        while f.size(label)[0] > self.rect.w - 10 and len(label) > 3:
-            label = label.rstrip("…")[:-1] + "…"
+        label = fit(self.label, px, self.rect.w - 10)
         draw_text(surface, label, self.rect.center, px, text_colour, anchor="center")
-        if self.hint:
-            draw_text(surface, self.hint, (self.rect.x + 6, self.rect.centery), px - 4, theme.MUTED, anchor="midleft")
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.enabled and self.rect.collidepoint(pos)

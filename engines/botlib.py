@@ -60,15 +60,6 @@ def sample_outcome(game: Game, state: State, rng: Any) -> Any:
     return outcome_from_bytes(chance, rng.getrandbits(256).to_bytes(32, "big"))
 
 
-def settle(game: Game, state: State, rng: Any, limit: int = 64) -> State:
-    """Resolve chance points in a lookahead state with sampled values (at most `limit` of them)."""
-    for _ in range(limit):
-        waiting = game.awaiting(state)
-        if waiting.kind != "chance" or waiting.chance is None or waiting.chance.private_to is not None:
-            break
-        state = game.chance(state, sample_outcome(game, state, rng))
-    return state
-
 
 def seeded_bytes(seed: int, *labels: Any) -> bytes:
     """32 reproducible bytes for a seed and labels, for drivers that need chance values."""

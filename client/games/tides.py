@@ -31,7 +31,6 @@ CARD_STYLE = {
     "wait": (140, 146, 156), "sailor": (64, 124, 200), "cannon": (84, 88, 100), "move": (80, 160, 92),
     "navigate": (48, 150, 160), "swing": (226, 140, 52), "fire": (206, 64, 54), "promote": (214, 176, 48),
 }
-LEVEL = {"wait": 1, "sailor": 2, "cannon": 2, "move": 3, "navigate": 4, "swing": 5, "fire": 5, "promote": 6}
 COLUMNS = 13  # the ships meet bow to bow at o = 0 and part stern to stern at o = 12
 SLOT_NAMES = ("in", "out")
 
@@ -83,7 +82,8 @@ def layout(rect: pygame.Rect, shift: float, px: int) -> Layout:
 # ---------------------------------------------------------------------- pieces
 
 
-def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, dim: bool = False) -> None:
+def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, dim: bool = False,
+         levels: dict | None = None) -> None:
     """A play card face up (`name`) or face down (None): colour band, name, hierarchy level, icon."""
     radius = max(3, rect.w // 8)
     pygame.draw.rect(surface, (0, 0, 0), rect.move(2, 3), border_radius=radius)
@@ -103,7 +103,7 @@ def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, 
     size = max(10, min(px - 2, int(rect.w / max(4, len(name)) * 1.9)))
     paint.text(surface, name, (band.centerx, band.centery), size, paint.IVORY, bold=True, anchor="center")
     _icon(surface, name, (rect.centerx, rect.y + rect.h * 0.6), max(6, rect.w // 3), tint)
-    level = LEVEL.get(name)
+    level = (levels or {}).get(name)  # the hierarchy level, as the engine publishes it
     if level is not None and rect.h > 40:
         spot = (rect.right - max(7, rect.w // 7), rect.bottom - max(7, rect.w // 7))
         pygame.draw.circle(surface, tint, spot, max(6, rect.w // 8))
@@ -498,7 +498,7 @@ class Renderer:
         if seat == me and cards.get("hand") is not None:
             counts = {name: cards["hand"].count(name) for name in cards["hand"]}
             for name, box in lay.hand:
-                card(surface, box, name, px)
+                card(surface, box, name, px, levels=view.get("hierarchy"))
                 if counts[name] > 1:
                     badge = (box.x + box.w // 5, box.bottom - box.w // 5)
                     pygame.draw.circle(surface, paint.INK, badge, max(8, box.w // 6))
@@ -525,7 +525,7 @@ class Renderer:
                    anchor="midbottom")
         pile = deck.move(cw + 10, 0)
         if cards["discard"]:
-            card(surface, pile, cards["discard"][-1], px)
+            card(surface, pile, cards["discard"][-1], px, levels=view.get("hierarchy"))
         else:
             pygame.draw.rect(surface, theme.PANEL_EDGE, pile, 1, border_radius=6)
         paint.text(surface, f"discard {len(cards['discard'])}", (pile.centerx, strip.bottom - 2), px - 6,
@@ -536,7 +536,7 @@ class Renderer:
         room = strip.right - cw - 24 - ex_x - small[0]
         step = min(small[0] * 2 // 3, room // max(1, len(swap) - 1)) if len(swap) > 1 else 0
         for k, name in enumerate(swap):
-            card(surface, pygame.Rect(ex_x + k * step, y, *small), name, max(10, px - 6))
+            card(surface, pygame.Rect(ex_x + k * step, y, *small), name, max(10, px - 6), levels=view.get("hierarchy"))
         label = "exchange" if cards["exchange"] else ("reserve" if cards["reserve"] else "")
         if label:
             paint.text(surface, label, (ex_x, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomleft")
@@ -551,12 +551,12 @@ class Renderer:
         sealed = view["phase"] == "pick" and seat == me and not lit and view.get("result") is None \
             and seat in view["awaiting"]["seats"]
         if view["phase"] == "pick" and (sealed or (picked is not None)):
-            card(surface, slot, picked if seat == me and picked else None, px)
+            card(surface, slot, picked if seat == me and picked else None, px, levels=view.get("hierarchy"))
             caption = "sealed"
         elif view["phase"] == "pick" and view.get("result") is None:
             caption = "choosing..."
             if shown:
-                card(surface, slot, shown, px, dim=True)
+                card(surface, slot, shown, px, dim=True, levels=view.get("hierarchy"))
                 caption = "choosing (last: " + shown + ")"
         elif shown:
             self._reveal(surface, slot, shown, view, px)
@@ -576,12 +576,12 @@ class Renderer:
             self.reveal_key, self.reveal_ms = key, now
         t = (now - self.reveal_ms) / 450
         if t >= 1:
-            card(surface, slot, name, px)
+            card(surface, slot, name, px, levels=view.get("hierarchy"))
             return
         width = max(2, int(slot.w * abs(1 - 2 * t)))
         face = pygame.Rect(0, 0, width, slot.h)
         face.center = slot.center
-        card(surface, face, None if t < 0.5 else name, px)
+        card(surface, face, None if t < 0.5 else name, px, levels=view.get("hierarchy"))
 
 
 def px_gap(strip: pygame.Rect) -> int:

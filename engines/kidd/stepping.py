@@ -166,8 +166,3 @@ def walk_fault(board: Board, origin: int, back: int, path: tuple[int, ...]) -> s
             return f"field {nxt} is occupied (every field before the last one of a walk must be empty)"
         here, came = nxt, here
     return None
-
-
-def towers_of(board: Board, seat: int) -> list[int]:
-    """The fields whose top stone is `seat`'s, in field order."""
-    return [f for f in range(1, len(board)) if board[f] is not None and board[f][-1] == seat]

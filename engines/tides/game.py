@@ -111,11 +111,6 @@ class TurningTides(Game):
             return turn.resolve(inner, seat, parsed)
         if verb != _PHASE_VERB.get(phase):
             raise IllegalAction(f"{action}: {_PHASE_WORDS.get(phase, 'no action is awaited now')}")
-        if phase == PICK:
-            reason = secrets.why_not_pick(inner, seat, parsed[1])
-            if reason is not None:
-                raise IllegalAction(reason)
-            return turn.pick(inner, seat, parsed[1])
         if phase == EXCHANGE:
             reason = secrets.why_not_exchange(inner, seat, parsed[1], parsed[2])
             if reason is not None:

@@ -313,14 +313,13 @@ class Game:
     def legal(self, state: State, seat: int) -> list[str]:
         if self.result(state) is not None or seat in state.out:
             return []
-        common = self._common_legal(state, seat)
         if state.offer is not None:
-            return common
+            return self._answers(state, seat)
         waiting = self._awaiting(state.inner)
         if waiting.kind not in ("move", "simultaneous") or seat not in waiting.seats:
             return []
         actions = list(self._legal(state.inner, seat))
-        for action in common:
+        for action in self._common_here(state, seat):
             bisect.insort(actions, action)  # the game's list is sorted already: no full re-sort
         return actions
 
@@ -403,13 +402,17 @@ class Game:
         if self.result(state) is not None or seat in state.out:
             return []
         if state.offer is not None:
-            if seat not in self.awaiting(state).seats:
-                return []
-            return [a for a in ("accept draw", "decline draw", "resign") if a in self.common_actions]
+            return self._answers(state, seat)
         waiting = self._awaiting(state.inner)
         if waiting.kind not in ("move", "simultaneous") or seat not in waiting.seats:
             return []
         return self._common_here(state, seat)
+
+    def _answers(self, state: State, seat: int) -> list[str]:
+        """What `seat` may do while a draw offer is pending: answer it when asked, or resign."""
+        if seat not in self.awaiting(state).seats:
+            return []
+        return [a for a in ("accept draw", "decline draw", "resign") if a in self.common_actions]
 
     def _common_here(self, state: State, seat: int) -> list[str]:
         if state.mid_step:

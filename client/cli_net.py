@@ -17,14 +17,10 @@ import sys
 import click
 
 import engines
-from netplay.session import DEFAULT_REVEAL_TIMEOUT, EXIT_FAILED, BotDecider, Outcome, QueueDecider, Session
+from bots.decider import BotDecider
+from netplay.session import DEFAULT_REVEAL_TIMEOUT, EXIT_FAILED, Outcome, QueueDecider, Session
 
 log = logging.getLogger("netplay.cli")
-
-
-def register(main: click.Group) -> None:
-    for command in (host, join, play):
-        main.add_command(command)
 
 
 def _setup(verbose: bool) -> None:
@@ -127,7 +123,7 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
     """Host a game of GAME and wait until every seat is taken."""
     import zmq
 
-    from client.cli import parse_options
+    from client.cli_args import parse_options
     from netplay.host import HostSession
 
     _setup(verbose)
@@ -211,7 +207,7 @@ def join(address: str | None, resume: bool, game_filter: str | None, browse_seco
     from netplay import resume as saved_games
     from netplay.identity import KeyChanged
     from netplay.joiner import JoinSession
-    from netplay.table import ResumeError
+    from netplay.transcript import ResumeError
     from netplay.transport import ConnectFailed, Refused
 
     _setup(verbose)
@@ -272,12 +268,12 @@ def play(game_id: str, bot: str, seat: int, players: int | None, option_pairs: t
          replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
     """Play GAME in the terminal against a bot peer running in a second process on this machine,
     connected over loopback through the very same protocol."""
-    from client.cli import parse_options
+    from client.cli_args import parse_options
     from netplay.host import HostSession
 
     _setup(verbose)
-    from bots.selfplay import make_bots
-    make_bots(game_id, [bot], 1)       # an unknown bot fails here, before any process starts
+    import bots
+    bots.make(game_id, [bot], 1)       # an unknown bot fails here, before any process starts
     ident = _identity(None, None)
     decider = QueueDecider()
     # The bot peers are throw-away identities: pinning their names would only clutter known_peers.

@@ -295,7 +295,7 @@ def export(file: str, as_json: bool, output: str | None, replay_dir: str | None)
 def view(file: str, frame: int | None, seat: int | None, revealed: bool, screenshot: str | None, size: str,
          replay_dir: str | None) -> None:
     """Open the Pygame replay viewer on FILE (or render one position to a PNG with --screenshot)."""
-    from client.cli import parse_size
+    from client.cli_args import parse_size
 
     width, height = parse_size(size)
     stepper = _stepper(file, replay_dir)

@@ -11,8 +11,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bots.selfplay import LocalTable, make_bots
+import bots
 from engines.core import Game, Result
+from engines.referee import Referee
 
 
 def obliged_to_rematch(view: dict, seat: int | None) -> bool:
@@ -22,7 +23,7 @@ def obliged_to_rematch(view: dict, seat: int | None) -> bool:
     return isinstance(rematch, dict) and seat is not None and rematch.get("must_accept") == seat
 
 
-class TableController(Protocol):
+class Controller(Protocol):
     game: Game
     seat: int | None
     players: int
@@ -62,20 +63,20 @@ class LocalController:
     chat_lines: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.table = LocalTable(self.game, self.players, self.options, self.seed)
-        self.bots: list[Any] = make_bots(self.game.id, self.bot_names, self.players)
+        self.referee = Referee(self.game, self.players, self.options, self.seed)
+        self.bots: list[Any] = bots.make(self.game.id, self.bot_names, self.players)
         self.rngs = [random.Random(f"{self.seed}/{s}") for s in range(self.players)]
         self._next_bot_ms: int | None = None
 
     def poll(self, now_ms: int) -> None:
         for _ in range(64):  # chance points resolve at once; bots one move per delay
-            waiting = self.table.awaiting()
+            waiting = self.referee.awaiting()
             if waiting.kind == "chance":
-                step = self.table.feed_chance()
+                step = self.referee.feed_chance()
                 self.log.append(f"chance: {step.value}" if waiting.chance.private_to is None
                                 else f"seat {waiting.chance.private_to} draws")
                 continue
-            bots_due = [s for s in self.table.awaited_seats() if s != self.seat]
+            bots_due = [s for s in self.referee.awaited_seats() if s != self.seat]
             if not bots_due:
                 self._next_bot_ms = None
                 return
@@ -86,11 +87,11 @@ class LocalController:
                 return
             self._next_bot_ms = None
             bot_seat = bots_due[0]
-            state = self.table.state_of(bot_seat)
+            state = self.referee.state_of(bot_seat)
             action = self.bots[bot_seat].choose(self.game, state, bot_seat, self.game.legal(state, bot_seat),
                                                 self.rngs[bot_seat])
-            before = self.table.referee
-            self._applied(self.table.submit(bot_seat, action), bot_seat, before)
+            before = self.referee.state
+            self._applied(self.referee.submit(bot_seat, action), bot_seat, before)
 
     def _applied(self, steps: list, chooser: int, before) -> None:
         """Log the steps in words; `describe` reads the state before each step (the dice, the column)."""
@@ -105,29 +106,29 @@ class LocalController:
             state = self.game.play(state, step.seat, step.value)
 
     def view(self) -> dict:
-        return self.game.view(self.table.state_of(self.seat), self.seat)
+        return self.game.view(self.referee.state_of(self.seat), self.seat)
 
     def legal(self) -> list[str]:
-        if self.seat not in self.table.awaited_seats():
+        if self.seat not in self.referee.awaited_seats():
             return []
-        return self.game.legal(self.table.state_of(self.seat), self.seat)
+        return self.game.legal(self.referee.state_of(self.seat), self.seat)
 
     def submit(self, action: str) -> None:
-        before = self.table.referee
-        self._applied(self.table.submit(self.seat, action), self.seat, before)
+        before = self.referee.state
+        self._applied(self.referee.submit(self.seat, action), self.seat, before)
 
     def status(self) -> str:
         result = self.result()
         if result is not None:
             return "game over"
-        waiting = self.table.awaiting()
-        mine = self.seat in self.table.awaited_seats()
+        waiting = self.referee.awaiting()
+        mine = self.seat in self.referee.awaited_seats()
         if waiting.kind == "simultaneous":
             return "your choice (the opponent chooses at the same time)" if mine else "opponent is choosing"
         return "your move" if mine else "waiting for opponent"
 
     def result(self) -> Result | None:
-        return self.game.result(self.table.referee)
+        return self.game.result(self.referee.state)
 
     def chat(self, text: str) -> None:
         self.chat_lines.append(f"you: {text}")

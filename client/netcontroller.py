@@ -1,4 +1,4 @@
-"""A networked game behind the `TableController` interface, for the terminal UI and the Pygame table.
+"""A networked game behind the `Controller` interface, for the terminal UI and the Pygame table.
 
 The session runs in a background thread (the transport must be polled every heartbeat, and the UI
 may block: the terminal waits on input, Pygame on its frame clock). The UI thread only reads state
@@ -37,7 +37,7 @@ class NetController:
             with self.session.lock:
                 self.session.finish(EXIT_FAILED, f"the session stopped: {type(exc).__name__}: {exc}")
 
-    # ------------------------------------------------------------------------------ TableController
+    # ------------------------------------------------------------------------------ Controller
 
     @property
     def game(self) -> Game | None:
@@ -62,8 +62,8 @@ class NetController:
 
     @property
     def replay_path(self) -> str | None:
-        table = self.session.table
-        return str(table.path) if table is not None else None
+        transcript = self.session.transcript
+        return str(transcript.path) if transcript is not None else None
 
     def poll(self, now_ms: int) -> None:
         if not self.threaded and self.session.outcome is None:
@@ -71,20 +71,20 @@ class NetController:
 
     def view(self) -> dict:
         with self.session.lock:
-            table = self.session.table
-            if table is None:
+            transcript = self.session.transcript
+            if transcript is None:
                 return {}
-            return table.game.view(table.ledger.state, table.seat)
+            return transcript.game.view(transcript.ledger.state, transcript.seat)
 
     def legal(self) -> list[str]:
         session = self.session
         with session.lock:
-            table = session.table
-            if (table is None or session.phase != "play" or session.outcome is not None or self.decider.waiting
-                    or session.blocked() or table.ledger.closed):
+            transcript = session.transcript
+            if (transcript is None or session.phase != "play" or session.outcome is not None or self.decider.waiting
+                    or session.blocked() or transcript.ledger.closed):
                 return []
-            decision = table.ledger.decision()
-            if decision is None or decision[0] != table.seat:
+            decision = transcript.ledger.decision()
+            if decision is None or decision[0] != transcript.seat:
                 return []
             return decision[1]
 
@@ -130,7 +130,7 @@ class NetController:
     @property
     def started(self) -> bool:
         """A game is under way (or over): there is a table to show."""
-        return self.session.table is not None and self.session.phase in ("play", "over")
+        return self.session.transcript is not None and self.session.phase in ("play", "over")
 
     def wait(self, until, timeout_s: float, step_s: float = 0.05) -> bool:
         """Wait (bounded) until `until()` is true or the session is over; True if `until()` held."""

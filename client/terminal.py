@@ -1,5 +1,5 @@
 """The terminal interface: the board as text, the legal actions numbered, an action typed or chosen
-by number. It drives any `TableController` (local or networked), reading lines from a stream so it
+by number. It drives any `Controller` (local or networked), reading lines from a stream so it
 also works from a pipe (tests, scripted matches)."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ import sys
 import time
 from typing import TextIO
 
-from client.controller import TableController
+from client.controller import Controller
 from client.textview import render
 
 HELP = "type an action (or its number), 'help', 'board', 'say TEXT' to chat, or 'quit'"
 
 
-def play(ctl: TableController, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout,
+def play(ctl: Controller, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout,
          poll_s: float = 0.05, max_seconds: float = 24 * 3600) -> None:
     """Run until the game is over (or input ends / 'quit')."""
     shown_log = 0

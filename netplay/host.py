@@ -1,7 +1,7 @@
 """The host's side of a session: the lobby (seats, agreement on game, rules and options, the header),
 then sequencing and relaying frames, resuming joiners that come back, claiming timeouts, rematches.
 
-    session = HostSession(identity, BotDecider("random"), "ploc", bind="127.0.0.1", port=0)
+    session = HostSession(identity, decider, "ploc", bind="127.0.0.1", port=0)
     session.address                      # what joiners connect to
     outcome = session.run()              # Outcome(code, message)
 
@@ -21,7 +21,7 @@ import engines
 from netplay import wire
 from netplay.identity import Identity, KnownPeers
 from netplay.session import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, Decider, Session, version
-from netplay.table import AUTOMATIC, Table
+from netplay.transcript import AUTOMATIC, Transcript
 from netplay.transport import HostTransport, Incoming
 from replays.crypto import fingerprint
 from replays.frames import Frame
@@ -93,10 +93,10 @@ class HostSession(Session):
             self._between_games()
 
     def _wait_ms(self, timeout_ms: int) -> int:
-        table = self.table
-        if self.phase == "play" and table is not None and not table.ledger.closed:
-            nxt = table.ledger.awaited()
-            if nxt is not None and nxt[1] == table.seat and nxt[0] not in AUTOMATIC:
+        transcript = self.transcript
+        if self.phase == "play" and transcript is not None and not transcript.ledger.closed:
+            nxt = transcript.ledger.awaited()
+            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
                 return min(timeout_ms, 20)   # a person may decide any moment
         return timeout_ms
 
@@ -116,7 +116,7 @@ class HostSession(Session):
             # the end of the transcript should reach everyone (a disputed frame is never acknowledged)
             deadline = time.monotonic() + (ACK_WAIT_S if self.outcome is None or self.outcome.code != EXIT_DISPUTE
                                            else 0)
-            while self.table is not None and time.monotonic() < deadline and self._unacked():
+            while self.transcript is not None and time.monotonic() < deadline and self._unacked():
                 for event in self.transport.poll(50):
                     if event.kind == "message":
                         self._on_message(self.conns.get(event.peer), event)
@@ -125,11 +125,11 @@ class HostSession(Session):
             self.transport.broadcast(wire.pack("bye", wire.clip(reason)))
             self.transport.close()
             self.transport = None
-            if self.table is not None:
-                self.table.close()
+            if self.transcript is not None:
+                self.transcript.close()
 
     def _unacked(self) -> bool:
-        last = self.table.seq
+        last = self.transcript.seq
         return any(c.connected and c.seat is not None and c.acked < last for c in self.conns.values())
 
     # ------------------------------------------------------------------------------ admission, lobby
@@ -193,7 +193,7 @@ class HostSession(Session):
 
     def _start_game(self) -> None:
         secrets = SeatSecrets(self.host_seat, self.identity.private_key, os.urandom(32))
-        self.table = Table.create(self.header, secrets, self.replay_dir, self.fsync, self.game)
+        self.transcript = Transcript.create(self.header, secrets, self.replay_dir, self.fsync, self.game)
         for conn in self.conns.values():
             conn.acked = -1
         self.phase = "play"
@@ -332,10 +332,10 @@ class HostSession(Session):
         self.transport.broadcast(wire.pack("chat", self.host_seat, text))
 
     def _on_ack(self, conn: _Conn, seq: int, frame_hash: bytes) -> None:
-        table = self.table
-        if table is None or conn.seat is None:
+        transcript = self.transcript
+        if transcript is None or conn.seat is None:
             return
-        frames = table.ledger.frames
+        frames = transcript.ledger.frames
         if not 0 <= seq < len(frames) or frames[seq].hash != frame_hash:
             log.warning("%s acknowledged a frame %d the host does not have (transcripts fork?)", conn.name, seq)
             return
@@ -347,7 +347,7 @@ class HostSession(Session):
         log.warning("%s rejected frame %d: %s", conn.name, seq, wire.clip(reason))
 
     def _on_dispute(self, conn: _Conn, frame_no: int, seat: int, reason: str) -> None:
-        if conn.seat is None or self.phase != "play" or self.table is None:
+        if conn.seat is None or self.phase != "play" or self.transcript is None:
             log.warning("dropped a dispute report from %s: not a seated player in a game under way", conn.name)
             return
         text = f"{conn.name} reports a dispute at frame {frame_no} (seat {seat}): {wire.clip(reason)}"
@@ -355,7 +355,7 @@ class HostSession(Session):
         for other in self.conns.values():
             if other is not conn and other.connected:
                 self.transport.send(other.key, wire.pack("dispute", frame_no, seat, wire.clip(reason)))
-        path = f"; replay {self.table.path}" if self.table else ""
+        path = f"; replay {self.transcript.path}" if self.transcript else ""
         self.finish(EXIT_DISPUTE, text + path)
 
     def _on_rematch(self, conn: _Conn, seats: list) -> None:
@@ -376,12 +376,12 @@ class HostSession(Session):
         return None
 
     def _on_frame(self, conn: _Conn, data: bytes) -> None:
-        table = self.table
-        if table is None or conn.seat is None or self.phase != "play":
+        transcript = self.transcript
+        if transcript is None or conn.seat is None or self.phase != "play":
             log.warning("dropped a frame from %s: no game under way for it", conn.name)
             return
         try:
-            frame = table.accept(data)
+            frame = transcript.accept(data)
         except Rejected as exc:
             log.warning("rejected a frame from %s (seat %s): %s", conn.name, conn.seat, exc.reason)
             self.transport.send(conn.key, wire.pack("reject", -1 if exc.frame_no is None else exc.frame_no,
@@ -395,7 +395,7 @@ class HostSession(Session):
 
     def _accepted(self, frame: Frame, data: bytes, own: bool) -> None:
         self._relay(data)
-        for line in self.table.lines():
+        for line in self.transcript.lines():
             self.say(line)
         if self.on_frame is not None:
             self.on_frame(frame, own)
@@ -414,15 +414,15 @@ class HostSession(Session):
 
     def _emit(self, frame: Frame) -> None:
         try:
-            self.table.accept(frame)
+            self.transcript.accept(frame)
         except (Rejected, Dispute) as exc:   # our own frame: a bug here, never the peers' fault
             self.finish(EXIT_FAILED, f"this peer's own frame {frame.seq} was refused by its ledger: {exc}")
             return
         self._accepted(frame, frame.encode(), own=True)
 
     def _resume(self, conn: _Conn, session: bytes, seq: int, frame_hash: bytes) -> None:
-        table = self.table
-        if table is None or session != table.header.session:
+        transcript = self.transcript
+        if transcript is None or session != transcript.header.session:
             if session in self.old_sessions:
                 self._refuse(conn, "that game is over")
             else:
@@ -432,7 +432,7 @@ class HostSession(Session):
         if seat is None:
             self._refuse(conn, "you hold no seat in this game")
             return
-        frames = table.ledger.frames
+        frames = transcript.ledger.frames
         if seq >= len(frames):
             self._refuse(conn, f"you claim frame {seq}, the host has only {len(frames) - 1}: the transcripts fork")
             return
@@ -459,7 +459,7 @@ class HostSession(Session):
 
     def _claim(self, kind: str, seat: int, waited: float) -> None:
         self.say(f"seat {seat} has not sent its {kind} frame for {waited:.0f} s: claiming the timeout")
-        self._emit(self.table.ledger.build_timeout())
+        self._emit(self.transcript.ledger.build_timeout())
 
     # ------------------------------------------------------------------------------ rematch
 
@@ -491,8 +491,8 @@ class HostSession(Session):
     def _rematch(self) -> None:
         seated = self._seated()
         self.old_sessions.add(self.header.session)
-        self.table.close()
-        self.table = None
+        self.transcript.close()
+        self.transcript = None
         self.phase = "lobby"
         self.votes = set()
         self._votes_sent = ()

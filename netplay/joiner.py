@@ -2,7 +2,7 @@
 valid), check the header it composes (our key at our seat), then play: own frames go to the host and
 count once the host sends them back; everything the host sends passes this peer's own ledger.
 
-    session = JoinSession(identity, BotDecider("random"), "127.0.0.1:7000")
+    session = JoinSession(identity, decider, "127.0.0.1:7000")   # any Decider: a bot, a UI
     outcome = session.run()
 
 Resume (`saved=`): the ledger is rebuilt from this peer's replay file with its saved seed, and the
@@ -30,7 +30,7 @@ from netplay.session import (
     Session,
     version,
 )
-from netplay.table import AUTOMATIC, ResumeError, Table
+from netplay.transcript import AUTOMATIC, ResumeError, Transcript
 from netplay.transport import JoinTransport, Refused
 from replays import codec
 from replays.frames import Frame
@@ -71,22 +71,22 @@ class JoinSession(Session):
     def _load(self, saved: SavedSeat) -> None:
         secrets = SeatSecrets(saved.seat, self.identity.private_key, saved.seed_bytes)
         try:
-            table = Table.resume(saved.replay, secrets, self.fsync)
+            transcript = Transcript.resume(saved.replay, secrets, self.fsync)
         except ValueError as exc:      # the header's seat key is not ours
             raise ResumeError(f"cannot resume {saved.replay}: {exc}") from None
-        if table.header.session != saved.session_id:
-            table.close()
+        if transcript.header.session != saved.session_id:
+            transcript.close()
             raise ResumeError(f"{saved.replay} holds another session than the saved one")
-        if table.ledger.closed:
-            table.close()
+        if transcript.ledger.closed:
+            transcript.close()
             resume.remove(saved.session_id, saved.seat)
-            raise ResumeError(f"nothing to resume: that game is over ({table.ledger.status})")
-        self.table, self.game, self.header = table, table.game, table.header
-        self.decider.prepare(table.game)
+            raise ResumeError(f"nothing to resume: that game is over ({transcript.ledger.status})")
+        self.transcript, self.game, self.header = transcript, transcript.game, transcript.header
+        self.decider.prepare(transcript.game)
         self.phase = "play"
         self.synced = False
         self._start_lines()
-        self.say(f"resuming after frame {table.seq} from {saved.replay}")
+        self.say(f"resuming after frame {transcript.seq} from {saved.replay}")
 
     # ------------------------------------------------------------------------------ the loop
 
@@ -127,10 +127,10 @@ class JoinSession(Session):
             self._between_games()
 
     def _wait_ms(self, timeout_ms: int) -> int:
-        table = self.table
-        if self.phase == "play" and table is not None and not table.ledger.closed and self.pending is None:
-            nxt = table.ledger.awaited()
-            if nxt is not None and nxt[1] == table.seat and nxt[0] not in AUTOMATIC:
+        transcript = self.transcript
+        if self.phase == "play" and transcript is not None and not transcript.ledger.closed and self.pending is None:
+            nxt = transcript.ledger.awaited()
+            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
                 return min(timeout_ms, 20)
         return timeout_ms
 
@@ -143,16 +143,18 @@ class JoinSession(Session):
                 self.transport.send(wire.pack("bye", wire.clip(reason)))
             self.transport.close()
             self.transport = None
-            if self.table is not None:
-                self.table.close()
+            if self.transcript is not None:
+                self.transcript.close()
 
     def _send(self, tag: str, *fields: Any) -> bool:
         return self.transport.send(wire.pack(tag, *fields))
 
     def _hello(self) -> None:
         at = None
-        if self.table is not None and not self.table.ledger.closed:
-            at = [self.table.header.session, self.table.seq, self.table.last_hash if self.table.seq >= 0 else bytes(32)]
+        if self.transcript is not None and not self.transcript.ledger.closed:
+            transcript = self.transcript
+            at = [transcript.header.session, transcript.seq,
+                  transcript.last_hash if transcript.seq >= 0 else bytes(32)]
             self.synced = False
         elif self.phase == "lobby" and self.offer is not None:
             self.offer = None          # the host forgot us: start the lobby over
@@ -217,7 +219,8 @@ class JoinSession(Session):
         self.finish(EXIT_FAILED, f"the host refused: {wire.clip(reason)}")
 
     def _on_header(self, data: bytes) -> None:
-        restart = self.phase == "play" and self.table is not None and self.table.seq == -1 and not self.games_done
+        restart = (self.phase == "play" and self.transcript is not None and self.transcript.seq == -1
+                   and not self.games_done)
         if (self.phase not in ("lobby", "over") and not restart) or self.offer is None:
             log.warning("dropped a header from the host: not expected now")
             return
@@ -237,12 +240,12 @@ class JoinSession(Session):
         secrets = SeatSecrets(seat, self.identity.private_key, os.urandom(32))
         if restart:    # the host composed a new header before the first frame (a seat came free meanwhile)
             self._discard_unstarted()
-        elif self.table is not None:
-            self.table.close()
-        self.table = Table.create(header, secrets, self.replay_dir, self.fsync, self.game)
+        elif self.transcript is not None:
+            self.transcript.close()
+        self.transcript = Transcript.create(header, secrets, self.replay_dir, self.fsync, self.game)
         self.header = header
         resume.save(SavedSeat(header.session.hex(), seat, secrets.seed.hex(), self.address,
-                              self.transport.host_key.hex(), str(self.table.path), header.game, resume.now()))
+                              self.transport.host_key.hex(), str(self.transcript.path), header.game, resume.now()))
         self.decider.prepare(self.game)
         self.phase = "play"
         self.synced = False            # until the host says the game is on (every seat has started)
@@ -264,7 +267,7 @@ class JoinSession(Session):
             return "the host's own key holds no seat"
         if len({k for k, _ in header.seats}) != len(header.seats):
             return "a key holds two seats"
-        old = self.table.header if self.table is not None and self.games_done else None
+        old = self.transcript.header if self.transcript is not None and self.games_done else None
         if old is not None:
             if header.session == old.session:
                 return "a rematch needs a new session id"
@@ -273,24 +276,24 @@ class JoinSession(Session):
         return None
 
     def _discard_unstarted(self) -> None:
-        table = self.table
-        table.close()
-        resume.remove(table.header.session, table.seat)
-        if table.path in self.replays:
-            self.replays.remove(table.path)
-        table.path.unlink(missing_ok=True)
-        self.table = None
+        transcript = self.transcript
+        transcript.close()
+        resume.remove(transcript.header.session, transcript.seat)
+        if transcript.path in self.replays:
+            self.replays.remove(transcript.path)
+        transcript.path.unlink(missing_ok=True)
+        self.transcript = None
 
     def _on_frame(self, data: bytes) -> None:
-        table = self.table
-        if table is None or self.phase != "play":
+        transcript = self.transcript
+        if transcript is None or self.phase != "play":
             log.warning("dropped a frame from the host: no game under way")
             return
         try:
-            frame = table.accept(data)
+            frame = transcript.accept(data)
         except Rejected as exc:
             log.warning("rejected a frame from the host: %s", exc.reason)
-            if exc.frame_no is not None and exc.frame_no > len(table.ledger.frames):
+            if exc.frame_no is not None and exc.frame_no > len(transcript.ledger.frames):
                 self._resync()
             return
         except Dispute as exc:
@@ -300,10 +303,10 @@ class JoinSession(Session):
         self._send("ack", frame.seq, frame.hash)
         if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
             self.pending = None
-        for line in table.lines():
+        for line in transcript.lines():
             self.say(line)
         if self.on_frame is not None:
-            self.on_frame(frame, frame.seat == table.seat)
+            self.on_frame(frame, frame.seat == transcript.seat)
 
     def _resync(self) -> None:
         now = time.monotonic()
@@ -318,15 +321,15 @@ class JoinSession(Session):
             self.pending = None
 
     def _on_synced(self, last: int) -> None:
-        table = self.table
-        if table is None:
+        transcript = self.transcript
+        if transcript is None:
             return
         self.synced = True
         if last >= 0:
-            self.say(f"in step with the host again at frame {table.seq}")
+            self.say(f"in step with the host again at frame {transcript.seq}")
         pending = self.pending
         if pending is not None:
-            if pending.seq == table.seq + 1 and pending.prev == table.last_hash:
+            if pending.seq == transcript.seq + 1 and pending.prev == transcript.last_hash:
                 self._send("frame", pending.encode())
             else:
                 self.pending = None
@@ -343,7 +346,7 @@ class JoinSession(Session):
         self._send("chat", -1, text)
 
     def _on_dispute(self, frame_no: int, seat: int, reason: str) -> None:
-        path = f"; replay {self.table.path}" if self.table else ""
+        path = f"; replay {self.transcript.path}" if self.transcript else ""
         text = f"the host reports a dispute at frame {frame_no} (seat {seat}): {wire.clip(reason)}"
         self.say(text)
         self.finish(EXIT_DISPUTE, text + path)
@@ -358,7 +361,7 @@ class JoinSession(Session):
                         else self.games_message())
         elif self.phase == "done":
             return
-        elif self.phase == "play" and self.table is not None and self.table.ledger.closed:
+        elif self.phase == "play" and self.transcript is not None and self.transcript.ledger.closed:
             self._game_closed()
         else:
             self.finish(EXIT_FAILED, f"the host left: {reason}")
@@ -376,7 +379,7 @@ class JoinSession(Session):
 
     def _moved(self) -> None:
         self._claim_frame = None
-        if self._hold_seq is not None and self.table.seq >= self._hold_seq:
+        if self._hold_seq is not None and self.transcript.seq >= self._hold_seq:
             self._hold_seq = None
 
     def _claim_after(self, kind: str, seat: int, now: float) -> float | None:
@@ -390,18 +393,18 @@ class JoinSession(Session):
 
     def _timers(self) -> None:
         super()._timers()
-        table = self.table
-        if self.outcome is not None or self.phase != "play" or table is None or table.ledger.closed:
+        transcript = self.transcript
+        if self.outcome is not None or self.phase != "play" or transcript is None or transcript.ledger.closed:
             return
         now = time.monotonic()
         if self._claim_frame is not None and now > self._claim_deadline:
             self._claim_locally()
             return
-        nxt = table.ledger.awaited()
+        nxt = transcript.ledger.awaited()
         if (self._host_gone_at is not None and now - self._host_gone_at > self.reveal_timeout + JOINER_GRACE
                 and (nxt is None or nxt[1] != self._host_seat())):
             self.finish(EXIT_FAILED, f"lost the host for more than {self.reveal_timeout + JOINER_GRACE:g} s; the "
-                                     f"game stays unfinished (replay {table.path}; `netplay join --resume` may "
+                                     f"game stays unfinished (replay {transcript.path}; `netplay join --resume` may "
                                      "continue it)")
 
     def _host_seat(self) -> int | None:
@@ -412,7 +415,7 @@ class JoinSession(Session):
 
     def _claim(self, kind: str, seat: int, waited: float) -> None:
         self.say(f"seat {seat} has not sent its {kind} frame for {waited:.0f} s: claiming the timeout")
-        self._claim_frame = self.table.ledger.build_timeout()
+        self._claim_frame = self.transcript.ledger.build_timeout()
         self._claim_deadline = time.monotonic() + JOINER_GRACE
         self._send("frame", self._claim_frame.encode())
 
@@ -420,16 +423,16 @@ class JoinSession(Session):
         """The host did not relay our claim (it is the one withholding, or gone): record it ourselves."""
         frame = self._claim_frame
         self._claim_frame = None
-        table = self.table
-        if frame.seq != len(table.ledger.frames):
+        transcript = self.transcript
+        if frame.seq != len(transcript.ledger.frames):
             return
         try:
-            table.accept(frame)
+            transcript.accept(frame)
         except (Rejected, Dispute) as exc:
             self.finish(EXIT_FAILED, f"our own timeout claim was refused by our ledger: {exc}")
             return
         self.say("the host did not relay the claim: recorded it in our own replay")
-        for line in table.lines():
+        for line in transcript.lines():
             self.say(line)
         self._game_closed()
 

@@ -18,20 +18,18 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
-import engines
 from engines.core import Game, IllegalAction, Result, State
 from netplay import resume
 from netplay.identity import Identity
-from netplay.table import AUTOMATIC, Table
+from netplay.transcript import AUTOMATIC, Transcript
 from replays.crypto import fingerprint
 from replays.frames import Frame
 from replays.ledger import DealUnsupported, Dispute
@@ -71,29 +69,6 @@ class Decider(Protocol):
 
     def rematch(self, games_done: int) -> bool | None:
         """After a game: True for a rematch, False to leave, None while undecided."""
-
-
-class BotDecider:
-    """A bot of the game (by name: "random", "smart", ...) that plays `games` games in a row."""
-
-    def __init__(self, name: str, games: int = 1, seed: int | None = None, delay_s: float = 0.0):
-        self.name, self.games, self.delay_s = name, games, delay_s
-        self.rng = random.Random(seed)
-        self.bot: Any = None
-
-    def prepare(self, game: Game) -> None:
-        table = engines.bots(game.id)
-        if self.name not in table:
-            raise ValueError(f"{game.id} has no bot {self.name!r} (bots: {', '.join(sorted(table))})")
-        self.bot = table[self.name]()
-
-    def decide(self, game: Game, state: State, seat: int, legal: list[str]) -> str | None:
-        if self.delay_s:
-            time.sleep(self.delay_s)
-        return self.bot.choose(game, state, seat, legal, self.rng)
-
-    def rematch(self, games_done: int) -> bool | None:
-        return games_done < self.games
 
 
 class QueueDecider:
@@ -152,7 +127,7 @@ class Session:
         self.on_frame: Callable[[Frame, bool], None] | None = None
         self.on_ack: Callable[[int, int], None] | None = None
         self.lock = threading.RLock()
-        self.table: Table | None = None
+        self.transcript: Transcript | None = None
         self.game: Game | None = None
         self.phase = "lobby"            # lobby | play | over | done
         self.outcome: Outcome | None = None
@@ -231,7 +206,7 @@ class Session:
 
     @property
     def seat(self) -> int | None:
-        return None if self.table is None else self.table.seat
+        return None if self.transcript is None else self.transcript.seat
 
     def status(self) -> str:
         if self.outcome is not None:
@@ -240,12 +215,12 @@ class Session:
             return "waiting for the other players"
         if self.phase == "over":
             return "game over; rematch?" if not self.rematch_asked else "waiting for the others to agree to a rematch"
-        ledger = self.table.ledger
+        ledger = self.transcript.ledger
         nxt = ledger.awaited()
         if nxt is None:
             return "game over"
         kind, seat = nxt
-        if seat == self.table.seat:
+        if seat == self.transcript.seat:
             if kind in AUTOMATIC:
                 return "sending"
             waiting = self.game.awaiting(ledger.state)
@@ -269,13 +244,13 @@ class Session:
 
     def _work(self) -> None:
         """Build and emit every own frame that is due now (automatic ones, and decisions once made)."""
-        table = self.table
-        if table is None or self.phase != "play":
+        transcript = self.transcript
+        if transcript is None or self.phase != "play":
             return
         for _ in range(64):  # a bounded burst; the loop comes back
             if self.outcome is not None:
                 return
-            ledger = table.ledger
+            ledger = transcript.ledger
             if ledger.closed:
                 self._game_closed()
                 return
@@ -288,13 +263,13 @@ class Session:
                 return
             kind, seat = nxt[0]
             seq = len(ledger.frames)
-            if seat != table.seat or self._hold_seq == seq:
+            if seat != transcript.seat or self._hold_seq == seq:
                 return
             if kind in AUTOMATIC:
                 frame = ledger.build_next()
             else:
                 decision = ledger.decision()
-                action = self.decider.decide(table.game, ledger.state, table.seat, decision[1])
+                action = self.decider.decide(transcript.game, ledger.state, transcript.seat, decision[1])
                 if action is None:
                     return
                 try:
@@ -316,16 +291,16 @@ class Session:
         raise NotImplementedError
 
     def _timers(self) -> None:
-        table = self.table
-        if table is None or self.phase != "play" or table.ledger.closed or self.outcome is not None:
+        transcript = self.transcript
+        if transcript is None or self.phase != "play" or transcript.ledger.closed or self.outcome is not None:
             return
         now = time.monotonic()
-        count = len(table.ledger.frames)
+        count = len(transcript.ledger.frames)
         if count != self._seen:
             self._seen, self._since = count, now
             self._moved()
-        nxt = table.ledger.awaited()
-        if nxt is None or nxt[1] == table.seat:
+        nxt = transcript.ledger.awaited()
+        if nxt is None or nxt[1] == transcript.seat:
             return
         limit = self._claim_after(nxt[0], nxt[1], now)
         if limit is not None and now - self._since > limit:
@@ -340,14 +315,15 @@ class Session:
     # ------------------------------------------------------------------------------ the end
 
     def _start_lines(self) -> None:
-        table = self.table
-        header = table.header
+        transcript = self.transcript
+        header = transcript.header
         self.names = [name for _, name in header.seats]
         self.players = header.players
-        self.say(f"{table.game.title or header.game}: session {header.session.hex()[:8]}, you are seat {table.seat}")
+        self.say(f"{transcript.game.title or header.game}: session {header.session.hex()[:8]}, "
+                 f"you are seat {transcript.seat}")
         for s, (key, name) in enumerate(header.seats):
             self.say(f"  seat {s}: {name} ({fingerprint(key)})")
-        self.replays.append(table.path)
+        self.replays.append(transcript.path)
         if self.games_done:
             self.game_log_start = len(self.log) - 1 - len(header.seats)
         self._seen, self._since = -1, time.monotonic()
@@ -355,16 +331,16 @@ class Session:
 
     def _game_closed(self) -> None:
         """The ledger closed: complete (then rematch votes), unfinished by a timeout claim, or disputed."""
-        table = self.table
-        ledger = table.ledger
+        transcript = self.transcript
+        ledger = transcript.ledger
         if self.phase != "play":
             return
-        resume.remove(table.header.session, table.seat)
+        resume.remove(transcript.header.session, transcript.seat)
         if ledger.status == "complete":
             self.games_done += 1
             text = f"game over: {result_text(ledger.result, self.names)}"
             self.say(text)
-            self.last_game = Outcome(EXIT_OK, f"{text}; replay {table.path}")
+            self.last_game = Outcome(EXIT_OK, f"{text}; replay {transcript.path}")
             self.phase = "over"
             self.rematch_asked = False
             self._over_since = time.monotonic()
@@ -372,40 +348,40 @@ class Session:
         if ledger.status == "unfinished":
             frame_no, kind, claimant = ledger.claim
             blamed = ledger.blame
-            if blamed == table.seat:
+            if blamed == transcript.seat:
                 text = (f"you forfeit: seat {claimant} claimed in frame {frame_no} that you withheld your {kind} "
                         f"frame past the timeout")
             else:
                 text = (f"seat {blamed} forfeits: it withheld its {kind} frame past the timeout (claimed by seat "
                         f"{claimant} in frame {frame_no})")
             self.say(text)
-            self.finish(EXIT_FORFEIT, f"{text}; replay {table.path}")
+            self.finish(EXIT_FORFEIT, f"{text}; replay {transcript.path}")
             return
         dispute = ledger.dispute
         self._report_dispute(dispute)
 
     def _report_dispute(self, dispute: Dispute | None) -> None:
-        table = self.table
+        transcript = self.transcript
         if dispute is None:
-            self.finish(EXIT_DISPUTE, f"the game stopped in a dispute; replay {table.path}")
+            self.finish(EXIT_DISPUTE, f"the game stopped in a dispute; replay {transcript.path}")
             return
         lines = [f"DISPUTE at frame {dispute.frame_no}, seat {dispute.seat}: {dispute.reason}",
                  f"  claimed: {dispute.claimed}", f"  allowed: {dispute.allowed}", f"  rule: {dispute.rule}"]
         for line in lines:
             self.say(line)
-        self.finish(EXIT_DISPUTE, f"{lines[0]}; replay {table.path}")
+        self.finish(EXIT_DISPUTE, f"{lines[0]}; replay {transcript.path}")
 
     # ------------------------------------------------------------------------------ for the UI
 
     def result(self) -> Result | None:
         """The engine's result once the game is co-signed; for a game that stopped otherwise, a result
         whose reason says why (so a UI that waits for a result ends)."""
-        table = self.table
-        if table is None:
+        transcript = self.transcript
+        if transcript is None:
             if self.outcome is not None:
                 return Result((), (), self.outcome.message)
             return None
-        ledger = table.ledger
+        ledger = transcript.ledger
         if ledger.status == "complete":
             return ledger.result
         if ledger.status == "unfinished":

@@ -1,7 +1,10 @@
-"""A bot game played through the ledger in one process: one Ledger per seat, each frame built by
-its author, encoded, and accepted by every seat's ledger from its bytes, exactly as peers would over
-the network; the transcript is written as a replay. This proves the protocol end to end without
-sockets, and gives `netplay selfplay --record DIR` and the demo something to audit."""
+"""A signed match: a bot game played through the ledger in one process. One Ledger per seat, each
+frame built by its author, encoded, and accepted by every seat's ledger from its bytes, exactly as
+peers would over the network; the transcript is written as a replay. This proves the protocol end to
+end without sockets, and gives `netplay selfplay --record DIR` and the tests something to audit.
+
+The bots are passed in (anything with the `choose(game, state, seat, legal, rng)` of bots.lib.Bot):
+this layer knows the engine contract, not the bots package."""
 
 from __future__ import annotations
 
@@ -14,8 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from bots.selfplay import make_bots
-from engines.botlib import RandomBot
 from engines.core import Game, Result
 from replays.crypto import generate_key, hash_parts, key_from_bytes, public_bytes
 from replays.frames import Frame
@@ -23,7 +24,7 @@ from replays.header import Header
 from replays.ledger import DEFAULT_CHAIN, Ledger, SeatSecrets
 from replays.writer import ReplayWriter
 
-__all__ = ["LocalRecord", "LedgerTable", "record_match", "make_seats", "replay_bytes"]
+__all__ = ["LocalRecord", "SignedMatch", "record_match", "make_seats", "replay_bytes"]
 
 
 @dataclass(slots=True)
@@ -48,29 +49,28 @@ def make_seats(players: int, seed: int | None, chain_length: int = DEFAULT_CHAIN
     return session, seats
 
 
-class LedgerTable:
-    """Seats of one game in this process: one Ledger per seat, bots choosing from their own knowledge.
+class SignedMatch:
+    """Seats of one game in this process: one Ledger per seat, bots choosing from their own knowledge
+    (`bots`: one per seat, or one bot for every seat).
 
     `next_frame()` builds the frame the protocol awaits (a bot decision or an automatic frame) without
     delivering it; `deliver(frame)` hands its bytes to every seat's ledger. Tests use the two halves
     to tamper with frames in between; `step()` is both.
     """
 
-    def __init__(self, game: Game | str, bots: list[Any] | None = None, seed: int = 0, players: int | None = None,
+    def __init__(self, game: Game | str, bots: Any, seed: int = 0, players: int | None = None,
                  options: dict[str, Any] | None = None, reproducible: bool = False,
-                 chain_length: int = DEFAULT_CHAIN, created: int | None = None,
-                 bot_names: list[str] | tuple[str, ...] = ("random",)):
+                 chain_length: int = DEFAULT_CHAIN, created: int | None = None):
         self.game = game = engines.get(game) if isinstance(game, str) else game
         self.players = players if players is not None else game.players[0]
         resolved = game.check_options(dict(options or {}))
         game.start(self.players, resolved)
-        if bots is None:
-            bots = (make_bots(game.id, list(bot_names), self.players) if game.id in engines.GAMES
-                    else [RandomBot() for _ in range(self.players)])
-        self.bots = bots
+        self.bots = list(bots) if isinstance(bots, (list, tuple)) else [bots] * self.players
+        if len(self.bots) != self.players:
+            raise ValueError(f"{len(self.bots)} bots for {self.players} seats")
         self.rngs = [random.Random(f"{seed}/{seat}") for seat in range(self.players)]
         self.session, self.secrets = make_seats(self.players, seed if reproducible else None, chain_length)
-        names = [getattr(b, "name", "bot") for b in bots]
+        names = [getattr(b, "name", "bot") for b in self.bots]
         self.header = Header.make(game.id, game.rules_version, self.players, resolved,
                                   [(public_bytes(s.key), f"{names[s.seat]}-{s.seat}") for s in self.secrets],
                                   self.session, created if created is not None else (
@@ -110,7 +110,7 @@ class LedgerTable:
 
 def record_match(
     game_id: str | Game,
-    bot_names: list[str] | tuple[str, ...] = ("random",),
+    bots: Any,
     seed: int = 0,
     players: int | None = None,
     options: dict[str, Any] | None = None,
@@ -123,33 +123,32 @@ def record_match(
     created: int | None = None,
     max_frames: int = 1_000_000,
     stop_after: int | None = None,
-    bots: list[Any] | None = None,
     on_frame: Callable[[Frame], None] | None = None,
 ) -> LocalRecord:
     """Play one bot game through the ledger and write its replay.
 
     `path` names the file; else it goes to `directory` (default: the user's replays dir) under a
-    name of date, game and players; `write=False` keeps it in memory. `seed` drives the bots
-    (as in bots.selfplay); keys, seeds and salts are fresh random ones unless `reproducible`.
+    name of date, game and players; `write=False` keeps it in memory. `seed` drives the bots'
+    random choices; keys, seeds and salts are fresh random ones unless `reproducible`.
     `stop_after` ends the recording after that many frames, leaving an unfinished game (as if the
     peers vanished); running past `max_frames` without an end is an error.
     """
-    table = LedgerTable(game_id, bots, seed, players, options, reproducible, chain_length, created, bot_names)
+    match = SignedMatch(game_id, bots, seed, players, options, reproducible, chain_length, created)
     writer = None
     if write:
-        writer = (ReplayWriter(path, table.header, sync) if path is not None
-                  else ReplayWriter.in_dir(directory, table.header, sync))
-    record = LocalRecord(table.header, [], None, writer.path if writer else None, table.ledgers)
+        writer = (ReplayWriter(path, match.header, sync) if path is not None
+                  else ReplayWriter.in_dir(directory, match.header, sync))
+    record = LocalRecord(match.header, [], None, writer.path if writer else None, match.ledgers)
     try:
         for n in range(max_frames + 1):
             if stop_after is not None and n >= stop_after:
                 break
-            frame = table.next_frame()
+            frame = match.next_frame()
             if frame is None:
                 break
             if n == max_frames:
-                raise RuntimeError(f"{table.game.id} seed {seed}: no end after {max_frames} frames")
-            data = table.deliver(frame)
+                raise RuntimeError(f"{match.game.id} seed {seed}: no end after {max_frames} frames")
+            data = match.deliver(frame)
             if writer is not None:
                 writer.append(data)
             record.frames.append(frame)
@@ -158,8 +157,8 @@ def record_match(
     finally:
         if writer is not None:
             writer.close()
-    record.result = table.ledgers[0].result
-    record.actions = table.actions
+    record.result = match.ledgers[0].result
+    record.actions = match.actions
     return record
 
 

@@ -29,12 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import engines  # noqa: E402
-from engines.botlib import RandomBot  # noqa: E402
+from bots.decider import BotDecider  # noqa: E402
+from bots.lib import RandomBot  # noqa: E402
 from netplay import wire  # noqa: E402
 from netplay.host import HostSession  # noqa: E402
 from netplay.identity import Identity, KnownPeers  # noqa: E402
 from netplay.joiner import JoinSession  # noqa: E402
-from netplay.session import BotDecider  # noqa: E402
 from replays.crypto import generate_key  # noqa: E402
 from replays.frames import Frame, make_frame  # noqa: E402
 
@@ -95,7 +95,8 @@ def _cheating(base: type) -> type:
         def _tampered(self, frame: Frame) -> Frame:
             body = list(frame.body)
             if frame.kind == "reveal":
-                legal = [a for a in self.table.game.legal(self.table.ledger.state, frame.seat) if a != body[0]]
+                ledger = self.transcript.ledger
+                legal = [a for a in ledger.game.legal(ledger.state, frame.seat) if a != body[0]]
                 body[0] = legal[0] if legal else body[0] + "x"
             else:
                 body[0] = bytes(b ^ 0x5A for b in body[0]) if isinstance(body[0], bytes) else body[0]
@@ -104,7 +105,7 @@ def _cheating(base: type) -> type:
 
         def _inject(self, frame: Frame) -> None:
             key = self.identity.private_key
-            ledger = self.table.ledger
+            ledger = self.transcript.ledger
             junk = [
                 b"\x00\xffthis is not msgpack at all",
                 wire.pack("frame", b"\x93not a frame"),
@@ -168,10 +169,12 @@ def main() -> int:
         game_id = args.target
         if args.toy:
             from toygames import NimGame
-            engines.GAMES["toy-nim"] = NimGame()
+
+            from engines.core import Game
+            engines.GAMES["toy-nim"] = Game(NimGame())
             game_id, decider = "toy-nim", _ToyGameDecider("random")
         if args.rules_version is not None:
-            engines.get(game_id).rules_version = args.rules_version
+            engines.get(game_id).rules.rules_version = args.rules_version
         cls = _cheating(HostSession)
         cls.cheat = args.cheat
         session = cls(ident, decider, game_id, players=args.players, bind=args.bind, known_peers=KnownPeers(),

@@ -10,8 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engines
-from bots.selfplay import make_bots, play_match, replay_steps
-from engines.botlib import RandomBot, sample_outcome
+from bots import for_game as bots_for
+from bots import make as make_bots
+from bots.lib import RandomBot, sample_outcome
+from bots.selfplay import play_match
+from engines.referee import replay_steps
 
 CASES = [(gid, p) for gid, g in engines.GAMES.items() for p in g.players]
 
@@ -21,7 +24,7 @@ def test_registry_is_consistent():
     for gid, game in engines.GAMES.items():
         assert game.id == gid and game.title
         assert engines.get(gid) is game
-        bots = engines.bots(gid)
+        bots = bots_for(gid)
         assert {"random", "smart"} <= set(bots), gid
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from bots.lib import RandomBot
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_ledger import GAMES, forge, run_until  # noqa: E402
@@ -20,7 +22,7 @@ from replays.audit import audit_bytes, audit_file  # noqa: E402
 from replays.crypto import generate_key  # noqa: E402
 from replays.frames import decode_frame, make_frame  # noqa: E402
 from replays.ledger import Dispute  # noqa: E402
-from replays.local import LedgerTable, make_seats  # noqa: E402
+from replays.local import SignedMatch, make_seats  # noqa: E402
 from replays.writer import ReplayWriter  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -117,7 +119,7 @@ def test_changed_revealed_values_are_blamed_on_their_seat():
 
 def _disputed_quedah(tmp_path: Path) -> tuple[Path, int, str]:
     game = engines.get("quedah-merchant")
-    table = LedgerTable(game, seed=3, reproducible=True)
+    table = SignedMatch(game, RandomBot(), seed=3, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     for _ in range(6):
         run_until(table, lambda kind, seat: kind == "act")

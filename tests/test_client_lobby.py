@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+from bots.lib import RandomBot
+
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 import random
@@ -103,7 +105,7 @@ def test_lobby_reports_a_refused_join_without_a_traceback(home):
 
 
 def test_viewer_steps_and_renders(home):
-    record = record_match("ploc", bot_names=["random"], seed=4, directory=home / "replays")
+    record = record_match("ploc", RandomBot(), seed=4, directory=home / "replays")
     app = App((1280, 720))
     lobby = LobbyScene(home / "replays", browse=False)
     app.push(lobby)
@@ -141,7 +143,7 @@ def test_viewer_screenshot_command(home, tmp_path):
 
     from client.cli import main
 
-    record = record_match("loyal-captain", bot_names=["random"], seed=2, directory=home / "replays")
+    record = record_match("loyal-captain", RandomBot(), seed=2, directory=home / "replays")
     out = tmp_path / "shot.png"
     result = CliRunner().invoke(main, ["replay", "view", str(record.path), "--frame", "5", "--screenshot",
                                        str(out)])

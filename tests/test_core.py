@@ -11,10 +11,19 @@ from hypothesis import strategies as st
 from toygames import DuelGame, NimGame
 
 import engines
-from engines.core import HIDDEN, Chance, IllegalAction, canonical_bytes, outcome_from_bytes, uniform
+from engines.core import (
+    HIDDEN,
+    Chance,
+    Game,
+    IllegalAction,
+    canonical_bytes,
+    check_outcome,
+    outcome_from_bytes,
+    uniform,
+)
 
-nim = NimGame()
-duel = DuelGame()
+nim = Game(NimGame())
+duel = Game(DuelGame())
 
 
 def test_start_validates_players_and_options():
@@ -136,7 +145,7 @@ def test_hidden_is_refused_where_no_secret_is_allowed():
     with pytest.raises(IllegalAction, match="only a secret"):
         duel.play(state, 0, HIDDEN)
     with pytest.raises(IllegalAction, match="public chance"):
-        duel._check_outcome(Chance("dice", sides=(6,)), HIDDEN)
+        check_outcome(Chance("dice", sides=(6,)), HIDDEN)
 
 
 def test_no_common_action_between_the_plays_of_a_revealed_simultaneous_step():
@@ -191,8 +200,8 @@ def test_dice_outcomes_are_in_range(data):
 
 
 def test_local_driver_keeps_hidden_knowledge_states_in_step():
+    from bots.lib import RandomBot
     from bots.selfplay import play_match
-    from engines.botlib import RandomBot
 
     results = set()
     for seed in range(40):

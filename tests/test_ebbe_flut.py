@@ -11,10 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engines
-from bots.selfplay import make_bots, play_match, replay_steps
-from engines.botlib import RandomBot
+from bots import make as make_bots
+from bots.lib import RandomBot
+from bots.selfplay import play_match
 from engines.core import COMMON_ACTIONS, Chance
 from engines.ebbeflut import cards as C
+from engines.referee import replay_steps
 
 game = engines.get("ebbe-flut")
 solo = engines.get("ebbe-flut-solo")
@@ -144,7 +146,7 @@ def test_opening_places_apply_in_either_order():
 
 
 def test_ef2_row_conflict_on_the_start_cells():
-    state = game.arrange({"r5c5": "E:A3", "r4c5": "E:B1"}, held="E:C3")
+    state = game.rules.arrange({"r5c5": "E:A3", "r4c5": "E:B1"}, held="E:C3")
     assert acts(game, state, 0) == ["place r4c5", "place r5c4", "place r5c5"]
     illegal(game, state, 0, "push r5c5 up", "must be placed first")
     state = game.play(state, 0, "place r5c4")
@@ -160,7 +162,7 @@ def test_ef2_row_conflict_on_the_start_cells():
 
 
 def ef3():
-    return game.arrange({"r3c3": "F:B2 E:D4", "r3c1": "F:B5", "r1c3": "E:D1"}, drawn=True)
+    return game.rules.arrange({"r3c3": "F:B2 E:D4", "r3c1": "F:B5", "r1c3": "E:D1"}, drawn=True)
 
 
 def test_ef3_a_push_uncovers_an_opponents_conflict():
@@ -199,7 +201,7 @@ def test_ef3_the_alternative_push_scores():
 
 
 def test_ef4_chain_of_pushes():
-    state = game.arrange({"r4c3": "E:B1", "r3c2": "E:D3", "r2c4": "E:A5"}, held="E:B3")
+    state = game.rules.arrange({"r4c3": "E:B1", "r3c2": "E:D3", "r2c4": "E:A5"}, held="E:B3")
     state = game.play(state, 0, "place r4c5")
     assert acts(game, state, 0) == ["push r4c3 up", "push r4c5 up"]
     state = game.play(state, 0, "push r4c5 up")
@@ -218,7 +220,7 @@ def test_ef4_chain_of_pushes():
     ({"r1c3": "E:D1", "r4c3": "E:A1"}, "push r1c3 left"),
 ])
 def test_ef5_pushes_into_the_goal(piles, push):
-    state = game.arrange(piles, drawn=True)
+    state = game.rules.arrange(piles, drawn=True)
     assert push in acts(game, state, 0)
     after = game.play(state, 0, push)
     card = C.parse(piles[push.split()[1]])
@@ -228,24 +230,24 @@ def test_ef5_pushes_into_the_goal(piles, push):
 
 
 def test_ef6_off_the_field():
-    state = game.arrange({"r3c1": "E:C2", "r5c1": "E:C4"}, drawn=True)
+    state = game.rules.arrange({"r3c1": "E:C2", "r5c1": "E:C4"}, drawn=True)
     assert acts(game, state, 0) == ["push r3c1 left", "push r5c1 left"]
     after = game.play(state, 0, "push r3c1 left")
     assert after.inner.lost == ((C.parse("E:C2"),), ()) and after.inner.home == ((), ())
     assert game.play(state, 0, "push r5c1 left").inner.lost == ((C.parse("E:C4"),), ())
-    row1 = game.arrange({"r1c4": "E:A1", "r1c5": "E:E1"}, drawn=True)
+    row1 = game.rules.arrange({"r1c4": "E:A1", "r1c5": "E:E1"}, drawn=True)
     assert acts(game, row1, 0) == ["push r1c4 up", "push r1c5 up"]
     for push in acts(game, row1, 0):  # every fix of a row-1 conflict costs Ebbe a card
         assert len(game.play(row1, 0, push).inner.lost[0]) == 1
 
 
 def test_ef7_fluts_mirrored_directions():
-    state = game.arrange({"r4c4": "F:C1", "r4c2": "F:C5"}, mover=1, drawn=True)
+    state = game.rules.arrange({"r4c4": "F:C1", "r4c2": "F:C5"}, mover=1, drawn=True)
     assert acts(game, state, 1) == ["push r4c2 up", "push r4c4 up"]
     home = game.play(state, 1, "push r4c4 up")
     assert home.inner.home == ((), (C.parse("F:C1"),)) and game.view(home, 1)["scores"] == [0, 1]
     assert pile(game.play(state, 1, "push r4c2 up"), "r5c2") == ["F:C5"]
-    column = game.arrange({"r3c5": "F:E2", "r1c5": "F:A2"}, mover=1, drawn=True)
+    column = game.rules.arrange({"r3c5": "F:E2", "r1c5": "F:A2"}, mover=1, drawn=True)
     assert acts(game, column, 1) == ["push r1c5 left", "push r3c5 left"]
     assert game.play(column, 1, "push r3c5 left").inner.lost == ((), (C.parse("F:E2"),))
 
@@ -254,7 +256,7 @@ def test_ef7_fluts_mirrored_directions():
 
 
 def test_ef8_covered_cards_do_not_count_until_uncovered():
-    state = game.arrange({"r4c4": "E:A3 F:D4", "r4c2": "E:C3", "r1c4": "F:D1"}, mover=1, drawn=True)
+    state = game.rules.arrange({"r4c4": "E:A3 F:D4", "r4c2": "E:C3", "r1c4": "F:D1"}, mover=1, drawn=True)
     assert state.inner.conflicts[0] == ()
     assert acts(game, state, 1) == ["push r1c4 left", "push r4c4 left"]
     state = game.play(state, 1, "push r4c4 left")  # F:D4 -> r4c5, a Flut goal
@@ -263,7 +265,7 @@ def test_ef8_covered_cards_do_not_count_until_uncovered():
 
 
 def test_ef8_other_colours_do_not_count():
-    state = game.arrange({"r4c2": "E:C3", "r4c3": "F:C5"})
+    state = game.rules.arrange({"r4c2": "E:C3", "r4c3": "F:C5"})
     assert state.inner.conflicts == ((), ())
     assert acts(game, state, 0) == DRAWS
 
@@ -272,7 +274,7 @@ def test_ef8_other_colours_do_not_count():
 
 
 def test_ef9_the_draw_is_mandatory_and_end_needs_no_conflict():
-    state = game.arrange({"r3c3": "E:A1"})
+    state = game.rules.arrange({"r3c3": "E:A1"})
     assert acts(game, state, 0) == DRAWS
     illegal(game, state, 0, "end", "draw first")
     state = game.play(state, 0, "draw 4")
@@ -289,7 +291,7 @@ def test_ef9_the_draw_is_mandatory_and_end_needs_no_conflict():
 
 
 def test_placing_can_cover_an_own_conflict():
-    state = game.arrange({"r5c5": "E:A3", "r5c1": "E:A1"})
+    state = game.rules.arrange({"r5c5": "E:A3", "r5c1": "E:A1"})
     assert acts(game, state, 0) == [*DRAWS, "push r5c1 up", "push r5c5 up"]
     state = run(game, state, (0, "draw 1"))
     pool = state.inner.pools[0]
@@ -298,7 +300,7 @@ def test_placing_can_cover_an_own_conflict():
 
 
 def test_an_ebbe_card_pushed_onto_its_own_start_cell_just_stacks():
-    state = game.arrange({"r5c5": "E:A1", "r5c4": "E:C3", "r2c5": "E:B1"}, drawn=True)
+    state = game.rules.arrange({"r5c5": "E:A1", "r5c4": "E:C3", "r2c5": "E:B1"}, drawn=True)
     assert "push r5c5 left" in acts(game, state, 0)
     after = game.play(state, 0, "push r5c5 left")
     assert pile(after, "r5c4") == ["E:C3", "E:A1"] and after.inner.home == ((), ())
@@ -309,7 +311,7 @@ def test_an_ebbe_card_pushed_onto_its_own_start_cell_just_stacks():
 
 def ef10(home: tuple[str, str]):
     piles = {"r3c3": "E:B2 F:C1", "r3c1": "F:A1", "r3c4": "E:B5"}
-    return game.arrange(piles, mover=1, pools=("", ""), home=home)
+    return game.rules.arrange(piles, mover=1, pools=("", ""), home=home)
 
 
 def test_ef10_game_end():
@@ -335,17 +337,17 @@ def test_ef10_equal_cards_is_a_draw():
 
 
 def test_flut_ahead_wins():
-    state = game.arrange({"r3c3": "E:A1"}, mover=1, pools=("", ""), home=("E:D1", "F:E1 F:E2"))
+    state = game.rules.arrange({"r3c3": "E:A1"}, mover=1, pools=("", ""), home=("E:D1", "F:E1 F:E2"))
     state = game.play(state, 1, "end")
     assert game.result(state) == engines.Result(winners=(1,), scores=(1, 2), reason="most-cards")
 
 
 def test_d11_a_seat_with_empty_stacks_still_takes_turns():
-    state = game.arrange({"r3c3": "E:A1"}, pools=("", "F:A1 F:A2"))
+    state = game.rules.arrange({"r3c3": "E:A1"}, pools=("", "F:A1 F:A2"))
     assert acts(game, state, 0) == ["end"]
     state = game.play(state, 0, "end")
     assert game.result(state) is None and acts(game, state, 1) == ["draw 1", "draw 2"]
-    illegal(game, game.arrange({}, pools=("", "F:A1")), 0, "draw 1", "no cards left")
+    illegal(game, game.rules.arrange({}, pools=("", "F:A1")), 0, "draw 1", "no cards left")
 
 
 # --------------------------------------------------------------------------------------------- EF-11 solo
@@ -365,7 +367,7 @@ def test_ef11_solo_draw_and_place():
 
 
 def test_ef11_solo_conflict_blocks_the_draw():
-    state = solo.arrange({"r1c1": "F:A1"}, held="F:B1")
+    state = solo.rules.arrange({"r1c1": "F:A1"}, held="F:B1")
     state = solo.play(state, 0, "place r1c2")
     assert acts(solo, state, 0) == ["push r1c1 up", "push r1c2 up"]
     illegal(solo, state, 0, "draw 1", "conflict-free")
@@ -376,12 +378,12 @@ def test_ef11_solo_conflict_blocks_the_draw():
 
 
 def test_ef11_solo_colours_never_conflict_with_each_other():
-    state = solo.arrange({"r3c2": "E:C1", "r3c4": "F:C2", "r4c2": "F:A1"})
+    state = solo.rules.arrange({"r3c2": "E:C1", "r3c4": "F:C2", "r4c2": "F:A1"})
     assert acts(solo, state, 0) == DRAWS
 
 
 def test_solo_pushes_either_colour_in_its_own_directions():
-    state = solo.arrange({"r3c2": "E:C1", "r3c4": "E:C2", "r2c3": "F:A1", "r2c5": "F:B1"})
+    state = solo.rules.arrange({"r3c2": "E:C1", "r3c4": "E:C2", "r2c3": "F:A1", "r2c5": "F:B1"})
     assert acts(solo, state, 0) == ["push r2c3 up", "push r2c5 up", "push r3c2 up", "push r3c4 up"]
     assert pile(solo.play(state, 0, "push r3c2 up"), "r2c2") == ["E:C1"]
     assert pile(solo.play(state, 0, "push r2c3 up"), "r3c3") == ["F:A1"]
@@ -390,21 +392,21 @@ def test_solo_pushes_either_colour_in_its_own_directions():
 
 
 def test_solo_draw_lists_ebbe_then_flut_and_scores_both():
-    state = solo.arrange({"r2c2": "E:D2", "r2c5": "E:A2", "r4c4": "F:C1", "r4c2": "F:C5"})
+    state = solo.rules.arrange({"r2c2": "E:D2", "r2c5": "E:A2", "r4c4": "F:C1", "r4c2": "F:C5"})
     state = run(solo, state, (0, "push r2c2 up"), (0, "push r4c4 up"))
     assert solo.view(state, 0)["scores"] == [2]
     assert state.inner.pools[0] == tuple(sorted(state.inner.pools[0]))
 
 
 def test_solo_ends_when_stacks_are_empty_and_no_conflict_is_left():
-    state = solo.arrange({"r3c3": "E:B1"}, pools=("E:A1",), home=("E:E5", "F:E5 F:E4"))
+    state = solo.rules.arrange({"r3c3": "E:B1"}, pools=("E:A1",), home=("E:E5", "F:E5 F:E4"))
     assert acts(solo, state, 0) == ["draw 1"]
     state = run(solo, state, (0, "draw 1"), 0)
     assert acts(solo, state, 0) == ["place r4c5", "place r5c4", "place r5c5"]
     state = solo.play(state, 0, "place r5c5")
     assert solo.result(state) == engines.Result(winners=(0,), scores=(3,), reason="solo-finished")
     # the last card creates a conflict: play goes on until it is fixed
-    state = solo.arrange({"r4c3": "E:B1"}, pools=("E:A1",))
+    state = solo.rules.arrange({"r4c3": "E:B1"}, pools=("E:A1",))
     state = run(solo, state, (0, "draw 1"), 0, (0, "place r4c5"))
     assert solo.result(state) is None and acts(solo, state, 0) == ["push r4c3 up", "push r4c5 up"]
     state = solo.play(state, 0, "push r4c5 up")
@@ -432,7 +434,7 @@ def test_solo_is_recordable_and_audits():
     from replays.audit import audit_bytes
     from replays.local import record_match, replay_bytes
 
-    record = record_match("ebbe-flut-solo", ("random",), seed=5, players=1, write=False, reproducible=True)
+    record = record_match("ebbe-flut-solo", RandomBot(), seed=5, players=1, write=False, reproducible=True)
     assert record.result is not None and record.result.reason == "solo-finished"
     assert audit_bytes(replay_bytes(record)).status == "valid"
 
@@ -451,7 +453,7 @@ def test_illegal_texts_name_the_rule():
     illegal(game, state, 0, "place r5c5", "no drawn card")
     illegal(game, state, 0, "draw 1", "already drawn")
     illegal(game, state, 0, "end", "own conflict")
-    empty = game.arrange({}, pools=("E:A1", ""))
+    empty = game.rules.arrange({}, pools=("E:A1", ""))
     illegal(game, empty, 0, "draw 2", "stack 2 is empty")
     with pytest.raises(engines.IllegalAction, match="chance"):
         game.play(game.play(empty, 0, "draw 1"), 0, "place r5c5")
@@ -488,7 +490,7 @@ def test_view_hides_covered_faces_during_play_and_shows_them_at_the_end():
     assert ebbe["conflicts"] == ["push r1c3 left", "push r3c3 left"]
     assert view["phase"] == "turn" and view["to_move"] == 0 and view["undrawn"] == [23, 23]
     assert sum(view["stacks"][0]) == 23
-    end = run(game, game.arrange({"r3c3": "F:B2 E:D4"}, pools=("", ""), drawn=True), (0, "end"))
+    end = run(game, game.rules.arrange({"r3c3": "F:B2 E:D4"}, pools=("", ""), drawn=True), (0, "end"))
     shown = next(c for c in game.view(end, 0)["cells"] if c["cell"] == "r3c3")
     assert shown["pile"][0]["name"] == "F:B2" and game.view(end, 0)["result"]["reason"] == "equal-cards"
 

@@ -15,7 +15,7 @@ from engines.kidd import board as kb
 from engines.kidd.board import EDGES, FIELDS, FORWARD, NEIGHBOURS, OUT, POSITIONS, START_FIELDS
 from engines.kidd.notation import cell_text, parse_action, parse_position
 from engines.kidd.repetition import History
-from engines.kidd.stepping import EMPTY_BOARD, from_behind, occupancy, set_cells, walk_fault, walks
+from engines.kidd.walks import EMPTY_BOARD, from_behind, occupancy, set_cells, walk_fault, walks
 
 SPEC_TABLE = {  # rules/kidd.md, "The board (data)"
     1: ((7, 8), 500, 60), 2: ((8, 9), 881, 280), 3: ((9, 10), 881, 720), 4: ((10, 11), 500, 940),
@@ -233,8 +233,8 @@ def test_views_carry_the_board(game_id):
 def test_arrange_rejects_impossible_positions():
     game = engines.get("madagaskar")
     with pytest.raises(ValueError, match="back of 13"):
-        game.arrange("S0: 13(1)")
+        game.rules.arrange("S0: 13(1)")
     with pytest.raises(ValueError, match="only a start field"):
-        game.arrange("S0: 13(OUT)")
+        game.rules.arrange("S0: 13(OUT)")
     with pytest.raises(ValueError, match="names a seat"):
-        game.arrange("S2: 13(7)")
+        game.rules.arrange("S2: 13(7)")

@@ -13,12 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engines
-from engines.core import HIDDEN, Awaiting, Chance, Game, IllegalAction, Result
+from bots.lib import RandomBot
+from engines.core import HIDDEN, Awaiting, Chance, Game, IllegalAction, Result, Rules
 from replays.audit import audit_replay
 from replays.crypto import generate_key
 from replays.frames import make_frame
 from replays.ledger import Dispute, Ledger, Rejected
-from replays.local import LedgerTable, record_match, replay_bytes
+from replays.local import SignedMatch, record_match, replay_bytes
 from replays.randomness import DealUnsupported, choice_commitment, salt_for
 from replays.reader import parse_replay
 
@@ -40,7 +41,7 @@ class Cards:
     bets_done: tuple = ()
 
 
-class CardsGame(Game):
+class CardsGame(Rules[Cards]):
     """A public bonus die; then ROUNDS rounds of: every seat privately draws a card 0..2 from its own
     deck, then all play one card from their hand at once (rock-paper-scissors: c beats c-1 mod 3);
     finally every seat makes a bet kept secret until the end. Most round points wins."""
@@ -49,11 +50,11 @@ class CardsGame(Game):
     title = "Toy Cards"
     players = (2, 3)
 
-    def _start(self, players, options):
+    def start(self, players, options):
         return Cards(players, hands=((),) * players, sizes=(0,) * players, current=(None,) * players,
                      bets=(None,) * players)
 
-    def _awaiting(self, inner):
+    def awaiting(self, inner):
         if inner.phase == "bonus":
             return Awaiting("chance", (), Chance("dice", sides=(6,), label="bonus"))
         if inner.phase == "draw":
@@ -65,7 +66,7 @@ class CardsGame(Game):
                             secret=True)
         return Awaiting("over")
 
-    def _legal(self, inner, seat):
+    def legal(self, inner, seat):
         if inner.phase == "play" and inner.current[seat] is None:
             hand = inner.hands[seat]
             cards = range(3) if hand is HIDDEN else set(hand)
@@ -74,7 +75,7 @@ class CardsGame(Game):
             return ["bet 1", "bet 2"]
         return []
 
-    def _chance(self, inner, value):
+    def chance(self, inner, value):
         if inner.phase == "bonus":
             return replace(inner, bonus=value[0], phase="draw")
         seat = inner.drawer
@@ -85,7 +86,7 @@ class CardsGame(Game):
         return replace(inner, hands=tuple(hands), sizes=tuple(sizes), drawer=0 if last else seat + 1,
                        phase="play" if last else "draw")
 
-    def _play(self, inner, seat, action):
+    def play(self, inner, seat, action):
         if inner.phase == "bet":
             if action is not HIDDEN and action not in ("bet 1", "bet 2"):
                 raise IllegalAction(f"{action!r}: a bet is 'bet 1' or 'bet 2'")
@@ -124,7 +125,7 @@ class CardsGame(Game):
                 points[a] += sum(1 for b in range(inner.players) if (plays[a] - plays[b]) % 3 == 1)
         return tuple(points)
 
-    def _result(self, inner):
+    def result(self, inner):
         if inner.phase != "over":
             return None
         points = self._points(inner)
@@ -132,30 +133,30 @@ class CardsGame(Game):
         winners = tuple(s for s in range(inner.players) if points[s] == best)
         return Result(winners if len(winners) == 1 else (), points, "cards")
 
-    def _public(self, inner):
+    def public(self, inner):
         return (inner.phase, inner.round, inner.drawer, inner.bonus, inner.sizes, inner.played, inner.bets_done)
 
-    def _view(self, inner, seat):
+    def view(self, inner, seat):
         own = seat is not None and inner.hands[seat] is not HIDDEN
         bet = inner.bets[seat] if seat is not None else None
         return {"phase": inner.phase, "round": inner.round, "bonus": inner.bonus, "sizes": list(inner.sizes),
                 "played": [list(p) for p in inner.played], "hand": list(inner.hands[seat]) if own else None,
                 "bet": bet if isinstance(bet, str) else None}
 
-    def _eliminate(self, inner, seat):
+    def eliminate(self, inner, seat):
         return inner
 
 
 class DealGame(CardsGame):
     id = "toy-deal"
 
-    def _awaiting(self, inner):
+    def awaiting(self, inner):
         if inner.phase == "bonus":
             return Awaiting("chance", (), Chance("deal", n=5, private_to=0, deck="development"))
-        return super()._awaiting(inner)
+        return super().awaiting(inner)
 
 
-CARDS = CardsGame()
+CARDS = Game(CardsGame())
 GAMES = {CARDS.id: CARDS}
 
 
@@ -165,7 +166,7 @@ def forge(ledger: Ledger, key, seat: int, kind: str, body, digest: bytes | None 
                       ledger.digest if digest is None else digest)
 
 
-def run_until(table: LedgerTable, want) -> None:
+def run_until(table: SignedMatch, want) -> None:
     """Step the table until the awaited frame matches want(kind, seat)."""
     for _ in range(10_000):
         nxt = table.expects()
@@ -176,7 +177,7 @@ def run_until(table: LedgerTable, want) -> None:
     raise AssertionError("never reached")
 
 
-def observer(table: LedgerTable) -> Ledger:
+def observer(table: SignedMatch) -> Ledger:
     """A spectator ledger that has seen every frame so far (what the audit would hold)."""
     spectator = Ledger(table.header, None, table.game)
     for frame in table.ledgers[0].frames:
@@ -184,7 +185,7 @@ def observer(table: LedgerTable) -> Ledger:
     return spectator
 
 
-def play_out(table: LedgerTable) -> None:
+def play_out(table: SignedMatch) -> None:
     while table.step() is not None:
         pass
 
@@ -194,7 +195,7 @@ def play_out(table: LedgerTable) -> None:
 
 @pytest.mark.parametrize(("game_id", "players"), [(g, p) for g, game in engines.GAMES.items() for p in game.players])
 def test_every_game_round_trips_through_the_ledger(game_id, players, tmp_path):
-    record = record_match(game_id, ["random"], seed=5, players=players, path=tmp_path / "r.npr", sync=False)
+    record = record_match(game_id, RandomBot(), seed=5, players=players, path=tmp_path / "r.npr", sync=False)
     assert record.result is not None
     assert all(ledger.status == "complete" for ledger in record.ledgers)
     hashes = {tuple(f.hash for f in ledger.frames) for ledger in record.ledgers}
@@ -207,7 +208,7 @@ def test_every_game_round_trips_through_the_ledger(game_id, players, tmp_path):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3]), chain=st.integers(1, 4))
 def test_hidden_information_game_round_trips(seed, players, chain):
-    record = record_match(CARDS, seed=seed, players=players, write=False, chain_length=chain)
+    record = record_match(CARDS, RandomBot(), seed=seed, players=players, write=False, chain_length=chain)
     assert [ledger.status for ledger in record.ledgers] == ["complete"] * players
     verdict = audit_replay(parse_replay(replay_bytes(record)), GAMES)
     assert verdict.status == "valid", verdict.reason
@@ -219,7 +220,7 @@ def test_hidden_information_game_round_trips(seed, players, chain):
 
 
 def test_knowledge_states_hide_other_seats_secrets():
-    table = LedgerTable(CARDS, seed=3, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=3, reproducible=True)
     run_until(table, lambda kind, seat: kind == "commit")
     zero, one = table.ledgers
     assert zero.state.inner.hands[0] != HIDDEN and zero.state.inner.hands[1] is HIDDEN
@@ -229,7 +230,7 @@ def test_knowledge_states_hide_other_seats_secrets():
 
 def test_chance_values_are_shared_and_unbiased_by_construction():
     """The public die is the same for every seat and comes from every seat's chain value."""
-    table = LedgerTable(CARDS, seed=8, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=8, reproducible=True)
     run_until(table, lambda kind, seat: kind == "chain")
     table.step()
     table.step()
@@ -241,7 +242,7 @@ def test_chance_values_are_shared_and_unbiased_by_construction():
 
 
 def test_bad_frames_are_rejected_and_change_nothing():
-    table = LedgerTable(CARDS, seed=1, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=1, reproducible=True)
     for _ in range(3):
         table.step()
     ledger = observer(table)
@@ -279,7 +280,7 @@ def test_bad_frames_are_rejected_and_change_nothing():
 
 def test_a_signed_illegal_action_is_that_seats_rule_violation():
     game = engines.get("loyal-captain")
-    table = LedgerTable(game, seed=2, reproducible=True)
+    table = SignedMatch(game, RandomBot(), seed=2, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     ledger = observer(table)
     seat = table.expects()[1]
@@ -299,7 +300,7 @@ def test_a_signed_illegal_action_is_that_seats_rule_violation():
 
 
 def test_out_of_turn_frame_is_a_dispute():
-    table = LedgerTable(engines.get("ploc"), seed=2, reproducible=True)
+    table = SignedMatch(engines.get("ploc"), RandomBot(), seed=2, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     ledger = observer(table)
     seat = 1 - table.expects()[1]
@@ -309,7 +310,7 @@ def test_out_of_turn_frame_is_a_dispute():
 
 
 def test_a_changed_chain_value_is_caught_and_blamed():
-    table = LedgerTable(CARDS, seed=4, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=4, reproducible=True)
     run_until(table, lambda kind, seat: kind == "chain")
     seat = table.expects()[1]
     ledger = observer(table)
@@ -319,7 +320,7 @@ def test_a_changed_chain_value_is_caught_and_blamed():
 
 
 def test_a_changed_simultaneous_choice_is_caught_and_blamed():
-    table = LedgerTable(CARDS, seed=6, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=6, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal")
     seat = table.expects()[1]
     ledger = table.ledgers[1 - seat]
@@ -335,7 +336,7 @@ def test_a_changed_simultaneous_choice_is_caught_and_blamed():
 
 
 def test_a_changed_secret_opening_or_seed_is_caught_at_the_end():
-    table = LedgerTable(CARDS, seed=7, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=7, reproducible=True)
     run_until(table, lambda kind, seat: kind == "seed")
     seat = table.expects()[1]
     genuine = table.ledgers[seat].build_seed()
@@ -358,17 +359,17 @@ def test_a_changed_secret_opening_or_seed_is_caught_at_the_end():
 class LyingCards(CardsGame):
     """The cheat's own engine: it lets its seat play any card, as if its hand were unknown."""
 
-    def _legal(self, inner, seat):
+    def legal(self, inner, seat):
         if inner.phase == "play" and inner.current[seat] is None:
             return ["card 0", "card 1", "card 2"]
-        return super()._legal(inner, seat)
+        return super().legal(inner, seat)
 
-    def _play(self, inner, seat, action):
+    def play(self, inner, seat, action):
         if inner.phase == "play":
             hands = list(inner.hands)
             hands[seat] = HIDDEN
             inner = replace(inner, hands=tuple(hands))
-        return super()._play(inner, seat, action)
+        return super().play(inner, seat, action)
 
 
 class LyingBot:
@@ -384,8 +385,8 @@ class LyingBot:
 @pytest.mark.parametrize("cheat", [0, 1])
 def test_playing_a_card_not_held_is_caught_when_the_seed_is_revealed(cheat):
     """Live peers can only check that a card is possible; the end re-simulation proves the lie."""
-    table = LedgerTable(CARDS, seed=9, reproducible=True)
-    table.ledgers[cheat] = Ledger(table.header, table.secrets[cheat], LyingCards())
+    table = SignedMatch(CARDS, RandomBot(), seed=9, reproducible=True)
+    table.ledgers[cheat] = Ledger(table.header, table.secrets[cheat], Game(LyingCards()))
     table.bots[cheat] = LyingBot()
     with pytest.raises(Dispute) as info:
         play_out(table)
@@ -400,7 +401,7 @@ def test_playing_a_card_not_held_is_caught_when_the_seed_is_revealed(cheat):
 
 
 def test_a_digest_mismatch_names_the_frame_and_both_digests():
-    table = LedgerTable(engines.get("ploc"), seed=3, reproducible=True)
+    table = SignedMatch(engines.get("ploc"), RandomBot(), seed=3, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     seat = table.expects()[1]
     ledger = observer(table)
@@ -414,7 +415,7 @@ def test_a_digest_mismatch_names_the_frame_and_both_digests():
 
 
 def test_a_wrong_cosignature_is_a_dispute():
-    table = LedgerTable(engines.get("quedah-merchant"), seed=3, reproducible=True)
+    table = SignedMatch(engines.get("quedah-merchant"), RandomBot(), seed=3, reproducible=True)
     run_until(table, lambda kind, seat: kind == "final")
     seat = table.expects()[1]
     ledger = observer(table)
@@ -427,7 +428,7 @@ def test_a_wrong_cosignature_is_a_dispute():
 
 
 def test_a_withheld_reveal_is_claimed_and_blamed():
-    table = LedgerTable(CARDS, seed=11, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=11, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal" and seat == 1)
     with pytest.raises(RuntimeError):
         table.ledgers[1].build_timeout()  # nobody claims against itself
@@ -442,7 +443,7 @@ def test_a_withheld_reveal_is_claimed_and_blamed():
 
 
 def test_a_false_timeout_claim_is_a_dispute():
-    table = LedgerTable(CARDS, seed=11, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=11, reproducible=True)
     run_until(table, lambda kind, seat: kind == "chain" and seat == 0)
     ledger = observer(table)
     with pytest.raises(Dispute) as info:
@@ -451,7 +452,7 @@ def test_a_false_timeout_claim_is_a_dispute():
 
 
 def test_a_restarted_peer_recovers_its_choices_from_its_seed():
-    table = LedgerTable(CARDS, seed=12, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=12, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal" and seat == 0)
     fresh = Ledger(table.header, table.secrets[0], CARDS)
     for frame in table.ledgers[0].frames:
@@ -462,7 +463,7 @@ def test_a_restarted_peer_recovers_its_choices_from_its_seed():
 
 
 def test_own_illegal_action_is_refused_before_signing():
-    table = LedgerTable(engines.get("ploc"), seed=2, reproducible=True)
+    table = SignedMatch(engines.get("ploc"), RandomBot(), seed=2, reproducible=True)
     run_until(table, lambda kind, seat: kind == "act")
     seat = table.expects()[1]
     with pytest.raises(IllegalAction):
@@ -471,7 +472,7 @@ def test_own_illegal_action_is_refused_before_signing():
 
 
 def test_resign_and_draw_offers_are_actions():
-    table = LedgerTable(CARDS, seed=13, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=13, reproducible=True)
     run_until(table, lambda kind, seat: kind == "commit" and seat == 0)
     table.deliver(table.ledgers[0].build_action("offer draw"))
     assert table.expects() == ("act", 1)
@@ -487,7 +488,7 @@ def test_resign_and_draw_offers_are_actions():
 
 
 def test_an_interrupted_secret_round_is_committed_afresh():
-    table = LedgerTable(CARDS, seed=14, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=14, reproducible=True)
     run_until(table, lambda kind, seat: kind == "commit" and seat == 1 and table.ledgers[0].round.secret)
     table.deliver(table.ledgers[1].build_action("offer draw"))
     table.deliver(table.ledgers[0].build_action("decline draw"))
@@ -500,7 +501,7 @@ def test_an_interrupted_secret_round_is_committed_afresh():
 
 
 def test_secret_deals_are_refused_with_a_clear_message():
-    table_game = DealGame()
+    table_game = Game(DealGame())
     with pytest.raises(DealUnsupported) as info:
-        record_match(table_game, seed=1, write=False)
+        record_match(table_game, RandomBot(), seed=1, write=False)
     assert "mental-poker" in str(info.value) and "later issue" in str(info.value)

@@ -8,8 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engines
-from bots.selfplay import make_bots, play_match, replay_steps
+from bots import for_game as bots_for
+from bots import make as make_bots
+from bots.selfplay import play_match
 from engines.kidd.notation import parse_position
+from engines.referee import replay_steps
 
 game = engines.get("loyal-captain")
 
@@ -37,7 +40,7 @@ def test_no_draw_by_agreement_in_loyal_captain():
 
 
 def test_lc1_start_field_stone_falls_to_two():
-    state = game.arrange("S0: 1(OUT). S1: 7(13), 14(15)", to_move=1)
+    state = game.rules.arrange("S0: 1(OUT). S1: 7(13), 14(15)", to_move=1)
     state = game.play(state, 1, "step 14 8")
     assert cells(state) == pieces("S1: 7(13), 8(14)")
     assert game.result(state) is None  # seat 0 still has stones in supply
@@ -45,13 +48,13 @@ def test_lc1_start_field_stone_falls_to_two():
 
 
 def test_lc2_single_stone_enclosed_by_three():
-    state = game.arrange("S1: 14(13). S0: 8(1), 13(7), 16(17)", to_move=0)
+    state = game.rules.arrange("S1: 14(13). S0: 8(1), 13(7), 16(17)", to_move=0)
     state = game.play(state, 0, "step 16 15")
     assert cells(state) == pieces("S0: 8(1), 13(7), 15(16)")
 
 
 def test_lc3_group_enclosed_by_four():
-    state = game.arrange("S0: 13(18), 14(8). S1: 7(6), 18(12), 8(1), 16(17)", to_move=1)
+    state = game.rules.arrange("S0: 13(18), 14(8). S1: 7(6), 18(12), 8(1), 16(17)", to_move=1)
     state = game.play(state, 1, "step 16 15")
     assert cells(state) == pieces("S1: 7(6), 18(12), 8(1), 15(16)")
     assert state.inner.supply == (5, 3)  # removed stones leave the game, they do not return (D6)
@@ -60,29 +63,29 @@ def test_lc3_group_enclosed_by_four():
 
 def test_lc4_one_free_field_keeps_the_group():
     before = "S1: 13(18), 14(8). S0: 7(6), 8(1), 16(17)"
-    state = game.play(game.arrange(before, to_move=0), 0, "step 16 15")
+    state = game.play(game.rules.arrange(before, to_move=0), 0, "step 16 15")
     assert cells(state) == pieces("S1: 13(18), 14(8). S0: 7(6), 8(1), 15(16)")
 
 
 def test_lc5_a_back_towards_the_stone_saves_it():
-    state = game.play(game.arrange("S0: 14(15). S1: 8(14), 13(7), 16(17)", to_move=1), 1, "step 16 15")
+    state = game.play(game.rules.arrange("S0: 14(15). S1: 8(14), 13(7), 16(17)", to_move=1), 1, "step 16 15")
     assert cells(state) == pieces("S0: 14(15). S1: 8(14), 13(7), 15(16)")
 
 
 def test_lc5b_both_seed_statements():
-    state = game.arrange("S1: 14(8), 1(OUT), 2(OUT). S0: 8(1), 13(7), 16(17)", to_move=0)
+    state = game.rules.arrange("S1: 14(8), 1(OUT), 2(OUT). S0: 8(1), 13(7), 16(17)", to_move=0)
     state = game.play(state, 0, "step 16 15")
     assert cells(state) == pieces("S1: 1(OUT), 2(OUT). S0: 8(1), 13(7), 15(16)")
 
 
 def test_lc6_entering_between_stones_that_face_away():
-    state = game.arrange("S1: 7(1), 8(1)", to_move=0, supply=(3, 0))
+    state = game.rules.arrange("S1: 7(1), 8(1)", to_move=0, supply=(3, 0))
     state = game.play(state, 0, "enter 1")
     assert cells(state) == pieces("S0: 1(OUT). S1: 7(1), 8(1)")
 
 
 def test_lc7_entering_between_two_threats_is_captured_at_once():
-    state = game.arrange("S1: 7(13), 8(14)", to_move=0, supply=(5, 5))
+    state = game.rules.arrange("S1: 7(13), 8(14)", to_move=0, supply=(5, 5))
     assert "enter 1" in game.legal(state, 0)  # self-capture is legal (D9)
     state = game.play(state, 0, "enter 1")
     assert cells(state) == pieces("S1: 7(13), 8(14)")
@@ -90,28 +93,28 @@ def test_lc7_entering_between_two_threats_is_captured_at_once():
 
 
 def test_lc8_the_entry_that_encloses_a_threat_survives():
-    state = game.arrange("S1: 7(13), 8(14). S0: 2(OUT), 14(13)", to_move=0, supply=(5, 5))
+    state = game.rules.arrange("S1: 7(13), 8(14). S0: 2(OUT), 14(13)", to_move=0, supply=(5, 5))
     state = game.play(state, 0, "enter 1")
     assert cells(state) == pieces("S0: 1(OUT), 2(OUT), 14(13). S1: 7(13)")
     assert state.inner.supply == (4, 5)
 
 
 def test_lc9_group_through_a_start_field():
-    state = game.arrange("S0: 1(OUT), 7(1). S1: 6(OUT), 8(14), 18(17)", to_move=1)
+    state = game.rules.arrange("S0: 1(OUT), 7(1). S1: 6(OUT), 8(14), 18(17)", to_move=1)
     state = game.play(state, 1, "step 18 13")
     assert cells(state) == pieces("S1: 6(OUT), 8(14), 13(18)")
 
 
 def test_lc10_enclosing_stone_with_its_back_on_the_group_does_not_enclose():
     before = "S0: 1(OUT), 7(1), 8(1), 14(8). S1: 6(OUT), 2(OUT), {}, 16(17)"
-    state = game.play(game.arrange(before.format("13(14)"), to_move=1), 1, "step 16 15")
+    state = game.play(game.rules.arrange(before.format("13(14)"), to_move=1), 1, "step 16 15")
     assert cells(state) == pieces("S0: 1(OUT), 7(1), 8(1), 14(8). S1: 6(OUT), 2(OUT), 13(14), 15(16)")
-    variant = game.play(game.arrange(before.format("13(18)"), to_move=1), 1, "step 16 15")
+    variant = game.play(game.rules.arrange(before.format("13(18)"), to_move=1), 1, "step 16 15")
     assert cells(variant) == pieces("S1: 6(OUT), 2(OUT), 13(18), 15(16)")
 
 
 def test_lc11_no_legal_action_loses():
-    state = game.arrange("S1: 1(7). S0: 8(1), 13(18)", to_move=1, supply=(3, 0))
+    state = game.rules.arrange("S1: 1(7). S0: 8(1), 13(18)", to_move=1, supply=(3, 0))
     result = game.result(state)
     assert result == engines.Result(winners=(0,), scores=(5, 1), reason="no-moves")
     assert game.awaiting(state).kind == "over"
@@ -120,17 +123,17 @@ def test_lc11_no_legal_action_loses():
 
 def test_no_stones_at_all_loses_and_full_start_fields_block_entry():
     # seat 0 is captured down to nothing: it has no stone on the board and none in supply
-    state = game.arrange("S0: 1(OUT). S1: 7(13), 14(15)", to_move=1, supply=(0, 4))
+    state = game.rules.arrange("S0: 1(OUT). S1: 7(13), 14(15)", to_move=1, supply=(0, 4))
     state = game.play(state, 1, "step 14 8")
     assert game.result(state) == engines.Result((1,), (0, 6), "no-moves")
     # supply left but every start field taken and no step possible (D10)
     full = "S1: 1(7), 2(8), 3(9), 4(10), 5(11), 6(12). S0: 7(13), 8(14), 9(15), 10(16), 11(17), 12(18)"
-    state = game.arrange(full, to_move=0, supply=(1, 1))
+    state = game.rules.arrange(full, to_move=0, supply=(1, 1))
     assert game.result(state).reason == "no-moves" and game.result(state).winners == (1,)
 
 
 def test_steps_obey_the_back():
-    state = game.arrange("S0: 1(OUT), 8(14), 2(8)", to_move=0, supply=(0, 7))
+    state = game.rules.arrange("S0: 1(OUT), 8(14), 2(8)", to_move=0, supply=(0, 7))
     assert game.legal(state, 0) == ["resign", "step 1 7", "step 2 9"]
     with pytest.raises(engines.IllegalAction, match="never steps backwards"):
         game.play(state, 0, "step 8 14")
@@ -145,7 +148,7 @@ def test_steps_obey_the_back():
 
 
 def test_illegal_texts_have_reasons():
-    state = game.arrange("S0: 1(OUT). S1: 13(7)", to_move=0, supply=(1, 1))
+    state = game.rules.arrange("S0: 1(OUT). S1: 13(7)", to_move=0, supply=(1, 1))
     for text, reason in [
         ("", "not an action"),
         ("jump 1 7", "not an action"),
@@ -165,14 +168,14 @@ def test_illegal_texts_have_reasons():
             game.play(state, 0, text)
     with pytest.raises(engines.IllegalAction, match="not seat 1's turn"):
         game.play(state, 1, "step 13 14")
-    empty = game.arrange("S0: 1(OUT). S1: 13(7)", to_move=0, supply=(0, 1))
+    empty = game.rules.arrange("S0: 1(OUT). S1: 13(7)", to_move=0, supply=(0, 1))
     with pytest.raises(engines.IllegalAction, match="no stone left in supply"):
         game.play(empty, 0, "enter 2")
 
 
 def test_threefold_repetition_is_a_draw():
     # two lone stones chase each other round the inner hexagon, three fields apart
-    state = game.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(0, 0))
+    state = game.rules.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(0, 0))
     ring = [13, 14, 15, 16, 17, 18]
     seen: dict = {}
     turns = 0
@@ -192,8 +195,8 @@ def test_threefold_repetition_is_a_draw():
 
 
 def test_turn_start_position_counts_include_the_seat_to_move():
-    state = game.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(0, 0))
-    other = game.arrange("S0: 13(7). S1: 16(10)", to_move=1, supply=(0, 0))
+    state = game.rules.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(0, 0))
+    other = game.rules.arrange("S0: 13(7). S1: 16(10)", to_move=1, supply=(0, 0))
     assert state.inner.history.seen[-1] != other.inner.history.seen[-1]
 
 
@@ -203,7 +206,7 @@ def test_resign_ends_the_game():
 
 
 def test_view_is_complete():
-    state = game.arrange("S0: 1(OUT), 7(1). S1: 13(18)", to_move=1, supply=(2, 3))
+    state = game.rules.arrange("S0: 1(OUT), 7(1). S1: 13(18)", to_move=1, supply=(2, 3))
     view = game.view(state, 0)
     field7 = view["fields"][6]
     assert field7 == {**field7, "field": 7, "stones": [0], "back": 1, "owner": 0, "height": 1, "x": 350, "y": 240}
@@ -256,7 +259,7 @@ def smart_wins(game_id: str, games: int, players: int = 2) -> int:
     for i in range(games):
         names = ["random"] * players
         names[i % players] = "smart"
-        bots = [engines.bots(game_id)[name]() for name in names]
+        bots = [bots_for(game_id)[name]() for name in names]
         record = play_match(engines.get(game_id), bots, 500 + i, players, check_views=False)
         wins += record.result.winners == (i % players,)
     return wins

@@ -10,8 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engines
-from bots.selfplay import make_bots, play_match, replay_steps
+from bots import for_game as bots_for
+from bots import make as make_bots
+from bots.selfplay import play_match
 from engines.kidd.notation import parse_position
+from engines.referee import replay_steps
 
 game = engines.get("madagaskar")
 
@@ -57,7 +60,7 @@ def test_opening_with_two_players_ends_with_seat_zero_to_move():
 
 
 def test_mg2_capture_makes_a_tower():
-    state = game.arrange("S0: 14(8). S1: 13(14), 2(OUT)", to_move=0, supply=(0, 5))
+    state = game.rules.arrange("S0: 14(8). S1: 13(14), 2(OUT)", to_move=0, supply=(0, 5))
     assert moves(state, 0) == ["move 14 13", "move 14 15"]
     state = game.play(state, 0, "move 14 13")
     assert cells(state) == parse_position("13(14)[1,0]. S1: 2(OUT)")
@@ -69,7 +72,7 @@ def test_mg2_capture_makes_a_tower():
 
 
 def test_mg3_a_tower_captured_in_turn():
-    state = game.arrange("13(14)[1,0]. S1: 14(15). S0: 4(OUT)", to_move=1, supply=(0, 0))
+    state = game.rules.arrange("13(14)[1,0]. S1: 14(15). S0: 4(OUT)", to_move=1, supply=(0, 0))
     state = game.play(state, 1, "move 14 13")
     assert cells(state)[13] == (14, 1, 0, 1)
     assert game.view(state, None)["fields"][12]["stones"] == [1, 0, 1]
@@ -78,16 +81,16 @@ def test_mg3_a_tower_captured_in_turn():
 
 
 def test_mg4_blocked_walks():
-    state = game.arrange("13(14)[1,0]. S1: 7(6), 18(17)", to_move=0, supply=(0, 0))
+    state = game.rules.arrange("13(14)[1,0]. S1: 7(6), 18(17)", to_move=0, supply=(0, 0))
     assert game.legal(state, 0) == ["offer draw", "pass", "resign"]
-    state = game.arrange("S0: 14(8), 13(7)", to_move=0, supply=(0, 0))
+    state = game.rules.arrange("S0: 14(8), 13(7)", to_move=0, supply=(0, 0))
     assert moves(state, 0) == ["move 13 18", "move 14 15"]
     with pytest.raises(engines.IllegalAction, match="own colour"):
         game.play(state, 0, "move 14 13")
 
 
 def test_mg5_a_tall_tower_goes_round_a_loop():
-    state = game.arrange("1(OUT)[0,1,0,1,0]", to_move=0, supply=(0, 0))
+    state = game.rules.arrange("1(OUT)[0,1,0,1,0]", to_move=0, supply=(0, 0))
     walks = moves(state, 0)
     assert len(walks) == 22
     assert "move 1 7 13 14 8 1" in walks
@@ -96,7 +99,7 @@ def test_mg5_a_tall_tower_goes_round_a_loop():
 
 
 def test_mg6_all_pass_draw():
-    state = game.arrange("2(9)[1,0]. 1(7)[1,1,0]. 8(14)[1,0,0,1,0,0,1,0,1]", to_move=0, supply=(0, 0))
+    state = game.rules.arrange("2(9)[1,0]. 1(7)[1,1,0]. 8(14)[1,0,0,1,0,0,1,0,1]", to_move=0, supply=(0, 0))
     assert game.legal(state, 0) == ["offer draw", "pass", "resign"]
     state = game.play(state, 0, "pass")
     assert game.result(state) is None and game.view(state, None)["passes"] == 1
@@ -106,31 +109,31 @@ def test_mg6_all_pass_draw():
 
 
 def test_pass_only_when_nothing_else_and_the_run_must_be_unbroken():
-    state = game.arrange("S0: 13(7). S1: 4(OUT)", to_move=0, supply=(0, 0))
+    state = game.rules.arrange("S0: 13(7). S1: 4(OUT)", to_move=0, supply=(0, 0))
     with pytest.raises(engines.IllegalAction, match="only when no move and no entry"):
         game.play(state, 0, "pass")
     # an entry or a move breaks a run of passes
-    state = game.arrange("13(14)[1,0]. S1: 7(6), 18(17)", to_move=0, supply=(0, 1))
+    state = game.rules.arrange("13(14)[1,0]. S1: 7(6), 18(17)", to_move=0, supply=(0, 1))
     state = game.play(state, 0, "pass")
     state = game.play(state, 1, "enter 1")
     assert game.view(state, None)["passes"] == 0
 
 
 def test_mg7_win_by_capturing_everything():
-    state = game.arrange("S0: 14(8). S1: 13(14)", to_move=0, supply=(0, 0))
+    state = game.rules.arrange("S0: 14(8). S1: 13(14)", to_move=0, supply=(0, 0))
     state = game.play(state, 0, "move 14 13")
     assert game.result(state) == engines.Result((0,), (2, 0), "all-captured")
 
 
 def test_no_win_while_the_opponent_has_supply():
-    state = game.arrange("S0: 14(8). S1: 13(14)", to_move=0, supply=(0, 1))
+    state = game.rules.arrange("S0: 14(8). S1: 13(14)", to_move=0, supply=(0, 1))
     state = game.play(state, 0, "move 14 13")
     assert game.result(state) is None
     assert game.legal(state, 1) == [f"enter {s}" for s in range(1, 7)] + ["offer draw", "resign"]
 
 
 def test_mg8_draw_offer_declined():
-    state = game.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(1, 1))
+    state = game.rules.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(1, 1))
     state = game.play(state, 0, "offer draw")
     assert game.awaiting(state).seats == (1,)
     assert game.legal(state, 1) == ["accept draw", "decline draw", "resign"]
@@ -145,13 +148,13 @@ def test_mg8_draw_offer_declined():
 
 
 def test_draw_by_agreement():
-    state = game.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(1, 1))
+    state = game.rules.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(1, 1))
     state = game.play(game.play(state, 0, "offer draw"), 1, "accept draw")
     assert game.result(state) == engines.Result((), (1, 1), "agreement")
 
 
 def test_three_player_offer_asks_in_seat_order_after_the_mover():
-    state = game.arrange("S0: 13(7). S1: 16(10). S2: 9(2)", to_move=1, supply=(1, 1, 1), players=3)
+    state = game.rules.arrange("S0: 13(7). S1: 16(10). S2: 9(2)", to_move=1, supply=(1, 1, 1), players=3)
     state = game.play(state, 1, "offer draw")
     assert game.awaiting(state).seats == (2,)
     assert game.legal(state, 0) == []
@@ -167,7 +170,7 @@ def test_three_player_offer_asks_in_seat_order_after_the_mover():
 
 def test_mg9_three_player_elimination():
     position = "S0: 14(8). S1: 4(OUT). S2: 13(14)"
-    state = game.arrange(position, to_move=0, supply=(0, 1, 0), players=3)
+    state = game.rules.arrange(position, to_move=0, supply=(0, 1, 0), players=3)
     state = game.play(state, 0, "move 14 13")  # seat 2's last tower; it has no supply
     assert game.result(state) is None
     assert game.view(state, None)["out_of_play"] == [2]
@@ -181,7 +184,7 @@ def test_mg9_three_player_elimination():
     state = game.play(state, 1, "move 10 16")
     assert game.awaiting(state).seats == (0,)
     # seat 1 falls too: its stone on 16 (back 10) is approached from 10
-    final = game.arrange("13(14)[2,0]. S1: 16(10). S0: 10(4)", to_move=0, supply=(0, 0, 0), players=3)
+    final = game.rules.arrange("13(14)[2,0]. S1: 16(10). S0: 10(4)", to_move=0, supply=(0, 0, 0), players=3)
     final = game.play(final, 0, "move 10 16")
     assert game.result(final) == engines.Result((0,), (4, 0, 0), "all-captured")
 
@@ -203,7 +206,7 @@ def test_resigning_in_three_leaves_play_and_the_last_one_standing_wins():
 
 
 def test_resigning_when_another_seat_is_already_out():
-    state = game.arrange("S0: 14(8). S1: 4(OUT). S2: 13(14)", to_move=0, supply=(0, 1, 0), players=3)
+    state = game.rules.arrange("S0: 14(8). S1: 4(OUT). S2: 13(14)", to_move=0, supply=(0, 1, 0), players=3)
     state = game.play(state, 0, "move 14 13")
     state = game.play(state, 1, "resign")
     assert game.result(state) == engines.Result((0,), (2, 0, 0), "resign")
@@ -225,7 +228,7 @@ def test_two_player_resign():
 
 
 def test_repetition_draw():
-    state = game.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(0, 0))
+    state = game.rules.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(0, 0))
     ring = [13, 14, 15, 16, 17, 18]
     while game.result(state) is None:
         seat = state.inner.to_move
@@ -235,7 +238,7 @@ def test_repetition_draw():
 
 
 def test_illegal_texts():
-    state = game.arrange("S0: 13(7), 1(OUT). S1: 16(10), 17(11)", to_move=0, supply=(1, 1))
+    state = game.rules.arrange("S0: 13(7), 1(OUT). S1: 16(10), 17(11)", to_move=0, supply=(1, 1))
     for text, reason in [
         ("step 13 14", "not an action"),
         ("move 13", "at least 2"),
@@ -251,9 +254,9 @@ def test_illegal_texts():
     with pytest.raises(engines.IllegalAction, match="not seat 1's turn"):
         game.play(state, 1, "move 16 15")
     with pytest.raises(engines.IllegalAction, match="only from behind"):
-        game.play(game.arrange("S0: 15(14). S1: 16(17)", to_move=0, supply=(0, 0)), 0, "move 15 16")
+        game.play(game.rules.arrange("S0: 15(14). S1: 16(17)", to_move=0, supply=(0, 0)), 0, "move 15 16")
     with pytest.raises(engines.IllegalAction, match="cannot be approached from behind"):
-        game.play(game.arrange("S0: 7(13). S1: 1(OUT)", to_move=0, supply=(0, 0)), 0, "move 7 1")
+        game.play(game.rules.arrange("S0: 7(13). S1: 1(OUT)", to_move=0, supply=(0, 0)), 0, "move 7 1")
 
 
 def test_view_for_three():
@@ -304,7 +307,7 @@ def test_smart_bot_beats_random(players, games, least):
     for i in range(games):
         names = ["random"] * players
         names[i % players] = "smart"
-        bots = [engines.bots(game.id)[name]() for name in names]
+        bots = [bots_for(game.id)[name]() for name in names]
         record = play_match(game, bots, 500 + i, players, check_views=False)
         wins += record.result.winners == (i % players,)
     assert wins >= least

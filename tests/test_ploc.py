@@ -11,12 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engines
-from bots.selfplay import make_bots, play_match, replay_steps
+from bots import make as make_bots
+from bots.lib import game_actions
+from bots.ploc import SmartBot, _ActionSearch, turn_value
+from bots.selfplay import play_match
 from engines import IllegalAction
-from engines.botlib import game_actions
 from engines.core import COMMON_ACTIONS
-from engines.ploc.bot import SmartBot, _ActionSearch, turn_value
 from engines.ploc.game import PlocState
+from engines.referee import replay_steps
 
 game = engines.get("ploc")
 

@@ -10,8 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engines
-from bots.selfplay import make_bots, play_match, replay_steps
+from bots import for_game as bots_for
+from bots import make as make_bots
+from bots.selfplay import play_match
 from engines.kidd.notation import parse_position
+from engines.referee import replay_steps
 
 game = engines.get("quedah-merchant")
 ENTER_ALL = ["enter 1", "enter 2", "enter 3", "enter 4", "enter 5", "enter 6"]
@@ -47,7 +50,7 @@ def test_setup_places_one_stone_each_then_the_die_rolls():
 
 
 def test_qm1_capture_from_behind_then_entry():
-    state = game.arrange("S0: 1(OUT). S1: 13(7)", to_move=0, supply=(5, 6), roll=2)
+    state = game.rules.arrange("S0: 1(OUT). S1: 13(7)", to_move=0, supply=(5, 6), roll=2)
     assert moves(state, 0) == ["move 1 7 13", "move 1 7 6", "move 1 8 14", "move 1 8 2"]
     state = game.play(state, 0, "move 1 7 13")
     assert cells(state) == parse_position("13(7)[1,0]")
@@ -63,21 +66,21 @@ def test_qm1_capture_from_behind_then_entry():
 
 
 def test_qm2_not_from_behind():
-    state = game.arrange("S0: 1(OUT). S1: 13(14)", to_move=0, supply=(5, 6), roll=2)
+    state = game.rules.arrange("S0: 1(OUT). S1: 13(14)", to_move=0, supply=(5, 6), roll=2)
     assert moves(state, 0) == ["move 1 7 6", "move 1 8 14", "move 1 8 2"]
     with pytest.raises(engines.IllegalAction, match="only from behind"):
         game.play(state, 0, "move 1 7 13")
 
 
 def test_qm3_a_stack_cannot_capture():
-    state = game.arrange("13(7)[1,0]. S1: 14(13)", to_move=0, roll=1)
+    state = game.rules.arrange("13(7)[1,0]. S1: 14(13)", to_move=0, roll=1)
     assert moves(state, 0) == ["move 13 18"]
     with pytest.raises(engines.IllegalAction, match="holds a prisoner may not capture"):
         game.play(state, 0, "move 13 14")
 
 
 def test_qm4_freeing_with_a_choice_of_exit():
-    state = game.arrange("13(7)[0,1]. S0: 1(OUT)", to_move=0, supply=(5, 6), roll=2)
+    state = game.rules.arrange("13(7)[0,1]. S0: 1(OUT)", to_move=0, supply=(5, 6), roll=2)
     assert "move 1 7 13" in moves(state, 0)
     state = game.play(state, 0, "move 1 7 13")
     assert cells(state) == parse_position("13(7)[1,0]")
@@ -94,18 +97,18 @@ def test_qm4_freeing_with_a_choice_of_exit():
 
 
 def test_qm5_freeing_forbidden_when_no_exit_is_usable():
-    state = game.arrange("13(7)[0,1]. S0: 1(OUT). S1: 14(8), 18(12)", to_move=0, supply=(5, 4), roll=2)
+    state = game.rules.arrange("13(7)[0,1]. S0: 1(OUT). S1: 14(8), 18(12)", to_move=0, supply=(5, 4), roll=2)
     assert moves(state, 0) == ["move 1 7 6", "move 1 8 14", "move 1 8 2"]
     with pytest.raises(engines.IllegalAction, match="no usable exit"):
         game.play(state, 0, "move 1 7 13")
     captured = game.play(state, 0, "move 1 8 14")
     assert captured.inner.board[14] == (8, 1, 0)
-    variant = game.arrange("13(7)[0,1]. S0: 1(OUT), 14(8). S1: 18(12)", to_move=0, roll=2)
+    variant = game.rules.arrange("13(7)[0,1]. S0: 1(OUT), 14(8). S1: 18(12)", to_move=0, roll=2)
     assert "move 1 7 13" not in moves(variant, 0)
 
 
 def test_qm6_chained_capture():
-    state = game.arrange("13(7)[0,1]. S0: 1(OUT). S1: 14(13), 18(12)", to_move=0, supply=(5, 4), roll=2)
+    state = game.rules.arrange("13(7)[0,1]. S0: 1(OUT). S1: 14(13), 18(12)", to_move=0, supply=(5, 4), roll=2)
     state = game.play(state, 0, "move 1 7 13")
     assert moves(state, 0) == ["free 14"]
     with pytest.raises(engines.IllegalAction, match="not usable"):
@@ -118,7 +121,7 @@ def test_qm6_chained_capture():
 
 def test_qm7_chained_freeing():
     before = "13(7)[0,1]. 14(13)[0,1]. S1: 15(16), 18(12). S0: 1(OUT)"
-    state = game.arrange(before, to_move=0, supply=(3, 3), roll=2)
+    state = game.rules.arrange(before, to_move=0, supply=(3, 3), roll=2)
     state = game.play(state, 0, "move 1 7 13")
     assert moves(state, 0) == ["free 14"]
     state = game.play(state, 0, "free 14")
@@ -129,7 +132,7 @@ def test_qm7_chained_freeing():
     assert cells(state) == parse_position("13(7)[1,0]. 14(13)[1,0]. S1: 15(16), 18(12). S0: 8(14)")
     assert game.view(state, None)["prisoners"] == [2, 0]
     assert moves(state, 0) == ENTER_ALL
-    variant = game.arrange(before + ", 8(2)", to_move=0, supply=(3, 2), roll=2)
+    variant = game.rules.arrange(before + ", 8(2)", to_move=0, supply=(3, 2), roll=2)
     assert "move 1 7 13" not in moves(variant, 0)
     with pytest.raises(engines.IllegalAction, match="no usable exit"):
         game.play(variant, 0, "move 1 7 13")
@@ -138,7 +141,7 @@ def test_qm7_chained_freeing():
 def test_qm8_seven_prisoners_end_the_game_before_the_entry():
     position = ("15(9)[1,0]. 16(10)[1,0]. 17(11)[1,0]. 18(12)[1,0]. 10(3)[0,1]. 11(4)[0,1]. "
                 "S0: 1(OUT). S1: 7(1)")
-    state = game.arrange(position, to_move=0, supply=(1, 0), roll=1)
+    state = game.rules.arrange(position, to_move=0, supply=(1, 0), roll=1)
     state = game.play(state, 0, "move 1 7")
     assert game.result(state) == engines.Result((0,), (5, 2), "seven-captured")
     assert game.awaiting(state).kind == "over" and game.legal(state, 0) == []
@@ -146,17 +149,17 @@ def test_qm8_seven_prisoners_end_the_game_before_the_entry():
 
 def test_qm9_no_move_after_the_roll_loses():
     for roll in (1, 2, 3):
-        state = game.arrange("S1: 1(7). S0: 8(14). 13(7)[1,0]", to_move=1, roll=roll)
+        state = game.rules.arrange("S1: 1(7). S0: 8(14). 13(7)[1,0]", to_move=1, roll=roll)
         assert game.result(state) == engines.Result((0,), (1, 0), "no-move")
         assert game.awaiting(state).kind == "over"
-    contrast = game.arrange("S1: 1(7). S0: 8(1). 13(7)[1,0]", to_move=1, roll=1)
+    contrast = game.rules.arrange("S1: 1(7). S0: 8(1). 13(7)[1,0]", to_move=1, roll=1)
     assert moves(contrast, 1) == ["move 1 8"]
     for roll in (2, 3):
-        assert game.result(game.arrange("S1: 1(7). S0: 8(1). 13(7)[1,0]", to_move=1, roll=roll)) is not None
+        assert game.result(game.rules.arrange("S1: 1(7). S0: 8(1). 13(7)[1,0]", to_move=1, roll=roll)) is not None
 
 
 def test_wrong_seat_and_garbage_are_refused():
-    state = game.arrange("S0: 1(OUT). S1: 4(OUT)", to_move=0, roll=2)
+    state = game.rules.arrange("S0: 1(OUT). S1: 4(OUT)", to_move=0, roll=2)
     for seat, text, reason in [
         (1, "move 4 10 16", "not seat 1's turn"),
         (5, "move 1 7 13", "no seat 5"),
@@ -171,7 +174,7 @@ def test_wrong_seat_and_garbage_are_refused():
 
 
 def test_walks_are_exact_and_never_jump():
-    state = game.arrange("S0: 13(7). S1: 14(15), 17(11)", to_move=0, roll=3)
+    state = game.rules.arrange("S0: 13(7). S1: 14(15), 17(11)", to_move=0, roll=3)
     # 13 -> 14 is blocked for a walk of 3; 13 -> 18 -> 12 / 17 (17 is the end: from 18? its back is 11)
     assert moves(state, 0) == ["move 13 18 12 5", "move 13 18 12 6"]
     for text, reason in [
@@ -188,12 +191,12 @@ def test_walks_are_exact_and_never_jump():
 
 def test_entry_only_after_leaving_a_start_field_and_lapses_when_full():
     # a walk that merely passes over a start field owes no entry (D17)
-    state = game.arrange("S0: 7(13)", to_move=0, supply=(3, 7), roll=3)
+    state = game.rules.arrange("S0: 7(13)", to_move=0, supply=(3, 7), roll=3)
     state = game.play(state, 0, "move 7 1 8 14")
     assert game.awaiting(state).kind == "chance" and state.inner.to_move == 1
     # a freeing chain that ends on the walk's own origin fills the last start field: the entry lapses
     chain = "13(7)[0,1]. 14(13)[0,1]. 8(14)[0,1]. S0: 1(OUT), 2(OUT), 3(OUT). S1: 4(OUT), 5(OUT), 6(OUT)"
-    state = game.arrange(chain, to_move=0, roll=2)
+    state = game.rules.arrange(chain, to_move=0, roll=2)
     assert state.inner.supply == (1, 1)
     state = game.play(state, 0, "move 1 7 13")
     assert moves(state, 0) == ["free 14", "free 18"]
@@ -205,11 +208,11 @@ def test_entry_only_after_leaving_a_start_field_and_lapses_when_full():
     assert cells(state)[1] == (8, 0) and game.view(state, None)["prisoners"] == [3, 0]
     assert game.awaiting(state).kind == "chance" and state.inner.to_move == 1
     # no stone left in supply: no entry either
-    state = game.arrange("S0: 1(OUT)", to_move=0, supply=(0, 7), roll=1)
+    state = game.rules.arrange("S0: 1(OUT)", to_move=0, supply=(0, 7), roll=1)
     state = game.play(state, 0, "move 1 8")
     assert game.awaiting(state).kind == "chance"
     # a freed stone that lands on a start field does not trigger the entry either
-    state = game.arrange("8(14)[0,1]. S0: 13(18)", to_move=0, supply=(2, 6), roll=2)
+    state = game.rules.arrange("8(14)[0,1]. S0: 13(18)", to_move=0, supply=(2, 6), roll=2)
     state = game.play(state, 0, "move 13 14 8")
     assert moves(state, 0) == ["free 1", "free 2"]
     state = game.play(state, 0, "free 2")
@@ -217,16 +220,16 @@ def test_entry_only_after_leaving_a_start_field_and_lapses_when_full():
 
 
 def test_freeing_on_a_start_field_has_one_exit():
-    state = game.arrange("1(7)[0,1]. S0: 6(12)", to_move=0, roll=2)
+    state = game.rules.arrange("1(7)[0,1]. S0: 6(12)", to_move=0, roll=2)
     assert "move 6 7 1" in moves(state, 0)
     state = game.play(state, 0, "move 6 7 1")
     assert moves(state, 0) == ["free 8"]
-    blocked = game.arrange("1(7)[0,1]. S0: 6(12). S1: 8(14)", to_move=0, roll=2)
+    blocked = game.rules.arrange("1(7)[0,1]. S0: 6(12). S1: 8(14)", to_move=0, roll=2)
     assert "move 6 7 1" not in moves(blocked, 0)
 
 
 def test_repetition_is_checked_before_the_roll():
-    state = game.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(0, 0))
+    state = game.rules.arrange("S0: 13(7). S1: 16(10)", to_move=0, supply=(0, 0))
     ring = [13, 14, 15, 16, 17, 18]
     turns = 0
     while game.result(state) is None:
@@ -243,13 +246,13 @@ def test_repetition_is_checked_before_the_roll():
 
 
 def test_digest_depends_on_the_die_and_phase():
-    state = game.arrange("S0: 1(OUT). S1: 4(OUT)", to_move=0)
+    state = game.rules.arrange("S0: 1(OUT). S1: 4(OUT)", to_move=0)
     a, b = game.chance(state, (1,)), game.chance(state, (2,))
     assert game.digest(a) != game.digest(b) != game.digest(state)
 
 
 def test_no_draw_offers_in_quedah_merchant():
-    state = game.arrange("S0: 1(OUT). S1: 4(OUT)", to_move=0, roll=1)
+    state = game.rules.arrange("S0: 1(OUT). S1: 4(OUT)", to_move=0, roll=1)
     assert "offer draw" not in game.legal(state, 0)
     with pytest.raises(engines.IllegalAction, match="not part of Quedah Merchant"):
         game.play(state, 0, "offer draw")
@@ -301,7 +304,7 @@ def test_smart_bot_beats_random():
     for i in range(12):
         names = ["random", "random"]
         names[i % 2] = "smart"
-        bots = [engines.bots(game.id)[name]() for name in names]
+        bots = [bots_for(game.id)[name]() for name in names]
         record = play_match(game, bots, 500 + i, 2, check_views=False)
         wins += record.result.winners == (i % 2,)
     assert wins >= 9

@@ -11,15 +11,18 @@ from pathlib import Path
 
 import pytest
 
+from bots.lib import RandomBot
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_ledger import CARDS, GAMES, LyingBot, LyingCards, play_out, run_until  # noqa: E402
 
+from engines.core import Game  # noqa: E402
 from replays import codec  # noqa: E402
 from replays.audit import audit_file  # noqa: E402
 from replays.header import FORMAT_MAJOR, Header, VersionError  # noqa: E402
 from replays.ledger import Dispute, Ledger  # noqa: E402
-from replays.local import LedgerTable, record_match  # noqa: E402
+from replays.local import SignedMatch, record_match  # noqa: E402
 from replays.reader import parse_replay, read_replay  # noqa: E402
 from replays.writer import ReplayWriter, default_replay_dir, replay_filename  # noqa: E402
 
@@ -49,18 +52,18 @@ def make_fixtures(folder: Path) -> None:
     for name, players in (("cards-valid.npr", 2), ("cards-3p-valid.npr", 3)):
         if (folder / name).exists():
             (folder / name).unlink()
-        record_match(CARDS, seed=21, players=players, path=folder / name, reproducible=True, chain_length=2,
-                     sync=False)
+        record_match(CARDS, RandomBot(), seed=21, players=players, path=folder / name, reproducible=True,
+                     chain_length=2, sync=False)
     target = folder / "quedah-merchant-valid.npr"
     if target.exists():
         target.unlink()
-    record_match("quedah-merchant", seed=4, path=target, reproducible=True, sync=False)
-    table = LedgerTable(CARDS, seed=22, reproducible=True)
+    record_match("quedah-merchant", RandomBot(), seed=4, path=target, reproducible=True, sync=False)
+    table = SignedMatch(CARDS, RandomBot(), seed=22, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal" and seat == 1)
     table.deliver(table.ledgers[0].build_timeout())
     _write(folder / "cards-timeout.npr", table.header, table.ledgers[0].frames)
-    table = LedgerTable(CARDS, seed=23, reproducible=True)
-    table.ledgers[0] = Ledger(table.header, table.secrets[0], LyingCards())
+    table = SignedMatch(CARDS, RandomBot(), seed=23, reproducible=True)
+    table.ledgers[0] = Ledger(table.header, table.secrets[0], Game(LyingCards()))
     table.bots[0] = LyingBot()
     with pytest.raises(Dispute):
         play_out(table)
@@ -97,7 +100,7 @@ def test_writer_flushes_and_fsyncs_every_record(tmp_path, monkeypatch):
     calls = []
     real = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (calls.append(fd), real(fd)))
-    record = record_match(CARDS, seed=1, path=tmp_path / "g.npr", sync=True)
+    record = record_match(CARDS, RandomBot(), seed=1, path=tmp_path / "g.npr", sync=True)
     assert len(calls) == len(record.frames) + 1
     size = (tmp_path / "g.npr").stat().st_size
     assert size == len(record.header.encode()) + sum(len(f.encode()) for f in record.frames)
@@ -107,7 +110,7 @@ def test_writer_flushes_and_fsyncs_every_record(tmp_path, monkeypatch):
 
 def test_replays_are_named_by_date_game_and_players(tmp_path, monkeypatch):
     monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    record = record_match("ploc", ["random"], seed=1, created=1_700_000_000, sync=False)
+    record = record_match("ploc", RandomBot(), seed=1, created=1_700_000_000, sync=False)
     assert record.path.parent == tmp_path / "home" / "replays"
     assert re.fullmatch(r"2023-11-14_221320_ploc_random-0-vs-random-1_[0-9a-f]{8}\.npr", record.path.name)
     assert replay_filename(record.header) == record.path.name
@@ -187,7 +190,7 @@ def test_garbage_after_the_header_is_unreadable_naming_the_record(tmp_path):
 
 
 def test_both_peers_files_verify_to_the_same_result(tmp_path):
-    table = LedgerTable(CARDS, seed=30, reproducible=True)
+    table = SignedMatch(CARDS, RandomBot(), seed=30, reproducible=True)
     play_out(table)
     verdicts = []
     for seat, ledger in enumerate(table.ledgers):

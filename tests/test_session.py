@@ -14,23 +14,25 @@ from pathlib import Path
 import msgpack
 import pytest
 
+from bots.lib import RandomBot
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_ledger import CARDS  # noqa: E402
 
 import engines  # noqa: E402
+from bots.decider import BotDecider  # noqa: E402
 from client.netcontroller import NetController  # noqa: E402
-from engines.botlib import RandomBot  # noqa: E402
 from engines.core import COMMON_ACTIONS  # noqa: E402
 from netplay import resume, wire  # noqa: E402
 from netplay.host import HostSession  # noqa: E402
 from netplay.identity import Identity  # noqa: E402
 from netplay.joiner import JoinSession  # noqa: E402
-from netplay.session import EXIT_DISPUTE, EXIT_OK, BotDecider, QueueDecider  # noqa: E402
-from netplay.table import Table  # noqa: E402
+from netplay.session import EXIT_DISPUTE, EXIT_OK, QueueDecider  # noqa: E402
+from netplay.transcript import Transcript  # noqa: E402
 from netplay.transport import Refused  # noqa: E402
 from replays.audit import audit_file  # noqa: E402
-from replays.local import LedgerTable  # noqa: E402
+from replays.local import SignedMatch  # noqa: E402
 from replays.reader import read_replay  # noqa: E402
 from replays.writer import ReplayWriter  # noqa: E402
 
@@ -82,14 +84,14 @@ def test_messages_round_trip_and_garbage_is_malformed() -> None:
 # ---------------------------------------------------------------------------------------------- table
 
 def test_a_table_resumes_from_a_torn_replay_and_continues_the_same_file(tmp_path: Path) -> None:
-    local = LedgerTable("quedah-merchant", seed=5)
+    local = SignedMatch("quedah-merchant", RandomBot(), seed=5)
     path = tmp_path / "r.npr"
     with ReplayWriter(path, local.header, sync=False) as writer:
         for _ in range(25):
             writer.append(local.step())
     with open(path, "ab") as handle:          # a crash in the middle of the next record
         handle.write(local.next_frame().encode()[:17])
-    table = Table.resume(path, local.secrets[1], fsync=False)
+    table = Transcript.resume(path, local.secrets[1], fsync=False)
     assert table.seq == 24 and table.last_hash == local.ledgers[1].last_hash
     frame = local.next_frame()
     local.deliver(frame)

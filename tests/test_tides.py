@@ -239,7 +239,10 @@ def test_example_3_a_damage_card_set_aside_in_secret():
     assert inner.ships[0].cannon(5, 0) and not inner.ships[0].cannon(5, 1)
     assert inner.ships[1].cannon(5, 0) and not inner.ships[1].cannon(5, 1)
     assert cards_of(referee, 0, "hand") == cards_of(referee, 1, "hand") == ["wait"]
-    assert "navigate" not in str(G.view(seat0, 0)["cards"][1])
+    seen = G.view(seat0, 0)["cards"][1]
+    assert not {"hand", "deck", "damage"} & set(seen)  # seat 1's closed piles stay closed to seat 0
+    assert "navigate" not in str(seen)
+
 
 
 # ----------------------------------------------------------------------------- Example 4

@@ -12,9 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_tides import G, knowledge, picks, position, ship, side
 
-from bots.selfplay import LocalTable, make_bots, play_match, replay_steps
-from engines.botlib import RandomBot
+from bots import make as make_bots
+from bots.lib import RandomBot
+from bots.selfplay import play_match
 from engines.core import HIDDEN, IllegalAction, State
+from engines.referee import Referee, replay_steps
 from engines.tides import cards as C
 from engines.tides.state import DAMAGE, PICK
 
@@ -202,7 +204,7 @@ def test_the_view_shows_the_table():
 def test_views_never_depend_on_what_the_viewer_may_not_know(seed, intro):
     """At every step, the view of seat s (and of a spectator) is the same whether it is drawn from the
     referee state or from seat s's knowledge state, which knows nothing private of the other seat."""
-    table = LocalTable(G, 2, {"intro": intro}, seed)
+    table = Referee(G, 2, {"intro": intro}, seed)
     bots = [RandomBot(), RandomBot()]
     rng = random.Random(seed)
     for _ in range(3000):
@@ -210,17 +212,17 @@ def test_views_never_depend_on_what_the_viewer_may_not_know(seed, intro):
         if waiting.kind == "over":
             break
         for seat in (0, 1):
-            mine = G.view(table.referee, seat)
+            mine = G.view(table.state, seat)
             assert mine == G.view(table.state_of(seat), seat)
             _check_view(mine, seat)
-        assert G.view(table.referee, None) == G.view(table.state_of(0), None) == G.view(table.state_of(1), None)
+        assert G.view(table.state, None) == G.view(table.state_of(0), None) == G.view(table.state_of(1), None)
         if waiting.kind == "chance":
             table.feed_chance()
             continue
         for seat in table.awaited_seats():
             state = table.state_of(seat)
             table.submit(seat, bots[seat].choose(G, state, seat, G.legal(state, seat), rng))
-    assert G.result(table.referee) is not None
+    assert G.result(table.state) is not None
 
 
 # ----------------------------------------------------------------------------- property tests
@@ -257,7 +259,7 @@ def test_a_spectator_knowing_no_secret_follows_the_game(seed):
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32))
 def test_every_legal_action_is_accepted_on_referee_and_knowledge_states(seed):
-    table = LocalTable(G, 2, {}, seed)
+    table = Referee(G, 2, {}, seed)
     rng = random.Random(seed)
     for _ in range(1500):
         waiting = table.awaiting()
@@ -267,7 +269,7 @@ def test_every_legal_action_is_accepted_on_referee_and_knowledge_states(seed):
             table.feed_chance()
             continue
         for seat in table.awaited_seats():
-            for holder in (table.referee, table.state_of(seat), table.state_of(1 - seat)):
+            for holder in (table.state, table.state_of(seat), table.state_of(1 - seat)):
                 legal = G.legal(holder, seat)
                 assert legal == sorted(legal)
                 for action in legal:
@@ -281,11 +283,11 @@ def test_every_legal_action_is_accepted_on_referee_and_knowledge_states(seed):
 def test_damage_is_secret_in_self_play():
     """Find a self-played lull with a damage step and check the other seat's peer never learns it."""
     for seed in range(200):
-        table = LocalTable(G, 2, {}, seed)
+        table = Referee(G, 2, {}, seed)
         bots = make_bots(G.id, ["smart"], 2)
         rng = random.Random(seed)
         while table.awaiting().kind != "over":
-            if table.referee.inner.phase == DAMAGE and table.awaiting().seats:
+            if table.state.inner.phase == DAMAGE and table.awaiting().seats:
                 seat = table.awaiting().seats[0]
                 before = G.view(table.state_of(1 - seat), 1 - seat)["cards"][seat]
                 table.submit(seat, bots[seat].choose(G, table.state_of(seat), seat,
@@ -294,9 +296,9 @@ def test_damage_is_secret_in_self_play():
                     table.submit(other, bots[other].choose(G, table.state_of(other), other,
                                                            G.legal(table.state_of(other), other), rng))
                 assert table.state_of(1 - seat).inner.private[seat] is HIDDEN
-                assert table.referee.inner.private[seat].damage != C.EMPTY
+                assert table.state.inner.private[seat].damage != C.EMPTY
                 after = G.view(table.state_of(1 - seat), 1 - seat)["cards"][seat]
-                assert after["damage_count"] == table.referee.inner.ships[seat].destroyed
+                assert after["damage_count"] == table.state.inner.ships[seat].destroyed
                 assert not PRIVATE_KEYS & set(after) and not PRIVATE_KEYS & set(before)
                 return
             if table.awaiting().kind == "chance":

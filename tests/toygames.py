@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engines.core import HIDDEN, Awaiting, Chance, Game, IllegalAction, Option, Result
+from engines.core import HIDDEN, Awaiting, Chance, IllegalAction, Option, Result, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,24 +18,24 @@ class Nim:
     winner: int | None = None
 
 
-class NimGame(Game):
+class NimGame(Rules[Nim]):
     id = "toy-nim"
     title = "Toy Nim"
     players = (2, 3)
     options = {"heap": Option(default=10, choices=(5, 10, 21), help="stones at the start")}
 
-    def _start(self, players, options):
+    def start(self, players, options):
         return Nim(options["heap"], players)
 
-    def _awaiting(self, inner):
+    def awaiting(self, inner):
         return Awaiting("move", (inner.to_move,))
 
-    def _legal(self, inner, seat):
+    def legal(self, inner, seat):
         if seat != inner.to_move:
             return []
         return [f"take {k}" for k in range(1, min(3, inner.heap) + 1)]
 
-    def _play(self, inner, seat, action):
+    def play(self, inner, seat, action):
         verb, _, count = action.partition(" ")
         if verb != "take" or not count.isdigit():
             raise IllegalAction(f"{action!r}: expected 'take N'")
@@ -53,21 +53,21 @@ class NimGame(Game):
             n = (n + 1) % inner.players
         return n
 
-    def _eliminate(self, inner, seat):
+    def eliminate(self, inner, seat):
         inner = replace(inner, removed=(*inner.removed, seat))
         if inner.to_move == seat:
             inner = replace(inner, to_move=self._next(inner, seat))
         return inner
 
-    def _result(self, inner):
+    def result(self, inner):
         if inner.winner is None:
             return None
         return Result((inner.winner,), tuple(int(s == inner.winner) for s in range(inner.players)), "last-stone")
 
-    def _public(self, inner):
+    def public(self, inner):
         return (inner.heap, inner.to_move, inner.removed, inner.winner)
 
-    def _view(self, inner, seat):
+    def view(self, inner, seat):
         return {"heap": inner.heap, "to_move": inner.to_move}
 
 
@@ -84,14 +84,14 @@ class Duel:
     secret: tuple = (None, None)
 
 
-class DuelGame(Game):
+class DuelGame(Rules[Duel]):
     id = "toy-duel"
     title = "Toy Duel"
 
-    def _start(self, players, options):
+    def start(self, players, options):
         return Duel()
 
-    def _awaiting(self, inner):
+    def awaiting(self, inner):
         if inner.phase in ("draw0", "draw1"):
             seat = int(inner.phase[-1])
             return Awaiting("chance", (), Chance("pick", n=3, private_to=seat))
@@ -101,7 +101,7 @@ class DuelGame(Game):
             return Awaiting("simultaneous", tuple(s for s in (0, 1) if s not in inner.secrets_done), secret=True)
         return Awaiting("over")
 
-    def _legal(self, inner, seat):
+    def legal(self, inner, seat):
         if inner.phase == "play":
             hand = inner.hands[seat]
             cards = range(3) if hand is HIDDEN else hand
@@ -110,7 +110,7 @@ class DuelGame(Game):
             return ["number 1", "number 2"]
         return []
 
-    def _chance(self, inner, value):
+    def chance(self, inner, value):
         seat = int(inner.phase[-1])
         hands = list(inner.hands)
         hands[seat] = HIDDEN if value is HIDDEN else (value,)
@@ -118,21 +118,21 @@ class DuelGame(Game):
         counts[seat] += 1
         return replace(inner, phase="draw1" if seat == 0 else "play", hands=tuple(hands), hand_counts=tuple(counts))
 
-    def _play(self, inner, seat, action):
+    def play(self, inner, seat, action):
         if inner.phase == "secret":
             secret = list(inner.secret)
             secret[seat] = HIDDEN if action is HIDDEN else action
             done = (*inner.secrets_done, seat)
             return replace(inner, secret=tuple(secret), secrets_done=done,
                            phase="over" if len(done) == 2 else "secret")
-        if action not in self._legal(inner, seat):
+        if action not in self.legal(inner, seat):
             raise IllegalAction(f"{action!r}: seat {seat} does not hold that card")
         played = list(inner.played)
         played[seat] = int(action.split()[1])
         phase = "secret" if None not in played else "play"
         return replace(inner, played=tuple(played), phase=phase)
 
-    def _result(self, inner):
+    def result(self, inner):
         if inner.phase != "over":
             return None
         a, b = inner.played
@@ -141,9 +141,9 @@ class DuelGame(Game):
         winner = 0 if (a - b) % 3 == 1 else 1
         return Result((winner,), tuple(int(s == winner) for s in (0, 1)), "duel")
 
-    def _public(self, inner):
+    def public(self, inner):
         return (inner.phase, inner.hand_counts, inner.played, inner.secrets_done)
 
-    def _view(self, inner, seat):
+    def view(self, inner, seat):
         return {"phase": inner.phase, "played": list(inner.played),
                 "hand": list(inner.hands[seat]) if seat is not None and inner.hands[seat] is not HIDDEN else None}

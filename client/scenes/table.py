@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 
 from client.actions import ActionBuilder
-from client.controller import TableController, obliged_to_rematch
+from client.controller import Controller, obliged_to_rematch
 from client.games import renderer_for
 from client.ui import theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
@@ -16,7 +16,7 @@ COMMON = ("resign", "offer draw", "accept draw", "decline draw")
 
 
 class TableScene:
-    def __init__(self, controller: TableController, title: str = "", on_leave=None):
+    def __init__(self, controller: Controller, title: str = "", on_leave=None):
         self.ctl = controller
         self._title = title
         self._renderer = None

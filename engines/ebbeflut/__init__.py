@@ -1,7 +1,8 @@
 """Ebbe & Flut (rules/ebbe-flut.md): the two-player card-pushing game and its solo variant."""
 
+from engines.core import Game
 from engines.ebbeflut.game import EbbeFlut, EbbeFlutSolo
 
-GAMES = [EbbeFlut(), EbbeFlutSolo()]
+GAMES = [Game(EbbeFlut()), Game(EbbeFlutSolo())]
 
 __all__ = ["GAMES", "EbbeFlut", "EbbeFlutSolo"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engines.core import Awaiting, Chance, Game, IllegalAction, Result, State
+from engines.core import Awaiting, Chance, IllegalAction, Result, Rules, State
 from engines.ebbeflut import cards as C
 from engines.ebbeflut import field as F
 from engines.ebbeflut.state import CHANCE, OPEN_DRAW, OPEN_PLACE, OVER, TURN, EbbeFlutState, arrange, initial
@@ -56,7 +56,7 @@ def _starts(colour: int) -> str:
     return ", ".join(F.NAMES[i] for i in F.START[colour])
 
 
-class EbbeFlut(Game):
+class EbbeFlut(Rules[EbbeFlutState]):
     id = "ebbe-flut"
     title = "Ebbe & Flut"
     players = (2,)
@@ -64,10 +64,10 @@ class EbbeFlut(Game):
 
     # ----------------------------------------------------------------------------- hooks
 
-    def _start(self, players: int, options: dict[str, Any]) -> EbbeFlutState:
+    def start(self, players: int, options: dict[str, Any]) -> EbbeFlutState:
         return initial(self.solo)
 
-    def _awaiting(self, inner: EbbeFlutState) -> Awaiting:
+    def awaiting(self, inner: EbbeFlutState) -> Awaiting:
         phase = inner.phase
         if phase in (TURN, OPEN_DRAW):
             return _MOVE[inner.mover]
@@ -78,7 +78,7 @@ class EbbeFlut(Game):
             return Awaiting("simultaneous", tuple(s for s in (0, 1) if inner.held[s] >= 0))
         return _OVER
 
-    def _legal(self, inner: EbbeFlutState, seat: int) -> list[str]:
+    def legal(self, inner: EbbeFlutState, seat: int) -> list[str]:
         phase = inner.phase
         if phase == OPEN_PLACE:
             return list(F.PLACES[seat]) if inner.held[seat] >= 0 else []
@@ -100,7 +100,7 @@ class EbbeFlut(Game):
             return _draws(inner.stacks[seat]) + list(own)
         return list(own) if own else ["end"]
 
-    def _play(self, inner: EbbeFlutState, seat: int, action: Any) -> EbbeFlutState:
+    def play(self, inner: EbbeFlutState, seat: int, action: Any) -> EbbeFlutState:
         parsed = _PARSE.get(action)
         if parsed is None:
             raise IllegalAction(
@@ -129,7 +129,7 @@ class EbbeFlut(Game):
             return self._push(inner, seat, arg >> 1, arg & 1, action)
         return self._end(inner, seat)
 
-    def _chance(self, inner: EbbeFlutState, value: Any) -> EbbeFlutState:
+    def chance(self, inner: EbbeFlutState, value: Any) -> EbbeFlutState:
         if inner.phase != CHANCE:
             raise IllegalAction("Ebbe & Flut waits for no chance outcome here")
         seat = inner.mover
@@ -144,7 +144,7 @@ class EbbeFlut(Game):
         return EbbeFlutState(inner.solo, phase, mover, inner.piles, inner.tops, inner.conflicts, pools, inner.stacks,
                              held, inner.drawn, inner.first, inner.home, inner.lost)
 
-    def _result(self, inner: EbbeFlutState) -> Result | None:
+    def result(self, inner: EbbeFlutState) -> Result | None:
         if inner.phase != OVER:
             return None
         scores = inner.scores()
@@ -154,16 +154,16 @@ class EbbeFlut(Game):
             return Result(winners=(), scores=scores, reason="equal-cards")
         return Result(winners=(0 if scores[0] > scores[1] else 1,), scores=scores, reason="most-cards")
 
-    def _public(self, inner: EbbeFlutState) -> Any:
+    def public(self, inner: EbbeFlutState) -> Any:
         return inner.public()
 
-    def _scores(self, inner: EbbeFlutState, state: State) -> tuple[int, ...]:
+    def scores(self, inner: EbbeFlutState, out: tuple[int, ...]) -> tuple[int, ...]:
         return inner.scores()
 
-    def _view(self, inner: EbbeFlutState, seat: int | None) -> dict:
+    def view(self, inner: EbbeFlutState, seat: int | None) -> dict:
         return build_view(inner, seat)
 
-    def describe(self, state: State, seat: int, action: str) -> str:
+    def describe(self, inner: EbbeFlutState, seat: int, action: str) -> str:
         who = "solo" if self.solo else f"seat {seat} ({C.COLOUR_NAMES[seat]})"
         return f"{who}: {action}"
 

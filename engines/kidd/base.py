@@ -1,4 +1,4 @@
-"""What the three Kidd games share beyond stepping: entering stones, turn-start repetition, the
+"""What the three Kidd games share beyond walking: entering stones, turn-start repetition, the
 digest's common part, the view of the board, and arranging a position for examples and tests.
 
 Every game's inner state is a frozen dataclass with at least `board`, `supply`, `to_move`,
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engines.core import Awaiting, Game, IllegalAction, Result, State
+from engines.core import Awaiting, IllegalAction, Result, Rules, State
 from engines.kidd.board import CANVAS, EDGES, FIELDS, NEIGHBOURS, OUT, POSITIONS, START_FIELDS, out_stub
 from engines.kidd.notation import parse_position
-from engines.kidd.stepping import EMPTY_BOARD, Board, set_cells
+from engines.kidd.walks import EMPTY_BOARD, Board, set_cells
 
 ENTER_TEXT = {s: f"enter {s}" for s in START_FIELDS}
 AWAIT_MOVE = tuple(Awaiting("move", (seat,)) for seat in range(3))
@@ -36,7 +36,7 @@ def _field_static(f: int) -> dict[str, Any]:
             "start": f in START_FIELDS, "out_stub": None if stub is None else list(stub)}
 
 
-class KiddGame(Game):
+class KiddGame(Rules[Any]):
     """Base of Loyal Captain, Quedah Merchant and Madagaskar."""
 
     title: ClassVar[str] = ""
@@ -111,21 +111,21 @@ class KiddGame(Game):
 
     # ----------------------------------------------------------------------------- contract hooks
 
-    def _awaiting(self, inner: Any) -> Awaiting:
+    def awaiting(self, inner: Any) -> Awaiting:
         return AWAIT_MOVE[inner.to_move]
 
-    def _result(self, inner: Any) -> Result | None:
+    def result(self, inner: Any) -> Result | None:
         return inner.outcome
 
-    def _scores(self, inner: Any, state: State) -> tuple[int, ...]:
+    def scores(self, inner: Any, out: tuple[int, ...]) -> tuple[int, ...]:
         return self._score(inner)
 
-    def _public(self, inner: Any) -> Any:
+    def public(self, inner: Any) -> Any:
         outcome = inner.outcome
         ended = None if outcome is None else (outcome.winners, outcome.scores, outcome.reason)
         return (inner.board, inner.supply, inner.to_move, inner.history.public(), ended, self._extra_public(inner))
 
-    def _view(self, inner: Any, seat: int | None) -> dict:
+    def view(self, inner: Any, seat: int | None) -> dict:
         board = inner.board
         fields = []
         for f in FIELDS:
@@ -148,7 +148,7 @@ class KiddGame(Game):
         data.update(self._extra_view(inner))
         return data
 
-    def describe(self, state: State, seat: int, action: str) -> str:
+    def describe(self, inner: Any, seat: int, action: str) -> str:
         verb, _, rest = action.partition(" ")
         if verb in ("step", "move"):
             return f"seat {seat}: {verb} {rest.replace(' ', ' -> ')}"

@@ -11,7 +11,7 @@ from engines.kidd.base import KiddGame, changed
 from engines.kidd.board import FIELDS, FORWARD, NEIGHBOURS, START_FIELDS
 from engines.kidd.notation import parse_action
 from engines.kidd.repetition import History
-from engines.kidd.stepping import EMPTY_BOARD, Board, set_cells, walk_fault
+from engines.kidd.walks import EMPTY_BOARD, Board, set_cells, walk_fault
 
 STEP_TEXT = {(f, g): f"step {f} {g}" for f in FIELDS for g in NEIGHBOURS[f]}
 
@@ -84,7 +84,7 @@ class LoyalCaptain(KiddGame):
     common_actions = ("resign",)  # the spec offers a draw by agreement in Madagaskar only
     verbs = {"enter": (1, 1), "step": (2, 2)}
 
-    def _start(self, players: int, options: dict[str, Any]) -> LoyalState:
+    def start(self, players: int, options: dict[str, Any]) -> LoyalState:
         return self._begin_turn(LoyalState(EMPTY_BOARD, (7,) * players, 0))
 
     def _blank(self, players: int, board: Board, supply: tuple[int, ...], to_move: int) -> LoyalState:
@@ -95,7 +95,7 @@ class LoyalCaptain(KiddGame):
             raise ValueError(f"loyal-captain positions take no {', '.join(sorted(extra))}")
         return self._check_stuck(inner)
 
-    def _legal(self, inner: LoyalState, seat: int) -> list[str]:
+    def legal(self, inner: LoyalState, seat: int) -> list[str]:
         if seat != inner.to_move:
             return []
         board = inner.board
@@ -109,7 +109,7 @@ class LoyalCaptain(KiddGame):
         actions.sort()
         return actions
 
-    def _play(self, inner: LoyalState, seat: int, action: str) -> LoyalState:
+    def play(self, inner: LoyalState, seat: int, action: str) -> LoyalState:
         self._not_to_move(inner, seat)
         verb, fields = parse_action(action, self.verbs)
         if verb == "enter":

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.core import IllegalAction, Result, State
+from engines.core import IllegalAction, Result
 from engines.kidd.base import KiddGame, changed
 from engines.kidd.board import FIELDS, OUT
 from engines.kidd.notation import parse_action
 from engines.kidd.repetition import History
-from engines.kidd.stepping import EMPTY_BOARD, Board, enemy_tops, from_behind, occupancy, set_cells, walk_fault, walks
+from engines.kidd.walks import EMPTY_BOARD, Board, enemy_tops, from_behind, occupancy, set_cells, walk_fault, walks
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ class Madagaskar(KiddGame):
     def stones_per_seat(self, players: int) -> int:
         return 7 if players == 2 else 6  # D20
 
-    def _start(self, players: int, options: dict[str, Any]) -> MadagaskarState:
+    def start(self, players: int, options: dict[str, Any]) -> MadagaskarState:
         return MadagaskarState(EMPTY_BOARD, (self.stones_per_seat(players),) * players, 0, players)
 
     def _blank(self, players: int, board: Board, supply: tuple[int, ...], to_move: int) -> MadagaskarState:
@@ -97,10 +97,10 @@ class Madagaskar(KiddGame):
 
     # ----------------------------------------------------------------------------- contract hooks
 
-    def _common(self, inner: MadagaskarState, seat: int) -> tuple[str, ...] | None:
+    def common(self, inner: MadagaskarState, seat: int) -> tuple[str, ...] | None:
         return ("resign",) if inner.opening else None  # no draw offer during the opening placements
 
-    def _legal(self, inner: MadagaskarState, seat: int) -> list[str]:
+    def legal(self, inner: MadagaskarState, seat: int) -> list[str]:
         if seat != inner.to_move:
             return []
         actions = self._enter_texts(inner, seat)
@@ -111,7 +111,7 @@ class Madagaskar(KiddGame):
         actions.sort()
         return actions
 
-    def _play(self, inner: MadagaskarState, seat: int, action: str) -> MadagaskarState:
+    def play(self, inner: MadagaskarState, seat: int, action: str) -> MadagaskarState:
         self._not_to_move(inner, seat)
         verb, fields = parse_action(action, self.verbs)
         if inner.opening:
@@ -173,7 +173,7 @@ class Madagaskar(KiddGame):
         return self._begin_turn(inner, board=board, supply=supply, passes=passes,
                                 to_move=self._next_seat(in_play, seat, inner.players))
 
-    def _eliminate(self, inner: MadagaskarState, seat: int) -> MadagaskarState:
+    def eliminate(self, inner: MadagaskarState, seat: int) -> MadagaskarState:
         """A seat resigned from a game of three: its towers leave the board with every stone in
         them, its supply is gone, and its turns are skipped; the last one standing wins."""
         board = set_cells(inner.board, {f: None for f in FIELDS
@@ -192,7 +192,7 @@ class Madagaskar(KiddGame):
 
     draw_reason = "agreement"  # the spec's name for a draw by agreement
 
-    def _in_play(self, inner: MadagaskarState) -> tuple[int, ...]:
+    def in_play(self, inner: MadagaskarState) -> tuple[int, ...]:
         """Seats knocked out (D25) are not asked to agree to a draw."""
         return tuple(self.seats_in_play(inner))
 
@@ -201,8 +201,8 @@ class Madagaskar(KiddGame):
     def _score(self, inner: MadagaskarState) -> tuple[int, ...]:
         return controlled(inner.board, inner.players)
 
-    def _scores(self, inner: MadagaskarState, state: State) -> tuple[int, ...]:
-        return tuple(0 if s in state.out else n for s, n in enumerate(self._score(inner)))
+    def scores(self, inner: MadagaskarState, out: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(0 if s in out else n for s, n in enumerate(self._score(inner)))
 
     def _extra_public(self, inner: MadagaskarState) -> tuple[Any, ...]:
         return (inner.players, inner.opening, inner.passes, inner.gone)

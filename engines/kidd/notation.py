@@ -11,7 +11,7 @@ import re
 
 from engines.core import IllegalAction
 from engines.kidd.board import FIELDS, OUT
-from engines.kidd.stepping import Cell
+from engines.kidd.walks import Cell
 
 _FIELD_TEXT = {str(f): f for f in FIELDS}
 

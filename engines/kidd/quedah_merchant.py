@@ -11,7 +11,7 @@ from engines.kidd.base import AWAIT_MOVE, KiddGame, changed
 from engines.kidd.board import FIELDS, START_FIELDS
 from engines.kidd.notation import parse_action
 from engines.kidd.repetition import History
-from engines.kidd.stepping import (
+from engines.kidd.walks import (
     EMPTY_BOARD,
     Board,
     enemy_tops,
@@ -123,7 +123,7 @@ class QuedahMerchant(KiddGame):
     verbs = {"enter": (1, 1), "move": (2, -1), "free": (1, 1)}
     _phase_verb = {"place": "enter", "move": "move", "free": "free", "enter": "enter"}
 
-    def _start(self, players: int, options: dict[str, Any]) -> QuedahState:
+    def start(self, players: int, options: dict[str, Any]) -> QuedahState:
         return QuedahState(EMPTY_BOARD, (7,) * players, 0)
 
     def _blank(self, players: int, board: Board, supply: tuple[int, ...], to_move: int) -> QuedahState:
@@ -133,15 +133,15 @@ class QuedahMerchant(KiddGame):
         if extra:
             raise ValueError(f"quedah-merchant positions take no {', '.join(sorted(extra))}")
         if roll is not None and inner.outcome is None:
-            inner = self._chance(inner, (roll,))
+            inner = self.chance(inner, (roll,))
         return inner
 
     # ----------------------------------------------------------------------------- contract hooks
 
-    def _awaiting(self, inner: QuedahState) -> Awaiting:
+    def awaiting(self, inner: QuedahState) -> Awaiting:
         return AWAIT_ROLL if inner.phase == "roll" else AWAIT_MOVE[inner.to_move]
 
-    def _legal(self, inner: QuedahState, seat: int) -> list[str]:
+    def legal(self, inner: QuedahState, seat: int) -> list[str]:
         if seat != inner.to_move:
             return []
         phase = inner.phase
@@ -156,7 +156,7 @@ class QuedahMerchant(KiddGame):
         actions.sort()
         return actions
 
-    def _chance(self, inner: QuedahState, value: Any) -> QuedahState:
+    def chance(self, inner: QuedahState, value: Any) -> QuedahState:
         steps = value[0]
         seat = inner.to_move
         moves = move_texts(inner.board, seat, steps)
@@ -166,7 +166,7 @@ class QuedahMerchant(KiddGame):
         moves.sort()
         return changed(inner, phase="move", roll=steps, moves=tuple(moves))
 
-    def _play(self, inner: QuedahState, seat: int, action: str) -> QuedahState:
+    def play(self, inner: QuedahState, seat: int, action: str) -> QuedahState:
         self._not_to_move(inner, seat)
         verb, fields = parse_action(action, self.verbs)
         wanted = self._phase_verb[inner.phase]

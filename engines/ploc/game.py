@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engines.core import Awaiting, Chance, Game, IllegalAction, Result, State
+from engines.core import Awaiting, Chance, IllegalAction, Result, Rules
 
 __all__ = ["Ploc", "PlocState"]
 
@@ -85,17 +85,17 @@ def _pair(values: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
     return (value, values[1]) if seat == 0 else (values[0], value)
 
 
-class Ploc(Game):
+class Ploc(Rules[PlocState]):
     id = "ploc"
     title = "Ploc"
     players = (2,)
 
     # ----------------------------------------------------------------------------- hooks
 
-    def _start(self, players: int, options: dict[str, Any]) -> PlocState:
+    def start(self, players: int, options: dict[str, Any]) -> PlocState:
         return PlocState()
 
-    def _awaiting(self, inner: PlocState) -> Awaiting:
+    def awaiting(self, inner: PlocState) -> Awaiting:
         phase = inner.phase
         if phase in (ACT, REROLL):
             return _MOVE[inner.mover]
@@ -103,7 +103,7 @@ class Ploc(Game):
             return _AWAIT_REROLL[inner.pending]
         return _AWAIT[phase]
 
-    def _legal(self, inner: PlocState, seat: int) -> list[str]:
+    def legal(self, inner: PlocState, seat: int) -> list[str]:
         if seat != inner.mover:
             return []
         phase = inner.phase
@@ -140,7 +140,7 @@ class Ploc(Game):
                 out.extend(texts[j] for j in cols)
         return out
 
-    def _play(self, inner: PlocState, seat: int, action: Any) -> PlocState:
+    def play(self, inner: PlocState, seat: int, action: Any) -> PlocState:
         parsed = _PARSE.get(action)
         if parsed is None:
             raise IllegalAction(
@@ -185,7 +185,7 @@ class Ploc(Game):
         return self._after_action(inner, seat, inner.columns, healthy, weak,
                                   inner.used_dice | _BITS[i], inner.used_cols | _BITS[j])
 
-    def _chance(self, inner: PlocState, value: Any) -> PlocState:
+    def chance(self, inner: PlocState, value: Any) -> PlocState:
         phase = inner.phase
         if phase == ROLL:
             k = inner.columns[inner.mover].count(6)
@@ -213,20 +213,20 @@ class Ploc(Game):
             return replace(inner, phase=ROLL, first=value, mover=value)
         raise IllegalAction("Ploc waits for no chance outcome here")
 
-    def _result(self, inner: PlocState) -> Result | None:
+    def result(self, inner: PlocState) -> Result | None:
         if inner.phase != OVER:
             return None
         return Result(winners=(inner.winners[1],), scores=inner.won, reason="match-2")
 
-    def _public(self, inner: PlocState) -> Any:
+    def public(self, inner: PlocState) -> Any:
         return (inner.phase, inner.match, inner.columns, inner.healthy, inner.weak, inner.won, inner.winners,
                 inner.first, inner.mover, inner.rolled, inner.used_dice, inner.used_cols, inner.sixes,
                 inner.rerolls, inner.rerolled, inner.pending)
 
-    def _scores(self, inner: PlocState, state: State) -> tuple[int, ...]:
+    def scores(self, inner: PlocState, out: tuple[int, ...]) -> tuple[int, ...]:
         return inner.won
 
-    def _view(self, inner: PlocState, seat: int | None) -> dict:
+    def view(self, inner: PlocState, seat: int | None) -> dict:
         phase = _PHASE_NAMES[inner.phase]
         in_turn = bool(inner.rolled)
         rolled = [{"die": i + 1, "value": v, "used": bool(inner.used_dice & _BITS[i]),
@@ -258,9 +258,8 @@ class Ploc(Game):
             "rerolls_left": inner.sixes - inner.rerolls if inner.phase in (REROLL, REROLLING) else 0,
         }
 
-    def describe(self, state: State, seat: int, action: str) -> str:
-        """A move-log line in words; `state` is the state before the action."""
-        inner = state.inner
+    def describe(self, inner: PlocState, seat: int, action: str) -> str:
+        """A move-log line in words; `inner` is the state before the action."""
         who = COLOURS[seat] if seat in (0, 1) else f"seat {seat}"
         parsed = _PARSE.get(action)
         if parsed is None or not isinstance(inner, PlocState) or not inner.rolled:

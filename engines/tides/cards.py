@@ -116,6 +116,26 @@ def submultisets(counts: Counts, k: int) -> Iterator[Counts]:
     yield from walk(0, k, [])
 
 
+def from_names(cards: list[str]) -> Counts:
+    """Counts from card names in any order (a view's card lists)."""
+    counts = [0] * 7
+    for name in cards:
+        counts[INDEX[name]] += 1
+    return tuple(counts)  # type: ignore[return-value]
+
+
+def unplaced(discard: Counts, exchange: Counts, out: Counts, reserve: int) -> Counts:
+    """Hand, deck and damage cards together, minus `wait`: the cards whose place is not public (the
+    Public check), from a seat's open piles alone. Picks are checked before they leave the hand, so
+    none is pending here."""
+    counts = list(OWNED)
+    for i in range(6):
+        counts[i] -= discard[i] + exchange[i] + out[i]
+    counts[FIRE] -= reserve
+    counts[WAIT] = 0
+    return tuple(counts)  # type: ignore[return-value]
+
+
 def describe(counts: Counts) -> str:
     """Cards for a reason text: `fire, move` or `nothing`."""
     return ", ".join(names(counts)) or "nothing"

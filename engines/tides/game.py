@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import HIDDEN, Awaiting, Chance, Game, IllegalAction, Option, Result, State
+from engines.core import HIDDEN, Awaiting, Chance, IllegalAction, Option, Result, Rules
 from engines.tides import cards as C
 from engines.tides import lull, secrets, turn
 from engines.tides.notation import PICK as PICK_TEXTS
@@ -40,7 +40,7 @@ def _boolean(value: Any) -> bool:
     raise ValueError(f"option intro={value!r} is not allowed for turning-tides (allowed: false, true)")
 
 
-class TurningTides(Game):
+class TurningTides(Rules[TidesState]):
     id = "turning-tides"
     title = "Turning Tides"
     players = (2,)
@@ -48,19 +48,16 @@ class TurningTides(Game):
     #: the rulebook's surrender is `resign`; it knows no draw by agreement (D32 lists no such reason)
     common_actions = ("resign",)
 
-    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """`intro` is a boolean; the command line's texts (true/false/1/0) are accepted as such."""
-        fixed = dict(options)
-        if "intro" in fixed:
-            fixed["intro"] = _boolean(fixed["intro"])
-        return super().check_options(fixed)
+    def parse_option(self, key: str, value: Any) -> Any:
+        """`intro` is a boolean; the command line's texts (true/false, intro/full, 1/0) are accepted."""
+        return _boolean(value) if key == "intro" else super().parse_option(key, value)
 
     # ------------------------------------------------------------------ hooks
 
-    def _start(self, players: int, options: dict[str, Any]) -> TidesState:
+    def start(self, players: int, options: dict[str, Any]) -> TidesState:
         return initial(bool(options["intro"]))
 
-    def _awaiting(self, inner: TidesState) -> Awaiting:
+    def awaiting(self, inner: TidesState) -> Awaiting:
         phase = inner.phase
         if phase == PICK:
             return _PICKS[inner.picks]
@@ -76,7 +73,7 @@ class TurningTides(Game):
             return Awaiting("simultaneous", inner.waiting, secret=True)
         return Awaiting("over")
 
-    def _legal(self, inner: TidesState, seat: int) -> list[str]:
+    def legal(self, inner: TidesState, seat: int) -> list[str]:
         phase = inner.phase
         if phase == PICK:
             return secrets.pick_options(inner, seat)
@@ -88,7 +85,7 @@ class TurningTides(Game):
             return secrets.damage_options(inner, seat)
         return []
 
-    def _play(self, inner: TidesState, seat: int, action: Any) -> TidesState:
+    def play(self, inner: TidesState, seat: int, action: Any) -> TidesState:
         phase = inner.phase
         if phase == PICK:  # the commonest action first
             card = _PICK_TEXT.get(action)
@@ -121,39 +118,33 @@ class TurningTides(Game):
             raise IllegalAction(reason)
         return lull.damage(inner, seat, parsed[1])
 
-    def _chance(self, inner: TidesState, value: Any) -> TidesState:
+    def chance(self, inner: TidesState, value: Any) -> TidesState:
         return turn.draw(inner, 0 if inner.phase == DRAW0 else 1, value)
 
-    def _result(self, inner: TidesState) -> Result | None:
+    def result(self, inner: TidesState) -> Result | None:
         if inner.phase != OVER:
             return None
         if inner.winner < 0:
             return Result((), (0, 0), inner.reason)
         return Result((inner.winner,), (int(inner.winner == 0), int(inner.winner == 1)), inner.reason)
 
-    def _public(self, inner: TidesState) -> tuple:
+    def public(self, inner: TidesState) -> tuple:
         return inner.public()
 
-    def _scores(self, inner: TidesState, state: State) -> tuple[int, ...]:
+    def scores(self, inner: TidesState, out: tuple[int, ...]) -> tuple[int, ...]:
         """After a resignation the other seat scores 1 (D32); nothing else ends the game this way."""
-        if len(state.out) == 1:
-            return tuple(int(s not in state.out) for s in range(state.players))
+        if len(out) == 1:
+            return tuple(int(s not in out) for s in (0, 1))
         return (0, 0)
 
     # ------------------------------------------------------------------ view
 
-    def view(self, state: State, seat: int | None) -> dict:
-        data = super().view(state, seat)
-        result = self.result(state)
-        if result is not None and result.reason == "resign" and result.winners:
-            # Surrender (D17): the loser may demand a rematch, which the winner's client must accept.
-            data["rematch"] = {"may_demand": state.out[0], "must_accept": result.winners[0],
-                               "options": {"intro": state.inner.intro}}
-        else:
-            data["rematch"] = None
-        return data
+    def rematch_after_resign(self, inner: TidesState) -> dict[str, Any]:
+        """Surrender (D17): the loser may demand a rematch with the same options, which the winner must
+        accept."""
+        return {"intro": inner.intro}
 
-    def _view(self, inner: TidesState, seat: int | None) -> dict:
+    def view(self, inner: TidesState, seat: int | None) -> dict:
         o = inner.o
         ships = []
         piles = []
@@ -196,7 +187,7 @@ class TurningTides(Game):
             "hierarchy": dict(C.HIERARCHY),
         }
 
-    def describe(self, state: State, seat: int, action: str) -> str:
+    def describe(self, inner: TidesState, seat: int, action: str) -> str:
         return f"{('Gold', 'Silver')[seat]} (seat {seat}): {action}"
 
 

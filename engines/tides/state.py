@@ -33,13 +33,8 @@ class Pile(NamedTuple):
 
     def unplaced(self) -> C.Counts:
         """Hand, deck and damage cards together, minus `wait`: the cards whose place is not public
-        (the Public check). Picks are checked before they leave the hand, so none is pending here."""
-        counts = list(C.OWNED)
-        for i in range(6):
-            counts[i] -= self.discard[i] + self.exchange[i] + self.out[i]
-        counts[C.FIRE] -= self.reserve
-        counts[C.WAIT] = 0
-        return tuple(counts)  # type: ignore[return-value]
+        (the Public check)."""
+        return C.unplaced(self.discard, self.exchange, self.out, self.reserve)
 
     def pool(self) -> C.Counts:
         """Every own card except `wait`, exchange cards, reserve and out-of-game cards (Damage)."""

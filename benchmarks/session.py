@@ -23,10 +23,10 @@ import tempfile
 import time
 from typing import Any
 
-from netplay import bench_transport
+from benchmarks import transport as bench_transport
+from bots.decider import BotDecider
 from netplay.host import HostSession
 from netplay.identity import Identity
-from netplay.session import BotDecider
 
 MOVE_GAME = "madagaskar"
 STEP_GAME = "turning-tides"
@@ -74,7 +74,7 @@ def measure(game_id: str, kind: str, games: int, min_samples: int) -> dict[str, 
         step: dict[str, Any] = {"start": None}
 
         def on_frame(frame, own: bool) -> None:
-            ledger = host.table.ledger
+            ledger = host.transcript.ledger
             if kind == "move" and own and frame.kind == "act":
                 started[frame.seq] = bot.chosen_at
             elif kind == "step":

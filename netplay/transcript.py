@@ -1,6 +1,6 @@
 """One game as one peer holds it: the ledger of its seat and the replay file it writes.
 
-Everything a peer accepts goes through `Table.accept`: the shared validator (`replays.ledger`) first,
+Everything a peer accepts goes through `Transcript.accept`: the shared validator (`replays.ledger`) first,
 then the replay file, so a frame is on disk before anyone is told it was applied (the session acks or
 relays only after `accept` returned). A frame the ledger disputes is written too: it is signed and in
 the chain, so it is the evidence an auditor needs.
@@ -29,7 +29,7 @@ class ResumeError(Exception):
     """A saved game that cannot be continued; the message says why."""
 
 
-class Table:
+class Transcript:
     def __init__(self, header: Header, secrets: SeatSecrets, writer: ReplayWriter, game: Game | None = None):
         self.header = header
         self.secrets = secrets
@@ -41,29 +41,29 @@ class Table:
 
     @classmethod
     def create(cls, header: Header, secrets: SeatSecrets, replay_dir: str | os.PathLike | None, fsync: bool = True,
-               game: Game | None = None) -> Table:
+               game: Game | None = None) -> Transcript:
         writer = ReplayWriter.in_dir(replay_dir, header, sync=fsync)
         return cls(header, secrets, writer, game)
 
     @classmethod
     def resume(cls, path: str | os.PathLike, secrets: SeatSecrets, fsync: bool = True,
-               game: Game | None = None) -> Table:
+               game: Game | None = None) -> Transcript:
         """Rebuild this seat's ledger from its own replay file and continue writing it."""
         try:
             replay = read_replay(path)
         except (OSError, ValueError) as exc:
             raise ResumeError(f"cannot read the replay {path}: {exc}") from None
         writer = ReplayWriter.resume(path, replay.end, 1 + len(replay.frames), fsync)
-        table = cls(replay.header, secrets, writer, game)
+        transcript = cls(replay.header, secrets, writer, game)
         try:
             for frame in replay.frames:
-                table.ledger.accept(frame)
+                transcript.ledger.accept(frame)
         except Exception as exc:
-            table.close()
+            transcript.close()
             raise ResumeError(f"the replay {path} does not replay cleanly: {exc}") from None
         if replay.torn:
             log.warning("resuming %s: %s", path, replay.torn)
-        return table
+        return transcript
 
     @property
     def path(self) -> Path:

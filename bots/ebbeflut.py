@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.botlib import RandomBot, game_actions
+from bots.lib import RandomBot, game_actions
 from engines.core import Game, State
 
 __all__ = ["BOTS", "SmartBot"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from engines.botlib import RandomBot, forced, game_actions
+from bots.lib import RandomBot, forced, game_actions
 from engines.core import Game, Result, State
 
 WIN = 1_000_000

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from engines.botlib import RandomBot
+from bots.lib import RandomBot
 from replays.audit import audit_replay
 from replays.crypto import generate_key, sign, verify
 from replays.local import record_match, replay_bytes
@@ -62,7 +62,7 @@ def audit_figures(game_ids: list[str] | None = None, games: int = 3, seed: int =
     for game_id in game_ids or list(engines.GAMES):
         game = engines.get(game_id)
         for players in game.players:
-            blobs = [replay_bytes(record_match(game_id, ["random"], seed + i, players, write=False))
+            blobs = [replay_bytes(record_match(game_id, RandomBot(), seed + i, players, write=False))
                      for i in range(games)]
             frames = 0
             best = float("inf")
@@ -99,7 +99,7 @@ def long_replay(frames: int = 10_000, game_id: str = "ploc", prefix: str = "swap
     game = engines.get(game_id)
     players = game.players[0]
     bots = [_StallingBot(prefix) for _ in range(players)]
-    record = record_match(game_id, seed=seed, players=players, write=False, stop_after=frames, bots=bots)
+    record = record_match(game_id, bots, seed=seed, players=players, write=False, stop_after=frames)
     return replay_bytes(record)
 
 

@@ -8,7 +8,6 @@ Bots get their randomness from the `rng` the driver passes (a `random.Random`), 
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Protocol
 
 from engines.core import COMMON_ACTIONS, Game, State, outcome_from_bytes
@@ -55,13 +54,7 @@ class RandomBot:
 
 
 def sample_outcome(game: Game, state: State, rng: Any) -> Any:
-    """A chance value for lookahead, drawn with the bot's own rng (public chance points only)."""
+    """A chance value for lookahead, drawn with the bot's own rng (dice and picks only: a bot knows no
+    deck's remaining cards)."""
     chance = game.awaiting(state).chance
     return outcome_from_bytes(chance, rng.getrandbits(256).to_bytes(32, "big"))
-
-
-
-def seeded_bytes(seed: int, *labels: Any) -> bytes:
-    """32 reproducible bytes for a seed and labels, for drivers that need chance values."""
-    text = "/".join(str(x) for x in (seed, *labels)).encode()
-    return hashlib.sha256(b"netplay-local:" + text).digest()

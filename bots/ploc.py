@@ -17,7 +17,7 @@ from functools import cache
 from itertools import permutations, product
 from typing import Any
 
-from engines.botlib import RandomBot, forced, game_actions
+from bots.lib import RandomBot, forced, game_actions
 from engines.core import Game, State
 
 __all__ = ["BOTS", "RandomBot", "SmartBot", "attack_rate", "score", "turn_value"]

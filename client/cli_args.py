@@ -1,0 +1,38 @@
+"""Parsing of the command line's own value forms (`WxH`, `k=v`, bot name lists), shared by every
+command module; a malformed value is a one-line error naming the option."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["parse_bot_names", "parse_options", "parse_size"]
+
+
+def parse_size(size: str) -> tuple[int, int]:
+    """`WxH` from the command line."""
+    try:
+        width, height = (int(x) for x in size.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"expected WxH, got {size!r}", param_hint="--size") from None
+    if width < 320 or height < 240:
+        raise click.BadParameter(f"{size} is too small (at least 320x240)", param_hint="--size")
+    return width, height
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    """`k=v` pairs from the command line."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected key=value, got {pair!r}", param_hint="--option")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def parse_bot_names(text: str) -> list[str]:
+    """`smart,random` from the command line: the bot names, one per seat (repeated if fewer)."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise click.BadParameter("name at least one bot", param_hint="--bots")
+    return names

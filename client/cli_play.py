@@ -1,0 +1,114 @@
+"""`netplay selfplay` and `netplay watch`: bots playing games on this machine, without the network."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+import bots
+import engines
+from bots.selfplay import Tally, play_match, run_many
+from client.cli_args import parse_bot_names, parse_options
+from replays.local import record_match
+
+__all__ = ["selfplay", "watch"]
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("-n", "--games", "count", default=100, show_default=True, type=click.IntRange(1, 10_000_000),
+              help="number of games to play")
+@click.option("--seed", default=0, show_default=True, type=int, help="seed of the first game (game i uses seed+i)")
+@click.option("--bots", "bot_names", default="random,random", show_default=True,
+              help="comma-separated bot names, one per seat (repeated if fewer)")
+@click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
+@click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
+@click.option("--check/--no-check", default=False, show_default=True,
+              help="check every seat's hidden-information state against the referee after every step")
+@click.option("--record", "record_dir", default=None, type=click.Path(file_okay=False),
+              help="play every game through the signed protocol and write its replay into this directory")
+def selfplay(game_id: str, count: int, seed: int, bot_names: str, players: int | None,
+             option_pairs: tuple[str, ...], check: bool, record_dir: str | None) -> None:
+    """Let bots play GAME N times and print wins, draws, average length and speed."""
+    game = engines.get(game_id)
+    options = parse_options(option_pairs)
+    players = players if players is not None else game.players[0]
+    game.start(players, options)  # validates the count and options before anything runs
+    names = parse_bot_names(bot_names)
+    bots.make(game_id, names, players)  # validates the bot names
+
+    show = count >= 20 and sys.stderr.isatty()
+    with click.progressbar(length=count, label=f"{game_id}", file=sys.stderr) if show else _NoBar() as bar:
+        if record_dir is None:
+            tally = run_many(game, names, count, seed, players, options, progress=lambda i, n: bar.update(1),
+                             check_views=check)
+        else:
+            tally = _recorded(game_id, names, count, seed, players, options, record_dir, lambda: bar.update(1))
+            click.echo(f"{tally.games} replays written to {record_dir}")
+    seats = ", ".join(f"seat {s} ({names[s % len(names)]}) {w}" for s, w in enumerate(tally.wins))
+    rate = tally.actions / tally.seconds if tally.seconds else 0.0
+    click.echo(f"{game_id}: {tally.games} games, wins: {seats}, draws {tally.draws}")
+    click.echo(f"average length {tally.actions / tally.games:.1f} actions ({tally.steps / tally.games:.1f} steps "
+               f"with chance), {rate:,.0f} actions/s")
+
+
+def _recorded(game_id: str, names: list[str], count: int, seed: int, players: int, options: dict, folder: str,
+              tick) -> Tally:
+    """Self-play through the ledger (every frame signed, every replay written): slower, auditable."""
+    tally = Tally(wins=[0] * players)
+    start = time.perf_counter()
+    for i in range(count):
+        seated = bots.make(game_id, names, players)
+        record = record_match(game_id, seated, seed=seed + i, players=players, options=options,
+                              directory=folder)
+        tally.games += 1
+        tally.actions += record.actions
+        tally.steps += len(record.frames)
+        if record.result is not None and len(record.result.winners) == 1:
+            tally.wins[record.result.winners[0]] += 1
+        else:
+            tally.draws += 1
+        tick()
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--seed", default=1, show_default=True, type=int, help="seed of the chance outcomes and the bots")
+@click.option("--bots", "bot_names", default="smart,random", show_default=True,
+              help="comma-separated bot names, one per seat")
+@click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
+@click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
+def watch(game_id: str, seed: int, bot_names: str, players: int | None, option_pairs: tuple[str, ...]) -> None:
+    """Let bots play one game of GAME here and print it move by move with the result."""
+    game = engines.get(game_id)
+    options = parse_options(option_pairs)
+    players = players if players is not None else game.players[0]
+    game.start(players, options)
+    names = parse_bot_names(bot_names)
+    seated = bots.make(game_id, names, players)
+    click.echo(f"{game.title}: " + ", ".join(f"seat {s} = {names[s % len(names)]} bot" for s in range(players)))
+
+    def show(state, step) -> None:
+        if step.kind == "chance":
+            click.echo(f"  chance: {step.value}")
+        else:
+            click.echo(f"  seat {step.seat}: {step.value}")
+
+    record = play_match(game, seated, seed, players, options, on_step=show)
+    result = record.result
+    click.echo(f"result: {result.describe()}; {record.actions} actions")
+
+
+class _NoBar:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n: int) -> None:
+        pass

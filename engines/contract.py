@@ -1,0 +1,128 @@
+"""The values every part of netplay exchanges with a rules engine: what a game awaits, the domain of a
+chance point, a result, an option, the stand-in for a secret, and the errors.
+
+They are plain frozen values (integers, strings, tuples) so that they can be compared, hashed into a
+digest and sent over the wire by their fields, with nothing game-specific in them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+__all__ = [
+    "COMMON_ACTIONS",
+    "HIDDEN",
+    "Awaiting",
+    "Chance",
+    "Hidden",
+    "IllegalAction",
+    "Option",
+    "Result",
+    "UnknownGame",
+]
+
+#: The actions every game has, implemented once in `engines.game.Game` (a spec may narrow them).
+COMMON_ACTIONS: tuple[str, ...] = ("resign", "offer draw", "accept draw", "decline draw")
+
+
+class Hidden:
+    """The single stand-in for a secret this peer does not know (a private draw, a hidden choice)."""
+
+    __slots__ = ()
+    _instance: ClassVar[Hidden | None] = None
+
+    def __new__(cls) -> Hidden:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "HIDDEN"
+
+    def __reduce__(self) -> str:
+        return "HIDDEN"
+
+
+HIDDEN = Hidden()
+
+
+class IllegalAction(ValueError):
+    """An action text the rules do not allow here; `reason` names the rule that forbids it."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class UnknownGame(KeyError):
+    """`engines.get` was asked for a game id that `engines.GAMES` does not have."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """The domain of a chance point, so that any driver can produce a value without knowing the game.
+
+    kind "dice": the value is a tuple of ints, one per entry of `sides`, each in 1..sides[i].
+    kind "pick": the value is an int in 0..n-1.
+    kind "deal": a card from a deck that several seats draw from in secret. `deck` names the deck,
+      `epoch` counts its shuffles (a refill is a new epoch), `pool` is the epoch's public composition
+      (a sorted tuple of card type indices, one entry per card) and `n` the number of cards still in
+      the deck. The value is the drawn card's *type index* (an entry of `pool`), never a position:
+      no engine knows the order or the remaining cards of such a deck.
+    `private_to` names the only seat that learns the value; every other peer feeds `HIDDEN`.
+    """
+
+    kind: str
+    sides: tuple[int, ...] = ()
+    n: int = 0
+    private_to: int | None = None
+    deck: str = ""
+    label: str = ""
+    epoch: int = 0
+    pool: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """What the game waits for. kind: "move" | "simultaneous" | "chance" | "over".
+
+    `seats` are the seats whose action is still awaited. For a simultaneous step `secret` says the
+    choices stay committed until the end of the game (other peers apply them as `HIDDEN`).
+    """
+
+    kind: str
+    seats: tuple[int, ...] = ()
+    chance: Chance | None = None
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: the winners (none for a draw), a score per seat, and the rule that ended it."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str
+
+    def describe(self, names: list[str] | None = None) -> str:
+        """The result in words, the same in every front end ("seat 1 (ann) won (resign), scores [0, 1]")."""
+        if not self.winners:
+            return f"a draw ({self.reason}), scores {list(self.scores)}"
+
+        def who(seat: int) -> str:
+            return f"seat {seat} ({names[seat]})" if names and seat < len(names) else f"seat {seat}"
+
+        return f"{', '.join(who(w) for w in self.winners)} won ({self.reason}), scores {list(self.scores)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A game option: its default and the allowed values (all strings, all ints or all bools)."""
+
+    default: Any
+    choices: tuple[Any, ...]
+    help: str = ""

@@ -1,0 +1,347 @@
+"""`Game`: one game's `Rules` behind the contract the rest of netplay uses (DESIGN.md, "Engine contract").
+
+It adds what every game has in common, implemented once: resigning and draw offers (the common
+actions), checking options and chance values, and the digest over the public part. `State` carries
+the rules' own value (`inner`) and that common layer. Everything here is pure.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic
+
+from engines.canonical import canonical_bytes
+from engines.contract import COMMON_ACTIONS, HIDDEN, Awaiting, Chance, IllegalAction, Option, Result
+from engines.rules import Rules, S
+
+__all__ = ["Game", "State", "interrupts_step"]
+
+
+@dataclass(frozen=True, slots=True)
+class State(Generic[S]):
+    """A game state as the contract sees it: the rules' own value plus the common-action layer.
+
+    `inner` belongs to the rules. `out` are seats that resigned (in order). `offer` is the seat whose
+    draw offer is pending and `accepted` the seats that accepted it so far. `offered_at` records, per
+    seat, the `plies` value at that seat's last offer (one offer per seat per turn: a seat may offer
+    again only after a game action has been played). `mid_step` are the seats that already played
+    in the simultaneous step under way (common actions are not allowed between those plays).
+    """
+
+    inner: S
+    players: int
+    plies: int = 0
+    out: tuple[int, ...] = ()
+    offer: int | None = None
+    accepted: tuple[int, ...] = ()
+    offered_at: tuple[int, ...] = ()
+    mid_step: tuple[int, ...] = ()
+    ended: Result | None = field(default=None)
+
+
+def interrupts_step(action: Any) -> bool:
+    """Whether `action` may be played openly in the middle of a simultaneous step, instead of a
+    committed choice: only the common actions may (they interrupt the step, which starts afresh)."""
+    return isinstance(action, str) and action in COMMON_ACTIONS
+
+
+class Game:
+    """The contract every front end, driver, ledger and bot uses; `rules` is the game's own part."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: Rules[Any]):
+        self.rules = rules
+
+    def __repr__(self) -> str:
+        return f"Game({type(self.rules).__name__}: {self.id})"
+
+    # ----------------------------------------------------------------------------- the rules' facts
+
+    @property
+    def id(self) -> str:
+        return self.rules.id
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return self.rules.players
+
+    @property
+    def options(self) -> dict[str, Option]:
+        return self.rules.options
+
+    @property
+    def rules_version(self) -> str:
+        return self.rules.rules_version
+
+    @property
+    def common_actions(self) -> tuple[str, ...]:
+        return self.rules.common_actions
+
+    # ----------------------------------------------------------------------------- the contract
+
+    def start(self, players: int = 2, options: dict[str, Any] | None = None) -> State:
+        if players not in self.rules.players:
+            allowed = ", ".join(str(p) for p in self.rules.players)
+            raise ValueError(f"{self.id} is played by {allowed} players, not {players}")
+        return State(inner=self.rules.start(players, self.check_options(options or {})), players=players)
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Options with defaults filled in and texts turned into their type; a ValueError names an
+        unknown option or a bad value."""
+        rules = self.rules
+        resolved = {}
+        for key in options:
+            if key not in rules.options:
+                known = ", ".join(sorted(rules.options)) or "none"
+                raise ValueError(f"{self.id} has no option {key!r} (options: {known})")
+        for key, opt in sorted(rules.options.items()):
+            value = rules.parse_option(key, options[key]) if key in options else opt.default
+            if value not in opt.choices or type(value) is not type(opt.default):
+                allowed = ", ".join(_option_text(c) for c in opt.choices)
+                raise ValueError(f"option {key}={_option_text(options.get(key, value))} is not allowed for "
+                                 f"{self.id} (allowed: {allowed})")
+            resolved[key] = value
+        return resolved
+
+    def awaiting(self, state: State) -> Awaiting:
+        if self.result(state) is not None:
+            return Awaiting("over")
+        if state.offer is not None:
+            # the seats answer one at a time, in seat order starting after the one who offered
+            in_game = self._in_game(state)
+            for k in range(1, state.players):
+                seat = (state.offer + k) % state.players
+                if seat in in_game and seat not in state.accepted:
+                    return Awaiting("move", (seat,))
+            return Awaiting("move", ())
+        return self.rules.awaiting(state.inner)
+
+    def legal(self, state: State, seat: int) -> list[str]:
+        if self.result(state) is not None or seat in state.out:
+            return []
+        if state.offer is not None:
+            return self._answers(state, seat)
+        waiting = self.rules.awaiting(state.inner)
+        if waiting.kind not in ("move", "simultaneous") or seat not in waiting.seats:
+            return []
+        actions = list(self.rules.legal(state.inner, seat))
+        for action in self._common_here(state, seat):
+            bisect.insort(actions, action)  # the game's list is sorted already: no full re-sort
+        return actions
+
+    def play(self, state: State, seat: int, action: Any) -> State:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+            raise IllegalAction(f"there is no seat {seat!r} in this game")
+        if self.result(state) is not None:
+            raise IllegalAction("the game is over")
+        if seat in state.out:
+            raise IllegalAction(f"seat {seat} has resigned and is out of the game")
+        if interrupts_step(action):
+            return self._play_common(state, seat, action)
+        if action is not HIDDEN and not isinstance(action, str):
+            raise IllegalAction(f"an action is a text, not {type(action).__name__}")
+        if state.offer is not None:
+            raise IllegalAction(f"seat {state.offer}'s draw offer must be answered first (accept draw / decline draw)")
+        waiting = self.rules.awaiting(state.inner)
+        if waiting.kind == "chance":
+            raise IllegalAction("the game waits for a chance outcome, not an action")
+        if waiting.kind not in ("move", "simultaneous") or seat not in waiting.seats:
+            turn = ", ".join(str(s) for s in waiting.seats) or "nobody"
+            raise IllegalAction(f"not seat {seat}'s turn (awaiting seat {turn})")
+        if action is HIDDEN and not (waiting.kind == "simultaneous" and waiting.secret):
+            raise IllegalAction("only a secret simultaneous choice may be played as HIDDEN")
+        inner = self.rules.play(state.inner, seat, action)
+        mid = ()
+        if waiting.kind == "simultaneous":
+            after = self.rules.awaiting(inner)
+            if after.kind == "simultaneous" and seat not in after.seats and set(after.seats) < set(waiting.seats):
+                mid = (*state.mid_step, seat)
+        return _advance(state, inner, mid)
+
+    def chance(self, state: State, value: Any) -> State:
+        if self.result(state) is not None:
+            raise IllegalAction("the game is over")
+        waiting = self.rules.awaiting(state.inner)
+        if state.offer is not None or waiting.kind != "chance" or waiting.chance is None:
+            raise IllegalAction("the game does not wait for a chance outcome here")
+        check_outcome(waiting.chance, value)
+        return _advance(state, self.rules.chance(state.inner, value), ())
+
+    def result(self, state: State) -> Result | None:
+        if state.ended is not None:
+            return state.ended
+        return self.rules.result(state.inner)
+
+    def digest(self, state: State) -> bytes:
+        common = (state.players, state.plies, state.out, state.offer, state.accepted, state.offered_at,
+                  state.mid_step, _result_value(state.ended))
+        body = canonical_bytes((self.id, self.rules_version, common, self.rules.public(state.inner)))
+        return hashlib.sha256(body).digest()
+
+    def view(self, state: State, seat: int | None) -> dict:
+        data = dict(self.rules.view(state.inner, seat))
+        waiting = self.awaiting(state)
+        data["game"] = self.id
+        data["seat"] = seat
+        data["awaiting"] = {"kind": waiting.kind, "seats": list(waiting.seats)}
+        data["out"] = list(state.out)
+        data["draw_offer"] = state.offer
+        result = self.result(state)
+        data["result"] = None if result is None else {
+            "winners": list(result.winners), "scores": list(result.scores), "reason": result.reason}
+        data["rematch"] = None
+        if result is not None and result.reason == "resign" and result.winners and state.out:
+            options = self.rules.rematch_after_resign(state.inner)
+            if options is not None:
+                # the rules oblige the winner to accept the rematch the resigned seat asks for
+                data["rematch"] = {"may_demand": state.out[0], "must_accept": result.winners[0], "options": options}
+        return data
+
+    def describe(self, state: State, seat: int, action: str) -> str:
+        """A plain-words line for the move log."""
+        if action in COMMON_ACTIONS:
+            return f"seat {seat}: {action}"
+        return self.rules.describe(state.inner, seat, action)
+
+    # ----------------------------------------------------------------------------- common actions
+
+    def common_legal(self, state: State, seat: int) -> list[str]:
+        """The common actions `legal()` would list for `seat`, without generating the game's moves
+        (a Madagaskar tower can have thousands)."""
+        if self.result(state) is not None or seat in state.out:
+            return []
+        if state.offer is not None:
+            return self._answers(state, seat)
+        waiting = self.rules.awaiting(state.inner)
+        if waiting.kind not in ("move", "simultaneous") or seat not in waiting.seats:
+            return []
+        return self._common_here(state, seat)
+
+    def _in_game(self, state: State) -> tuple[int, ...]:
+        """Seats still in the game: not resigned, and not knocked out by the game's own rules."""
+        in_play = self.rules.in_play(state.inner)
+        return tuple(s for s in range(state.players) if s not in state.out and (in_play is None or s in in_play))
+
+    def _answers(self, state: State, seat: int) -> list[str]:
+        """What `seat` may do while a draw offer is pending: answer it when asked, or resign."""
+        if seat not in self.awaiting(state).seats:
+            return []
+        return [a for a in ("accept draw", "decline draw", "resign") if a in self.common_actions]
+
+    def _common_here(self, state: State, seat: int) -> list[str]:
+        if state.mid_step:
+            return []
+        allowed = [a for a in ("resign", "offer draw") if a in self.common_actions]
+        if "offer draw" in allowed and not self._may_offer(state, seat):
+            allowed.remove("offer draw")
+        narrowed = self.rules.common(state.inner, seat)
+        return [a for a in allowed if narrowed is None or a in narrowed]
+
+    def _may_offer(self, state: State, seat: int) -> bool:
+        if len(self._in_game(state)) < 2:
+            return False
+        last = dict(zip(state.offered_at[0::2], state.offered_at[1::2], strict=True))
+        return last.get(seat) != state.plies
+
+    def _play_common(self, state: State, seat: int, action: str) -> State:
+        if action not in self.common_legal(state, seat):
+            raise IllegalAction(self._why_not_common(state, seat, action))
+        if action == "resign":
+            return self._resign(state, seat)
+        if action == "offer draw":
+            last = dict(zip(state.offered_at[0::2], state.offered_at[1::2], strict=True))
+            last[seat] = state.plies
+            flat = tuple(x for s in sorted(last) for x in (s, last[s]))
+            state = replace(state, offer=seat, accepted=(), offered_at=flat)
+            return self._settle_offer(state)
+        if action == "accept draw":
+            return self._settle_offer(replace(state, accepted=(*state.accepted, seat)))
+        return replace(state, offer=None, accepted=())  # decline draw
+
+    def _why_not_common(self, state: State, seat: int, action: str) -> str:
+        if action not in self.common_actions:
+            return f"{action!r} is not part of {self.title or self.id}"
+        if action in ("accept draw", "decline draw"):
+            if state.offer is None:
+                return "there is no draw offer to answer"
+            return f"seat {seat} does not answer this draw offer"
+        if state.offer is not None:
+            return f"seat {state.offer}'s draw offer must be answered first"
+        if state.mid_step:
+            return "not between the plays of a revealed simultaneous step"
+        if seat not in self.rules.awaiting(state.inner).seats:
+            return f"{action} is only possible at one of seat {seat}'s own decision points"
+        if action == "offer draw":
+            if len(self._in_game(state)) < 2:
+                return "offer draw: a draw by agreement needs another seat still in the game"
+            return "one draw offer per seat per turn"
+        return f"{action} is not allowed at this point of {self.title or self.id}"
+
+    def _scores(self, state: State) -> tuple[int, ...]:
+        scores = self.rules.scores(state.inner, state.out)
+        return tuple(0 for _ in range(state.players)) if scores is None else tuple(scores)
+
+    def _settle_offer(self, state: State) -> State:
+        if self.awaiting(state).seats:
+            return state
+        result = Result(winners=(), scores=self._scores(state), reason=self.rules.draw_reason)
+        return replace(state, offer=None, accepted=(), ended=result)
+
+    def _resign(self, state: State, seat: int) -> State:
+        out = (*state.out, seat)
+        left = tuple(s for s in range(state.players) if s not in out)
+        state = replace(state, out=out, offer=None, accepted=(), mid_step=())
+        if len(left) <= 1:
+            return replace(state, ended=Result(winners=left, scores=self._scores(state), reason="resign"))
+        return replace(state, inner=self.rules.eliminate(state.inner, seat))
+
+
+def check_outcome(chance: Chance, value: Any) -> None:
+    """Raise IllegalAction unless `value` lies in the chance point's domain (or is HIDDEN for a
+    private one)."""
+    if value is HIDDEN:
+        if chance.private_to is None:
+            raise IllegalAction("a public chance point cannot be HIDDEN")
+        return
+    if chance.kind == "dice":
+        ok = (isinstance(value, tuple) and len(value) == len(chance.sides)
+              and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= s
+                      for v, s in zip(value, chance.sides, strict=True)))
+        if not ok:
+            raise IllegalAction(f"dice outcome must be a tuple of {len(chance.sides)} values in 1..sides "
+                                f"{chance.sides}, not {value!r}")
+    elif chance.kind == "pick":
+        if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < chance.n):
+            raise IllegalAction(f"pick outcome must be an int in 0..{chance.n - 1}, not {value!r}")
+    elif chance.kind == "deal":
+        if not (isinstance(value, int) and not isinstance(value, bool) and value in chance.pool):
+            raise IllegalAction(f"deal outcome must be a card type of deck {chance.deck!r} "
+                                f"(one of {sorted(set(chance.pool))}), not {value!r}")
+    else:
+        raise IllegalAction(f"unknown chance kind {chance.kind!r}")
+
+
+def _advance(state: State, inner: Any, mid_step: tuple[int, ...]) -> State:
+    """The state after a game action or chance outcome. Built positionally: this is the hot path of
+    every engine, and `dataclasses.replace` costs several times more."""
+    return State(inner, state.players, state.plies + 1, state.out, state.offer, state.accepted,
+                 state.offered_at, mid_step, state.ended)
+
+
+def _result_value(result: Result | None) -> Any:
+    if result is None:
+        return None
+    return (result.winners, result.scores, result.reason)
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

@@ -10,11 +10,12 @@ from typing import Any
 import click
 
 from client.textview import render
+from netplay.paths import replays_dir
 from replays import codec
 from replays.audit import Verdict, audit_file
 from replays.reader import Replay, read_replay
 from replays.stepping import Stepper
-from replays.writer import SUFFIX, default_replay_dir
+from replays.writer import SUFFIX
 
 _DIR_HELP = "replays directory (default: $NETPLAY_HOME/replays or the user data dir)"
 
@@ -25,7 +26,7 @@ def replay() -> None:
 
 
 def _replay_dir(option: str | None) -> Path:
-    return Path(option) if option else default_replay_dir()
+    return Path(option) if option else replays_dir()
 
 
 def _resolve(file: str, replay_dir: str | None) -> Path:

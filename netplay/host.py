@@ -92,14 +92,6 @@ class HostSession(Session):
             self._timers()
             self._between_games()
 
-    def _wait_ms(self, timeout_ms: int) -> int:
-        transcript = self.transcript
-        if self.phase == "play" and transcript is not None and not transcript.ledger.closed:
-            nxt = transcript.ledger.awaited()
-            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
-                return min(timeout_ms, 20)   # a person may decide any moment
-        return timeout_ms
-
     def _my_decision_queued(self) -> bool:
         return bool(getattr(self.decider, "waiting", False))
 

@@ -126,14 +126,6 @@ class JoinSession(Session):
             self._timers()
             self._between_games()
 
-    def _wait_ms(self, timeout_ms: int) -> int:
-        transcript = self.transcript
-        if self.phase == "play" and transcript is not None and not transcript.ledger.closed and self.pending is None:
-            nxt = transcript.ledger.awaited()
-            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
-                return min(timeout_ms, 20)
-        return timeout_ms
-
     def close(self) -> None:
         with self.lock:
             if self.transport is None:

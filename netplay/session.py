@@ -234,6 +234,17 @@ class Session:
 
     # ------------------------------------------------------------------------------ own frames
 
+    def _wait_ms(self, timeout_ms: int) -> int:
+        """How long the next poll may wait: briefly while this peer's own decision is due (a person
+        may decide at any moment), else `timeout_ms`."""
+        transcript = self.transcript
+        if (self.phase == "play" and transcript is not None and not transcript.ledger.closed
+                and not self.blocked()):
+            nxt = transcript.ledger.awaited()
+            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
+                return min(timeout_ms, 20)
+        return timeout_ms
+
     def blocked(self) -> bool:
         """True while this peer may not build its next frame (a joiner with a frame in flight)."""
         return False

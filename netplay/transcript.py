@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.core import HIDDEN, Game, Result
+from netplay import paths
 from replays.frames import Frame
 from replays.header import Header
 from replays.ledger import Dispute, Ledger, SeatSecrets
@@ -42,7 +43,7 @@ class Transcript:
     @classmethod
     def create(cls, header: Header, secrets: SeatSecrets, replay_dir: str | os.PathLike | None, fsync: bool = True,
                game: Game | None = None) -> Transcript:
-        writer = ReplayWriter.in_dir(replay_dir, header, sync=fsync)
+        writer = ReplayWriter.in_dir(replay_dir if replay_dir is not None else paths.replays_dir(), header, sync=fsync)
         return cls(header, secrets, writer, game)
 
     @classmethod

@@ -87,10 +87,15 @@ def sign(key: SigningKey, domain: str, message: bytes) -> bytes:
     return key.sign(_domain(domain) + message)
 
 
-def verify(public: PublicKey, domain: str, message: bytes, signature: bytes) -> bool:
-    """True when `signature` is `public`'s signature of `message` under `domain`; never raises."""
+def verify(public: PublicKey | bytes, domain: str | None, message: bytes, signature: bytes) -> bool:
+    """True when `signature` is `public`'s signature of `message` under `domain`; never raises.
+
+    `public` is a loaded key or its 32 raw bytes. `domain` None checks a signature over `message`
+    exactly as given: the transport's handshake messages carry their own NUL-terminated tags, a
+    different convention from the frames' length-prefixed ones (docs/protocol.md)."""
     try:
-        public.verify(signature, _domain(domain) + message)
+        key = public if isinstance(public, Ed25519PublicKey) else Ed25519PublicKey.from_public_bytes(bytes(public))
+        key.verify(bytes(signature), message if domain is None else _domain(domain) + message)
     except (InvalidSignature, ValueError, TypeError):
         return False
     return True

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engines
-from engines.core import COMMON_ACTIONS, HIDDEN, Chance, Game, IllegalAction, Result, State
+from engines.core import HIDDEN, Chance, Game, IllegalAction, Result, State, interrupts_step
 from replays import codec
 from replays.crypto import SigningKey, load_public
 from replays.frames import Frame, decode_frame, make_frame
@@ -353,7 +353,7 @@ class Ledger:
         if len(body) != 1 or type(body[0]) is not str or not 0 < len(body[0]) <= MAX_ACTION:
             raise self._bad_body(seat, "act", frame_no, "[action text]")
         action = body[0]
-        if interrupt and action not in COMMON_ACTIONS:
+        if interrupt and not interrupts_step(action):
             raise Dispute(frame_no, seat, action, "a commit frame, or a common action (resign, offer draw)",
                           "simultaneous choices are committed",
                           f"seat {seat} played {action!r} openly in a simultaneous step instead of committing it")
@@ -664,7 +664,7 @@ class Ledger:
         at a simultaneous step. An action the rules forbid raises IllegalAction before anything is signed."""
         me = self._need_me()
         kind, _ = self._my_turn("act", "commit")
-        if kind == "act" or action in COMMON_ACTIONS:
+        if kind == "act" or interrupts_step(action):
             self.game.play(self.state, me.seat, action)  # our own illegal action is our bug: raise it here
             return self._sign("act", (action,), key)
         if action not in self.game.legal(self.state, me.seat):

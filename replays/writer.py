@@ -7,29 +7,15 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import BinaryIO
 
 from replays.frames import Frame
 from replays.header import Header
 
-__all__ = ["ReplayWriter", "default_replay_dir", "replay_filename", "SUFFIX"]
+__all__ = ["ReplayWriter", "replay_filename", "SUFFIX"]
 
 SUFFIX = ".npr"
-
-
-def default_replay_dir(env: Mapping[str, str] | None = None) -> Path:
-    """`$NETPLAY_HOME/replays`, else `$XDG_DATA_HOME/netplay/replays`, else ~/.local/share/netplay/replays.
-
-    The same rule as netplay.paths (which this layer may not import: arrows point down)."""
-    env = os.environ if env is None else env
-    home = env.get("NETPLAY_HOME", "").strip()
-    if home:
-        return Path(home).expanduser() / "replays"
-    xdg = env.get("XDG_DATA_HOME", "").strip()
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
-    return base / "netplay" / "replays"
 
 
 def _slug(text: str) -> str:
@@ -55,9 +41,9 @@ class ReplayWriter:
         self._write(header.encode())
 
     @classmethod
-    def in_dir(cls, directory: str | os.PathLike | None, header: Header, sync: bool = True) -> ReplayWriter:
+    def in_dir(cls, directory: str | os.PathLike, header: Header, sync: bool = True) -> ReplayWriter:
         """A new file named by `replay_filename` in `directory` (default: the user's replays dir)."""
-        folder = Path(directory) if directory is not None else default_replay_dir()
+        folder = Path(directory)
         return cls(folder / replay_filename(header), header, sync)
 
     @classmethod

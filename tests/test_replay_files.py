@@ -24,7 +24,7 @@ from replays.header import FORMAT_MAJOR, Header, VersionError  # noqa: E402
 from replays.ledger import Dispute, Ledger  # noqa: E402
 from replays.local import SignedMatch, record_match  # noqa: E402
 from replays.reader import parse_replay, read_replay  # noqa: E402
-from replays.writer import ReplayWriter, default_replay_dir, replay_filename  # noqa: E402
+from replays.writer import ReplayWriter, replay_filename  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -108,16 +108,13 @@ def test_writer_flushes_and_fsyncs_every_record(tmp_path, monkeypatch):
         ReplayWriter(tmp_path / "g.npr", record.header)
 
 
-def test_replays_are_named_by_date_game_and_players(tmp_path, monkeypatch):
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    record = record_match("ploc", RandomBot(), seed=1, created=1_700_000_000, sync=False)
-    assert record.path.parent == tmp_path / "home" / "replays"
+def test_replays_are_named_by_date_game_and_players(tmp_path):
+    record = record_match("ploc", RandomBot(), seed=1, created=1_700_000_000, sync=False, directory=tmp_path / "r")
+    assert record.path.parent == tmp_path / "r"
     assert re.fullmatch(r"2023-11-14_221320_ploc_random-0-vs-random-1_[0-9a-f]{8}\.npr", record.path.name)
     assert replay_filename(record.header) == record.path.name
-    monkeypatch.delenv("NETPLAY_HOME")
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    assert default_replay_dir() == tmp_path / "xdg" / "netplay" / "replays"
-    assert default_replay_dir({"HOME": "/h"}).name == "replays"
+    with pytest.raises(ValueError, match="name a path or a directory"):
+        record_match("ploc", RandomBot(), seed=1)
 
 
 def test_a_torn_last_record_is_reported_and_skipped(tmp_path):

@@ -97,9 +97,10 @@ class LobbyScene:
             self.hosts = list(hosts)
 
     def _refresh_replays(self) -> None:
-        from replays.writer import SUFFIX, default_replay_dir
+        from netplay.paths import replays_dir
+        from replays.writer import SUFFIX
 
-        folder = self.replay_dir or default_replay_dir()
+        folder = self.replay_dir or replays_dir()
         try:
             files = sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
         except OSError:

@@ -99,7 +99,10 @@ def hash_to_point(digest: bytes) -> bytes:
     The deck's card points are made this way."""
     if type(digest) is not bytes or len(digest) != 32:
         raise ValueError("hash_to_point takes 32 bytes")
-    return _nb.crypto_core_ed25519_from_uniform(digest)
+    point = _nb.crypto_core_ed25519_from_uniform(digest)
+    if not _nb.crypto_core_ed25519_is_valid_point(point):  # the identity, e.g. for 32 zero bytes; never a hash
+        raise ValueError("these bytes map to the identity, which is no valid point")
+    return point
 
 
 def mul(k: bytes, p: bytes) -> bytes:

@@ -22,6 +22,8 @@ __all__ = [
     "PublicKey",
     "hash_parts",
     "hmac_parts",
+    "hash64_parts",
+    "hmac64_parts",
     "sign",
     "verify",
     "load_public",
@@ -80,6 +82,18 @@ def hash_parts(domain: str, *parts: bytes | str | int) -> bytes:
 def hmac_parts(key: bytes, domain: str, *parts: bytes | str | int) -> bytes:
     """HMAC-SHA-256 keyed by `key` over the same framing as `hash_parts`."""
     return _hmac.new(key, framed(domain, *parts), hashlib.sha256).digest()
+
+
+def hash64_parts(domain: str, *parts: bytes | str | int) -> bytes:
+    """SHA-512 over the same framing as `hash_parts` (64 bytes): what a scalar of the curve group is
+    reduced from, since reducing 512 uniform bits modulo the 253-bit group order leaves no visible bias."""
+    return hashlib.sha512(framed(domain, *parts)).digest()
+
+
+def hmac64_parts(key: bytes, domain: str, *parts: bytes | str | int) -> bytes:
+    """HMAC-SHA-512 keyed by `key` over the same framing as `hash_parts` (64 bytes): secret scalars and
+    permutation streams derived from a seat's seed (see `replays.deck`)."""
+    return _hmac.new(key, framed(domain, *parts), hashlib.sha512).digest()
 
 
 def sign(key: SigningKey, domain: str, message: bytes) -> bytes:

@@ -242,7 +242,9 @@ class Session:
                 and not self.blocked()):
             nxt = transcript.ledger.awaited()
             if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
-                return min(timeout_ms, 20)
+                due = getattr(self.decider, "due_in", None)   # a delayed bot: wake when it is due
+                wait = int(due() * 1000) + 1 if due is not None and due() > 0 else 20
+                return min(timeout_ms, wait)
         return timeout_ms
 
     def blocked(self) -> bool:

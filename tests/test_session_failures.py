@@ -196,3 +196,18 @@ def test_an_unknown_game_is_declined_with_a_reason(tmp_path: Path) -> None:
         procs.append(joiner)
         assert joiner.wait(30) == 1, joiner.describe()
         assert "'toy-nim', a game this netplay does not know" in joiner.err
+
+
+def test_a_slow_bot_never_silences_its_peer(tmp_path: Path) -> None:
+    """A host whose bot waits 5 s before its move (longer than the 4 s the joiner allows a silent
+    peer) keeps answering heartbeats meanwhile: deciding never blocks the session loop, so the joiner
+    never drops it as silent."""
+    with processes() as procs:
+        host = cli_host(tmp_path, "loyal-captain", "--bot", "random", "--bot-delay", "5")
+        procs.append(host)
+        joiner = peer(tmp_path, "join", host.address(), "--script", "resign", tag="join")
+        procs.append(joiner)
+        assert joiner.wait(40) == 0, joiner.describe()
+        assert host.wait(20) == 0, host.describe()
+        log = joiner.out + joiner.err
+        assert "resign" in log and "silent" not in log and "reconnected" not in log, joiner.describe()

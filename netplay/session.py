@@ -32,7 +32,8 @@ from netplay.identity import Identity
 from netplay.transcript import AUTOMATIC, Transcript
 from replays.crypto import fingerprint
 from replays.frames import Frame
-from replays.ledger import DealUnsupported, Dispute
+from replays.ledger import Dispute
+from replays.randomness import DealUnsupported
 
 log = logging.getLogger("netplay.session")
 

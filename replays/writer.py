@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
+from replays import codec
 from replays.frames import Frame
 from replays.header import Header
 
@@ -61,18 +62,24 @@ class ReplayWriter:
         writer.records = records
         return writer
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes, records: int = 1) -> None:
         if self._file is None:
             raise ValueError(f"replay {self.path} is closed")
         self._file.write(data)
         self._file.flush()
         if self.sync:
             os.fsync(self._file.fileno())
-        self.records += 1
+        self.records += records
 
-    def append(self, frame: Frame | bytes) -> None:
-        """Write one frame as exchanged (its wire bytes); returns once it is on disk."""
-        self._write(frame.encode() if isinstance(frame, Frame) else bytes(frame))
+    def append(self, frame: Frame | bytes, *records: tuple) -> None:
+        """Write one frame as exchanged (its wire bytes), and any signed records that go with it (the
+        host's certificate), in one write; returns once they are on disk."""
+        data = frame.encode() if isinstance(frame, Frame) else bytes(frame)
+        self._write(data + b"".join(codec.encode(r) for r in records), 1 + len(records))
+
+    def append_record(self, record: tuple) -> None:
+        """Write one tagged record (a certificate or acknowledgement kept as evidence)."""
+        self._write(codec.encode(record))
 
     def close(self) -> None:
         if self._file is not None:

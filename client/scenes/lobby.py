@@ -118,7 +118,7 @@ class LobbyScene:
         from netplay.botpeers import bot_peers
         from netplay.host import HostSession
         from netplay.identity import Identity
-        from netplay.session import DEFAULT_REVEAL_TIMEOUT, QueueDecider
+        from netplay.session import QueueDecider
 
         bot = self.bot_names[self.bot_index]
         try:
@@ -131,7 +131,7 @@ class LobbyScene:
             self._say(f"could not start the game: {exc}", ok=False)
             return None
         net = NetGame(session, NetController(session, decider))
-        peers = bot_peers(session, bot, DEFAULT_REVEAL_TIMEOUT, lambda text: log.warning("%s", text))
+        peers = bot_peers(session, bot, lambda text: log.warning("%s", text))
         peers.__enter__()
         net.closers.append(lambda: peers.__exit__(None, None, None))
         self._open_table(app, net, f"{self.game.title} - you vs {bot} bot")

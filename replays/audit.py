@@ -23,6 +23,7 @@ from typing import Any
 import engines
 from engines.core import Game, Result
 from replays import codec
+from replays.certs import verify_ack, verify_cert
 from replays.crypto import fingerprint
 from replays.ledger import Dispute, Ledger, Rejected
 from replays.randomness import DealUnsupported
@@ -49,6 +50,8 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
     #: a timeout claim that ended the game: frame, claimant, blamed, kind, cosigned (seats), contest
     claim: dict[str, Any] | None = None
+    #: what comparing this file with other seats' copies of the game found (replays.forks)
+    forks: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -58,7 +61,7 @@ class Verdict:
         return {"path": self.path, "verdict": self.status, "exit": self.exit_code, "reason": self.reason,
                 "game": self.game, "players": self.players, "seats": self.seats, "frames": self.frames,
                 "checked": self.checked, "result": self.result, "dispute": self.dispute, "blame": self.blame,
-                "claim": self.claim, "notes": self.notes}
+                "claim": self.claim, "forks": self.forks, "notes": self.notes}
 
     def lines(self) -> list[str]:
         """The verdict as a person reads it."""
@@ -153,6 +156,14 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
     except DealUnsupported as exc:
         verdict.status, verdict.reason = "unreadable", f"cannot audit: {exc}"
         return verdict
+    problem = _certificates(replay, ledger)
+    if problem is not None:
+        verdict.status, verdict.reason = "invalid", problem[1]
+        verdict.blame = problem[0]
+        if problem[0] is not None:
+            verdict.dispute = {"frame": problem[2], "seat": problem[0], "claimed": "two certificates",
+                               "allowed": "one frame per frame number", "rule": "relay", "reason": problem[1]}
+        return verdict
     for done in ledger.answered:
         verdict.notes.append(f"seat {done.claimant} claimed in frame {done.frame_no} that seat {done.blamed} withheld "
                              f"its {done.kind} frame; seat {done.blamed} answered in time")
@@ -181,6 +192,31 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
     verdict.reason = (f"unfinished at frame {count}, awaiting seat {seat}'s {kind} frame ({stage}): seat {seat} "
                       "vanished or withheld it, or this copy was cut short; a cut file proves neither")
     return verdict
+
+
+def _certificates(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int] | None:
+    """Check the signed records beside the frames: every certificate and acknowledgement must carry its
+    signer's signature; two of the host's certificates for one frame number prove it sent different
+    frames to different seats. (blamed seat or None, reason, frame) for the first problem."""
+    header = replay.header
+    seats = header.seats
+    session = header.session
+    certified: dict[tuple[int, int], set[bytes]] = {}
+    for cert in replay.certs:
+        checks = [(cert.seat, cert.sig, verify_cert if cert.kind == "cert" else verify_ack)]
+        if cert.kind == "ack":
+            checks.append((cert.host_seat, cert.host_sig, verify_cert))
+        for seat, sig, check in checks:
+            if not 0 <= seat < len(seats) or not check(seats[seat][0], session, cert.seq, cert.hash, sig):
+                return None, (f"a {cert.kind} record for frame {cert.seq} is not signed by seat {seat}'s key (the "
+                              "file was altered)"), cert.seq
+        host, sig = (cert.seat, cert.sig) if cert.kind == "cert" else (cert.host_seat, cert.host_sig)
+        hashes = certified.setdefault((host, cert.seq), set())
+        hashes.add(cert.hash)
+        if len(hashes) > 1:
+            return host, (f"the host (seat {host}) certified two different frames as frame {cert.seq}: it sent "
+                          "different frames to different seats (both signed certificates are in this file)"), cert.seq
+    return None
 
 
 def _claimed(ledger: Ledger, verdict: Verdict) -> Verdict:

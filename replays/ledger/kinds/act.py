@@ -4,15 +4,10 @@ the step (everyone commits afresh in a new round)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engines.core import interrupts_step
 from replays.ledger.errors import Dispute
-from replays.ledger.kinds.base import FrameKind, Transition, bad_body
+from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body
 from replays.ledger.values import Event
-
-if TYPE_CHECKING:
-    from replays.ledger.core import Ledger
 
 NAME = "act"
 SHAPE = "[action text]"

@@ -6,11 +6,9 @@ the seed is revealed), so a seat left as the only contributor cannot choose its 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engines.core import HIDDEN
 from replays.ledger.errors import Dispute
-from replays.ledger.kinds.base import FrameKind, Transition, bad_body, is_bytes, short
+from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body, is_bytes, short
 from replays.ledger.values import Chain, Event
 from replays.randomness import (
     MAX_CHAIN,
@@ -20,9 +18,6 @@ from replays.randomness import (
     private_mac,
     public_chance_bytes,
 )
-
-if TYPE_CHECKING:
-    from replays.ledger.core import Ledger
 
 NAME = "chain"
 SHAPE = "[value (32 bytes), nil or [new tail (32 bytes), new length]]"

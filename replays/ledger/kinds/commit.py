@@ -5,16 +5,11 @@ HIDDEN for the others; the choices are opened in the seed frames), an open round
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engines.core import HIDDEN
 from replays.ledger.errors import Dispute
-from replays.ledger.kinds.base import FrameKind, Transition, bad_body, is_bytes
+from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body, is_bytes
 from replays.ledger.values import Event
 from replays.randomness import choice_commitment, salt_for
-
-if TYPE_CHECKING:
-    from replays.ledger.core import Ledger
 
 NAME = "commit"
 SHAPE = "[commitment (32 bytes), round number]"

@@ -8,15 +8,10 @@ after the claim, also after it became final."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replays import codec
 from replays.frames import decode_frame
 from replays.ledger.errors import Dispute
-from replays.ledger.kinds.base import FrameKind, Transition, bad_body
-
-if TYPE_CHECKING:
-    from replays.ledger.core import Ledger
+from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body
 
 NAME = "contest"
 SHAPE = "[reason text, nil or the seat's own frame for the claimed slot (bytes)]"

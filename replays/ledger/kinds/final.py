@@ -5,13 +5,8 @@ co-sign the forfeit instead: winners = the other seats still in the game, no sco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replays.ledger.errors import Dispute
-from replays.ledger.kinds.base import FrameKind, Transition, bad_body, is_bytes
-
-if TYPE_CHECKING:
-    from replays.ledger.core import Ledger
+from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body, is_bytes
 
 NAME = "final"
 SHAPE = "[digest (32 bytes), [winner seats], [scores], reason]"

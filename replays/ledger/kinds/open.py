@@ -3,14 +3,9 @@ in seat order. The seed binds everything the seat derives later (chain secrets, 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from replays.ledger.kinds.base import FrameKind, Transition, bad_body, is_bytes
+from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body, is_bytes
 from replays.ledger.values import Chain
 from replays.randomness import MAX_CHAIN, seed_commitment
-
-if TYPE_CHECKING:
-    from replays.ledger.core import Ledger
 
 NAME = "open"
 SHAPE = f"[tail (32 bytes), length 1..{MAX_CHAIN}, seed commitment (32 bytes)]"

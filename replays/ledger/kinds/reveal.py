@@ -4,16 +4,11 @@ that order."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replays.ledger.errors import Dispute
 from replays.ledger.kinds.act import MAX_ACTION
-from replays.ledger.kinds.base import FrameKind, Transition, bad_body, is_bytes
+from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body, is_bytes
 from replays.ledger.values import Event
 from replays.randomness import choice_commitment, salt_for
-
-if TYPE_CHECKING:
-    from replays.ledger.core import Ledger
 
 NAME = "reveal"
 SHAPE = "[action text, salt (32 bytes)]"

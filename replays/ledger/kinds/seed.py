@@ -7,14 +7,9 @@ game is re-simulated with every secret known (ledger.core)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replays.ledger.errors import Dispute
-from replays.ledger.kinds.base import FrameKind, Transition, bad_body, is_bytes, short
+from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body, is_bytes, short
 from replays.randomness import chain_reaches, chain_secret, choice_commitment, make_chain, salt_for, seed_commitment
-
-if TYPE_CHECKING:
-    from replays.ledger.core import Ledger
 
 NAME = "seed"
 SHAPE = "[seed (32 bytes), chain secret (32 bytes), [[action, salt], ...]]"

@@ -9,14 +9,9 @@ the claim; the first frame any other seat sends afterwards makes it final."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from replays.ledger.errors import Dispute
-from replays.ledger.kinds.base import FrameKind, Transition, bad_body
+from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body
 from replays.ledger.values import Claim
-
-if TYPE_CHECKING:
-    from replays.ledger.core import Ledger
 
 NAME = "timeout"
 SHAPE = "[blamed seat, awaited kind]"

@@ -125,6 +125,8 @@ class Session:
             raise ValueError("a move clock is 1 s to 24 h, plus 0 s to 24 h per move")
         self.identity = identity
         self.decider = decider
+        #: who decides for each seat this peer holds (filled in when the seats are known)
+        self.deciders: dict[int, Decider] = {}
         self.replay_dir = replay_dir
         self.reveal_timeout = reveal_timeout
         #: the terms this peer proposes (a host) or was offered (a joiner); the header's are binding
@@ -236,9 +238,11 @@ class Session:
         kind, seat = nxt
         if ledger.status == "claimed":
             claim = ledger.claim
-            if claim.blamed == self.transcript.seat:
+            if self.transcript.holds(claim.blamed):
                 return f"seat {claim.claimant} claims you withheld your {claim.kind}: answering"
             return f"seat {claim.claimant} claims seat {claim.blamed} withheld its {claim.kind}: waiting for its answer"
+        if self.transcript.holds(seat) and seat != self.transcript.seat and kind not in AUTOMATIC:
+            return f"seat {seat}'s move (on this machine)"
         if seat == self.transcript.seat:
             if kind in AUTOMATIC:
                 return "sending"
@@ -260,8 +264,8 @@ class Session:
         if (self.phase == "play" and transcript is not None and not transcript.ledger.closed
                 and not self.blocked()):
             nxt = transcript.ledger.awaited()
-            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
-                due = getattr(self.decider, "due_in", None)   # a delayed bot: wake when it is due
+            if nxt is not None and transcript.holds(nxt[1]) and nxt[0] not in AUTOMATIC:
+                due = getattr(self.decider_for(nxt[1]), "due_in", None)   # a delayed bot: wake when it is due
                 wait = int(due() * 1000) + 1 if due is not None and due() > 0 else 20
                 return min(timeout_ms, wait)
         return timeout_ms
@@ -269,6 +273,9 @@ class Session:
     def blocked(self) -> bool:
         """True while this peer may not build its next frame (a joiner with a frame in flight)."""
         return False
+
+    def decider_for(self, seat: int) -> Decider:
+        return self.deciders.get(seat, self.decider)
 
     def _emit(self, frame: Frame) -> None:
         """Make an own frame count: the host accepts and relays it, a joiner sends it to the host."""
@@ -295,17 +302,19 @@ class Session:
                 return
             kind, seat = nxt[0]
             seq = len(ledger.frames)
-            if ledger.must_claim_spoiled() and self._hold_seq != seq:
+            spoiled = next((led for led in transcript.ledgers.values() if led.must_claim_spoiled()), None)
+            if spoiled is not None and self._hold_seq != seq:
                 self.say("the card dealt to you is no card of the deck: someone cheated; showing it")
-                self._emit(ledger.build_next())
+                self._emit(spoiled.build_next())
                 continue
-            if seat != transcript.seat or self._hold_seq == seq:
+            if not transcript.holds(seat) or self._hold_seq == seq:
                 return
+            ledger = transcript.ledger_for(seat)   # each seat builds with its own secrets and knowledge
             if kind in AUTOMATIC:
                 frame = ledger.build_next()
             else:
                 decision = ledger.decision()
-                action = self.decider.decide(transcript.game, ledger.state, transcript.seat, decision[1])
+                action = self.decider_for(seat).decide(transcript.game, ledger.state, seat, decision[1])
                 if action is None:
                     return
                 try:
@@ -344,7 +353,7 @@ class Session:
             self._claimed(ledger, now)
             return
         nxt = ledger.claimable()
-        if nxt is None or nxt[1] == transcript.seat:
+        if nxt is None or transcript.holds(nxt[1]):
             return
         remaining = self.deadlines.remaining(nxt[0], nxt[1], now)
         if remaining is not None and remaining + self._claim_grace(nxt[0]) <= 0:
@@ -355,8 +364,8 @@ class Session:
         when the claim came while it was here and its decision untimed, contests it; the seat that
         closes the window does so once the answer window has passed."""
         claim = ledger.claim
-        me = self.transcript.seat
-        if claim.blamed == me:
+        if self.transcript.holds(claim.blamed):
+            me = claim.blamed
             if claim.kind in DECISIONS and not self._contested:
                 left = self.deadlines.allowance(me, now)
                 if left is None or left > 0:
@@ -366,13 +375,13 @@ class Session:
             return
         kind, closer = ledger.expects()[1]
         window = min(ANSWER_WINDOW, self.deadlines.timeout)
-        if closer == me and now - self._claim_seen >= window and not self.blocked():
+        if self.transcript.holds(closer) and now - self._claim_seen >= window and not self.blocked():
             self.say(f"seat {claim.blamed} did not answer the claim within {window:g} s: the claim stands")
-            self._emit(ledger.build_after_claim())
+            self._emit(self.transcript.ledger_for(closer).build_after_claim())
 
     def _contest(self, reason: str) -> None:
         """Contest the claim that blames us, with our own frame for the slot as evidence if we hold one."""
-        ledger = self.transcript.ledger
+        ledger = self.transcript.ledger_for(self.transcript.ledger.claim.blamed)
         self._contested = True
         evidence = self._evidence
         self.say(f"contesting the claim against us: {reason}")
@@ -385,9 +394,9 @@ class Session:
         claim = ledger.claim
         if frame.kind == "timeout" and claim is not None and claim.open:
             self._claim_seen = time.monotonic()
-            if claim.blamed == self.transcript.seat:
+            if self.transcript.holds(claim.blamed):
                 self.say(f"seat {claim.claimant} claims that you withheld your {claim.kind} frame: answering")
-        if (claim is not None and not claim.open and claim.blamed == self.transcript.seat and not self._contested
+        if (claim is not None and not claim.open and self.transcript.holds(claim.blamed) and not self._contested
                 and self._evidence is not None and ledger.status in ("reveal", "cosign", "unfinished")):
             self._contest("our frame for the claimed slot was sent in time and not passed on")
 
@@ -404,8 +413,9 @@ class Session:
         header = transcript.header
         self.names = [name for _, name in header.seats]
         self.players = header.players
+        seats = ", ".join(str(s) for s in transcript.seats)
         self.say(f"{transcript.game.title or header.game}: session {header.session.hex()[:8]}, "
-                 f"you are seat {transcript.seat}")
+                 f"you are seat{'s' if len(transcript.seats) > 1 else ''} {seats}")
         for s, (key, name) in enumerate(header.seats):
             self.say(f"  seat {s}: {name} ({fingerprint(key)})")
         self.replays.append(transcript.path)
@@ -426,7 +436,8 @@ class Session:
             return
         if ledger.status == "unfinished" and self._contested and self.blocked():
             return   # our contest is on its way to the host
-        resume.remove(transcript.header.session, transcript.seat)
+        for seat in transcript.seats:
+            resume.remove(transcript.header.session, seat)
         if ledger.status == "complete":
             self.games_done += 1
             text = f"game over: {result_text(ledger.result, self.names)}"
@@ -437,12 +448,12 @@ class Session:
             self._over_since = time.monotonic()
             return
         if ledger.status == "unfinished" and self._evidence is not None and not self._contested \
-                and ledger.claim is not None and ledger.claim.blamed == transcript.seat:
+                and ledger.claim is not None and transcript.holds(ledger.claim.blamed):
             self._contest("our frame for the claimed slot was sent in time and not passed on")
             return   # the contest frame closes the game as contested
         if ledger.status == "unfinished":
             claim = ledger.claim
-            if claim.blamed == transcript.seat:
+            if transcript.holds(claim.blamed):
                 text = (f"you forfeit: seat {claim.claimant} claimed in frame {claim.frame_no} that you withheld your "
                         f"{claim.kind} frame past the timeout")
             else:

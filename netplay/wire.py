@@ -29,7 +29,7 @@ SHAPES: dict[str, tuple[Any, ...]] = {
     "hello": (_I, _S, (NIL, _L)),         # proto, netplay version, resume: nil | [session, seq, hash]
     "offer": (_I, _S, _S, _I, _L, _S, _L),  # proto, game, rules version, players, options [[k, v]], host version,
                                             # terms [reveal timeout ms, nil | [clock ms, increment ms]]
-    "ready": (),
+    "ready": (_L,),                       # more seats this peer plays: [[name, ed25519 key], ...]
     "decline": (_S,),                     # reason
     "refused": (_S,),                     # reason
     "header": (_B,),                      # the encoded header
@@ -97,6 +97,10 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
         raise Malformed(f"{tag} of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
     if tag in ("ack", "acked") and not all(len(f) in (32, 64) for f in fields if isinstance(f, bytes)):
         raise Malformed(f"{tag}: hash (32 bytes) and signatures (64 bytes)")
+    if tag == "ready" and not all(isinstance(s, list) and len(s) == 2 and isinstance(s[0], str)
+                                  and 0 < len(s[0]) <= 64 and isinstance(s[1], bytes) and len(s[1]) == 32
+                                  for s in fields[0]):
+        raise Malformed("ready: more seats are [name, 32-byte key] pairs")
     if tag == "rematch" and not all(isinstance(s, int) and not isinstance(s, bool) for s in fields[0]):
         raise Malformed("rematch: seats must be ints")
     return tag, fields

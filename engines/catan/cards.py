@@ -69,7 +69,8 @@ def size(counts: tuple[int, ...]) -> int:
 
 def fits(part: tuple[int, ...], whole: tuple[int, ...]) -> bool:
     """Whether `whole` holds `part` (at least as many of each type)."""
-    for a, b in zip(part, whole, strict=True):
+    # an explicit loop: about twice as fast as all() over a generator, and this runs on every legal()
+    for a, b in zip(part, whole, strict=True):  # noqa: SIM110
         if a > b:
             return False
     return True

@@ -14,7 +14,6 @@ Extension points for a subclass are the class attributes (`names`, `notation`, `
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import Any
 
 from engines.catan import cards as K
@@ -35,6 +34,7 @@ from engines.catan.board import (
     spiral_numbers,
 )
 from engines.catan.cards import RESOURCES, TERRAIN_RESOURCE
+from engines.catan.cards import fits as _fits
 from engines.catan.notation import FORMS, Notation
 from engines.catan.roads import award_longest, road_length
 from engines.catan.state import (
@@ -129,13 +129,6 @@ def _gain(hand: tuple[int, ...], got: tuple[int, ...]) -> tuple[int, ...]:
     return tuple([a + b for a, b in zip(hand, got, strict=True)])
 
 
-def _fits(part: tuple[int, ...], whole: tuple[int, ...]) -> bool:
-    for a, b in zip(part, whole, strict=True):
-        if a > b:
-            return False
-    return True
-
-
 class Catan(Rules[CatanState]):
     id = "catan"
     title = "Catan"
@@ -157,6 +150,12 @@ class Catan(Rules[CatanState]):
     hand_limit = 7
     win_vp = 10
     max_offers = 5
+
+    def __init__(self) -> None:
+        #: verb -> bound handler `_do_<verb>`; a subclass adds its verbs to `verb_steps` and defines handlers
+        self.handlers = {verb: getattr(self, "_do_" + verb) for verb in self.verb_steps}
+
+    verb_steps: dict[str, tuple[str, ...]] = _VERB_STEPS
 
     # ============================================================================ options
 
@@ -397,11 +396,10 @@ class Catan(Rules[CatanState]):
                 if self.public_vp(s, seat) + k >= self.win_vp:
                     raise IllegalAction(f"{action}: seat {seat} has {self.win_vp} victory points or more, so its only "
                                         f"action is the forced `claim {k}` (Forced claim)")
-        steps = _VERB_STEPS.get(verb)
+        steps = self.verb_steps.get(verb)
         if steps is None or step not in steps:
             return self.play_other(s, seat, parsed, action)
-        handler = getattr(self, "_do_" + verb)
-        return handler(s, seat, parsed, action)
+        return self.handlers[verb](s, seat, parsed, action)
 
     def play_other(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         """A verb this step does not take (C&K routes its own verbs from here)."""
@@ -433,20 +431,20 @@ class Catan(Rules[CatanState]):
                     if r >= 0 and bank[r] - got[r] > 0:
                         got[r] += 1
                 hand, bank = _gain(hand, tuple(got)), _pay(bank, tuple(got))
-            me = me._replace(hand=hand, settlements=me.settlements | NODE_BIT[n])
-            return s._replace(seats=_put(s.seats, seat, me), bank=bank, spot=n, step=SETUP_ROAD)
+            me = me.put(hand=hand, settlements=me.settlements | NODE_BIT[n])
+            return s.put(seats=_put(s.seats, seat, me), bank=bank, spot=n, step=SETUP_ROAD)
         if not road_nodes(me.roads) & NODE_BIT[n]:
             raise IllegalAction(f"{action}: seat {seat} has no road touching node {n}")
         if me.settlements.bit_count() >= 5:
             raise IllegalAction(f"{action}: seat {seat} has no settlement left in supply")
         if not _fits(K.SETTLEMENT, me.hand):
             raise IllegalAction(f"{action}: a settlement costs 1brick+1lumber+1wool+1grain")
-        me = me._replace(hand=_pay(me.hand, K.SETTLEMENT), settlements=me.settlements | NODE_BIT[n])
+        me = me.put(hand=_pay(me.hand, K.SETTLEMENT), settlements=me.settlements | NODE_BIT[n])
         seats = _put(s.seats, seat, me)
         # the new building may cut other players' roads through n
         touched = [o for o in s.alive() if o != seat and road_nodes(seats[o].roads) & NODE_BIT[n]]
         seats, longest = self._relength(s, seats, touched)
-        return s._replace(seats=seats, bank=_gain(s.bank, K.SETTLEMENT), longest=longest)
+        return s.put(seats=seats, bank=_gain(s.bank, K.SETTLEMENT), longest=longest)
 
     def _second_placement(self, s: CatanState) -> bool:
         return s.setup >= s.n
@@ -463,9 +461,9 @@ class Catan(Rules[CatanState]):
         if step == SETUP_ROAD:
             if not EDGE_NODE_MASK[e] & NODE_BIT[s.spot]:
                 raise IllegalAction(f"{action}: the road must touch the settlement just placed on node {s.spot}")
-            me = me._replace(roads=me.roads | bit)
+            me = me.put(roads=me.roads | bit)
             seats, longest = self._relength(s, _put(s.seats, seat, me), [seat])
-            return self._next_placement(s._replace(seats=seats, longest=longest))
+            return self._next_placement(s.put(seats=seats, longest=longest))
         if not self.road_mask(s, seat) & bit:
             raise IllegalAction(f"{action}: edge {e} is not connected to seat {seat}'s roads or buildings "
                                 "(an opponent's building cuts the network)")
@@ -475,17 +473,17 @@ class Catan(Rules[CatanState]):
         if step == MAIN:
             if not _fits(K.ROAD, me.hand):
                 raise IllegalAction(f"{action}: a road costs 1brick+1lumber")
-            me = me._replace(hand=_pay(me.hand, K.ROAD), roads=me.roads | bit)
+            me = me.put(hand=_pay(me.hand, K.ROAD), roads=me.roads | bit)
             bank = _gain(bank, K.ROAD)
         else:
-            me = me._replace(roads=me.roads | bit)
+            me = me.put(roads=me.roads | bit)
         seats, longest = self._relength(s, _put(s.seats, seat, me), [seat])
-        s = s._replace(seats=seats, bank=bank, longest=longest)
+        s = s.put(seats=seats, bank=bank, longest=longest)
         if step == FREE_ROAD:
             free = s.free - 1
             if free and seats[seat].roads.bit_count() < 15 and self.road_mask(s, seat):
-                return s._replace(free=free)
-            return s._replace(free=0, step=s.back, back="")
+                return s.put(free=free)
+            return s.put(free=0, step=s.back, back="")
         return s
 
     def _do_city(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
@@ -497,9 +495,9 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: seat {seat} has no city left in supply")
         if not _fits(K.CITY, me.hand):
             raise IllegalAction(f"{action}: a city costs 2grain+3ore")
-        me = me._replace(hand=_pay(me.hand, K.CITY), settlements=me.settlements & ~NODE_BIT[n],
+        me = me.put(hand=_pay(me.hand, K.CITY), settlements=me.settlements & ~NODE_BIT[n],
                          cities=me.cities | NODE_BIT[n])
-        return s._replace(seats=_put(s.seats, seat, me), bank=_gain(s.bank, K.CITY))
+        return s.put(seats=_put(s.seats, seat, me), bank=_gain(s.bank, K.CITY))
 
     def _relength(self, s: CatanState, seats: tuple[Seat, ...], who: list[int]) -> tuple[tuple[Seat, ...], int]:
         """Seats with the road lengths of `who` recomputed, and the Longest Road holder after it."""
@@ -507,7 +505,7 @@ class Catan(Rules[CatanState]):
             me = seats[p]
             length = road_length(me.roads, self.blockers(s, seats, p))
             if length != me.road_len:
-                seats = _put(seats, p, me._replace(road_len=length))
+                seats = _put(seats, p, me.put(road_len=length))
         holder = award_longest(s.longest, tuple(x.road_len for x in seats), s.alive())
         return seats, holder
 
@@ -521,10 +519,10 @@ class Catan(Rules[CatanState]):
         while i < 2 * n:
             seat = i if i < n else 2 * n - 1 - i
             if seat not in out:
-                return s._replace(setup=i, active=seat, step=SETUP_SETTLE, spot=-1)
+                return s.put(setup=i, active=seat, step=SETUP_SETTLE, spot=-1)
             i += 1
         first = s.alive()[0]
-        return s._replace(setup=2 * n, active=first, step=PRE_ROLL, spot=-1, turn=1, round=1)
+        return s.put(setup=2 * n, active=first, step=PRE_ROLL, spot=-1, turn=1, round=1)
 
     # ---------------------------------------------------------------------------- development cards
 
@@ -534,8 +532,8 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: the development deck is empty")
         if not _fits(K.DEV, me.hand):
             raise IllegalAction(f"{action}: a development card costs 1wool+1grain+1ore")
-        me = me._replace(hand=_pay(me.hand, K.DEV))
-        return s._replace(seats=_put(s.seats, seat, me), bank=_gain(s.bank, K.DEV), step=DEAL)
+        me = me.put(hand=_pay(me.hand, K.DEV))
+        return s.put(seats=_put(s.seats, seat, me), bank=_gain(s.bank, K.DEV), step=DEAL)
 
     def _do_play(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         _, card, arg = parsed
@@ -573,18 +571,18 @@ class Catan(Rules[CatanState]):
         elif me.dev_n == 1:
             mine = DevHand()  # the seat played its last card: its (empty) hand is known again
         private = s.private[:seat] + (mine,) + s.private[seat + 1:]
-        me = me._replace(dev_n=me.dev_n - 1)
+        me = me.put(dev_n=me.dev_n - 1)
         played = s.played[:card] + (s.played[card] + 1,) + s.played[card + 1:]
         largest = s.largest
         free, back = 0, ""
         if card == K.KNIGHT:
-            me = me._replace(knights=me.knights + 1)
+            me = me.put(knights=me.knights + 1)
             largest = self._army(s, seat, me.knights)
             back, step = step, ROBBER
         elif card == K.ROADBUILDING:
             back, step, free = step, FREE_ROAD, 2
         elif card == K.YEAROFPLENTY:
-            me = me._replace(hand=_gain(me.hand, arg))
+            me = me.put(hand=_gain(me.hand, arg))
             bank = _pay(bank, arg)
         else:  # monopoly
             r = arg
@@ -594,10 +592,10 @@ class Catan(Rules[CatanState]):
                 if o != seat and seats[o].hand[r]:
                     other = seats[o]
                     taken += other.hand[r]
-                    seats = _put(seats, o, other._replace(hand=other.hand[:r] + (0,) + other.hand[r + 1:]))
+                    seats = _put(seats, o, other.put(hand=other.hand[:r] + (0,) + other.hand[r + 1:]))
             me = seats[seat]
-            me = me._replace(hand=me.hand[:r] + (me.hand[r] + taken,) + me.hand[r + 1:])
-        return s._replace(seats=_put(seats, seat, me), bank=bank, private=private, played=played, largest=largest,
+            me = me.put(hand=me.hand[:r] + (me.hand[r] + taken,) + me.hand[r + 1:])
+        return s.put(seats=_put(seats, seat, me), bank=bank, private=private, played=played, largest=largest,
                           dev_played=True, step=step, back=back, free=free)
 
     def _army(self, s: CatanState, seat: int, knights: int) -> int:
@@ -614,7 +612,7 @@ class Catan(Rules[CatanState]):
     # ---------------------------------------------------------------------------- turn
 
     def _do_roll(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
-        return s._replace(step=ROLL)
+        return s.put(step=ROLL)
 
     def _do_discard(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         cards = parsed[1]
@@ -624,9 +622,9 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: seat {seat} must discard exactly {need} cards (half of its hand)")
         if not _fits(cards, me.hand):
             raise IllegalAction(f"{action}: seat {seat} does not hold {self.notation.cards(cards)}")
-        seats = _put(s.seats, seat, me._replace(hand=_pay(me.hand, cards)))
+        seats = _put(s.seats, seat, me.put(hand=_pay(me.hand, cards)))
         queue = s.queue[1:]
-        return s._replace(seats=seats, bank=_gain(s.bank, cards), queue=queue,
+        return s.put(seats=seats, bank=_gain(s.bank, cards), queue=queue,
                           step=DISCARD if queue else ROBBER)
 
     def _do_robber(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
@@ -635,10 +633,10 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: there is no hex h{h} (h0-h18)")
         if h == s.robber:
             raise IllegalAction(f"{action}: the robber must move to another hex")
-        s = s._replace(robber=h)
+        s = s.put(robber=h)
         if self.candidates(s):
-            return s._replace(step=STEAL)
-        return s._replace(step=s.back, back="")
+            return s.put(step=STEAL)
+        return s.put(step=s.back, back="")
 
     def _do_steal(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         o = parsed[1]
@@ -646,8 +644,8 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: seat {o} is not a candidate (an opponent with a building on the robber's "
                                 "hex and at least one card)")
         if sum(s.seats[o].hand) == 1:  # a one-value pick is no chance point
-            return self._steal(s._replace(victim=o), 0)
-        return s._replace(victim=o, step=STEAL_PICK)
+            return self._steal(s.put(victim=o), 0)
+        return s.put(victim=o, step=STEAL_PICK)
 
     def _steal(self, s: CatanState, index: int) -> CatanState:
         victim = s.seats[s.victim]
@@ -658,9 +656,9 @@ class Catan(Rules[CatanState]):
             card += 1
         one = tuple(int(i == card) for i in range(len(hand)))
         thief = s.seats[s.active]
-        seats = _put(s.seats, s.victim, victim._replace(hand=_pay(hand, one)))
-        seats = _put(seats, s.active, thief._replace(hand=_gain(thief.hand, one)))
-        return s._replace(seats=seats, victim=-1, step=s.back, back="")
+        seats = _put(s.seats, s.victim, victim.put(hand=_pay(hand, one)))
+        seats = _put(seats, s.active, thief.put(hand=_gain(thief.hand, one)))
+        return s.put(seats=seats, victim=-1, step=s.back, back="")
 
     def _do_end(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         return self._next_turn(s, seat)
@@ -670,7 +668,7 @@ class Catan(Rules[CatanState]):
         seats, private = s.seats, s.private
         me = seats[ender]
         if me.dev_new:
-            seats = _put(seats, ender, me._replace(dev_new=0))
+            seats = _put(seats, ender, me.put(dev_new=0))
         mine = private[ender]
         if mine is not HIDDEN and any(mine.new):
             private = private[:ender] + (DevHand(mine.held, (0,) * 5),) + private[ender + 1:]
@@ -681,10 +679,10 @@ class Catan(Rules[CatanState]):
                       free=0, back="", victim=-1)
         if nxt <= ender:
             if s.max_rounds and rnd >= s.max_rounds:
-                return s._replace(step=FINAL_REVEAL, queue=tuple(alive), reason="round limit",
+                return s.put(step=FINAL_REVEAL, queue=tuple(alive), reason="round limit",
                                   **{k: v for k, v in common.items() if k != "queue"})
             rnd += 1
-        return s._replace(active=nxt, step=PRE_ROLL, round=rnd, **common)
+        return s.put(active=nxt, step=PRE_ROLL, round=rnd, **common)
 
     # ---------------------------------------------------------------------------- trade
 
@@ -706,8 +704,8 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: seat {seat} does not hold {rate}{self.names[x]}")
         if not s.bank[y]:
             raise IllegalAction(f"{action}: the bank holds no {self.names[y]}")
-        seats = _put(s.seats, seat, me._replace(hand=_gain(_pay(me.hand, give), get)))
-        return s._replace(seats=seats, bank=_pay(_gain(s.bank, give), get))
+        seats = _put(s.seats, seat, me.put(hand=_gain(_pay(me.hand, give), get)))
+        return s.put(seats=seats, bank=_pay(_gain(s.bank, give), get))
 
     def _do_offer(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         _, give, get, to = parsed
@@ -736,23 +734,23 @@ class Catan(Rules[CatanState]):
                               if o in alive and _fits(get, s.seats[o].hand))
             if not addressed:
                 raise IllegalAction(f"{action}: no other seat holds {self.notation.cards(get)}")
-        return s._replace(offers=s.offers + 1, offer=Offer(give, get, to), queue=addressed, step=RESPOND)
+        return s.put(offers=s.offers + 1, offer=Offer(give, get, to), queue=addressed, step=RESPOND)
 
     def _do_accept(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         offer = s.offer
-        return self._answered(s, offer._replace(accepted=(*offer.accepted, seat)))
+        return self._answered(s, offer.put(accepted=(*offer.accepted, seat)))
 
     def _do_decline(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         offer = s.offer
-        return self._answered(s, offer._replace(declined=(*offer.declined, seat)))
+        return self._answered(s, offer.put(declined=(*offer.declined, seat)))
 
     def _answered(self, s: CatanState, offer: Offer) -> CatanState:
         queue = s.queue[1:]
         if queue:
-            return s._replace(offer=offer, queue=queue)
+            return s.put(offer=offer, queue=queue)
         if offer.accepted:
-            return s._replace(offer=offer, queue=(), step=CONFIRM)
-        return s._replace(offer=None, queue=(), step=MAIN)
+            return s.put(offer=offer, queue=(), step=CONFIRM)
+        return s.put(offer=None, queue=(), step=MAIN)
 
     def _do_confirm(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         o = parsed[1]
@@ -760,12 +758,12 @@ class Catan(Rules[CatanState]):
         if o not in offer.accepted:
             raise IllegalAction(f"{action}: seat {o} did not accept the offer")
         me, other = s.seats[seat], s.seats[o]
-        seats = _put(s.seats, seat, me._replace(hand=_gain(_pay(me.hand, offer.give), offer.get)))
-        seats = _put(seats, o, other._replace(hand=_gain(_pay(other.hand, offer.get), offer.give)))
-        return s._replace(seats=seats, offer=None, step=MAIN)
+        seats = _put(s.seats, seat, me.put(hand=_gain(_pay(me.hand, offer.give), offer.get)))
+        seats = _put(seats, o, other.put(hand=_gain(_pay(other.hand, offer.get), offer.give)))
+        return s.put(seats=seats, offer=None, step=MAIN)
 
     def _do_cancel(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
-        return s._replace(offer=None, step=MAIN)
+        return s.put(offer=None, step=MAIN)
 
     # ---------------------------------------------------------------------------- end of game
 
@@ -789,7 +787,7 @@ class Catan(Rules[CatanState]):
         n = s.n
         alive = s.alive()
         queue = tuple(o for o in ((seat + i) % n for i in range(1, n)) if o in alive)
-        return s._replace(claimant=seat, reason=f"{self.win_vp} victory points", queue=queue,
+        return s.put(claimant=seat, reason=f"{self.win_vp} victory points", queue=queue,
                           step=FINAL_REVEAL if queue else OVER)
 
     def _do_reveal(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
@@ -803,7 +801,7 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: seat {seat} cannot hold {k} victorypoint cards (public knowledge)")
         s = self._reveal_cards(s, seat, k)
         queue = s.queue[1:]
-        return s._replace(queue=queue, step=FINAL_REVEAL if queue else OVER)
+        return s.put(queue=queue, step=FINAL_REVEAL if queue else OVER)
 
     def _reveal_cards(self, s: CatanState, seat: int, k: int) -> CatanState:
         """`k` victorypoint cards of `seat` are shown: they leave the hand and count as revealed."""
@@ -816,8 +814,8 @@ class Catan(Rules[CatanState]):
             mine = DevHand()
         private = s.private[:seat] + (mine,) + s.private[seat + 1:]
         played = s.played[:vp] + (s.played[vp] + k,) + s.played[vp + 1:]
-        seats = _put(s.seats, seat, me._replace(revealed=k, dev_n=me.dev_n - k))
-        return s._replace(seats=seats, private=private, played=played)
+        seats = _put(s.seats, seat, me.put(revealed=k, dev_n=me.dev_n - k))
+        return s.put(seats=seats, private=private, played=played)
 
     def totals(self, s: CatanState) -> tuple[int, ...]:
         """Public VP plus revealed victorypoint cards; 0 for a resigned seat."""
@@ -864,12 +862,12 @@ class Catan(Rules[CatanState]):
     def after_roll(self, s: CatanState, dice: tuple[int, ...]) -> CatanState:
         total = dice[0] + dice[1]
         if total != 7:
-            return self._produce(s._replace(dice=dice, step=MAIN), total)
+            return self._produce(s.put(dice=dice, step=MAIN), total)
         n = s.n
         limit = self.hand_limit
         alive = s.alive()
         queue = tuple(o for o in ((s.active + i) % n for i in range(n)) if o in alive and sum(s.seats[o].hand) > limit)
-        return s._replace(dice=dice, queue=queue, step=DISCARD if queue else ROBBER, back=MAIN)
+        return s.put(dice=dice, queue=queue, step=DISCARD if queue else ROBBER, back=MAIN)
 
     def produce_owed(self, s: CatanState, total: int) -> list[list[int]]:
         """What each seat is owed for a roll of `total`, per card type, before the bank's shortage."""
@@ -905,8 +903,8 @@ class Catan(Rules[CatanState]):
         seats = s.seats
         for o in range(s.n):
             if any(owed[o]):
-                seats = _put(seats, o, seats[o]._replace(hand=_gain(seats[o].hand, tuple(owed[o]))))
-        return s._replace(seats=seats, bank=tuple(bank))
+                seats = _put(seats, o, seats[o].put(hand=_gain(seats[o].hand, tuple(owed[o]))))
+        return s.put(seats=seats, bank=tuple(bank))
 
     def _dealt(self, s: CatanState, value: Any) -> CatanState:
         buyer = s.active
@@ -927,9 +925,9 @@ class Catan(Rules[CatanState]):
             t = value
             mine = DevHand(mine.held[:t] + (mine.held[t] + 1,) + mine.held[t + 1:],
                            mine.new[:t] + (mine.new[t] + 1,) + mine.new[t + 1:])
-        seats = _put(s.seats, buyer, me._replace(dev_n=me.dev_n + 1, dev_new=me.dev_new + 1))
+        seats = _put(s.seats, buyer, me.put(dev_n=me.dev_n + 1, dev_new=me.dev_new + 1))
         private = s.private[:buyer] + (mine,) + s.private[buyer + 1:]
-        return s._replace(seats=seats, private=private, deck=s.deck - 1, step=MAIN)
+        return s.put(seats=seats, private=private, deck=s.deck - 1, step=MAIN)
 
     # ---------------------------------------------------------------------------- random board
 
@@ -939,13 +937,13 @@ class Catan(Rules[CatanState]):
         terrain = (*terrain, left[index])
         if len(terrain) == 18:
             terrain = (*terrain, _tiles_left(K.TERRAIN_TILES, terrain)[0])
-            return s._replace(layout=Layout(terrain, (), ()), step=SPIRAL)
-        return s._replace(layout=Layout(terrain, (), ()))
+            return s.put(layout=Layout(terrain, (), ()), step=SPIRAL)
+        return s.put(layout=Layout(terrain, (), ()))
 
     def _spiral(self, s: CatanState, index: int) -> CatanState:
         terrain = s.layout[0]
         numbers = spiral_numbers(terrain, SPIRAL_CORNERS[index])
-        return s._replace(layout=Layout(terrain, numbers, ()), step=HARBOUR)
+        return s.put(layout=Layout(terrain, numbers, ()), step=HARBOUR)
 
     def _harbour(self, s: CatanState, index: int) -> CatanState:
         terrain, numbers, harbours = s.layout
@@ -954,8 +952,8 @@ class Catan(Rules[CatanState]):
         if len(harbours) == 8:
             harbours = (*harbours, _tiles_left(K.HARBOUR_TILES, harbours)[0])
             layout = Layout(terrain, numbers, harbours)
-            return s._replace(layout=layout, robber=layout.desert(), step=SETUP_SETTLE)
-        return s._replace(layout=Layout(terrain, numbers, harbours))
+            return s.put(layout=layout, robber=layout.desert(), step=SETUP_SETTLE)
+        return s.put(layout=Layout(terrain, numbers, harbours))
 
     # ============================================================================ resignation
 
@@ -973,7 +971,7 @@ class Catan(Rules[CatanState]):
         seats = _put(s.seats, seat, Seat(hand=(0,) * len(self.names), knights=me.knights, revealed=me.revealed))
         private = s.private[:seat] + (DevHand(),) + s.private[seat + 1:]
         out = (*s.out, seat)
-        s = s._replace(seats=seats, bank=bank, private=private, gone=gone, out=out,
+        s = s.put(seats=seats, bank=bank, private=private, gone=gone, out=out,
                        longest=-1 if s.longest == seat else s.longest)
         seats, longest = self._relength(s, seats, list(s.alive()))
         largest = s.largest
@@ -981,7 +979,7 @@ class Catan(Rules[CatanState]):
             top = max(seats[o].knights for o in s.alive())
             leaders = [o for o in s.alive() if seats[o].knights == top]
             largest = leaders[0] if top >= 3 and len(leaders) == 1 else -1
-        s = s._replace(seats=seats, longest=longest, largest=largest)
+        s = s.put(seats=seats, longest=longest, largest=largest)
         return self._skip(s, seat)
 
     def _skip(self, s: CatanState, seat: int) -> CatanState:
@@ -998,19 +996,19 @@ class Catan(Rules[CatanState]):
         queue = tuple(o for o in s.queue if o != seat)
         offer = s.offer
         if offer is not None:
-            offer = offer._replace(accepted=tuple(o for o in offer.accepted if o != seat))
-        s = s._replace(queue=queue, offer=offer)
+            offer = offer.put(accepted=tuple(o for o in offer.accepted if o != seat))
+        s = s.put(queue=queue, offer=offer)
         if queue or step not in (DISCARD, RESPOND, CONFIRM, FINAL_REVEAL, STEAL):
             return s
         if step == DISCARD:
-            return s._replace(step=ROBBER)
+            return s.put(step=ROBBER)
         if step == FINAL_REVEAL:
-            return s._replace(step=OVER)
+            return s.put(step=OVER)
         if step == STEAL:
-            return s if self.candidates(s) else s._replace(step=s.back, back="")
+            return s if self.candidates(s) else s.put(step=s.back, back="")
         if offer.accepted:
-            return s._replace(step=CONFIRM)
-        return s._replace(offer=None, step=MAIN)
+            return s.put(step=CONFIRM)
+        return s.put(offer=None, step=MAIN)
 
     # ============================================================================ view
 

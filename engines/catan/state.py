@@ -67,6 +67,15 @@ class Seat(NamedTuple):
     dev_new: int = 0
     revealed: int = -1
 
+    def put(self, **fields: Any) -> Seat:
+        """A copy with `fields` replaced: `_replace` without its checks, about twice as fast (this is
+        the hot path of every step)."""
+        values = list(self)
+        index = _SEAT_INDEX
+        for name, value in fields.items():
+            values[index[name]] = value
+        return _new(Seat, values)
+
 
 class DevHand(NamedTuple):
     """A seat's development cards by type (canonical order), and those of them bought this turn."""
@@ -84,6 +93,15 @@ class Offer(NamedTuple):
     to: int
     accepted: tuple[int, ...] = ()
     declined: tuple[int, ...] = ()
+
+    def put(self, **fields: Any) -> Offer:
+        """A copy with `fields` replaced: `_replace` without its checks, about twice as fast (this is
+        the hot path of every step)."""
+        values = list(self)
+        index = _OFFER_INDEX
+        for name, value in fields.items():
+            values[index[name]] = value
+        return _new(Offer, values)
 
 
 class CatanState(NamedTuple):
@@ -132,6 +150,15 @@ class CatanState(NamedTuple):
     gone: Any
     ext: Any = None
 
+    def put(self, **fields: Any) -> CatanState:
+        """A copy with `fields` replaced: `_replace` without its checks, about twice as fast (this is
+        the hot path of every step)."""
+        values = list(self)
+        index = _STATE_INDEX
+        for name, value in fields.items():
+            values[index[name]] = value
+        return _new(CatanState, values)
+
     def public(self) -> tuple:
         """Everything but the private parts: what the digest covers."""
         ext = self.ext
@@ -160,6 +187,10 @@ class CatanState(NamedTuple):
         return self.active
 
 
+_new = tuple.__new__
+_SEAT_INDEX = {name: i for i, name in enumerate(Seat._fields)}
+_OFFER_INDEX = {name: i for i, name in enumerate(Offer._fields)}
+_STATE_INDEX = {name: i for i, name in enumerate(CatanState._fields)}
 _ALL = {n: tuple(range(n)) for n in range(1, 7)}
 _QUEUED = frozenset((DISCARD, RESPOND, FINAL_REVEAL))
 _CHANCE = frozenset((TERRAIN, SPIRAL, HARBOUR, ROLL, STEAL_PICK, DEAL))

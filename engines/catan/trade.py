@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engines.catan.board import HARBOUR_NODE_MASK
-from engines.catan.cards import all_multisets, multiset_text
+from engines.catan.cards import all_multisets, fits, multiset_text
 
 __all__ = ["OfferTable", "rates"]
 
@@ -45,22 +45,40 @@ def _rates(touching: int, harbours: tuple[int, ...], types: int) -> tuple[int, .
 class OfferTable:
     """Every domestic offer text for one card vocabulary, in sorted order, with what it needs."""
 
-    def __init__(self, names: tuple[str, ...], most: int):
+    def __init__(self, names: tuple[str, ...], most: int, seats: int = 8):
         self.names = names
         self.most = most
-        types = len(names)
-        sets = all_multisets(types, most)
+        #: every non-empty multiset of at most `most` cards; an offer side is an index into it
+        self.sets: tuple[tuple[int, ...], ...] = tuple(all_multisets(len(names), most))
         pairs = []
-        for give in sets:
-            for get in sets:
+        for gi, give in enumerate(self.sets):
+            for gj, get in enumerate(self.sets):
                 if sum(give) + sum(get) <= most and not any(a and b for a, b in zip(give, get, strict=True)):
                     prefix = f"offer {multiset_text(give, names)} for {multiset_text(get, names)} to "
-                    pairs.append((prefix, give, get))
+                    pairs.append((prefix, gi, gj))
+        # Sorted by prefix: the texts of one pair never interleave with another's, those of one give
+        # are contiguous, and "to <digit>" sorts before "to all".
         pairs.sort()
-        #: (text prefix ending in "to ", give, get), sorted by prefix: texts of one pair never
-        #: interleave with another's, and "to <digit>" sorts before "to all"
-        self.pairs: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = tuple(pairs)
+        blocks: list[tuple[int, list[tuple[int, tuple[str, ...]]]]] = []
+        for prefix, gi, gj in pairs:
+            if not blocks or blocks[-1][0] != gi:
+                blocks.append((gi, []))
+            blocks[-1][1].append((gj, (*(prefix + str(t) for t in range(seats)), prefix + "all")))
+        self.count = len(pairs)
+        self._blocks = tuple((gi, tuple(entries)) for gi, entries in blocks)
+        self._holds: dict[tuple[int, ...], int] = {}
         self._texts = lru_cache(maxsize=8192)(self._compute)
+
+    def holds(self, hand: tuple[int, ...]) -> int:
+        """Bit j set iff `hand` (capped at `most` per type) holds offer side j."""
+        found = self._holds.get(hand)
+        if found is None:
+            found = 0
+            for j, part in enumerate(self.sets):
+                if fits(part, hand):
+                    found |= 1 << j
+            self._holds[hand] = found
+        return found
 
     def texts(self, me: int, hands: tuple[tuple[int, ...] | None, ...]) -> list[str]:
         """The offer texts seat `me` may make (sorted); `hands` per seat, None for a seat out of the
@@ -70,26 +88,19 @@ class OfferTable:
         return self._texts(me, capped)
 
     def _compute(self, me: int, hands: tuple[tuple[int, ...] | None, ...]) -> list[str]:
-        mine = hands[me]
-        n = len(hands)
-        others = [s for s in [(me + k) % n for k in range(1, n)] if hands[s] is not None]
-        others.sort()
+        mine = self.holds(hands[me])  # type: ignore[arg-type]
+        others = [(t, self.holds(h)) for t, h in enumerate(hands) if t != me and h is not None]
         out: list[str] = []
-        for prefix, give, get in self.pairs:
-            if not _fits(give, mine):
+        append = out.append
+        for gi, entries in self._blocks:
+            if not mine >> gi & 1:
                 continue
-            found = False
-            for s in others:
-                if _fits(get, hands[s]):
-                    out.append(prefix + str(s))
-                    found = True
-            if found:
-                out.append(prefix + "all")
+            for gj, texts in entries:
+                found = False
+                for t, held in others:
+                    if held >> gj & 1:
+                        append(texts[t])
+                        found = True
+                if found:
+                    append(texts[-1])
         return out
-
-
-def _fits(part: tuple[int, ...], whole: tuple[int, ...] | None) -> bool:
-    for a, b in zip(part, whole, strict=True):  # type: ignore[arg-type]
-        if a > b:
-            return False
-    return True

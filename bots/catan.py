@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.lib import RandomBot, game_actions
-from engines.catan.board import EDGES, HARBOUR_NODES, NODE_EDGES, NODE_HEXES, NODE_NEIGHBOURS
+from engines.catan.board import EDGES, NODE_EDGES, NODE_HEXES, NODE_NEIGHBOURS
 from engines.catan.cards import RESOURCES, multiset_text
 from engines.catan.roads import road_length
 from engines.core import Game, State

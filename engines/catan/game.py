@@ -80,6 +80,8 @@ _DEALS: dict[tuple[int, int], Awaiting] = {}
 
 #: steps in which the active player is the seat to act (the forced claim applies there)
 _ACTIVE_STEPS = frozenset((PRE_ROLL, MAIN, ROBBER, STEAL, FREE_ROAD, CONFIRM, DISCARD))
+_BY_ACTIVE = frozenset((SETUP_SETTLE, SETUP_ROAD, PRE_ROLL, ROBBER, STEAL, MAIN, FREE_ROAD, CONFIRM))
+_BY_QUEUE = frozenset((DISCARD, RESPOND, FINAL_REVEAL))
 _SETUP_STEPS = frozenset((TERRAIN, SPIRAL, HARBOUR, SETUP_SETTLE, SETUP_ROAD))
 _WORDS_OF_STEP = {
     SETUP_SETTLE: "settle <node>", SETUP_ROAD: "road <edge>", PRE_ROLL: "roll or play <card>",
@@ -115,6 +117,9 @@ class WholeNumber(tuple):
 
     def __contains__(self, value: object) -> bool:
         return isinstance(value, str) and value.isascii() and value.isdigit() and (value == "0" or value[0] != "0")
+
+
+_new = tuple.__new__
 
 
 def _put(seats: tuple[Seat, ...], i: int, seat: Seat) -> tuple[Seat, ...]:
@@ -186,6 +191,10 @@ class Catan(Rules[CatanState]):
 
     def awaiting(self, inner: CatanState) -> Awaiting:
         step = inner.step
+        if step in _BY_ACTIVE:  # the commonest case first: this runs several times per action
+            return _MOVE[inner.active]
+        if step in _BY_QUEUE:
+            return _MOVE[inner.queue[0]]
         if step == ROLL:
             return _ROLL
         if step == DEAL:
@@ -198,9 +207,7 @@ class Catan(Rules[CatanState]):
             return _SPIRAL
         if step == HARBOUR:
             return _HARBOUR[len(inner.layout[2])]
-        if step == OVER:
-            return _OVER
-        return _MOVE[inner.to_act()]
+        return _OVER
 
     # ============================================================================ public facts
 
@@ -708,15 +715,15 @@ class Catan(Rules[CatanState]):
         return s.put(seats=seats, bank=_pay(_gain(s.bank, give), get))
 
     def _do_offer(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
-        _, give, get, to = parsed
+        _, give, get, to, shared, size = parsed
         if not s.domestic:
             raise IllegalAction(f"{action}: domestic trade is off in this game (option domestic=off)")
         if s.offers >= self.max_offers:
             raise IllegalAction(f"{action}: at most {self.max_offers} offers per turn")
-        if any(a and b for a, b in zip(give, get, strict=True)):
+        if shared:
             raise IllegalAction(f"{action}: the two sides of an offer share no card type")
         most = self.offers_table.most
-        if sum(give) + sum(get) > most:
+        if size > most:
             raise IllegalAction(f"{action}: an offer holds at most {most} cards in total")
         me = s.seats[seat]
         if not _fits(give, me.hand):
@@ -734,7 +741,7 @@ class Catan(Rules[CatanState]):
                               if o in alive and _fits(get, s.seats[o].hand))
             if not addressed:
                 raise IllegalAction(f"{action}: no other seat holds {self.notation.cards(get)}")
-        return s.put(offers=s.offers + 1, offer=Offer(give, get, to), queue=addressed, step=RESPOND)
+        return s.put(offers=s.offers + 1, offer=_new(Offer, (give, get, to, (), ())), queue=addressed, step=RESPOND)
 
     def _do_accept(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         offer = s.offer

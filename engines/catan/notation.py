@@ -56,7 +56,7 @@ class Notation:
         return multiset_text(counts, self.names)
 
     def parse(self, text: Any) -> tuple | None:
-        """The parsed action, e.g. ("road", 19), ("offer", give, get, -1), or None."""
+        """The parsed action, e.g. ("road", 19), ("offer", give, get, -1, shared, size), or None."""
         memo = self._memo
         found = memo.get(text)
         if found is not None or text in memo:
@@ -93,7 +93,9 @@ class Notation:
             to = -1 if words[5] == "all" else number(words[5])
             if give is None or get is None or to is None:
                 return None
-            return ("offer", give, get, to)
+            # whether the sides share a type, and the cards in all: what every check of an offer reads
+            shared = any(a and b for a, b in zip(give, get, strict=True))
+            return ("offer", give, get, to, shared, sum(give) + sum(get))
         return self._parse_verb(words)
 
     def _parse_play(self, words: list[str]) -> tuple | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engines.catan.board import HARBOUR_NODE_MASK
-from engines.catan.cards import all_multisets, fits, multiset_text
+from engines.catan.cards import all_multisets, multiset_text
 
 __all__ = ["OfferTable", "rates"]
 
@@ -66,6 +66,9 @@ class OfferTable:
             blocks[-1][1].append((gj, (*(prefix + str(t) for t in range(seats)), prefix + "all")))
         self.count = len(pairs)
         self._blocks = tuple((gi, tuple(entries)) for gi, entries in blocks)
+        # per type t and count c: the sides needing at most c cards of t; a hand holds the AND over types
+        self._at_most = tuple(tuple(sum(1 << j for j, part in enumerate(self.sets) if part[t] <= c)
+                                    for c in range(most + 1)) for t in range(len(names)))
         self._holds: dict[tuple[int, ...], int] = {}
         self._texts = lru_cache(maxsize=8192)(self._compute)
 
@@ -73,10 +76,9 @@ class OfferTable:
         """Bit j set iff `hand` (capped at `most` per type) holds offer side j."""
         found = self._holds.get(hand)
         if found is None:
-            found = 0
-            for j, part in enumerate(self.sets):
-                if fits(part, hand):
-                    found |= 1 << j
+            found = -1
+            for t, c in enumerate(hand):
+                found &= self._at_most[t][c]
             self._holds[hand] = found
         return found
 

@@ -63,7 +63,7 @@ class OfferTable:
         for prefix, gi, gj in pairs:
             if not blocks or blocks[-1][0] != gi:
                 blocks.append((gi, []))
-            blocks[-1][1].append((gj, (*(prefix + str(t) for t in range(seats)), prefix + "all")))
+            blocks[-1][1].append((1 << gj, (*(prefix + str(t) for t in range(seats)), prefix + "all")))
         self.count = len(pairs)
         self._blocks = tuple((gi, tuple(entries)) for gi, entries in blocks)
         # per type t and count c: the sides needing at most c cards of t; a hand holds the AND over types
@@ -92,17 +92,18 @@ class OfferTable:
     def _compute(self, me: int, hands: tuple[tuple[int, ...] | None, ...]) -> list[str]:
         mine = self.holds(hands[me])  # type: ignore[arg-type]
         others = [(t, self.holds(h)) for t, h in enumerate(hands) if t != me and h is not None]
+        anyone = 0
+        for _, held in others:
+            anyone |= held
         out: list[str] = []
         append = out.append
         for gi, entries in self._blocks:
             if not mine >> gi & 1:
                 continue
-            for gj, texts in entries:
-                found = False
-                for t, held in others:
-                    if held >> gj & 1:
-                        append(texts[t])
-                        found = True
-                if found:
+            for bit, texts in entries:
+                if anyone & bit:  # most gets nobody holds: one test rejects them
+                    for t, held in others:
+                        if held & bit:
+                            append(texts[t])
                     append(texts[-1])
         return out

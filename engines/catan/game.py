@@ -871,10 +871,14 @@ class Catan(Rules[CatanState]):
         if total != 7:
             return self._produce(s.put(dice=dice, step=MAIN), total)
         n = s.n
-        limit = self.hand_limit
         alive = s.alive()
-        queue = tuple(o for o in ((s.active + i) % n for i in range(n)) if o in alive and sum(s.seats[o].hand) > limit)
+        queue = tuple(o for o in ((s.active + i) % n for i in range(n))
+                      if o in alive and sum(s.seats[o].hand) > self.discard_limit(s, o))
         return s.put(dice=dice, queue=queue, step=DISCARD if queue else ROBBER, back=MAIN)
+
+    def discard_limit(self, s: CatanState, seat: int) -> int:
+        """The most cards `seat` may hold on a 7 without discarding (C&K: 7 + 2 per wall)."""
+        return self.hand_limit
 
     def produce_owed(self, s: CatanState, total: int) -> list[list[int]]:
         """What each seat is owed for a roll of `total`, per card type, before the bank's shortage."""

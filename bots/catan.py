@@ -351,7 +351,14 @@ class SmartBot:
             value = 180 + pos.node_value(node)
             options.append(("settlement" if d == 0 else "road", value - 40 * d))
         if view["deck"]:
-            options.append(("dev", 150))
+            options.append(("dev", 260))
+        if pieces["roads"]:
+            lengths = view["longest_road"]["lengths"]
+            holder = view["longest_road"]["holder"]
+            mine = lengths[pos.me]
+            top = max((lengths[o] for o in range(pos.n) if o != pos.me), default=0)
+            if holder != pos.me and mine >= 3 and mine + 1 > max(top, 4):
+                options.append(("road", 330))
         if not options:
             return "", 0
         best = max(options, key=lambda o: o[1] - 45 * sum(_missing(pos.hand, COSTS[o[0]])))
@@ -400,6 +407,14 @@ class SmartBot:
             return "buy"
         if sum(pos.hand) > 7 and "buy" in allowed:
             return "buy"
+        if sum(pos.hand) > 7:
+            rates = view["rates"][pos.me]
+            give = max(range(5), key=lambda r: (pos.hand[r] - cost[r] - rates[r], pos.hand[r]))
+            want = max(range(5), key=lambda r: (missing[r], -pos.hand[r], pos.weight[r]))
+            if give != want and pos.hand[give] >= rates[give]:
+                text = f"trade {rates[give]}{RESOURCES[give]} for 1{RESOURCES[want]}"
+                if text in allowed:
+                    return text
         return "end"
 
     def _build(self, pos: Position, target: str, allowed: set[str]) -> str | None:

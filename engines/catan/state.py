@@ -40,6 +40,8 @@ __all__ = [
     "DevHand",
     "Offer",
     "Seat",
+    "pack_layout",
+    "pack_seat",
 ]
 
 # Steps (rules/catan.md, "Steps"); the names are shown in `view`. TERRAIN, SPIRAL, HARBOUR, ROLL,
@@ -160,12 +162,15 @@ class CatanState(NamedTuple):
         return _new(CatanState, values)
 
     def public(self) -> tuple:
-        """Everything but the private parts: what the digest covers."""
+        """Everything but the private parts: what the digest covers. The layout and the seats go in
+        packed as bytes (`pack_layout`, `pack_seat`, memoised): every peer digests every frame, and
+        the canonical encoder's cost grows with the number of values, not their size."""
         ext = self.ext
-        return (self.n, self.board, self.domestic, self.max_rounds, self.layout, self.step, self.active, self.queue,
-                self.robber, self.seats, self.bank, self.deck, self.played, self.longest, self.largest, self.turn,
-                self.round, self.setup, self.spot, self.victim, self.back, self.free, self.dev_played, self.offers,
-                self.offer, self.dice, self.out, self.claimant, self.reason,
+        return (self.n, self.board, self.domestic, self.max_rounds, pack_layout(self.layout), self.step, self.active,
+                self.queue, self.robber, tuple([pack_seat(seat) for seat in self.seats]), self.bank, self.deck,
+                self.played, self.longest, self.largest, self.turn, self.round, self.setup, self.spot, self.victim,
+                self.back, self.free, self.dev_played, self.offers, self.offer, self.dice, self.out, self.claimant,
+                self.reason,
                 None if ext is None else ext.public())
 
     def known(self, seat: int) -> DevHand | None:
@@ -185,6 +190,35 @@ class CatanState(NamedTuple):
         if step in _CHANCE or step == OVER:
             return -1
         return self.active
+
+
+_PACKED_SEATS: dict[Seat, bytes] = {}
+_PACKED_LAYOUTS: dict[Layout, bytes] = {}
+
+
+def pack_seat(seat: Seat) -> bytes:
+    """A seat's public values as bytes: hand counts, the three masks (7, 7 and 9 bytes), then road
+    length, knights, development cards held and bought this turn, revealed + 1 (one byte each)."""
+    found = _PACKED_SEATS.get(seat)
+    if found is None:
+        found = (bytes(seat.hand) + seat.settlements.to_bytes(7, "big") + seat.cities.to_bytes(7, "big")
+                 + seat.roads.to_bytes(9, "big")
+                 + bytes((seat.road_len, seat.knights, seat.dev_n, seat.dev_new, seat.revealed + 1)))
+        if len(_PACKED_SEATS) > 100_000:
+            _PACKED_SEATS.clear()
+        _PACKED_SEATS[seat] = found
+    return found
+
+
+def pack_layout(layout: Layout) -> bytes:
+    """Terrain, numbers and harbour types, each preceded by its length (a random board is laid in steps)."""
+    found = _PACKED_LAYOUTS.get(layout)
+    if found is None:
+        found = b"".join(bytes((len(part), *part)) for part in layout)
+        if len(_PACKED_LAYOUTS) > 10_000:
+            _PACKED_LAYOUTS.clear()
+        _PACKED_LAYOUTS[layout] = found
+    return found
 
 
 _new = tuple.__new__

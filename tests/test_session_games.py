@@ -11,7 +11,12 @@ from sessionhelpers import cli_host, cli_join, processes, replays_of, same_resul
 
 import engines
 
-MULTI = [gid for gid, game in engines.GAMES.items() if max(game.players) >= 2]
+#: games whose secret deals need the mental-poker deck of DESIGN.md, which a later issue brings; strict,
+#: so the entry must go when it lands
+NEEDS_DEALS = {"catan"}
+MULTI = [pytest.param(gid, marks=[pytest.mark.xfail(strict=True, reason="mental-poker deals not implemented yet")]
+                      if gid in NEEDS_DEALS else [])
+         for gid, game in engines.GAMES.items() if max(game.players) >= 2]
 SOLO = [gid for gid, game in engines.GAMES.items() if max(game.players) < 2]
 
 

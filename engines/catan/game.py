@@ -159,6 +159,12 @@ class Catan(Rules[CatanState]):
     def __init__(self) -> None:
         #: verb -> bound handler `_do_<verb>`; a subclass adds its verbs to `verb_steps` and defines handlers
         self.handlers = {verb: getattr(self, "_do_" + verb) for verb in self.verb_steps}
+        # building costs as hands of this game's card types (C&K: 8 counts, commodities 0)
+        pad = (0,) * (len(self.names) - len(K.RESOURCES))
+        self.cost_road = K.ROAD + pad
+        self.cost_settlement = K.SETTLEMENT + pad
+        self.cost_city = K.CITY + pad
+        self.cost_dev = K.DEV + pad
 
     verb_steps: dict[str, tuple[str, ...]] = _VERB_STEPS
 
@@ -339,9 +345,9 @@ class Catan(Rules[CatanState]):
         me = s.seats[seat]
         hand = me.hand
         out: list[str] = []
-        if s.deck and _fits(K.DEV, hand):
+        if s.deck and _fits(self.cost_dev, hand):
             out.append("buy")
-        if me.cities.bit_count() < 4 and hand[3] >= 2 and hand[4] >= 3:
+        if me.cities.bit_count() < 4 and _fits(self.cost_city, hand):
             out += [N.city[n] for n in N.node_order if me.settlements >> n & 1]
         out.append("end")
         if s.domestic and s.offers < self.max_offers:
@@ -349,10 +355,10 @@ class Catan(Rules[CatanState]):
             out += self.offers_table.texts(seat, tuple(x.hand if i in alive else None
                                                        for i, x in enumerate(s.seats)))
         out += self._plays(s, seat)
-        if me.roads.bit_count() < 15 and hand[0] and hand[1]:
+        if me.roads.bit_count() < 15 and _fits(self.cost_road, hand):
             mask = self.road_mask(s, seat)
             out += [N.road[e] for e in N.edge_order if mask >> e & 1]
-        if me.settlements.bit_count() < 5 and hand[0] and hand[1] and hand[2] and hand[3]:
+        if me.settlements.bit_count() < 5 and _fits(self.cost_settlement, hand):
             mask = self.settle_mask(s, seat)
             out += [N.settle[n] for n in N.node_order if mask >> n & 1]
         out += self._trades(s, seat)
@@ -444,14 +450,14 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: seat {seat} has no road touching node {n}")
         if me.settlements.bit_count() >= 5:
             raise IllegalAction(f"{action}: seat {seat} has no settlement left in supply")
-        if not _fits(K.SETTLEMENT, me.hand):
+        if not _fits(self.cost_settlement, me.hand):
             raise IllegalAction(f"{action}: a settlement costs 1brick+1lumber+1wool+1grain")
-        me = me.put(hand=_pay(me.hand, K.SETTLEMENT), settlements=me.settlements | NODE_BIT[n])
+        me = me.put(hand=_pay(me.hand, self.cost_settlement), settlements=me.settlements | NODE_BIT[n])
         seats = _put(s.seats, seat, me)
         # the new building may cut other players' roads through n
         touched = [o for o in s.alive() if o != seat and road_nodes(seats[o].roads) & NODE_BIT[n]]
         seats, longest = self._relength(s, seats, touched)
-        return s.put(seats=seats, bank=_gain(s.bank, K.SETTLEMENT), longest=longest)
+        return s.put(seats=seats, bank=_gain(s.bank, self.cost_settlement), longest=longest)
 
     def _second_placement(self, s: CatanState) -> bool:
         return s.setup >= s.n
@@ -478,10 +484,10 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: seat {seat} has no road left in supply")
         bank = s.bank
         if step == MAIN:
-            if not _fits(K.ROAD, me.hand):
+            if not _fits(self.cost_road, me.hand):
                 raise IllegalAction(f"{action}: a road costs 1brick+1lumber")
-            me = me.put(hand=_pay(me.hand, K.ROAD), roads=me.roads | bit)
-            bank = _gain(bank, K.ROAD)
+            me = me.put(hand=_pay(me.hand, self.cost_road), roads=me.roads | bit)
+            bank = _gain(bank, self.cost_road)
         else:
             me = me.put(roads=me.roads | bit)
         seats, longest = self._relength(s, _put(s.seats, seat, me), [seat])
@@ -500,11 +506,11 @@ class Catan(Rules[CatanState]):
             raise IllegalAction(f"{action}: seat {seat} has no settlement on node {n}")
         if me.cities.bit_count() >= 4:
             raise IllegalAction(f"{action}: seat {seat} has no city left in supply")
-        if not _fits(K.CITY, me.hand):
+        if not _fits(self.cost_city, me.hand):
             raise IllegalAction(f"{action}: a city costs 2grain+3ore")
-        me = me.put(hand=_pay(me.hand, K.CITY), settlements=me.settlements & ~NODE_BIT[n],
+        me = me.put(hand=_pay(me.hand, self.cost_city), settlements=me.settlements & ~NODE_BIT[n],
                          cities=me.cities | NODE_BIT[n])
-        return s.put(seats=_put(s.seats, seat, me), bank=_gain(s.bank, K.CITY))
+        return s.put(seats=_put(s.seats, seat, me), bank=_gain(s.bank, self.cost_city))
 
     def _relength(self, s: CatanState, seats: tuple[Seat, ...], who: list[int]) -> tuple[tuple[Seat, ...], int]:
         """Seats with the road lengths of `who` recomputed, and the Longest Road holder after it."""
@@ -537,10 +543,10 @@ class Catan(Rules[CatanState]):
         me = s.seats[seat]
         if not s.deck:
             raise IllegalAction(f"{action}: the development deck is empty")
-        if not _fits(K.DEV, me.hand):
+        if not _fits(self.cost_dev, me.hand):
             raise IllegalAction(f"{action}: a development card costs 1wool+1grain+1ore")
-        me = me.put(hand=_pay(me.hand, K.DEV))
-        return s.put(seats=_put(s.seats, seat, me), bank=_gain(s.bank, K.DEV), step=DEAL)
+        me = me.put(hand=_pay(me.hand, self.cost_dev))
+        return s.put(seats=_put(s.seats, seat, me), bank=_gain(s.bank, self.cost_dev), step=DEAL)
 
     def _do_play(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         _, card, arg = parsed

@@ -259,6 +259,12 @@ class Catan(Rules[CatanState]):
         """Nodes on which a settlement may stand at all (C&K: not on a knight)."""
         return _ALL_NODES
 
+    def seat_rates(self, s: CatanState, seat: int) -> tuple[int, ...]:
+        """The seat's maritime rate per card type (C&K adds the Trading House, the merchant and the
+        merchant fleet)."""
+        me = s.seats[seat]
+        return rates(me.settlements | me.cities, s.layout[2], len(self.names))
+
     def candidates(self, s: CatanState) -> list[int]:
         """Seats the active player may rob on the robber's hex."""
         mask = HEX_NODE_MASK[s.robber]
@@ -382,7 +388,7 @@ class Catan(Rules[CatanState]):
     def _trades(self, s: CatanState, seat: int) -> list[str]:
         me = s.seats[seat]
         hand = me.hand
-        rate = rates(me.settlements | me.cities, s.layout[2], len(self.names))
+        rate = self.seat_rates(s, seat)
         names = self.names
         out = []
         for x, r in enumerate(rate):
@@ -710,7 +716,7 @@ class Catan(Rules[CatanState]):
         x, y = gives[0], gets[0]
         if x == y:
             raise IllegalAction(f"{action}: a maritime trade needs two different types")
-        rate = rates(me.settlements | me.cities, s.layout[2], types)[x]
+        rate = self.seat_rates(s, seat)[x]
         if give[x] != rate:
             raise IllegalAction(f"{action}: seat {seat}'s rate for {self.names[x]} is {rate} (only the best rate)")
         if me.hand[x] < rate:

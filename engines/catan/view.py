@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from engines.catan import cards as K
 from engines.catan.board import EDGES, HARBOUR_EDGES, HARBOUR_NODES, NODE_HEXES, bits
 from engines.catan.state import CatanState
-from engines.catan.trade import rates
 from engines.contract import HIDDEN
 
 if TYPE_CHECKING:
@@ -26,7 +25,6 @@ def _names(counts: tuple[int, ...], names: tuple[str, ...]) -> list[str]:
 
 
 def view(rules: Catan, s: CatanState, seat: int | None) -> dict[str, Any]:
-    names = rules.names
     terrain, numbers, harbours = s.layout
     to_act = s.to_act()
     nodes: dict[str, list[Any]] = {}
@@ -76,8 +74,7 @@ def view(rules: Catan, s: CatanState, seat: int | None) -> dict[str, Any]:
         "largest_army": None if s.largest < 0 else s.largest,
         "vp_public": [rules.public_vp(s, o) for o in range(s.n)],
         "revealed": [None if x.revealed < 0 else x.revealed for x in s.seats],
-        "rates": [list(rates(x.settlements | x.cities, harbours, len(names))) if len(harbours) == 9 else None
-                  for x in s.seats],
+        "rates": [list(rules.seat_rates(s, o)) if len(harbours) == 9 else None for o in range(s.n)],
         "pieces": [{"roads": 15 - x.roads.bit_count(), "settlements": 5 - x.settlements.bit_count(),
                     "cities": 4 - x.cities.bit_count()} for x in s.seats],
         "offer": offer,

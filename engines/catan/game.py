@@ -8,8 +8,9 @@ and reuse them: geometry (board.py), cards and multisets (cards.py), notation (n
 tables (trade.py), longest road (roads.py), the development deck (dev.py).
 
 Extension points for a subclass are the class attributes (`names`, `notation`, `offers_table`,
-`hand_limit`, `win_vp`) and the methods `public_vp`, `blockers`, `produce_owed`, `after_roll`,
-`main_legal`, `play_main_extra` and `step_legal` / `step_play` tables keyed by step.
+`hand_limit`, `win_vp`, `max_offers`, `verb_steps` with a `_do_<verb>` method per verb) and the
+methods `public_vp`, `blockers`, `free_nodes`, `seat_rates`, `produce_owed`, `after_roll`,
+`discard_limit`, `step_legal`, `main_legal`, `play_other` and `_second_placement`.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ from engines.catan.state import (
     Seat,
 )
 from engines.catan.trade import OfferTable, rates
+from engines.catan.view import describe, view
 from engines.contract import HIDDEN, Awaiting, Chance, IllegalAction, Option, Result
 from engines.rules import Rules
 
@@ -1039,13 +1041,9 @@ class Catan(Rules[CatanState]):
         return inner.public()
 
     def view(self, inner: CatanState, seat: int | None) -> dict:
-        from engines.catan.view import view
-
         return view(self, inner, seat)
 
     def describe(self, inner: CatanState, seat: int, action: str) -> str:
-        from engines.catan.view import describe
-
         return describe(self, inner, seat, action)
 
 

@@ -1,5 +1,9 @@
 """A bot as the decider of a networked seat: it implements the session's `Decider` protocol
-(netplay.session), so a host or joiner plays a seat with a bot exactly as with a person."""
+(netplay.session), so a host or joiner plays a seat with a bot exactly as with a person.
+
+Deciding never blocks the session loop (which must keep answering heartbeats and frames): a delay
+(`--bot-delay`, so people can follow a bot's moves) is a deadline, not a sleep; until it has
+passed, `decide` answers None and the session goes on polling."""
 
 from __future__ import annotations
 
@@ -20,6 +24,8 @@ class BotDecider:
         self.name, self.games, self.delay_s = name, games, delay_s
         self.rng = random.Random(seed)
         self.bot: Any = None
+        self._asked: tuple[State, int] | None = None   # the decision point the delay runs for
+        self._ready_at = 0.0
 
     def prepare(self, game: Game) -> None:
         table = bots.for_game(game.id)
@@ -29,8 +35,19 @@ class BotDecider:
 
     def decide(self, game: Game, state: State, seat: int, legal: list[str]) -> str | None:
         if self.delay_s:
-            time.sleep(self.delay_s)
+            now = time.monotonic()
+            asked = self._asked
+            if asked is None or asked[0] is not state or asked[1] != seat:
+                self._asked, self._ready_at = (state, seat), now + self.delay_s
+            if now < self._ready_at:
+                return None
+            self._asked = None
         return self.bot.choose(game, state, seat, legal, self.rng)
+
+    def due_in(self) -> float:
+        """Seconds until a delayed decision is due (0 when none is waiting): the session polls the
+        network at most this long before asking again."""
+        return max(0.0, self._ready_at - time.monotonic()) if self._asked is not None else 0.0
 
     def rematch(self, games_done: int) -> bool | None:
         return games_done < self.games

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-__all__ = ["parse_bot_names", "parse_options", "parse_size"]
+__all__ = ["parse_bot_names", "parse_clock", "parse_options", "parse_size"]
 
 
 def parse_size(size: str) -> tuple[int, int]:
@@ -36,3 +36,16 @@ def parse_bot_names(text: str) -> list[str]:
     if not names:
         raise click.BadParameter("name at least one bot", param_hint="--bots")
     return names
+
+
+def parse_clock(text: str) -> tuple[float, float]:
+    """`SECONDS[+INCREMENT]` from the command line (`600+5`: ten minutes, five seconds more per move)."""
+    base, _, increment = text.partition("+")
+    try:
+        clock = (float(base), float(increment or 0))
+    except ValueError:
+        raise click.BadParameter(f"expected SECONDS[+INCREMENT], e.g. 600+5, got {text!r}",
+                                 param_hint="--clock") from None
+    if not 1 <= clock[0] <= 86400 or not 0 <= clock[1] <= 86400:
+        raise click.BadParameter("a clock is 1 s to 24 h, plus 0 s to 24 h per move", param_hint="--clock")
+    return clock

@@ -57,9 +57,17 @@ def _decider(bot: str | None, games: int, delay: float = 0.0) -> BotDecider | Qu
     return BotDecider(bot, games=games, delay_s=delay) if bot else QueueDecider()
 
 
-def _session_options(replay_dir: str | None, reveal_timeout: float, fsync: bool, quiet: bool) -> dict:
+def _session_options(replay_dir: str | None, reveal_timeout: float, fsync: bool, quiet: bool,
+                     clock: str | None = None) -> dict:
+    from client.cli_args import parse_clock
+
     return {"replay_dir": replay_dir, "reveal_timeout": reveal_timeout, "fsync": fsync,
+            "clock": parse_clock(clock) if clock else None,
             "on_line": None if quiet else (lambda line: click.echo(f"  {line}"))}
+
+
+_CLOCK_HELP = ("a move clock for every seat, SECONDS[+INCREMENT] (e.g. 600+5): a seat whose decisions use it up "
+               "can be claimed against like one that withholds a frame; default: thinking is untimed")
 
 
 def _exit(outcome: Outcome | None) -> None:
@@ -78,7 +86,8 @@ def _common(func):
     options = [
         click.option("--replay-dir", default=None, help="where the replay goes (default: the user's replays dir)"),
         click.option("--reveal-timeout", default=DEFAULT_REVEAL_TIMEOUT, show_default=True, type=click.FloatRange(
-            min=0.1), help="seconds a peer may withhold a frame that needs no decision before it forfeits"),
+            1, 86400), help="host: seconds a peer may withhold a frame that needs no decision before a claim (part "
+                            "of the terms every seat agrees to); a joiner takes the host's terms"),
         click.option("--fsync/--no-fsync", default=True, show_default=True,
                      help="fsync the replay after every frame (off: flushed only, which survives kill -9 "
                           "but not a power cut)"),
@@ -115,11 +124,12 @@ def _peer_options(func):
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--no-advertise", is_flag=True, help="do not announce the game on the LAN (zeroconf)")
+@click.option("--clock", default=None, metavar="S[+I]", help=_CLOCK_HELP)
 @_peer_options
 @_common
 def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str, ...], players: int | None,
-         no_advertise: bool, bot: str | None, games: int, name: str | None, bot_delay: float, quiet: bool,
-         replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
+         no_advertise: bool, clock: str | None, bot: str | None, games: int, name: str | None, bot_delay: float,
+         quiet: bool, replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
     """Host a game of GAME and wait until every seat is taken."""
     import zmq
 
@@ -142,7 +152,7 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
             session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs),
                                   seat=seat, bind=bind, port=port, known_peers=_known_peers(),
                                   on_free_seats=free_seats, **_session_options(replay_dir, reveal_timeout, fsync,
-                                                                                quiet))
+                                                                                quiet, clock))
         except (OSError, zmq.ZMQError) as exc:
             raise click.ClickException(f"cannot listen on {bind}:{port}: {exc}") from None
         stack.callback(_close_quietly, session)
@@ -263,8 +273,9 @@ def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
 @click.option("--seat", default=0, show_default=True, type=int, help="your seat")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
+@click.option("--clock", default=None, metavar="S[+I]", help=_CLOCK_HELP)
 @_common
-def play(game_id: str, bot: str, seat: int, players: int | None, option_pairs: tuple[str, ...],
+def play(game_id: str, bot: str, seat: int, players: int | None, option_pairs: tuple[str, ...], clock: str | None,
          replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
     """Play GAME in the terminal against a bot peer running in a second process on this machine,
     connected over loopback through the very same protocol."""
@@ -279,10 +290,10 @@ def play(game_id: str, bot: str, seat: int, players: int | None, option_pairs: t
     # The bot peers are throw-away identities: pinning their names would only clutter known_peers.
     session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs), seat=seat,
                           bind="127.0.0.1", port=0, known_peers=None,
-                          **_session_options(replay_dir, reveal_timeout, fsync, True))
+                          **_session_options(replay_dir, reveal_timeout, fsync, True, clock))
     from netplay.botpeers import bot_peers
 
-    with bot_peers(session, bot, reveal_timeout, lambda text: click.echo(f"note: {text}", err=True)) as peers:
+    with bot_peers(session, bot, lambda text: click.echo(f"note: {text}", err=True)) as peers:
         click.echo(f"{session.game.title}: you are seat {seat}; bot {bot} plays the other seat(s) "
                    f"(in process {', '.join(str(p.pid) for p in peers)})")
         outcome = _human(session, decider)

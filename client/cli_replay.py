@@ -10,11 +10,12 @@ from typing import Any
 import click
 
 from client.textview import render
+from netplay.paths import replays_dir
 from replays import codec
-from replays.audit import Verdict, audit_file
+from replays.audit import Verdict
 from replays.reader import Replay, read_replay
 from replays.stepping import Stepper
-from replays.writer import SUFFIX, default_replay_dir
+from replays.writer import SUFFIX
 
 _DIR_HELP = "replays directory (default: $NETPLAY_HOME/replays or the user data dir)"
 
@@ -25,7 +26,7 @@ def replay() -> None:
 
 
 def _replay_dir(option: str | None) -> Path:
-    return Path(option) if option else default_replay_dir()
+    return Path(option) if option else replays_dir()
 
 
 def _resolve(file: str, replay_dir: str | None) -> Path:
@@ -75,23 +76,32 @@ def verify(files: tuple[str, ...], as_json: bool, replay_dir: str | None) -> Non
         paths = sorted(folder.glob("*" + SUFFIX)) if folder.is_dir() else []
         if not paths:
             _fail(f"no replays given and none in {folder}")
+    from replays.forks import verify_files
+
     verdicts: list[Verdict] = []
     if len(paths) > 1:
-        with click.progressbar(paths, label="verifying", file=sys.stderr) as bar:
-            verdicts = [audit_file(p) for p in bar]
+        with click.progressbar(length=len(paths), label="verifying", file=sys.stderr) as bar:
+            verdicts, forks = verify_files(paths, tick=lambda: bar.update(1))
     else:
-        verdicts = [audit_file(p) for p in paths]
+        verdicts, forks = verify_files(paths)
+    for fork in forks:   # what comparing the seats' copies of one game found, on each copy involved
+        for v in verdicts:
+            if v.path in fork.paths:
+                v.forks.append(fork.as_dict())
     if as_json:
         click.echo(json.dumps([v.as_dict() for v in verdicts], indent=2))
     else:
         for v in verdicts:
             click.echo("\n".join(v.lines()))
+        for fork in forks:
+            named = f" (seat {fork.blame} is to blame)" if fork.blame is not None else ""
+            click.echo(f"FORK in session {fork.session} at frame {fork.frame}: {fork.reason}{named}")
         if len(verdicts) > 1:
             counts: dict[str, int] = {}
             for v in verdicts:
                 counts[v.status] = counts.get(v.status, 0) + 1
             click.echo(", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
-    sys.exit(max(v.exit_code for v in verdicts))
+    sys.exit(max([v.exit_code for v in verdicts] + [1 if forks else 0]))
 
 
 def _mode(stepper: Stepper, seat: int | None, revealed: bool) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 @contextlib.contextmanager
-def bot_peers(session, bot: str, reveal_timeout: float,
+def bot_peers(session, bot: str,
               note: Callable[[str], None] | None = None) -> Iterator[list[subprocess.Popen]]:
     """Start the bot processes; stop them (bounded) when done, passing a failed bot's last words to
     `note`."""
@@ -31,7 +31,7 @@ def bot_peers(session, bot: str, reveal_timeout: float,
                 logs.append(home / "bot.log")
                 env = dict(os.environ, NETPLAY_HOME=str(home))
                 cmd = [sys.executable, "-m", "client.cli", "join", address, "--bot", bot, "--games", "10000",
-                       "--quiet", "--no-fsync", "--reveal-timeout", str(reveal_timeout),
+                       "--quiet", "--no-fsync",
                        "--replay-dir", str(home / "replays")]
                 with open(logs[-1], "wb") as out:
                     peers.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,

@@ -21,10 +21,12 @@ import engines
 from netplay import wire
 from netplay.identity import Identity, KnownPeers
 from netplay.session import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, Decider, Session, version
-from netplay.transcript import AUTOMATIC, Transcript
+from netplay.transcript import Transcript
 from netplay.transport import HostTransport, Incoming
+from replays import codec
+from replays.certs import sign_cert, verify_ack
 from replays.crypto import fingerprint
-from replays.frames import Frame
+from replays.frames import Frame, decode_frame
 from replays.header import Header
 from replays.ledger import Dispute, Rejected, SeatSecrets
 
@@ -91,14 +93,6 @@ class HostSession(Session):
             self._work()
             self._timers()
             self._between_games()
-
-    def _wait_ms(self, timeout_ms: int) -> int:
-        transcript = self.transcript
-        if self.phase == "play" and transcript is not None and not transcript.ledger.closed:
-            nxt = transcript.ledger.awaited()
-            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
-                return min(timeout_ms, 20)   # a person may decide any moment
-        return timeout_ms
 
     def _my_decision_queued(self) -> bool:
         return bool(getattr(self.decider, "waiting", False))
@@ -183,7 +177,7 @@ class HostSession(Session):
             else:
                 seats.append((seated[s].key, seated[s].name))
         self.header = Header.make(self.game.id, self.game.rules_version, self.players, self.options, seats,
-                                  os.urandom(16), int(time.time()))
+                                  os.urandom(16), int(time.time()), self.terms)
         data = wire.pack("header", self.header.encode())
         for conn in seated.values():
             conn.started = False
@@ -214,12 +208,16 @@ class HostSession(Session):
             else:
                 conn.connected, conn.name = True, event.name
                 self.say(f"{event.name} ({event.fingerprint}) is back")
+                if conn.seat is not None and self.deadlines is not None:
+                    self.deadlines.back(conn.seat)
             return
         if event.kind == "left":
             if conn is None:
                 return
             conn.connected, conn.gone_at = False, time.monotonic()
             self.say(f"{conn.name} left ({event.reason})")
+            if conn.seat is not None and self.deadlines is not None and self.phase == "play":
+                self.deadlines.left(conn.seat, conn.gone_at)
             if self.phase == "lobby" and self.games_done == 0:
                 del self.conns[event.peer]
                 if self.header is not None:
@@ -272,7 +270,7 @@ class HostSession(Session):
         conn.stage = "offered"
         self.transport.send(conn.key, wire.pack("offer", wire.PROTO, self.game.id, self.game.rules_version,
                                                 self.players, [[k, v] for k, v in sorted(self.options.items())],
-                                                version()))
+                                                version(), wire.terms_message(self.terms)))
 
     def _on_ready(self, conn: _Conn) -> None:
         if self.phase != "lobby" or conn.stage != "offered" or self.header is not None:
@@ -331,32 +329,51 @@ class HostSession(Session):
         self.chat_lines.append(f"you: {text}")
         self.transport.broadcast(wire.pack("chat", self.host_seat, text))
 
-    def _on_ack(self, conn: _Conn, seq: int, frame_hash: bytes) -> None:
+    def _on_ack(self, conn: _Conn, seq: int, frame_hash: bytes, cert: bytes, sig: bytes) -> None:
         transcript = self.transcript
-        if transcript is None or conn.seat is None:
+        if transcript is None or conn.seat is None or self.phase not in ("play", "over"):
+            return
+        session = transcript.header.session
+        if not verify_ack(conn.key, session, seq, frame_hash, sig):
+            log.warning("%s sent an acknowledgement it did not sign: dropped", conn.name)
             return
         frames = transcript.ledger.frames
         if not 0 <= seq < len(frames) or frames[seq].hash != frame_hash:
             log.warning("%s acknowledged a frame %d the host does not have (transcripts fork?)", conn.name, seq)
             return
         conn.acked = max(conn.acked, seq)
+        if self.players > 2:   # every other joiner learns what this one holds (the relay is accountable)
+            message = wire.pack("acked", conn.seat, seq, frame_hash, cert, sig)
+            for other in self.conns.values():
+                if other is not conn and other.connected and other.seat is not None:
+                    self.transport.send(other.key, message)
         if self.on_ack is not None:
             self.on_ack(conn.seat, seq)
 
     def _on_reject(self, conn: _Conn, seq: int, reason: str) -> None:
         log.warning("%s rejected frame %d: %s", conn.name, seq, wire.clip(reason))
 
-    def _on_dispute(self, conn: _Conn, frame_no: int, seat: int, reason: str) -> None:
-        if conn.seat is None or self.phase != "play" or self.transcript is None:
+    def _on_dispute(self, conn: _Conn, evidence: bytes, reason: str) -> None:
+        """A joiner reports a dispute with the signed frame that proves it: the host re-checks that frame
+        through its own ledger, and otherwise logs the report and plays on."""
+        transcript = self.transcript
+        if conn.seat is None or self.phase != "play" or transcript is None:
             log.warning("dropped a dispute report from %s: not a seated player in a game under way", conn.name)
             return
-        text = f"{conn.name} reports a dispute at frame {frame_no} (seat {seat}): {wire.clip(reason)}"
-        self.say(text)
-        for other in self.conns.values():
-            if other is not conn and other.connected:
-                self.transport.send(other.key, wire.pack("dispute", frame_no, seat, wire.clip(reason)))
-        path = f"; replay {self.transcript.path}" if self.transcript else ""
-        self.finish(EXIT_DISPUTE, text + path)
+        text = f"{conn.name} (seat {conn.seat}) reports a dispute: {wire.clip(reason)}"
+        try:
+            frame = decode_frame(evidence)
+        except codec.FormatError as exc:
+            self.say(f"{text}; its evidence is no frame ({exc.reason}): playing on")
+            return
+        frames = transcript.ledger.frames
+        if frame.seq < len(frames) and frames[frame.seq].hash == frame.hash and not transcript.ledger.closed:
+            self.say(f"{text}; it concerns frame {frame.seq}, which this host checked and accepted: playing on")
+            return
+        if frame.seq == len(frames):
+            self._on_frame(conn, evidence, b"")   # the evidence is checked like any frame
+            return
+        self.say(f"{text}; its evidence (frame {frame.seq}) does not fit this transcript: playing on")
 
     def _on_rematch(self, conn: _Conn, seats: list) -> None:
         if self.phase != "over" or conn.seat is None:
@@ -375,10 +392,15 @@ class HostSession(Session):
                 return s
         return None
 
-    def _on_frame(self, conn: _Conn, data: bytes) -> None:
+    def _on_frame(self, conn: _Conn, data: bytes, cert: bytes) -> None:
         transcript = self.transcript
         if transcript is None or conn.seat is None or self.phase != "play":
             log.warning("dropped a frame from %s: no game under way for it", conn.name)
+            return
+        problem = self._premature_claim(conn, data)
+        if problem is not None:
+            log.warning("refused a timeout claim from %s (seat %s): %s", conn.name, conn.seat, problem)
+            self.transport.send(conn.key, wire.pack("reject", len(transcript.ledger.frames), wire.clip(problem)))
             return
         try:
             frame = transcript.accept(data)
@@ -388,28 +410,62 @@ class HostSession(Session):
                                                     wire.clip(exc.reason)))
             return
         except Dispute as exc:
-            self._relay(data)            # the others record the evidence too
-            self._dispute(exc)
+            self._relay(transcript.ledger.frames[-1])   # the others record the evidence too
+            self._dispute(exc, data)
             return
-        self._accepted(frame, data, own=False)
+        self._accepted(frame, own=False)
 
-    def _accepted(self, frame: Frame, data: bytes, own: bool) -> None:
-        self._relay(data)
+    def _premature_claim(self, conn: _Conn, data: bytes) -> str | None:
+        """Why a joiner's timeout claim may not be sequenced now (None: it may, or it is no claim): the
+        host never accepts a claim against its own seat (it is here: it answers instead), and accepts
+        one against another seat only once its own deadline for that frame has passed."""
+        try:
+            frame = decode_frame(data)
+        except codec.FormatError:
+            return None   # the ledger says what is wrong with it
+        if frame.kind != "timeout" or not frame.body or type(frame.body[0]) is not int:
+            return None
+        ledger = self.transcript.ledger
+        awaited = ledger.claimable()
+        if awaited is None or frame.seq != len(ledger.frames):
+            return None   # stale, or not a fitting claim: the ledger rejects or disputes it
+        kind, seat = awaited
+        if seat == self.host_seat:
+            if kind not in ("act", "commit"):
+                return "the host is here; its frame is on its way"
+            left = self.deadlines.allowance(seat, time.monotonic())
+            if left is None:
+                return "the host is here and deciding; thinking is untimed"
+            if left > 0:
+                return f"the host's move clock has {left:.1f} s left"
+            return None   # our own clock has run out: the claim stands
+        remaining = self.deadlines.remaining(kind, seat, time.monotonic())
+        if remaining is None:
+            return f"seat {seat} is connected and deciding; thinking is untimed"
+        if remaining > 0:
+            return f"premature: seat {seat}'s {kind} frame is due in {remaining:.1f} s by the host's clock"
+        return None
+
+    def _accepted(self, frame: Frame, own: bool) -> None:
+        self._relay(frame)
         for line in self.transcript.lines():
             self.say(line)
+        self._after_accept(frame)
         if self.on_frame is not None:
             self.on_frame(frame, own)
 
-    def _relay(self, data: bytes) -> None:
-        message = wire.pack("frame", data)
+    def _relay(self, frame: Frame) -> None:
+        """Send a sequenced frame to every joiner, with the host's certificate that it is frame `seq`."""
+        cert = sign_cert(self.identity.private_key, self.header.session, frame.seq, frame.hash)
+        message = wire.pack("frame", frame.encode(), cert)
         for conn in self.conns.values():
             if conn.seat is not None and conn.connected:
                 self.transport.send(conn.key, message)
 
-    def _dispute(self, exc: Dispute) -> None:
+    def _dispute(self, exc: Dispute, evidence: bytes) -> None:
         for conn in self.conns.values():
             if conn.seat is not None and conn.connected:
-                self.transport.send(conn.key, wire.pack("dispute", exc.frame_no, exc.seat, wire.clip(exc.reason)))
+                self.transport.send(conn.key, wire.pack("dispute", evidence, wire.clip(exc.reason)))
         self._report_dispute(exc)
 
     def _emit(self, frame: Frame) -> None:
@@ -418,7 +474,7 @@ class HostSession(Session):
         except (Rejected, Dispute) as exc:   # our own frame: a bug here, never the peers' fault
             self.finish(EXIT_FAILED, f"this peer's own frame {frame.seq} was refused by its ledger: {exc}")
             return
-        self._accepted(frame, frame.encode(), own=True)
+        self._accepted(frame, own=True)
 
     def _resume(self, conn: _Conn, session: bytes, seq: int, frame_hash: bytes) -> None:
         transcript = self.transcript
@@ -441,21 +497,15 @@ class HostSession(Session):
             return
         conn.seat, conn.connected, conn.stage = seat, True, "ready"
         conn.acked = max(conn.acked, seq) if seq >= 0 else conn.acked
+        if self.deadlines is not None:
+            self.deadlines.back(seat)
         for frame in frames[seq + 1:]:
-            self.transport.send(conn.key, wire.pack("frame", frame.encode()))
+            cert = sign_cert(self.identity.private_key, self.header.session, frame.seq, frame.hash)
+            self.transport.send(conn.key, wire.pack("frame", frame.encode(), cert))
         self.transport.send(conn.key, wire.pack("synced", len(frames) - 1))
         self.say(f"{conn.name} (seat {seat}) resumes after frame {seq}: sent {len(frames) - 1 - seq} frame(s)")
 
     # ------------------------------------------------------------------------------ timeouts
-
-    def _claim_after(self, kind: str, seat: int, now: float) -> float | None:
-        if kind in AUTOMATIC:
-            return self.reveal_timeout
-        conn = self._seated().get(seat)
-        if conn is not None and not conn.connected:
-            # a decision may take long, but not from a peer that is gone: count from when it left
-            return self.reveal_timeout + max(0.0, conn.gone_at - self._since)
-        return None
 
     def _claim(self, kind: str, seat: int, waited: float) -> None:
         self.say(f"seat {seat} has not sent its {kind} frame for {waited:.0f} s: claiming the timeout")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import getpass
-import hashlib
 import json
 import logging
 import os
@@ -29,12 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import zmq
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from zmq.utils import z85
 
 from netplay import paths
+from replays.crypto import fingerprint
 
 log = logging.getLogger("netplay.identity")
 
@@ -60,22 +59,6 @@ class KeyChanged(IdentityError):
             f"the key of known peer {name!r} changed: pinned {fingerprint(old)}, now offered {fingerprint(new)}. "
             "Someone may be impersonating them. If they really made a new key, remove the old pin "
             f"(netplay peers forget {name!r}) and connect again.")
-
-
-def fingerprint(public_key: bytes) -> str:
-    """Short human-comparable form of a raw 32-byte Ed25519 public key: the first 8 bytes of its
-    SHA-256 as four groups of four hex digits. 64 bits is enough to compare by eye; code compares keys."""
-    digest = hashlib.sha256(public_key).hexdigest()
-    return "-".join(digest[i:i + 4] for i in range(0, 16, 4))
-
-
-def verify(public_key: bytes, signature: bytes, data: bytes) -> bool:
-    """True if `signature` is `public_key`'s Ed25519 signature of `data`; never raises on bad input."""
-    try:
-        Ed25519PublicKey.from_public_bytes(bytes(public_key)).verify(bytes(signature), bytes(data))
-    except (InvalidSignature, ValueError, TypeError):
-        return False
-    return True
 
 
 def default_name() -> str:

@@ -22,24 +22,29 @@ from netplay import resume, wire
 from netplay.identity import Identity, KeyChanged, KnownPeers
 from netplay.resume import SavedSeat
 from netplay.session import (
+    ANSWER_WINDOW,
     EXIT_DISPUTE,
     EXIT_FAILED,
+    EXIT_FORFEIT,
     EXIT_OK,
     JOINER_GRACE,
     Decider,
     Session,
     version,
 )
-from netplay.transcript import AUTOMATIC, ResumeError, Transcript
+from netplay.transcript import ResumeError, Transcript
 from netplay.transport import JoinTransport, Refused
 from replays import codec
-from replays.frames import Frame
-from replays.header import Header, header_from_value
+from replays.certs import sign_ack, verify_ack, verify_cert
+from replays.frames import Frame, decode_frame
+from replays.header import Header, Terms, header_from_value
 from replays.ledger import Dispute, Rejected, SeatSecrets
+from replays.reader import Cert
 
 log = logging.getLogger("netplay.session")
 
 RESYNC_EVERY_S = 1.0
+MAX_AHEAD = 256          # acknowledgements kept for frames this peer has not received yet
 
 
 class JoinSession(Session):
@@ -55,6 +60,11 @@ class JoinSession(Session):
         self.synced = True
         self._claim_frame: Frame | None = None
         self._claim_deadline = 0.0
+        self._claim_refused_at = -1e9
+        self._refused: tuple[Frame, float] | None = None   # our claim the host refused, and its grace
+        self.offered_terms: Terms | None = None
+        self._held: list[tuple[Frame, bytes, float]] = []      # frames held back behind a claim we may not
+        self._acks: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}   # yet accept; acks not yet checkable
         self._last_resync = 0.0
         self._host_gone_at: float | None = None
         self.transport: JoinTransport | None = None
@@ -111,9 +121,13 @@ class JoinSession(Session):
             self._run_posted()
             now = time.monotonic()
             if self.transport.connected:
+                if self._host_gone_at is not None and self.deadlines is not None:
+                    self.deadlines.back(self._host_seat())
                 self._host_gone_at = None
             elif self._host_gone_at is None:
                 self._host_gone_at = now
+                if self.deadlines is not None and self._host_seat() is not None:
+                    self.deadlines.left(self._host_seat(), now)
             if self.transport.generation != self._gen:
                 self._gen = self.transport.generation
                 self.say("reconnected to the host")
@@ -125,14 +139,6 @@ class JoinSession(Session):
             self._work()
             self._timers()
             self._between_games()
-
-    def _wait_ms(self, timeout_ms: int) -> int:
-        transcript = self.transcript
-        if self.phase == "play" and transcript is not None and not transcript.ledger.closed and self.pending is None:
-            nxt = transcript.ledger.awaited()
-            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
-                return min(timeout_ms, 20)
-        return timeout_ms
 
     def close(self) -> None:
         with self.lock:
@@ -182,7 +188,8 @@ class JoinSession(Session):
         self._send("decline", reason)
         self.finish(EXIT_FAILED, reason)
 
-    def _on_offer(self, proto: int, game_id: str, rules: str, players: int, options: list, host_version: str) -> None:
+    def _on_offer(self, proto: int, game_id: str, rules: str, players: int, options: list, host_version: str,
+                  terms: list) -> None:
         if self.phase != "lobby" or self.games_done:
             log.warning("dropped an offer from the host: not in the lobby")
             return
@@ -209,10 +216,16 @@ class JoinSession(Session):
         except ValueError as exc:
             self._decline(f"cannot play the offered game: {exc}")
             return
+        offered = Terms(2, terms[0], None if terms[1] is None else (terms[1][0], terms[1][1]))
+        if not 1_000 <= offered.reveal_timeout_ms <= 86_400_000 or (
+                offered.clock is not None and not 1_000 <= offered.clock[0] <= 86_400_000):
+            self._decline(f"the host's terms are out of bounds ({offered.describe()})")
+            return
+        self.offered_terms = offered
         self.game, self.players = game, players
         self.offer = (game_id, rules, players, resolved)
         self.say(f"the host offers {game.title or game_id} for {players} players "
-                 f"(netplay {wire.clip(host_version, 40)})")
+                 f"(netplay {wire.clip(host_version, 40)}; {offered.describe()})")
         self._send("ready")
 
     def _on_refused(self, reason: str) -> None:
@@ -260,6 +273,8 @@ class JoinSession(Session):
             return "game, rules version or player count differ from the offer"
         if header.option_dict != options:
             return "the options differ from the offer"
+        if header.terms != self.offered_terms:
+            return "the terms (timeouts, clock) differ from the offer"
         mine = [s for s, (k, _) in enumerate(header.seats) if k == self.identity.public_key]
         if len(mine) != 1:
             return "our key is not at exactly one seat"
@@ -284,29 +299,122 @@ class JoinSession(Session):
         transcript.path.unlink(missing_ok=True)
         self.transcript = None
 
-    def _on_frame(self, data: bytes) -> None:
+    def _on_frame(self, data: bytes, cert: bytes) -> None:
         transcript = self.transcript
         if transcript is None or self.phase != "play":
             log.warning("dropped a frame from the host: no game under way")
             return
         try:
-            frame = transcript.accept(data)
+            frame = decode_frame(data)
+        except codec.FormatError as exc:
+            log.warning("rejected a frame from the host: malformed frame: %s", exc.reason)
+            return
+        if frame.session != transcript.header.session:
+            log.warning("rejected a frame from the host: frame for another session (%s)", frame.session.hex())
+            return
+        if not verify_cert(self.transport.host_key, transcript.header.session, frame.seq, frame.hash, cert):
+            log.warning("dropped frame %d from the host: its certificate is not the host's signature", frame.seq)
+            return
+        now = time.monotonic()
+        if self._held or self._claim_not_due(frame, now):
+            self._held.append((frame, cert, now))
+            if len(self._held) == 1:
+                self.say(f"seat {frame.seat} claims a timeout this peer does not see yet: holding it until its own "
+                         "deadline passes")
+            return
+        self._apply(frame, cert)
+
+    def _claim_not_due(self, frame: Frame, now: float) -> bool:
+        """A claim against another seat that this peer's own deadline does not support yet: it is held
+        (with every frame after it) until the deadline passes, so a premature claim is answered in
+        time rather than believed."""
+        ledger = self.transcript.ledger
+        if frame.kind != "timeout" or frame.seq != len(ledger.frames) or ledger.claimable() is None:
+            return False
+        kind, seat = ledger.claimable()
+        if seat == self.transcript.seat:
+            return False   # against us: accepted at once, and answered
+        self.deadlines.moved(len(ledger.frames), (kind, seat), now)
+        remaining = self.deadlines.remaining(kind, seat, now)
+        if remaining is None:   # an untimed decision: we cannot see that seat's connection; the host can
+            remaining = self.deadlines.timeout - (now - self.deadlines.since)
+        return remaining > 0
+
+    def _release_held(self) -> None:
+        now = time.monotonic()
+        while self._held and self.outcome is None:
+            frame, cert, _ = self._held[0]
+            if frame.seq == len(self.transcript.ledger.frames) and self._claim_not_due(frame, now):
+                return
+            self._held.pop(0)
+            self._apply(frame, cert)
+
+    def _apply(self, frame: Frame, cert: bytes) -> None:
+        transcript = self.transcript
+        ledger = transcript.ledger
+        if (frame.kind == "timeout" and self.pending is not None and frame.seq == self.pending.seq
+                and frame.body[:1] == (transcript.seat,)):
+            self._evidence = self.pending   # our frame for that slot went to the host and was not passed on
+        host = self._host_seat()
+        record = Cert("cert", host, frame.seq, frame.hash, cert) if host is not None else None
+        try:
+            frame = transcript.accept(frame, record)
         except Rejected as exc:
             log.warning("rejected a frame from the host: %s", exc.reason)
-            if exc.frame_no is not None and exc.frame_no > len(transcript.ledger.frames):
+            if exc.frame_no is not None and exc.frame_no > len(ledger.frames):
                 self._resync()
             return
         except Dispute as exc:
-            self._send("dispute", exc.frame_no, exc.seat, wire.clip(exc.reason))
+            self._send("dispute", frame.encode(), wire.clip(exc.reason))
             self._report_dispute(exc)
             return
-        self._send("ack", frame.seq, frame.hash)
+        session = transcript.header.session
+        self._send("ack", frame.seq, frame.hash, cert, sign_ack(self.identity.private_key, session, frame.seq,
+                                                                frame.hash))
         if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
             self.pending = None
         for line in transcript.lines():
             self.say(line)
+        self._after_accept(frame)
+        self._check_acks(frame.seq)
         if self.on_frame is not None:
             self.on_frame(frame, frame.seat == transcript.seat)
+
+    def _on_acked(self, seat: int, seq: int, frame_hash: bytes, cert: bytes, sig: bytes) -> None:
+        """Another joiner's signed acknowledgement, passed on by the host: if it holds another frame for a
+        frame number than we do, under the host's certificate, the host sent different frames to
+        different seats, and the two certificates prove it."""
+        transcript = self.transcript
+        if transcript is None or self.phase not in ("play", "over") or not 0 <= seat < transcript.header.players:
+            return
+        session = transcript.header.session
+        if not (verify_ack(transcript.header.seats[seat][0], session, seq, frame_hash, sig)
+                and verify_cert(self.transport.host_key, session, seq, frame_hash, cert)):
+            log.warning("dropped an acknowledgement of seat %d that is not signed as it should be", seat)
+            return
+        if len(self._acks) < MAX_AHEAD:
+            self._acks[(seat, seq)] = (frame_hash, cert, sig)
+        self._check_acks(min(seq, len(transcript.ledger.frames) - 1))
+
+    def _check_acks(self, upto: int) -> None:
+        frames = self.transcript.ledger.frames
+        for (seat, seq), (frame_hash, cert, sig) in list(self._acks.items()):
+            if seq >= len(frames) or seq > upto:
+                continue
+            del self._acks[(seat, seq)]
+            if frames[seq].hash != frame_hash:
+                self._equivocation(seat, seq, frame_hash, cert, sig)
+                return
+
+    def _equivocation(self, seat: int, seq: int, frame_hash: bytes, cert: bytes, sig: bytes) -> None:
+        transcript = self.transcript
+        host = self._host_seat()
+        transcript.writer.append_record(Cert("ack", seat, seq, frame_hash, sig, host, cert).value())
+        text = (f"DISPUTE: the host (seat {host}) sent different frames as frame {seq}: this peer holds "
+                f"{transcript.ledger.frames[seq].hash.hex()[:16]}..., seat {seat} acknowledged "
+                f"{frame_hash.hex()[:16]}..., each under the host's signed certificate (both are in the replay)")
+        self.say(text)
+        self.finish(EXIT_DISPUTE, f"{text}; replay {transcript.path}")
 
     def _resync(self) -> None:
         now = time.monotonic()
@@ -316,6 +424,17 @@ class JoinSession(Session):
 
     def _on_reject(self, seq: int, reason: str) -> None:
         log.warning("the host rejected our frame %d: %s", seq, wire.clip(reason))
+        claim = self._claim_frame
+        if claim is not None and seq in (claim.seq, -1):
+            # the host answered: our claim does not stand, and we must not record it as if unanswered
+            self.say(f"the host refused our timeout claim: {wire.clip(reason)}")
+            self._claim_frame = None
+            self._claim_refused_at = time.monotonic()
+            nxt = self.transcript.ledger.claimable()
+            if nxt is not None and nxt[0] not in ("act", "commit") and nxt[1] == self._host_seat():
+                # the host says its own frame is on its way: it gets one answer window, not forever
+                self._refused = (claim, time.monotonic() + min(ANSWER_WINDOW, self.deadlines.timeout))
+            return
         if self.pending is not None and self.pending.seq == seq:
             self._hold_seq = seq
             self.pending = None
@@ -330,7 +449,7 @@ class JoinSession(Session):
         pending = self.pending
         if pending is not None:
             if pending.seq == transcript.seq + 1 and pending.prev == transcript.last_hash:
-                self._send("frame", pending.encode())
+                self._send("frame", pending.encode(), b"")
             else:
                 self.pending = None
 
@@ -345,11 +464,20 @@ class JoinSession(Session):
         self.chat_lines.append(f"you: {text}")
         self._send("chat", -1, text)
 
-    def _on_dispute(self, frame_no: int, seat: int, reason: str) -> None:
-        path = f"; replay {self.transcript.path}" if self.transcript else ""
-        text = f"the host reports a dispute at frame {frame_no} (seat {seat}): {wire.clip(reason)}"
-        self.say(text)
-        self.finish(EXIT_DISPUTE, text + path)
+    def _on_dispute(self, evidence: bytes, reason: str) -> None:
+        """A dispute report is a claim like any other: it stops this peer only through its own ledger.
+        The disputed frame itself reaches us as a frame (the host relays it) and our ledger judges it;
+        the report alone is logged and play goes on."""
+        transcript = self.transcript
+        where = ""
+        try:
+            frame = decode_frame(evidence)
+            where = f" about frame {frame.seq} (seat {frame.seat})"
+        except codec.FormatError:
+            pass
+        self.say(f"the host reports a dispute{where}: {wire.clip(reason)}; this peer's own ledger judges the frame")
+        if transcript is not None and transcript.ledger.status == "disputed":
+            self._report_dispute(transcript.ledger.dispute)
 
     def _on_rematch(self, seats: list) -> None:
         self.say("rematch wanted by seat(s) " + ", ".join(str(s) for s in seats))
@@ -372,8 +500,11 @@ class JoinSession(Session):
         return self.pending is not None or not self.synced or self._claim_frame is not None
 
     def _emit(self, frame: Frame) -> None:
+        ledger = self.transcript.ledger
+        if ledger.claim is not None and ledger.claim.blamed == self.transcript.seat and frame.kind != "contest":
+            self._evidence = frame   # our answer to a claim: evidence, should it never reach the others
         self.pending = frame
-        self._send("frame", frame.encode())
+        self._send("frame", frame.encode(), b"")
 
     # ------------------------------------------------------------------------------ timeouts
 
@@ -382,16 +513,12 @@ class JoinSession(Session):
         if self._hold_seq is not None and self.transcript.seq >= self._hold_seq:
             self._hold_seq = None
 
-    def _claim_after(self, kind: str, seat: int, now: float) -> float | None:
-        if self._claim_frame is not None:
-            return None
-        if kind in AUTOMATIC:
-            return self.reveal_timeout + JOINER_GRACE
-        if seat == self._host_seat() and self._host_gone_at is not None:
-            return self.reveal_timeout + max(0.0, self._host_gone_at - self._since)
-        return None
+    def _claim_grace(self, kind: str) -> float:
+        return JOINER_GRACE
 
     def _timers(self) -> None:
+        if self._held:
+            self._release_held()
         super()._timers()
         transcript = self.transcript
         if self.outcome is not None or self.phase != "play" or transcript is None or transcript.ledger.closed:
@@ -400,12 +527,21 @@ class JoinSession(Session):
         if self._claim_frame is not None and now > self._claim_deadline:
             self._claim_locally()
             return
+        if self._refused is not None:
+            claim, until = self._refused
+            if claim.seq != len(transcript.ledger.frames):
+                self._refused = None   # the host's frame came after all
+            elif now > until:
+                self.say("the host refused our claim but still withholds its frame: recording the claim ourselves")
+                self._refused, self._claim_frame = None, claim
+                self._claim_locally()
+                return
         nxt = transcript.ledger.awaited()
-        if (self._host_gone_at is not None and now - self._host_gone_at > self.reveal_timeout + JOINER_GRACE
+        limit = self.deadlines.timeout + JOINER_GRACE
+        if (self._host_gone_at is not None and now - self._host_gone_at > limit
                 and (nxt is None or nxt[1] != self._host_seat())):
-            self.finish(EXIT_FAILED, f"lost the host for more than {self.reveal_timeout + JOINER_GRACE:g} s; the "
-                                     f"game stays unfinished (replay {transcript.path}; `netplay join --resume` may "
-                                     "continue it)")
+            self.finish(EXIT_FAILED, f"lost the host for more than {limit:g} s; the game stays unfinished (replay "
+                                     f"{transcript.path}; `netplay join --resume` may continue it)")
 
     def _host_seat(self) -> int | None:
         for s, (k, _) in enumerate(self.header.seats if self.header else ()):
@@ -414,27 +550,44 @@ class JoinSession(Session):
         return None
 
     def _claim(self, kind: str, seat: int, waited: float) -> None:
+        now = time.monotonic()
+        if self._claim_frame is not None or now - self._claim_refused_at < self.deadlines.timeout:
+            return   # one claim at a time; after a refusal, wait a whole timeout before asking again
         self.say(f"seat {seat} has not sent its {kind} frame for {waited:.0f} s: claiming the timeout")
         self._claim_frame = self.transcript.ledger.build_timeout()
-        self._claim_deadline = time.monotonic() + JOINER_GRACE
-        self._send("frame", self._claim_frame.encode())
+        self._claim_deadline = now + JOINER_GRACE
+        self._send("frame", self._claim_frame.encode(), b"")
 
     def _claim_locally(self) -> None:
-        """The host did not relay our claim (it is the one withholding, or gone): record it ourselves."""
+        """The host neither passed our claim on nor refused it (it is the one withholding, or gone):
+        record the claim ourselves and close it as far as it depends on us."""
         frame = self._claim_frame
         self._claim_frame = None
         transcript = self.transcript
-        if frame.seq != len(transcript.ledger.frames):
+        ledger = transcript.ledger
+        if frame.seq != len(ledger.frames):
             return
         try:
             transcript.accept(frame)
+            self.say("the host neither passed our claim on nor answered it: recorded it in our own replay")
+            for _ in range(2 * ledger.players + 2):   # our seed and co-signature, where they are ours to give
+                own = ledger.build_after_claim() if ledger.status == "claimed" else ledger.build_next()
+                if own is None:
+                    break
+                transcript.accept(own)
         except (Rejected, Dispute) as exc:
             self.finish(EXIT_FAILED, f"our own timeout claim was refused by our ledger: {exc}")
             return
-        self.say("the host did not relay the claim: recorded it in our own replay")
         for line in transcript.lines():
             self.say(line)
-        self._game_closed()
+        if ledger.closed:
+            self._game_closed()
+            return
+        claim = ledger.claim
+        text = (f"seat {claim.blamed} forfeits as far as this peer can tell: it withheld its {claim.kind} frame and "
+                "the host passed nothing on (claimed by you; the other seats could not co-sign)")
+        self.say(text)
+        self.finish(EXIT_FORFEIT, f"{text}; replay {transcript.path}")
 
     # ------------------------------------------------------------------------------ rematch
 

@@ -1,7 +1,7 @@
 """What a joiner keeps on disk so that it can come back to a game after a crash (`join --resume`).
 
 The replay file holds every frame the peer accepted; the only other thing a seat needs to go on is
-its private seed (chain secrets and commitment salts are derived from it, see replays/ledger.py).
+its private seed (chain secrets and commitment salts are derived from it, see replays/ledger).
 The seed is secret until the end of the game, so it lives in the config directory with mode 0600,
 one small JSON file per game in progress, removed when the game is over.
 """

@@ -24,15 +24,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from engines.core import Game, IllegalAction, Result, State
 from netplay import resume
+from netplay.deadlines import AUTOMATIC, DECISIONS, Deadlines
 from netplay.identity import Identity
-from netplay.transcript import AUTOMATIC, Transcript
+from netplay.transcript import Transcript
 from replays.crypto import fingerprint
 from replays.frames import Frame
-from replays.ledger import DealUnsupported, Dispute
+from replays.header import Terms
+from replays.ledger import Dispute
+from replays.randomness import DealUnsupported
 
 log = logging.getLogger("netplay.session")
 
@@ -40,9 +43,11 @@ EXIT_OK = 0          # the game ended normally (and any rematches too)
 EXIT_FAILED = 1      # refused, lost the connection, bad input
 EXIT_FORFEIT = 3     # the game ended by a timeout claim (someone withheld a frame)
 EXIT_DISPUTE = 4     # a peer sent a frame the rules or the protocol forbid, or a desync
+EXIT_CONTESTED = 5   # a timeout claim was contested: nobody can be proven at fault, nobody forfeits
 
 DEFAULT_REVEAL_TIMEOUT = 120.0
 JOINER_GRACE = 5.0   # a joiner claims this much later than the host would, and waits this long for the relay
+ANSWER_WINDOW = 5.0  # how long a claim stays open for the blamed seat's answer (at most the reveal timeout)
 
 
 def version() -> str:
@@ -112,14 +117,20 @@ class Session:
     role = "peer"
 
     def __init__(self, identity: Identity, decider: Decider, *, replay_dir: str | Path | None = None,
-                 reveal_timeout: float = DEFAULT_REVEAL_TIMEOUT, fsync: bool = True,
-                 on_line: Callable[[str], None] | None = None):
-        if reveal_timeout <= 0:
-            raise ValueError("the reveal timeout must be positive")
+                 reveal_timeout: float = DEFAULT_REVEAL_TIMEOUT, clock: tuple[float, float] | None = None,
+                 fsync: bool = True, on_line: Callable[[str], None] | None = None):
+        if not 1 <= reveal_timeout <= 86400:
+            raise ValueError("the reveal timeout must be 1 s to 24 h")
+        if clock is not None and (not 1 <= clock[0] <= 86400 or not 0 <= clock[1] <= 86400):
+            raise ValueError("a move clock is 1 s to 24 h, plus 0 s to 24 h per move")
         self.identity = identity
         self.decider = decider
         self.replay_dir = replay_dir
         self.reveal_timeout = reveal_timeout
+        #: the terms this peer proposes (a host) or was offered (a joiner); the header's are binding
+        self.terms = Terms(2, int(reveal_timeout * 1000),
+                           None if clock is None else (int(clock[0] * 1000), int(clock[1] * 1000)))
+        self.deadlines: Deadlines | None = None
         self.fsync = fsync
         self.on_line = on_line
         #: test and benchmark hooks: on_frame(frame, own) after a frame is applied and written,
@@ -142,6 +153,9 @@ class Session:
         self._seen = -1                 # frames in the ledger when the awaited frame became awaited
         self._since = time.monotonic()
         self._hold_seq: int | None = None   # an own frame we must not build again (withheld or refused)
+        self._claim_seen = 0.0           # when the open claim was accepted (this peer's clock)
+        self._evidence: Frame | None = None    # our own frame for a slot a claim names (sent, not passed on)
+        self._contested = False
         self._over_since = 0.0
         self.game_log_start = 0          # where the current game's lines begin in `log` (after a rematch)
         self._calls: queue.Queue[Callable[[], None]] = queue.Queue()
@@ -220,6 +234,11 @@ class Session:
         if nxt is None:
             return "game over"
         kind, seat = nxt
+        if ledger.status == "claimed":
+            claim = ledger.claim
+            if claim.blamed == self.transcript.seat:
+                return f"seat {claim.claimant} claims you withheld your {claim.kind}: answering"
+            return f"seat {claim.claimant} claims seat {claim.blamed} withheld its {claim.kind}: waiting for its answer"
         if seat == self.transcript.seat:
             if kind in AUTOMATIC:
                 return "sending"
@@ -233,6 +252,19 @@ class Session:
         return f"waiting for {who} (seat {seat}) to choose"
 
     # ------------------------------------------------------------------------------ own frames
+
+    def _wait_ms(self, timeout_ms: int) -> int:
+        """How long the next poll may wait: briefly while this peer's own decision is due (a person
+        may decide at any moment), else `timeout_ms`."""
+        transcript = self.transcript
+        if (self.phase == "play" and transcript is not None and not transcript.ledger.closed
+                and not self.blocked()):
+            nxt = transcript.ledger.awaited()
+            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
+                due = getattr(self.decider, "due_in", None)   # a delayed bot: wake when it is due
+                wait = int(due() * 1000) + 1 if due is not None and due() > 0 else 20
+                return min(timeout_ms, wait)
+        return timeout_ms
 
     def blocked(self) -> bool:
         """True while this peer may not build its next frame (a joiner with a frame in flight)."""
@@ -263,6 +295,10 @@ class Session:
                 return
             kind, seat = nxt[0]
             seq = len(ledger.frames)
+            if ledger.must_claim_spoiled() and self._hold_seq != seq:
+                self.say("the card dealt to you is no card of the deck: someone cheated; showing it")
+                self._emit(ledger.build_next())
+                continue
             if seat != transcript.seat or self._hold_seq == seq:
                 return
             if kind in AUTOMATIC:
@@ -286,25 +322,74 @@ class Session:
 
     # ------------------------------------------------------------------------------ timeouts
 
-    def _claim_after(self, kind: str, seat: int, now: float) -> float | None:
-        """Seconds after which this peer claims that `seat` withheld its `kind` frame (None: never now)."""
-        raise NotImplementedError
+    def _claim_grace(self, kind: str) -> float:
+        """How much later than its deadline this peer claims (a joiner lets an honest host's claim,
+        which it would receive, come first)."""
+        return 0.0
 
     def _timers(self) -> None:
         transcript = self.transcript
-        if transcript is None or self.phase != "play" or transcript.ledger.closed or self.outcome is not None:
+        if transcript is None or self.phase != "play" or self.outcome is not None:
             return
+        ledger = transcript.ledger
         now = time.monotonic()
-        count = len(transcript.ledger.frames)
+        count = len(ledger.frames)
         if count != self._seen:
             self._seen, self._since = count, now
             self._moved()
-        nxt = transcript.ledger.awaited()
+        if ledger.closed:
+            return
+        self.deadlines.moved(count, ledger.awaited(), now)
+        if ledger.status == "claimed":
+            self._claimed(ledger, now)
+            return
+        nxt = ledger.claimable()
         if nxt is None or nxt[1] == transcript.seat:
             return
-        limit = self._claim_after(nxt[0], nxt[1], now)
-        if limit is not None and now - self._since > limit:
+        remaining = self.deadlines.remaining(nxt[0], nxt[1], now)
+        if remaining is not None and remaining + self._claim_grace(nxt[0]) <= 0:
             self._claim(nxt[0], nxt[1], now - self._since)
+
+    def _claimed(self, ledger: Any, now: float) -> None:
+        """An open claim: the blamed seat answers (its automatic frame, or a decision when made) or,
+        when the claim came while it was here and its decision untimed, contests it; the seat that
+        closes the window does so once the answer window has passed."""
+        claim = ledger.claim
+        me = self.transcript.seat
+        if claim.blamed == me:
+            if claim.kind in DECISIONS and not self._contested:
+                left = self.deadlines.allowance(me, now)
+                if left is None or left > 0:
+                    why = ("thinking is untimed and this seat is connected" if left is None
+                           else f"this seat's move clock has {left:.0f} s left")
+                    self._contest(f"claimed while deciding: {why}")
+            return
+        kind, closer = ledger.expects()[1]
+        window = min(ANSWER_WINDOW, self.deadlines.timeout)
+        if closer == me and now - self._claim_seen >= window and not self.blocked():
+            self.say(f"seat {claim.blamed} did not answer the claim within {window:g} s: the claim stands")
+            self._emit(ledger.build_after_claim())
+
+    def _contest(self, reason: str) -> None:
+        """Contest the claim that blames us, with our own frame for the slot as evidence if we hold one."""
+        ledger = self.transcript.ledger
+        self._contested = True
+        evidence = self._evidence
+        self.say(f"contesting the claim against us: {reason}")
+        self._emit(ledger.build_contest(reason, evidence))
+
+    def _after_accept(self, frame: Frame) -> None:
+        """Bookkeeping after any frame was accepted: note an open claim's time; contest a claim against
+        us that became final although we had answered (our answer never reached the others)."""
+        ledger = self.transcript.ledger
+        claim = ledger.claim
+        if frame.kind == "timeout" and claim is not None and claim.open:
+            self._claim_seen = time.monotonic()
+            if claim.blamed == self.transcript.seat:
+                self.say(f"seat {claim.claimant} claims that you withheld your {claim.kind} frame: answering")
+        if (claim is not None and not claim.open and claim.blamed == self.transcript.seat and not self._contested
+                and self._evidence is not None and ledger.status in ("reveal", "cosign", "unfinished")):
+            self._contest("our frame for the claimed slot was sent in time and not passed on")
 
     def _moved(self) -> None:
         """The ledger moved on (hook for claims in flight)."""
@@ -328,6 +413,10 @@ class Session:
             self.game_log_start = len(self.log) - 1 - len(header.seats)
         self._seen, self._since = -1, time.monotonic()
         self._hold_seq = None
+        self._evidence, self._contested = None, False
+        terms = header.terms if header.terms is not None else self.terms
+        self.deadlines = Deadlines(terms, header.players)
+        self.say(f"  terms: {terms.describe()}")
 
     def _game_closed(self) -> None:
         """The ledger closed: complete (then rematch votes), unfinished by a timeout claim, or disputed."""
@@ -335,6 +424,8 @@ class Session:
         ledger = transcript.ledger
         if self.phase != "play":
             return
+        if ledger.status == "unfinished" and self._contested and self.blocked():
+            return   # our contest is on its way to the host
         resume.remove(transcript.header.session, transcript.seat)
         if ledger.status == "complete":
             self.games_done += 1
@@ -345,17 +436,29 @@ class Session:
             self.rematch_asked = False
             self._over_since = time.monotonic()
             return
+        if ledger.status == "unfinished" and self._evidence is not None and not self._contested \
+                and ledger.claim is not None and ledger.claim.blamed == transcript.seat:
+            self._contest("our frame for the claimed slot was sent in time and not passed on")
+            return   # the contest frame closes the game as contested
         if ledger.status == "unfinished":
-            frame_no, kind, claimant = ledger.claim
-            blamed = ledger.blame
-            if blamed == transcript.seat:
-                text = (f"you forfeit: seat {claimant} claimed in frame {frame_no} that you withheld your {kind} "
-                        f"frame past the timeout")
+            claim = ledger.claim
+            if claim.blamed == transcript.seat:
+                text = (f"you forfeit: seat {claim.claimant} claimed in frame {claim.frame_no} that you withheld your "
+                        f"{claim.kind} frame past the timeout")
             else:
-                text = (f"seat {blamed} forfeits: it withheld its {kind} frame past the timeout (claimed by seat "
-                        f"{claimant} in frame {frame_no})")
+                text = (f"seat {claim.blamed} forfeits: it withheld its {claim.kind} frame past the timeout "
+                        f"(claimed by seat {claim.claimant} in frame {claim.frame_no})")
             self.say(text)
             self.finish(EXIT_FORFEIT, f"{text}; replay {transcript.path}")
+            return
+        if ledger.status == "contested":
+            claim = ledger.claim
+            _, seat, reason, evidence = ledger.contest
+            text = (f"contested: seat {claim.claimant} claimed that seat {claim.blamed} withheld its {claim.kind} "
+                    f"frame, and seat {seat} contests it ({reason}{'; with its frame as evidence' if evidence else ''})"
+                    "; nobody can be proven at fault, so nobody forfeits")
+            self.say(text)
+            self.finish(EXIT_CONTESTED, f"{text}; replay {transcript.path}")
             return
         dispute = ledger.dispute
         self._report_dispute(dispute)
@@ -384,10 +487,12 @@ class Session:
         ledger = transcript.ledger
         if ledger.status == "complete":
             return ledger.result
-        if ledger.status == "unfinished":
-            blamed = ledger.blame
-            return Result(tuple(s for s in range(ledger.players) if s != blamed), (), f"forfeit: seat {blamed} "
-                          f"withheld its {ledger.claim[1]} frame")
+        if ledger.status == "unfinished" and ledger.claim is not None:
+            claim = ledger.claim
+            return Result(tuple(s for s in range(ledger.players) if s != claim.blamed and s not in ledger.state.out),
+                          (), f"forfeit: seat {claim.blamed} withheld its {claim.kind} frame")
+        if ledger.status == "contested":
+            return Result((), (), "contested: a timeout claim and its contest conflict; nobody forfeits")
         if ledger.status == "disputed":
             return Result((), (), f"dispute: {ledger.dispute.reason if ledger.dispute else 'stopped'}")
         if self.outcome is not None:

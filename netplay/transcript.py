@@ -14,15 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from engines.core import HIDDEN, Game, Result
+from netplay import paths
 from replays.frames import Frame
 from replays.header import Header
 from replays.ledger import Dispute, Ledger, SeatSecrets
-from replays.reader import read_replay
+from replays.reader import Cert, read_replay
 from replays.writer import ReplayWriter
 
 log = logging.getLogger("netplay.session")
-
-AUTOMATIC = frozenset({"open", "chain", "reveal", "seed", "final"})   # frames that need no decision
 
 
 class ResumeError(Exception):
@@ -42,7 +41,7 @@ class Transcript:
     @classmethod
     def create(cls, header: Header, secrets: SeatSecrets, replay_dir: str | os.PathLike | None, fsync: bool = True,
                game: Game | None = None) -> Transcript:
-        writer = ReplayWriter.in_dir(replay_dir, header, sync=fsync)
+        writer = ReplayWriter.in_dir(replay_dir if replay_dir is not None else paths.replays_dir(), header, sync=fsync)
         return cls(header, secrets, writer, game)
 
     @classmethod
@@ -78,9 +77,9 @@ class Transcript:
     def last_hash(self) -> bytes:
         return self.ledger.last_hash
 
-    def accept(self, frame: Frame | bytes) -> Frame:
-        """Validate, apply and write one frame; `lines()` then says what happened (kept off this path,
-        which is the one every move waits for).
+    def accept(self, frame: Frame | bytes, cert: Cert | None = None) -> Frame:
+        """Validate, apply and write one frame (with the host's certificate that sequenced it, on a
+        joiner); `lines()` then says what happened (kept off this path, which every move waits for).
 
         Rejected leaves everything as it was; Dispute halts the ledger after writing the evidence."""
         before = len(self.ledger.events)
@@ -89,11 +88,10 @@ class Transcript:
             accepted = self.ledger.accept(frame)
         except Dispute:
             if len(self.ledger.frames) and self.ledger.status == "disputed":
-                evidence = self.ledger.frames[-1]
-                if self.writer.records <= len(self.ledger.frames):  # not yet written
-                    self.writer.append(evidence)
+                self.writer.append(self.ledger.frames[-1], *(() if cert is None else (cert.value(),)))
             raise
-        self.writer.append(frame if isinstance(frame, bytes) else accepted)
+        records = () if cert is None else (cert.value(),)
+        self.writer.append(frame if isinstance(frame, bytes) else accepted, *records)
         self._last = (accepted, state, before)
         return accepted
 
@@ -127,6 +125,8 @@ class Transcript:
             lines.append(f"seat {frame.seat} has chosen")
         elif frame.kind == "timeout":
             lines.append(f"seat {frame.seat} claims that seat {frame.body[0]} withheld its {frame.body[1]} frame")
+        elif frame.kind == "contest":
+            lines.append(f"seat {frame.seat} contests the timeout claim: {frame.body[0]}")
         elif frame.kind == "final" and self.ledger.status == "complete":
             lines.append("result co-signed by every seat")
         return lines

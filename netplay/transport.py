@@ -55,7 +55,8 @@ import msgpack
 import zmq
 from zmq.utils import z85
 
-from netplay.identity import Identity, KeyChanged, KnownPeers, check_name, fingerprint, verify
+from netplay.identity import Identity, KeyChanged, KnownPeers, check_name
+from replays.crypto import fingerprint, verify
 
 log = logging.getLogger("netplay.transport")
 
@@ -459,7 +460,7 @@ class HostTransport(_Endpoint):
         ident = self.identity
         transcript = _transcript(self._curve_raw, ident.public_key, ident.name, pend.key, pend.name,
                                  pend.join_nonce, pend.host_nonce)
-        if not verify(pend.key, sig, JOIN_DOMAIN + transcript):
+        if not verify(pend.key, None, JOIN_DOMAIN + transcript, sig):
             raise _Malformed(f"handshake signature of {pend.name!r} ({fingerprint(pend.key)}) does not verify")
         reason = None
         if self.known_peers is not None:
@@ -693,7 +694,7 @@ class JoinTransport(_Endpoint):
         _key32(curve, "host curve key")
         if not 0 < curve_port < 65536:
             raise _Malformed(f"bad curve port {curve_port}")
-        if not verify(key, sig, _card_message(name, key, curve, curve_port, self._nonce)):
+        if not verify(key, None, _card_message(name, key, curve, curve_port, self._nonce), sig):
             self.last_error = "the host card's signature does not verify"
             raise _Malformed(self.last_error)
         try:
@@ -754,7 +755,7 @@ class JoinTransport(_Endpoint):
             _key32(host_nonce, "nonce")
             transcript = _transcript(self._host_curve, self.host_key, self.host_name, ident.public_key, ident.name,
                                      self._join_nonce, host_nonce)
-            if not verify(self.host_key, sig, HOST_DOMAIN + transcript):
+            if not verify(self.host_key, None, HOST_DOMAIN + transcript, sig):
                 self.last_error = "the host's handshake signature does not verify"
                 raise _Malformed(self.last_error)
             self._send(AUTH, _pack([ident.sign(JOIN_DOMAIN + transcript)]))

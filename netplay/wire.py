@@ -13,7 +13,7 @@ from typing import Any
 
 import msgpack
 
-PROTO = 1                  # session protocol version, sent in `hello` and `offer`
+PROTO = 2                  # session protocol version, sent in `hello` and `offer`
 MAX_TEXT = 500             # reasons, chat lines
 MAX_FRAME = 256 * 1024     # one frame's wire bytes
 MAX_HEADER = 64 * 1024
@@ -27,18 +27,20 @@ _L = list
 #: tag -> the types of the fields after the tag; a tuple of types means "any of these"
 SHAPES: dict[str, tuple[Any, ...]] = {
     "hello": (_I, _S, (NIL, _L)),         # proto, netplay version, resume: nil | [session, seq, hash]
-    "offer": (_I, _S, _S, _I, _L, _S),    # proto, game, rules version, players, options [[k, v]], host version
+    "offer": (_I, _S, _S, _I, _L, _S, _L),  # proto, game, rules version, players, options [[k, v]], host version,
+                                            # terms [reveal timeout ms, nil | [clock ms, increment ms]]
     "ready": (),
     "decline": (_S,),                     # reason
     "refused": (_S,),                     # reason
     "header": (_B,),                      # the encoded header
     "start": (_B,),                       # the header's hash
-    "frame": (_B,),                       # a frame's wire bytes
-    "ack": (_I, _B),                      # seq, hash of the frame applied and written
+    "frame": (_B, _B),                    # a frame's wire bytes, the host's certificate (b"" from a joiner)
+    "ack": (_I, _B, _B, _B),              # seq, hash of the frame applied and written, the host's cert, signature
+    "acked": (_I, _I, _B, _B, _B),        # seat, seq, hash, the host's cert, that seat's signature (relayed)
     "reject": (_I, _S),                   # seq (-1: unknown), reason
     "synced": (_I,),                      # the host's last seq after a resume
     "chat": (_I, _S),                     # seat (-1 from a joiner: the host knows), text
-    "dispute": (_I, _I, _S),              # frame, seat, reason
+    "dispute": (_B, _S),                  # the signed frame that proves it, reason
     "rematch": (_L,),                     # seats that agreed so far (a joiner sends [])
     "bye": (_S,),                         # reason
 }
@@ -78,8 +80,6 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
             raise Malformed(f"{tag}: field {i + 1} has the wrong type ({type(item).__name__})")
         if isinstance(item, str) and len(item) > MAX_TEXT * 4:
             raise Malformed(f"{tag}: field {i + 1} is {len(item)} characters long")
-    if tag == "frame" and len(fields[0]) > MAX_FRAME:
-        raise Malformed(f"frame of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
     if tag == "header" and len(fields[0]) > MAX_HEADER:
         raise Malformed(f"header of {len(fields[0])} bytes, over the {MAX_HEADER} byte cap")
     if tag == "hello" and fields[2] is not None:
@@ -91,9 +91,28 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
     if tag == "offer" and not all(isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
                                   and isinstance(o[1], int | str) for o in fields[4]):
         raise Malformed("offer: options must be [key, value] pairs")
+    if tag == "offer" and not _terms_ok(fields[6]):
+        raise Malformed("offer: terms must be [reveal timeout ms, nil or [clock ms, increment ms]]")
+    if tag in ("frame", "dispute") and len(fields[0]) > MAX_FRAME:
+        raise Malformed(f"{tag} of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
+    if tag in ("ack", "acked") and not all(len(f) in (32, 64) for f in fields if isinstance(f, bytes)):
+        raise Malformed(f"{tag}: hash (32 bytes) and signatures (64 bytes)")
     if tag == "rematch" and not all(isinstance(s, int) and not isinstance(s, bool) for s in fields[0]):
         raise Malformed("rematch: seats must be ints")
     return tag, fields
+
+
+def _terms_ok(terms: list) -> bool:
+    def ms(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 86_400_000
+    clock = terms[1] if len(terms) == 2 else None
+    return (len(terms) == 2 and ms(terms[0]) and (clock is None or (isinstance(clock, list) and len(clock) == 2
+                                                                   and all(ms(c) for c in clock))))
+
+
+def terms_message(terms: Any) -> list:
+    """The `offer`'s terms field for a replays.header.Terms."""
+    return [terms.reveal_timeout_ms, None if terms.clock is None else list(terms.clock)]
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:

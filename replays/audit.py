@@ -2,10 +2,15 @@
 spectator that learns every secret only when the seats reveal them at the end.
 
 Verdicts: "valid" (every frame genuine and legal, every secret opened and re-checked, result
-co-signed by every seat; exit 0), "unfinished" (nothing wrong, but the game stops early: a peer
-vanished or withheld a reveal, with the seat to blame; exit 1), "invalid" (a frame the file cannot
-contain honestly: forged, out of chain, against the rules, a wrong reveal, a desync; exit 1),
-"unreadable" (not a replay this netplay can read; exit 2).
+co-signed by every seat; exit 0), "unfinished" (nothing wrong, but the game stops early: the file is
+cut, or a timeout claim ended it; exit 1), "contested" (a timeout claim and the blamed seat's contest
+conflict, and no one can be proven at fault; exit 1), "invalid" (a frame the file cannot contain
+honestly: forged, out of chain, against the rules, a wrong reveal, a desync; exit 1), "unreadable"
+(not a replay this netplay can read; exit 2).
+
+Blame is given only on proof: a signed frame that breaks the rules. A cut file proves nothing about
+who stopped, and a timeout claim is one seat's word about time, which no file can check; the verdict
+says who claimed what and who co-signed it (`claim`), and leaves `blame` empty.
 """
 
 from __future__ import annotations
@@ -18,13 +23,15 @@ from typing import Any
 import engines
 from engines.core import Game, Result
 from replays import codec
+from replays.certs import verify_ack, verify_cert
 from replays.crypto import fingerprint
-from replays.ledger import DealUnsupported, Dispute, Ledger, Rejected
+from replays.ledger import Dispute, Ledger, Rejected
+from replays.randomness import DealUnsupported
 from replays.reader import Replay, parse_replay, read_replay
 
 __all__ = ["Verdict", "audit_file", "audit_replay", "audit_bytes", "EXIT"]
 
-EXIT = {"valid": 0, "unfinished": 1, "invalid": 1, "unreadable": 2}
+EXIT = {"valid": 0, "unfinished": 1, "contested": 1, "invalid": 1, "unreadable": 2}
 
 
 @dataclass(slots=True)
@@ -41,6 +48,10 @@ class Verdict:
     dispute: dict[str, Any] | None = None
     blame: int | None = None
     notes: list[str] = field(default_factory=list)
+    #: a timeout claim that ended the game: frame, claimant, blamed, kind, cosigned (seats), contest
+    claim: dict[str, Any] | None = None
+    #: what comparing this file with other seats' copies of the game found (replays.forks)
+    forks: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -50,7 +61,7 @@ class Verdict:
         return {"path": self.path, "verdict": self.status, "exit": self.exit_code, "reason": self.reason,
                 "game": self.game, "players": self.players, "seats": self.seats, "frames": self.frames,
                 "checked": self.checked, "result": self.result, "dispute": self.dispute, "blame": self.blame,
-                "notes": self.notes}
+                "claim": self.claim, "forks": self.forks, "notes": self.notes}
 
     def lines(self) -> list[str]:
         """The verdict as a person reads it."""
@@ -145,28 +156,98 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
     except DealUnsupported as exc:
         verdict.status, verdict.reason = "unreadable", f"cannot audit: {exc}"
         return verdict
+    problem = _certificates(replay, ledger)
+    if problem is not None:
+        verdict.status, verdict.reason = "invalid", problem[1]
+        verdict.blame = problem[0]
+        if problem[0] is not None:
+            verdict.dispute = {"frame": problem[2], "seat": problem[0], "claimed": "two certificates",
+                               "allowed": "one frame per frame number", "rule": "relay", "reason": problem[1]}
+        return verdict
+    for done in ledger.answered:
+        verdict.notes.append(f"seat {done.claimant} claimed in frame {done.frame_no} that seat {done.blamed} withheld "
+                             f"its {done.kind} frame; seat {done.blamed} answered in time")
+    if replay.skipped:
+        verdict.notes.append(f"{replay.skipped} record(s) that no signature covers were skipped")
     result = ledger.result
-    if result is not None:
+    if result is not None and ledger.claim is None:
         verdict.result = {"winners": list(result.winners), "scores": list(result.scores), "reason": result.reason}
     if ledger.status == "complete":
         verdict.reason = (f"all {len(replay.frames)} frames genuine and legal, every secret re-checked, result "
                           f"co-signed by all {header.players} seats")
+        if replay.skipped:
+            verdict.reason += f"; {replay.skipped} record(s) no signature covers were skipped (see the notes)"
         return verdict
-    verdict.status = "unfinished"
     if ledger.claim is not None:
-        frame_no, kind, claimant = ledger.claim
-        verdict.blame = ledger.blame
-        verdict.reason = (f"seat {ledger.blame} withheld its {kind} frame: seat {claimant} claimed the timeout in "
-                          f"frame {frame_no}; seat {ledger.blame} is to blame")
-        return verdict
+        return _claimed(ledger, verdict)
+    verdict.status = "unfinished"
     awaited = ledger.awaited()
+    count = len(replay.frames)
     if awaited is None:
-        verdict.reason = "the transcript stops early"
+        verdict.reason = f"unfinished at frame {count}: the transcript stops early"
         return verdict
     kind, seat = awaited
-    verdict.blame = seat
     stage = {"open": "before the game began", "seed": "during the final reveals",
              "final": "before every seat co-signed the result"}.get(kind, "in the middle of the game")
-    verdict.reason = (f"the transcript stops {stage}, after {len(replay.frames)} frames, awaiting a {kind} frame "
-                      f"from seat {seat} (seat {seat} vanished or withheld it, or this copy was cut short)")
+    verdict.reason = (f"unfinished at frame {count}, awaiting seat {seat}'s {kind} frame ({stage}): seat {seat} "
+                      "vanished or withheld it, or this copy was cut short; a cut file proves neither")
+    return verdict
+
+
+def _certificates(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int] | None:
+    """Check the signed records beside the frames: every certificate and acknowledgement must carry its
+    signer's signature; two of the host's certificates for one frame number prove it sent different
+    frames to different seats. (blamed seat or None, reason, frame) for the first problem."""
+    header = replay.header
+    seats = header.seats
+    session = header.session
+    certified: dict[tuple[int, int], set[bytes]] = {}
+    for cert in replay.certs:
+        checks = [(cert.seat, cert.sig, verify_cert if cert.kind == "cert" else verify_ack)]
+        if cert.kind == "ack":
+            checks.append((cert.host_seat, cert.host_sig, verify_cert))
+        for seat, sig, check in checks:
+            if not 0 <= seat < len(seats) or not check(seats[seat][0], session, cert.seq, cert.hash, sig):
+                return None, (f"a {cert.kind} record for frame {cert.seq} is not signed by seat {seat}'s key (the "
+                              "file was altered)"), cert.seq
+        host, sig = (cert.seat, cert.sig) if cert.kind == "cert" else (cert.host_seat, cert.host_sig)
+        hashes = certified.setdefault((host, cert.seq), set())
+        hashes.add(cert.hash)
+        if len(hashes) > 1:
+            return host, (f"the host (seat {host}) certified two different frames as frame {cert.seq}: it sent "
+                          "different frames to different seats (both signed certificates are in this file)"), cert.seq
+    return None
+
+
+def _claimed(ledger: Ledger, verdict: Verdict) -> Verdict:
+    """A game a timeout claim stopped: say who claimed what and who vouched for it; blame nobody."""
+    claim = ledger.claim
+    cosigned = sorted(ledger.finals) if not claim.open and ledger.status == "unfinished" else []
+    verdict.claim = {"frame": claim.frame_no, "claimant": claim.claimant, "blamed": claim.blamed, "kind": claim.kind,
+                     "final": not claim.open, "cosigned": cosigned, "contest": None}
+    said = (f"seat {claim.claimant} claimed in frame {claim.frame_no} that seat {claim.blamed} withheld its "
+            f"{claim.kind} frame")
+    if ledger.status == "contested":
+        frame_no, seat, reason, evidence = ledger.contest
+        verdict.status = "contested"
+        verdict.claim["contest"] = {"frame": frame_no, "reason": reason, "evidence": evidence}
+        backed = "with its own signed frame for that slot as evidence" if evidence else "without evidence"
+        verdict.reason = (f"contested: {said}; seat {seat} contests it in frame {frame_no} {backed} "
+                          f"({reason!r}). Both accounts are signed and conflict, and no one can prove who is at "
+                          "fault (a timeout is about time, which no transcript shows), so nobody forfeits")
+        return verdict
+    verdict.status = "unfinished"
+    if claim.open:
+        verdict.reason = (f"unfinished at frame {len(ledger.frames)}: {said}; the claim is still open (neither "
+                          "answered nor final): claimed by seat "
+                          f"{claim.claimant}, not verifiable from this file alone")
+        return verdict
+    others = [s for s in cosigned if s != claim.claimant]
+    vouch = (f"; seat(s) {', '.join(str(s) for s in others)} co-signed the forfeit by their own clocks" if others
+             else "")
+    verdict.result = {"winners": [s for s in range(ledger.players) if s != claim.blamed and s not in ledger.state.out],
+                      "scores": [], "reason": f"forfeit: seat {claim.blamed} withheld its {claim.kind} frame"}
+    verdict.reason = (f"seat {claim.blamed} forfeits by a timeout claim: {said}{vouch}. A claim is about time, "
+                      f"which a transcript cannot show: claimed by seat {claim.claimant}, not verifiable from this "
+                      "file alone")
     return verdict

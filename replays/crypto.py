@@ -22,6 +22,8 @@ __all__ = [
     "PublicKey",
     "hash_parts",
     "hmac_parts",
+    "hash64_parts",
+    "hmac64_parts",
     "sign",
     "verify",
     "load_public",
@@ -82,15 +84,32 @@ def hmac_parts(key: bytes, domain: str, *parts: bytes | str | int) -> bytes:
     return _hmac.new(key, framed(domain, *parts), hashlib.sha256).digest()
 
 
+def hash64_parts(domain: str, *parts: bytes | str | int) -> bytes:
+    """SHA-512 over the same framing as `hash_parts` (64 bytes): what a scalar of the curve group is
+    reduced from, since reducing 512 uniform bits modulo the 253-bit group order leaves no visible bias."""
+    return hashlib.sha512(framed(domain, *parts)).digest()
+
+
+def hmac64_parts(key: bytes, domain: str, *parts: bytes | str | int) -> bytes:
+    """HMAC-SHA-512 keyed by `key` over the same framing as `hash_parts` (64 bytes): secret scalars and
+    permutation streams derived from a seat's seed (see `replays.deck`)."""
+    return _hmac.new(key, framed(domain, *parts), hashlib.sha512).digest()
+
+
 def sign(key: SigningKey, domain: str, message: bytes) -> bytes:
     """An Ed25519 signature over the domain tag and `message` (64 bytes)."""
     return key.sign(_domain(domain) + message)
 
 
-def verify(public: PublicKey, domain: str, message: bytes, signature: bytes) -> bool:
-    """True when `signature` is `public`'s signature of `message` under `domain`; never raises."""
+def verify(public: PublicKey | bytes, domain: str | None, message: bytes, signature: bytes) -> bool:
+    """True when `signature` is `public`'s signature of `message` under `domain`; never raises.
+
+    `public` is a loaded key or its 32 raw bytes. `domain` None checks a signature over `message`
+    exactly as given: the transport's handshake messages carry their own NUL-terminated tags, a
+    different convention from the frames' length-prefixed ones (docs/protocol.md)."""
     try:
-        public.verify(signature, _domain(domain) + message)
+        key = public if isinstance(public, Ed25519PublicKey) else Ed25519PublicKey.from_public_bytes(bytes(public))
+        key.verify(bytes(signature), message if domain is None else _domain(domain) + message)
     except (InvalidSignature, ValueError, TypeError):
         return False
     return True

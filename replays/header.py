@@ -1,6 +1,7 @@
-"""The session header: what game, which rules, which seats with which keys. It is the first record of
-a replay file and the root of the frame chain (frame 0 names the header's hash as its `prev`), so
-every seat's first signature covers it."""
+"""The session header: what game, which rules, which seats with which keys, and (format 2) the terms
+every seat agreed to: the protocol version and the deadlines. It is the first record of a replay
+file and the root of the frame chain (frame 0 names the header's hash as its `prev`), so every seat's
+first signature covers it, and every peer computes the same deadline for every frame."""
 
 from __future__ import annotations
 
@@ -10,13 +11,50 @@ from typing import Any
 from replays import codec
 from replays.crypto import hash_parts
 
-__all__ = ["Header", "MAGIC", "FORMAT_MAJOR", "FORMAT_MINOR", "VersionError", "header_from_value"]
+__all__ = ["Header", "MAGIC", "FORMAT_MAJOR", "FORMAT_MINOR", "Terms", "VersionError", "header_from_value"]
 
 MAGIC = "netplay-replay"
-FORMAT_MAJOR = 1
+FORMAT_MAJOR = 2           # the format this netplay writes (2: frame protocol 2, terms in the header)
 FORMAT_MINOR = 0
 MAX_NAME = 64
 MAX_SEATS = 16
+MIN_TIMEOUT_MS = 1_000
+MAX_TIMEOUT_MS = 24 * 3600 * 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """What every seat agrees to before the first frame (format 2): the frame protocol, the reveal
+    timeout (how long a frame that needs no decision may be withheld before a claim) and the optional
+    move clock (per seat: an initial allowance and an increment per own decision, in ms). Thinking is
+    untimed without a clock."""
+
+    protocol: int = 2
+    reveal_timeout_ms: int = 120_000
+    clock: tuple[int, int] | None = None
+
+    def value(self) -> tuple:
+        return (self.protocol, self.reveal_timeout_ms, None if self.clock is None else tuple(self.clock))
+
+    @staticmethod
+    def from_value(value: Any) -> Terms:
+        if (type(value) is not tuple or len(value) < 3 or type(value[0]) is not int
+                or type(value[1]) is not int or not MIN_TIMEOUT_MS <= value[1] <= MAX_TIMEOUT_MS):
+            raise _fail(f"terms must be [protocol, reveal timeout ms {MIN_TIMEOUT_MS}..{MAX_TIMEOUT_MS}, clock]")
+        clock = value[2]
+        if clock is not None and not (type(clock) is tuple and len(clock) == 2
+                                      and all(type(c) is int for c in clock)
+                                      and MIN_TIMEOUT_MS <= clock[0] <= MAX_TIMEOUT_MS
+                                      and 0 <= clock[1] <= MAX_TIMEOUT_MS):
+            raise _fail("the clock must be nil or [initial ms, increment ms]")
+        if value[0] != 2:
+            raise _fail(f"frame protocol {value[0]} is not one this netplay speaks (2)")
+        return Terms(value[0], value[1], None if clock is None else (clock[0], clock[1]))
+
+    def describe(self) -> str:
+        clock = "untimed" if self.clock is None else (f"clock {self.clock[0] // 1000} s + "
+                                                       f"{self.clock[1] // 1000} s per move")
+        return f"protocol {self.protocol}, reveal timeout {self.reveal_timeout_ms // 1000} s, {clock}"
 
 
 class VersionError(codec.FormatError):
@@ -37,12 +75,20 @@ class Header:
     created: int
     major: int = FORMAT_MAJOR
     minor: int = FORMAT_MINOR
+    #: what the seats agreed to (format 2); None for a format 1 file (frame protocol 1)
+    terms: Terms | None = None
     #: fields a newer minor version appended (kept, so the header hash stays the writer's)
     extra: tuple = ()
 
     def value(self) -> tuple:
+        agreed = () if self.major < 2 else (self.terms.value(),)
         return (MAGIC, self.major, self.minor, self.game, self.rules_version, self.players, self.options,
-                self.seats, self.session, self.created, *self.extra)
+                self.seats, self.session, self.created, *agreed, *self.extra)
+
+    @property
+    def protocol(self) -> int:
+        """The frame protocol the file's frames follow: 1 for format 1, else the agreed terms'."""
+        return 1 if self.terms is None else self.terms.protocol
 
     def encode(self) -> bytes:
         return codec.encode(self.value())
@@ -57,10 +103,10 @@ class Header:
 
     @staticmethod
     def make(game: str, rules_version: str, players: int, options: dict[str, Any], seats: list[tuple[bytes, str]],
-             session: bytes, created: int) -> Header:
+             session: bytes, created: int, terms: Terms | None = None) -> Header:
         opts = tuple(sorted((str(k), v) for k, v in options.items()))
         return Header(game, rules_version, players, opts, tuple((bytes(k), str(n)) for k, n in seats), session,
-                      int(created))
+                      int(created), terms=terms if terms is not None else Terms())
 
 
 def _fail(what: str) -> codec.FormatError:
@@ -103,4 +149,9 @@ def header_from_value(value: Any) -> Header:
         raise _fail("session id must be 16 bytes")
     if type(created) is not int or created < 0:
         raise _fail("created must be an int >= 0")
-    return Header(game, rules, players, options, seats, session, created, major, minor, tuple(value[10:]))
+    if major == 1:
+        return Header(game, rules, players, options, seats, session, created, major, minor, None, tuple(value[10:]))
+    if len(value) < 11:
+        raise _fail("a format 2 header ends with the agreed terms")
+    return Header(game, rules, players, options, seats, session, created, major, minor, Terms.from_value(value[10]),
+                  tuple(value[11:]))

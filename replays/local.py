@@ -127,7 +127,7 @@ def record_match(
 ) -> LocalRecord:
     """Play one bot game through the ledger and write its replay.
 
-    `path` names the file; else it goes to `directory` (default: the user's replays dir) under a
+    `path` names the file; else it goes to `directory` under a
     name of date, game and players; `write=False` keeps it in memory. `seed` drives the bots'
     random choices; keys, seeds and salts are fresh random ones unless `reproducible`.
     `stop_after` ends the recording after that many frames, leaving an unfinished game (as if the
@@ -136,6 +136,8 @@ def record_match(
     match = SignedMatch(game_id, bots, seed, players, options, reproducible, chain_length, created)
     writer = None
     if write:
+        if path is None and directory is None:
+            raise ValueError("record_match: name a path or a directory for the replay (or write=False)")
         writer = (ReplayWriter(path, match.header, sync) if path is not None
                   else ReplayWriter.in_dir(directory, match.header, sync))
     record = LocalRecord(match.header, [], None, writer.path if writer else None, match.ledgers)

@@ -12,9 +12,41 @@ from replays import codec
 from replays.frames import Frame, frame_from_value
 from replays.header import Header, header_from_value
 
-__all__ = ["Replay", "read_replay", "parse_replay", "MAX_FILE"]
+__all__ = ["Cert", "Replay", "read_replay", "parse_replay", "MAX_FILE"]
 
 MAX_FILE = 256 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Cert:
+    """A signed record beside the frames (format 2): `kind` "cert" is the host's certificate that it
+    sequenced the frame with `hash` as frame `seq`; "ack" a joiner's acknowledgement of it (with the
+    host's certificate it acknowledged). Both are evidence when two peers' copies of a game fork."""
+
+    kind: str
+    seat: int
+    seq: int
+    hash: bytes
+    sig: bytes
+    host_seat: int = -1
+    host_sig: bytes = b""
+
+    def value(self) -> tuple:
+        if self.kind == "cert":
+            return ("cert", self.seat, self.seq, self.hash, self.sig)
+        return ("ack", self.seat, self.seq, self.hash, self.sig, self.host_seat, self.host_sig)
+
+
+def cert_from_value(value: tuple) -> Cert | None:
+    """A certificate or acknowledgement record, or None when the tagged record is none of those."""
+    def ok(seat: object, seq: object, digest: object, sig: object) -> bool:
+        return (type(seat) is int and 0 <= seat < 64 and type(seq) is int and seq >= 0
+                and type(digest) is bytes and len(digest) == 32 and type(sig) is bytes and len(sig) == 64)
+    if value[0] == "cert" and len(value) == 5 and ok(*value[1:5]):
+        return Cert("cert", *value[1:5])
+    if value[0] == "ack" and len(value) == 7 and ok(*value[1:5]) and ok(value[5], 0, value[3], value[6]):
+        return Cert("ack", *value[1:5], value[5], value[6])
+    return None
 
 
 @dataclass(slots=True)
@@ -27,6 +59,10 @@ class Replay:
     path: str = ""
     #: the byte just after the last whole record (where a resumed writer continues)
     end: int = 0
+    #: signed records beside the frames (format 2): certificates and acknowledgements, in file order
+    certs: list[Cert] = field(default_factory=list)
+    #: records of a type this netplay does not know, which no signature it checks covers
+    skipped: int = 0
 
 
 def read_replay(path: str | os.PathLike, max_file: int = MAX_FILE) -> Replay:
@@ -53,7 +89,7 @@ def parse_replay(data: bytes) -> Replay:
         raise codec.FormatError(f"record 0 (the header): {what}")
     header = header_from_value(value)
     replay = Replay(header, [], end=offset + len(first[1]))
-    if header.minor > 0 and header.major == 1:
+    if header.minor > 0:
         replay.notes.append(f"written in format {header.major}.{header.minor}; read as {header.major}.0")
     for index, (offset, raw, value) in enumerate(records, start=1):
         if isinstance(value, codec.FormatError):
@@ -62,8 +98,12 @@ def parse_replay(data: bytes) -> Replay:
                 break
             raise codec.FormatError(f"record {index} at byte {offset}: {value.reason}")
         if type(value) is tuple and value and type(value[0]) is str:
-            # a record type of a later minor version: not ours to judge
-            replay.notes.append(f"record {index} at byte {offset}: unknown record type {value[0][:32]!r} skipped")
+            cert = cert_from_value(value) if header.major >= 2 else None
+            if cert is not None:
+                replay.certs.append(cert)
+            else:  # a record type of a later minor version: not ours to judge, and covered by no signature
+                replay.skipped += 1
+                replay.notes.append(f"record {index} at byte {offset}: unknown record type {value[0][:32]!r} skipped")
             replay.end = offset + len(raw)
             continue
         try:

@@ -239,7 +239,9 @@ class Stepper:
         elif frame.kind == "seed":
             text = f"{who} reveals its seed and secret choices"
         elif frame.kind == "final":
-            text = f"{who} co-signs the result"
+            text = f"{who} co-signs the {'forfeit' if body and str(body[-1]).startswith('forfeit') else 'result'}"
+        elif frame.kind == "contest":
+            text = f"{who} contests the timeout claim: {body[0] if body else '?'}"
         else:
             blamed, kind = (body + ("?", "?"))[:2]
             text = f"{who} claims that seat {blamed} withheld its {kind} frame"

@@ -7,29 +7,16 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import BinaryIO
 
+from replays import codec
 from replays.frames import Frame
 from replays.header import Header
 
-__all__ = ["ReplayWriter", "default_replay_dir", "replay_filename", "SUFFIX"]
+__all__ = ["ReplayWriter", "replay_filename", "SUFFIX"]
 
 SUFFIX = ".npr"
-
-
-def default_replay_dir(env: Mapping[str, str] | None = None) -> Path:
-    """`$NETPLAY_HOME/replays`, else `$XDG_DATA_HOME/netplay/replays`, else ~/.local/share/netplay/replays.
-
-    The same rule as netplay.paths (which this layer may not import: arrows point down)."""
-    env = os.environ if env is None else env
-    home = env.get("NETPLAY_HOME", "").strip()
-    if home:
-        return Path(home).expanduser() / "replays"
-    xdg = env.get("XDG_DATA_HOME", "").strip()
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
-    return base / "netplay" / "replays"
 
 
 def _slug(text: str) -> str:
@@ -55,9 +42,9 @@ class ReplayWriter:
         self._write(header.encode())
 
     @classmethod
-    def in_dir(cls, directory: str | os.PathLike | None, header: Header, sync: bool = True) -> ReplayWriter:
+    def in_dir(cls, directory: str | os.PathLike, header: Header, sync: bool = True) -> ReplayWriter:
         """A new file named by `replay_filename` in `directory` (default: the user's replays dir)."""
-        folder = Path(directory) if directory is not None else default_replay_dir()
+        folder = Path(directory)
         return cls(folder / replay_filename(header), header, sync)
 
     @classmethod
@@ -75,18 +62,24 @@ class ReplayWriter:
         writer.records = records
         return writer
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes, records: int = 1) -> None:
         if self._file is None:
             raise ValueError(f"replay {self.path} is closed")
         self._file.write(data)
         self._file.flush()
         if self.sync:
             os.fsync(self._file.fileno())
-        self.records += 1
+        self.records += records
 
-    def append(self, frame: Frame | bytes) -> None:
-        """Write one frame as exchanged (its wire bytes); returns once it is on disk."""
-        self._write(frame.encode() if isinstance(frame, Frame) else bytes(frame))
+    def append(self, frame: Frame | bytes, *records: tuple) -> None:
+        """Write one frame as exchanged (its wire bytes), and any signed records that go with it (the
+        host's certificate), in one write; returns once they are on disk."""
+        data = frame.encode() if isinstance(frame, Frame) else bytes(frame)
+        self._write(data + b"".join(codec.encode(r) for r in records), 1 + len(records))
+
+    def append_record(self, record: tuple) -> None:
+        """Write one tagged record (a certificate or acknowledgement kept as evidence)."""
+        self._write(codec.encode(record))
 
     def close(self) -> None:
         if self._file is not None:

@@ -8,7 +8,8 @@ import random
 import pygame
 
 from client.app import App
-from client.scenes.table import COMMON, TableScene
+from client.scenes.table import TableScene
+from engines.core import COMMON_ACTIONS
 
 
 def _click(app: App, pos: tuple[int, int], button: int = 1) -> None:
@@ -27,10 +28,10 @@ def _colours(data: bytes, stride: int = 53) -> int:
     return len({data[i:i + 3] for i in range(0, len(data) - 3, 3 * stride)})
 
 
-def _play_one(app: App, scene: TableScene, rng: random.Random, stats: dict[str, int]) -> None:
+def _play_one(app: App, scene: TableScene, rng: random.Random, stats: dict[str, int]) -> str:
     """Choose a random legal action and enter it token by token with clicks, as a person would:
-    on the board where the renderer has the token, else on its choice button."""
-    legal = [a for a in scene.ctl.legal() if a not in COMMON]
+    on the board where the renderer has the token, else on its choice button. Returns the action."""
+    legal = [a for a in scene.ctl.legal() if a not in COMMON_ACTIONS]
     target = rng.choice(legal).split(" ")
     renderer = scene.renderer
     for _ in range(len(target) + 2):
@@ -57,7 +58,7 @@ def _play_one(app: App, scene: TableScene, rng: random.Random, stats: dict[str, 
             _click(app, rect.center)
             stats["button"] += 1
         if scene.builder.tokens == []:
-            return  # finished and sent
+            return " ".join(target)  # finished and sent
         grown = scene.builder.tokens
         assert len(grown) > n and grown == target[:len(grown)], (grown, target)
     if scene.builder.tokens == target:
@@ -66,3 +67,4 @@ def _play_one(app: App, scene: TableScene, rng: random.Random, stats: dict[str, 
         _click(app, rect.center)
         stats["button"] += 1
     assert scene.builder.tokens == [], f"{' '.join(target)} was not sent"
+    return " ".join(target)

@@ -35,8 +35,9 @@ from netplay import wire  # noqa: E402
 from netplay.host import HostSession  # noqa: E402
 from netplay.identity import Identity, KnownPeers  # noqa: E402
 from netplay.joiner import JoinSession  # noqa: E402
+from replays.certs import sign_cert  # noqa: E402
 from replays.crypto import generate_key  # noqa: E402
-from replays.frames import Frame, make_frame  # noqa: E402
+from replays.frames import Frame, decode_frame, make_frame  # noqa: E402
 
 
 class ScriptDecider(BotDecider):
@@ -60,6 +61,17 @@ def _cheating(base: type) -> type:
         cheat = ""
         counts: dict[str, int] = {}
 
+        def _frame_msg(self, data: bytes) -> bytes:
+            """A `frame` message; a cheating host certifies whatever it sends (it holds its own key)."""
+            cert = b""
+            if isinstance(self, HostSession):
+                try:
+                    frame = decode_frame(data)
+                    cert = sign_cert(self.identity.private_key, frame.session, frame.seq, frame.hash)
+                except Exception:
+                    cert = bytes(64)
+            return wire.pack("frame", data, cert)
+
         def _raw(self, data: bytes) -> None:
             if isinstance(self, HostSession):
                 self.transport.broadcast(data)
@@ -74,6 +86,17 @@ def _cheating(base: type) -> type:
                 if left > 0:
                     self.counts["inject"] = self.counts.get("inject", 0) + 1
                     self._inject(frame)
+            if what == "vanish" and (self.counts.get("vanished") or frame.kind == kind):
+                # withhold this frame and every later one (stays connected, answers nothing)
+                self.counts[kind] = self.counts.get(kind, 0) + (frame.kind == kind)
+                if self.counts.get("vanished") or self.counts[kind] >= int(nth or 1):
+                    if not self.counts.get("vanished"):
+                        print(f"cheat: vanishing at {frame.kind} frame {frame.seq}", flush=True)
+                    self.counts["vanished"] = 1
+                    self._hold_seq = frame.seq
+                    if hasattr(self, "pending"):
+                        self.pending = frame
+                    return
             if what in ("withhold", "tamper") and frame.kind == kind:
                 self.counts[kind] = self.counts.get(kind, 0) + 1
                 if self.counts[kind] == int(nth or 1):
@@ -85,7 +108,7 @@ def _cheating(base: type) -> type:
                         return
                     bad = self._tampered(frame)
                     print(f"cheat: sending a changed {kind} frame {frame.seq}", flush=True)
-                    self._raw(wire.pack("frame", bad.encode()))
+                    self._raw(self._frame_msg(bad.encode()))
                     self._hold_seq = frame.seq
                     if hasattr(self, "pending"):
                         self.pending = frame
@@ -108,26 +131,26 @@ def _cheating(base: type) -> type:
             ledger = self.transcript.ledger
             junk = [
                 b"\x00\xffthis is not msgpack at all",
-                wire.pack("frame", b"\x93not a frame"),
+                self._frame_msg(b"\x93not a frame"),
                 # forged: the right place in the chain, signed by a key that holds no seat
-                wire.pack("frame", make_frame(generate_key(), frame.session, frame.seq, frame.prev, frame.seat,
+                self._frame_msg(make_frame(generate_key(), frame.session, frame.seq, frame.prev, frame.seat,
                                               frame.kind, frame.body, frame.digest).encode()),
                 # unsigned: an all-zero signature
-                wire.pack("frame", frame.encode()[:-64] + bytes(64)),
+                self._frame_msg(frame.encode()[:-64] + bytes(64)),
                 # another session
-                wire.pack("frame", make_frame(key, os.urandom(16), frame.seq, frame.prev, frame.seat, frame.kind,
+                self._frame_msg(make_frame(key, os.urandom(16), frame.seq, frame.prev, frame.seat, frame.kind,
                                               frame.body, frame.digest).encode()),
                 # out of order: a frame far ahead
-                wire.pack("frame", make_frame(key, frame.session, frame.seq + 5, frame.prev, frame.seat, frame.kind,
+                self._frame_msg(make_frame(key, frame.session, frame.seq + 5, frame.prev, frame.seat, frame.kind,
                                               frame.body, frame.digest).encode()),
                 # oversized
-                wire.pack("frame", bytes(wire.MAX_FRAME + 1)),
+                self._frame_msg(bytes(wire.MAX_FRAME + 1)),
                 wire.pack("chat", -1, "x" * 100) + b"trailing",
                 b"\x92\xa3zap\xc0",
             ]
             if ledger.frames:
-                junk.append(wire.pack("frame", ledger.frames[-1].encode()))             # replayed
-                junk.append(wire.pack("frame", ledger.frames[0].encode()))              # replayed, old
+                junk.append(self._frame_msg(ledger.frames[-1].encode()))             # replayed
+                junk.append(self._frame_msg(ledger.frames[0].encode()))              # replayed, old
             for data in junk:
                 self._raw(data)
 

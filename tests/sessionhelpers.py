@@ -5,6 +5,7 @@ pipe), every wait bounded, and every process killed at the end of the test whate
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import signal
@@ -21,14 +22,22 @@ CLI = (sys.executable, "-m", "client.cli")
 PEER = (sys.executable, str(Path(__file__).with_name("session_peer.py")))
 
 
+_HASH_SEEDS = itertools.count(101)
+
+
 class Proc:
+    """A peer process. Every process gets a hash seed of its own, so peers in one game never share
+    one: lockstep must not depend on Python's str/bytes hashing (set or dict order)."""
+
     def __init__(self, args: Sequence[str], home: Path, tag: str, prefix: Sequence[str] = (),
                  stdin: str | None = None):
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.home, self.tag = home, tag
         self.out_path = home / f"{tag}.out"
         self.err_path = home / f"{tag}.err"
-        env = dict(os.environ, NETPLAY_HOME=str(home), PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+        self.hash_seed = next(_HASH_SEEDS)
+        env = dict(os.environ, NETPLAY_HOME=str(home), PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1",
+                   PYTHONHASHSEED=str(self.hash_seed))
         with open(self.out_path, "ab") as out, open(self.err_path, "ab") as err:
             self.proc = subprocess.Popen([*prefix, *args], stdout=out, stderr=err, env=env, cwd=str(ROOT),
                                          stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL)

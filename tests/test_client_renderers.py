@@ -73,9 +73,12 @@ def test_full_game_by_clicks(gid: str) -> None:
         if scene.ctl.result() is not None:
             break
         if scene.builder.candidates():
-            before = len(scene.ctl.log)
-            _play_one(app, scene, rng, stats)
-            assert len(scene.ctl.log) > before or scene.ctl.status() != "your move"
+            referee, me = scene.ctl.referee, scene.ctl.seat
+            before = len(referee.steps)
+            action = _play_one(app, scene, rng, stats)
+            # the clicked action reached the game: applied, or held until the others' simultaneous choices
+            applied = [s.value for s in referee.steps[before:] if s.seat == me]
+            assert action in applied or referee.pending.get(me) == action, (action, applied)
             if not moved:
                 app.step([], 16)
                 app.screenshot(ARTIFACTS / f"{gid}-after-move.png")

@@ -221,3 +221,26 @@ def test_draw_offer_is_answered_in_seat_order_after_the_offerer():
     with pytest.raises(IllegalAction, match="does not answer"):
         nim.play(state, 2, "accept draw")
     assert nim.result(nim.play(state, 0, "accept draw")).reason == "draw-agreed"
+
+
+def test_the_game_author_example_runs():
+    """The minimal game in engines/rules.py's docstring is the documentation of the game-author API:
+    it must run as written."""
+    import doctest
+
+    import engines.rules
+
+    outcome = doctest.testmod(engines.rules, optionflags=doctest.ELLIPSIS)
+    assert outcome.attempted >= 8 and outcome.failed == 0
+
+
+def test_options_given_as_texts_take_their_type():
+    assert nim.check_options({"heap": "21"}) == {"heap": 21}
+    with pytest.raises(ValueError, match="heap=7 is not allowed"):
+        nim.check_options({"heap": "7"})
+    with pytest.raises(ValueError, match="no option 'size'"):
+        nim.check_options({"size": "1"})
+    tides = engines.get("turning-tides")
+    assert tides.check_options({"intro": "true"}) == tides.check_options({"intro": "intro"}) == {"intro": True}
+    with pytest.raises(ValueError, match="intro"):
+        tides.check_options({"intro": "maybe"})

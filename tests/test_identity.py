@@ -21,9 +21,8 @@ from netplay.identity import (
     KeyPermissionError,
     KnownPeers,
     check_name,
-    fingerprint,
-    verify,
 )
+from replays.crypto import fingerprint, verify
 
 
 def mode(path: Path) -> int:
@@ -71,9 +70,9 @@ def test_key_created_once_with_private_modes(tmp_path: Path, monkeypatch: pytest
     assert zmq.curve_public(again.curve_secret) == again.curve_public
     assert len(first.curve_public_raw) == 32
     sig = first.sign(b"frame")
-    assert verify(again.public_key, sig, b"frame")
-    assert not verify(again.public_key, sig, b"frame!")
-    assert not verify(b"short", sig, b"frame") and not verify(again.public_key, b"junk", b"frame")
+    assert verify(again.public_key, None, b"frame", sig)
+    assert not verify(again.public_key, None, b"frame!", sig)
+    assert not verify(b"short", None, b"frame", sig) and not verify(again.public_key, None, b"frame", b"junk")
     with pytest.raises(IdentityError, match="does not exist"):
         Identity.load(tmp_path / "empty", create=False)
 

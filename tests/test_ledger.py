@@ -435,19 +435,100 @@ def test_a_wrong_cosignature_is_a_dispute():
 # ---------------------------------------------------------------------------------------- timeouts, resume, odd paths
 
 
-def test_a_withheld_reveal_is_claimed_and_blamed():
-    table = SignedMatch(CARDS, RandomBot(), seed=11, reproducible=True)
+def _claimed(seed: int = 11):
+    """A 2-seat table where seat 0 claims that seat 1 withheld its reveal; the claim is open."""
+    table = SignedMatch(CARDS, RandomBot(), seed=seed, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal" and seat == 1)
     with pytest.raises(RuntimeError):
         table.ledgers[1].build_timeout()  # nobody claims against itself
     claim = table.ledgers[0].build_timeout()
     table.deliver(claim)
-    assert all(ledger.status == "unfinished" and ledger.blame == 1 for ledger in table.ledgers)
-    verdict = audit_replay(parse_replay(table.header.encode() + b"".join(f.encode() for f in table.ledgers[0].frames)),
-                           GAMES)
-    assert verdict.status == "unfinished" and verdict.blame == 1 and "withheld" in verdict.reason
+    return table, claim
+
+
+def _file_verdict(table):
+    frames = table.ledgers[0].frames
+    return audit_replay(parse_replay(table.header.encode() + b"".join(f.encode() for f in frames)), GAMES)
+
+
+def test_a_claim_is_a_demand_the_blamed_seat_may_still_answer():
+    table, claim = _claimed()
+    assert all(ledger.status == "claimed" and ledger.blame is None for ledger in table.ledgers)
+    assert table.expects() == ("reveal", 1)
+    table.deliver(table.ledgers[1].build_reveal())         # the answer: the very frame the claim named
+    assert all(ledger.claim is None and ledger.answered for ledger in table.ledgers)
+    play_out(table)
+    assert all(ledger.status == "complete" for ledger in table.ledgers)
+    verdict = _file_verdict(table)
+    assert verdict.status == "valid", verdict.reason
+    assert any("answered" in note for note in verdict.notes), verdict.notes
     with pytest.raises(Rejected):
         table.ledgers[0].accept(claim)
+
+
+def test_an_unanswered_claim_becomes_final_and_is_cosigned_as_a_forfeit():
+    table, _ = _claimed()
+    assert table.ledgers[1].build_after_claim() is None      # only the other seats close the window
+    late = table.ledgers[1].build_reveal()
+    table.ledgers[1]._built = None
+    table.deliver(table.ledgers[0].build_after_claim())      # seat 0's seed: the blamed seat did not answer
+    assert all(ledger.claim is not None and not ledger.claim.open for ledger in table.ledgers)
+    with pytest.raises(Rejected):                            # too late to answer now
+        table.ledgers[0].accept(late)
+    play_out(table)                                          # seat 0 co-signs the forfeit
+    assert all(ledger.status == "unfinished" and ledger.blame == 1 for ledger in table.ledgers)
+    assert table.ledgers[0].frames[-1].kind == "final"
+    assert table.ledgers[0].frames[-1].body[1:] == ((0,), (), "forfeit: seat 1 withheld its reveal frame")
+    verdict = _file_verdict(table)
+    # two seats: only the claimant vouches for the claim, so no file alone can prove it
+    assert verdict.status == "unfinished" and verdict.blame is None
+    assert "claimed by seat 0" in verdict.reason and "not verifiable from this file alone" in verdict.reason
+
+
+def test_the_blamed_seat_contests_a_claim_and_nobody_forfeits():
+    table, claim = _claimed()
+    own = table.ledgers[1].build_reveal()                    # its reveal, which (say) never reached the others
+    table.ledgers[1]._built = None
+    table.deliver(table.ledgers[1].build_contest("my reveal was sent in time", own))
+    assert all(ledger.status == "contested" for ledger in table.ledgers)
+    verdict = _file_verdict(table)
+    assert verdict.status == "contested" and verdict.blame is None
+    assert "seat 1" in verdict.reason and "evidence" in verdict.reason
+
+
+def test_a_contest_after_the_claim_became_final_still_voids_the_forfeit():
+    """The blamed seat answered, but its answer never reached the others (a host can drop it): the
+    others close the claim and co-sign the forfeit, and the blamed seat contests with its answer."""
+    table, _ = _claimed()
+    answer = table.ledgers[1].build_reveal()                 # sent, and lost on the way
+    table.ledgers[1]._built = None
+    table.deliver(table.ledgers[0].build_after_claim())
+    play_out(table)
+    assert all(ledger.status == "unfinished" for ledger in table.ledgers)
+    contest = table.ledgers[1].build_contest("I answered in time", answer)
+    table.deliver(contest)
+    assert all(ledger.status == "contested" for ledger in table.ledgers)
+    with pytest.raises(Rejected):                            # and then the session takes nothing more
+        table.ledgers[0].accept(forge(table.ledgers[0], table.secrets[1].key, 1, "contest", ("again", None)))
+
+
+def test_false_evidence_in_a_contest_is_the_contesters_dispute():
+    table, _ = _claimed()
+    wrong = forge(table.ledgers[1], table.secrets[1].key, 1, "reveal", ("card 9", bytes(32)))
+    with pytest.raises(Dispute):
+        table.ledgers[1].build_contest("here is my frame", wrong)   # an honest ledger will not sign it
+    ledger = table.ledgers[0]
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[1].key, 1, "contest", ("here is my frame", wrong.encode())))
+    assert info.value.seat == 1 and info.value.rule == "timeout claim" and "evidence" in info.value.reason
+
+
+def test_a_contest_from_a_seat_no_claim_blames_is_a_dispute():
+    table, _ = _claimed()
+    ledger = table.ledgers[0]
+    with pytest.raises(Dispute) as info:
+        ledger.accept(forge(ledger, table.secrets[0].key, 0, "contest", ("no", None)))
+    assert info.value.seat == 0 and info.value.rule == "timeout claim"
 
 
 def test_a_false_timeout_claim_is_a_dispute():
@@ -508,8 +589,14 @@ def test_an_interrupted_secret_round_is_committed_afresh():
     assert verdict.status == "valid", verdict.reason
 
 
-def test_secret_deals_are_refused_with_a_clear_message():
-    table_game = Game(DealGame())
+def test_a_protocol_1_transcript_has_no_secret_deals():
+    """Deals came with protocol 2 (the mental-poker deck); a format 1 header cannot carry them."""
+    from replays.header import Header
+    match = SignedMatch(CARDS, RandomBot(), seed=1, reproducible=True)
+    old = Header(match.header.game, match.header.rules_version, 2, (), match.header.seats, match.header.session,
+                 0, 1, 0, None)
+    ledger = Ledger(old, None, Game(DealGame()))
+    ledger.status = "play"
     with pytest.raises(DealUnsupported) as info:
-        record_match(table_game, RandomBot(), seed=1, write=False)
-    assert "mental-poker" in str(info.value) and "later issue" in str(info.value)
+        ledger.expects()
+    assert "mental-poker" in str(info.value)

@@ -24,18 +24,29 @@ from replays.header import FORMAT_MAJOR, Header, VersionError  # noqa: E402
 from replays.ledger import Dispute, Ledger  # noqa: E402
 from replays.local import SignedMatch, record_match  # noqa: E402
 from replays.reader import parse_replay, read_replay  # noqa: E402
-from replays.writer import ReplayWriter, default_replay_dir, replay_filename  # noqa: E402
+from replays.writer import ReplayWriter, replay_filename  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 
-# fixture -> (verdict, seat to blame)
+# fixture -> (verdict, seat to blame): what this version writes (format 2, frame protocol 2)
 FIXTURES = {
     "cards-valid.npr": ("valid", None),
     "cards-3p-valid.npr": ("valid", None),
     "quedah-merchant-valid.npr": ("valid", None),
-    "cards-timeout.npr": ("unfinished", 1),
+    "cards-timeout.npr": ("unfinished", None),
+    "cards-contested.npr": ("contested", None),
     "cards-cheat.npr": ("invalid", 0),
-    "cards-torn.npr": ("unfinished", 1),
+    "cards-torn.npr": ("unfinished", None),
+}
+# files written by format 1 (frame protocol 1): they must keep verifying. Claims and cut files blame
+# nobody any more (a claim is one seat's word about time; a cut file proves nothing).
+V1_FIXTURES = {
+    "cards-valid.npr": ("valid", None),
+    "cards-3p-valid.npr": ("valid", None),
+    "quedah-merchant-valid.npr": ("valid", None),
+    "cards-timeout.npr": ("unfinished", None),
+    "cards-cheat.npr": ("invalid", 0),
+    "cards-torn.npr": ("unfinished", None),
 }
 
 
@@ -61,7 +72,14 @@ def make_fixtures(folder: Path) -> None:
     table = SignedMatch(CARDS, RandomBot(), seed=22, reproducible=True)
     run_until(table, lambda kind, seat: kind == "reveal" and seat == 1)
     table.deliver(table.ledgers[0].build_timeout())
+    table.deliver(table.ledgers[0].build_after_claim())   # unanswered: seat 0 reveals and co-signs the forfeit
+    play_out(table)
     _write(folder / "cards-timeout.npr", table.header, table.ledgers[0].frames)
+    table = SignedMatch(CARDS, RandomBot(), seed=24, reproducible=True)
+    run_until(table, lambda kind, seat: kind == "reveal" and seat == 1)
+    table.deliver(table.ledgers[0].build_timeout())
+    table.deliver(table.ledgers[1].build_contest("I am here and my reveal was sent"))
+    _write(folder / "cards-contested.npr", table.header, table.ledgers[0].frames)
     table = SignedMatch(CARDS, RandomBot(), seed=23, reproducible=True)
     table.ledgers[0] = Ledger(table.header, table.secrets[0], Game(LyingCards()))
     table.bots[0] = LyingBot()
@@ -72,6 +90,22 @@ def make_fixtures(folder: Path) -> None:
     records = [raw for _, raw, _ in codec.iter_records(valid)]
     # stops after seat 0's first chain value (a frame of seat 1 torn mid-write)
     (folder / "cards-torn.npr").write_bytes(b"".join(records[:5]) + records[5][:40])
+
+
+@pytest.mark.parametrize("name", sorted(V1_FIXTURES))
+def test_format_1_files_still_read_and_verify(name):
+    status, blame = V1_FIXTURES[name]
+    path = DATA / "v1" / name
+    replay = read_replay(path)
+    assert replay.header.major == 1 and replay.header.protocol == 1 and replay.frames
+    verdict = audit_file(path, GAMES)
+    assert verdict.status == status, verdict.reason
+    assert verdict.blame == blame
+    if name == "cards-timeout.npr":
+        assert "claimed by seat 0, not verifiable from this file alone" in verdict.reason
+        assert verdict.claim["blamed"] == 1
+    if name == "cards-torn.npr":
+        assert replay.torn and "torn" in verdict.notes[-1] and "awaiting seat 1" in verdict.reason
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))
@@ -108,16 +142,13 @@ def test_writer_flushes_and_fsyncs_every_record(tmp_path, monkeypatch):
         ReplayWriter(tmp_path / "g.npr", record.header)
 
 
-def test_replays_are_named_by_date_game_and_players(tmp_path, monkeypatch):
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    record = record_match("ploc", RandomBot(), seed=1, created=1_700_000_000, sync=False)
-    assert record.path.parent == tmp_path / "home" / "replays"
+def test_replays_are_named_by_date_game_and_players(tmp_path):
+    record = record_match("ploc", RandomBot(), seed=1, created=1_700_000_000, sync=False, directory=tmp_path / "r")
+    assert record.path.parent == tmp_path / "r"
     assert re.fullmatch(r"2023-11-14_221320_ploc_random-0-vs-random-1_[0-9a-f]{8}\.npr", record.path.name)
     assert replay_filename(record.header) == record.path.name
-    monkeypatch.delenv("NETPLAY_HOME")
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    assert default_replay_dir() == tmp_path / "xdg" / "netplay" / "replays"
-    assert default_replay_dir({"HOME": "/h"}).name == "replays"
+    with pytest.raises(ValueError, match="name a path or a directory"):
+        record_match("ploc", RandomBot(), seed=1)
 
 
 def test_a_torn_last_record_is_reported_and_skipped(tmp_path):

@@ -328,3 +328,15 @@ def test_the_smart_bot_picks_the_winning_fire_from_its_knowledge_state():
     assert state.inner.private[1] is HIDDEN and state.inner.phase == PICK
     bot = make_bots(G.id, ["smart"], 2)[0]
     assert bot.choose(G, state, 0, G.legal(state, 0), random.Random(1)) == "pick fire"
+
+
+def test_the_published_columns_line_up_exactly_the_facing_zones():
+    """The client draws zones where `columns` says; facing zones must share a column, and no others."""
+    from engines.tides.ship import columns, opposite
+
+    for o in range(0, 16):
+        gold, silver = columns(o)
+        shared = sorted([i, j] for i in range(1, 8) for j in range(1, 8) if gold[i - 1] == silver[j - 1])
+        facing = sorted([z, opposite(o, z)] for z in range(1, 8) if opposite(o, z))
+        assert shared == facing if o < 13 else shared == sorted([i, j] for i in range(1, 8) for j in range(1, 8)
+                                                                  if i + j == 14)

@@ -15,8 +15,9 @@ import zmq
 from nethelpers import Peer
 
 from netplay import transport as tr
-from netplay.identity import Identity, KnownPeers, fingerprint
+from netplay.identity import Identity, KnownPeers
 from netplay.transport import ConnectFailed, HostTransport, Incoming, JoinTransport, parse_address
+from replays.crypto import fingerprint
 
 HB = 0.2          # heartbeat for these tests; a peer is gone after HB * LIVE seconds of silence
 LIVE = 3

@@ -409,7 +409,7 @@ class Renderer:
         if view.get("passes"):
             notes.append(f"passes in a row: {view['passes']}")
         if view.get("repetition", 0) and view["repetition"] > 1:
-            notes.append(f"position seen {view['repetition']} times (3rd: draw)")
+            notes.append(f"position seen {view['repetition']} times (draw at {view['repetition_draw']})")
         return notes
 
 
@@ -438,13 +438,7 @@ def _hint(view: dict, highlights: set[str], chosen: list[str]) -> str:
 
 
 def _stat(view: dict) -> tuple[str, list[int]]:
-    if "prisoners" in view:
-        return "prisoners", view["prisoners"]
-    if "stones_controlled" in view:
-        return "stones controlled", view["stones_controlled"]
-    if "stones_in_play" in view:
-        return "stones in play", view["stones_in_play"]
-    return "score", view.get("scores", [0] * len(view["supply"]))
+    return view["score_label"], view["scores"]
 
 
 def _is_inner(f: dict, fields: dict[int, dict]) -> bool:

@@ -1,6 +1,6 @@
 """Turning Tides: two ships passing each other zone by zone on the sea, Silver above sailing left and
-Gold below sailing right, slid so that facing zones line up (zone i faces zone j when i + j = o + 2)
-and glide along as the offset changes. Each zone shows its cannon slots (`in` towards the enemy,
+Gold below sailing right, each zone in the column the engine publishes (`columns`: zones that face
+each other share one), gliding along as the ships pass. Each zone shows its cannon slots (`in` towards the enemy,
 `out` away), the captain, sailors, the mast and skulls. Along each edge lies that seat's card row:
 its hand (face up for its owner only, backs with the count for the other), deck, discard pile,
 exchange cards, damage cards, hold and this turn's card (face down while committed, turned face up
@@ -31,7 +31,7 @@ CARD_STYLE = {
     "wait": (140, 146, 156), "sailor": (64, 124, 200), "cannon": (84, 88, 100), "move": (80, 160, 92),
     "navigate": (48, 150, 160), "swing": (226, 140, 52), "fire": (206, 64, 54), "promote": (214, 176, 48),
 }
-COLUMNS = 13  # the ships meet bow to bow at o = 0 and part stern to stern at o = 12
+COLUMNS = 13  # the channel's width in zones (the engine's `columns` run 2..26 in half zones)
 SLOT_NAMES = ("in", "out")
 
 
@@ -43,14 +43,13 @@ class Layout:
     ship_h: int
     ship_y: tuple[int, int]
     card: tuple[int, int]
-    shift: float  # the offset as drawn (it glides towards the real one)
+    columns: tuple[tuple[float, ...], ...]  # per seat, per zone: the half-zone column as drawn (gliding)
     hand: list[tuple[str, pygame.Rect]] = field(default_factory=list)
     buttons: dict[str, pygame.Rect] = field(default_factory=dict)
 
     def zone_rect(self, seat: int, zone: int) -> pygame.Rect:
-        """Gold's zone i sits in column 8 - i + o/2, Silver's zone j in column j + 6 - o/2: equal
-        exactly when i + j = o + 2."""
-        col = (8 - zone + self.shift / 2) if seat == 0 else (zone + 6 - self.shift / 2)
+        """The zone in the column the engine places it (half zones), so facing zones line up."""
+        col = self.columns[seat][zone - 1] / 2
         x = self.sea.x + (col - 1 + 0.8) * self.zone_w
         return pygame.Rect(round(x), self.ship_y[seat], round(self.zone_w), self.ship_h)
 
@@ -64,7 +63,7 @@ class Layout:
         return pygame.Rect(z.centerx - w // 2, y, w, h)
 
 
-def layout(rect: pygame.Rect, shift: float, px: int) -> Layout:
+def layout(rect: pygame.Rect, columns: tuple[tuple[float, ...], ...], px: int) -> Layout:
     pad = max(6, rect.h // 80)
     strip_h = int(rect.h * 0.2)
     top = pygame.Rect(rect.x + pad, rect.y + pad, rect.w - 2 * pad, strip_h)
@@ -76,7 +75,7 @@ def layout(rect: pygame.Rect, shift: float, px: int) -> Layout:
     channel = sea.h - head - 2 * ship_h
     ship_y = (sea.y + head + ship_h + channel - channel // 6, sea.y + head + channel // 6)
     card_h = strip_h - px - 10
-    return Layout((bottom, top), sea, zone_w, ship_h, ship_y, (int(card_h * 0.68), card_h), shift)
+    return Layout((bottom, top), sea, zone_w, ship_h, ship_y, (int(card_h * 0.68), card_h), columns)
 
 
 # ---------------------------------------------------------------------- pieces
@@ -192,7 +191,7 @@ class Renderer:
         self.px = 20
         self.chosen: list[str] = []
         self.highlights: set[str] = set()
-        self.shift: float | None = None
+        self.drawn: tuple[tuple[float, ...], ...] | None = None  # the columns as drawn, gliding to the view's
         self.last_ms = 0
         self.reveal_key: tuple | None = None
         self.reveal_ms = -10_000
@@ -200,7 +199,7 @@ class Renderer:
     # ------------------------------------------------------------------ geometry
 
     def _layout(self, rect: pygame.Rect, view: dict) -> Layout:
-        lay = layout(rect, min(12, view["o"]) if self.shift is None else self.shift, self.px)
+        lay = layout(rect, self.drawn if self.drawn is not None else _columns(view), self.px)
         self._place_cards(lay, view)
         return lay
 
@@ -329,18 +328,21 @@ class Renderer:
     def _glide(self, view: dict) -> None:
         """The drawn offset follows the real one at a few zones a second, so sailing shows."""
         now = pygame.time.get_ticks()
-        target = float(min(12, view["o"]))
-        if self.shift is None or abs(self.shift - target) > 3:
-            self.shift = target
+        target = _columns(view)
+        drawn = self.drawn
+        if drawn is None or any(abs(a - b) > 3 for row, goal in zip(drawn, target, strict=True)
+                                for a, b in zip(row, goal, strict=True)):
+            self.drawn = target
         else:
             step = (now - self.last_ms) / 1000 * 4
-            self.shift = target if abs(target - self.shift) <= step else self.shift + math.copysign(step,
-                                                                                                  target - self.shift)
+            self.drawn = tuple(tuple(b if abs(b - a) <= step else a + math.copysign(step, b - a)
+                                     for a, b in zip(row, goal, strict=True))
+                               for row, goal in zip(drawn, target, strict=True))
         self.last_ms = now
 
     def _waves(self, surface: pygame.Surface, lay: Layout) -> None:
         step = max(24, int(lay.zone_w))
-        drift = int(self.shift * lay.zone_w / 4) % step if self.shift is not None else 0
+        drift = int(lay.columns[0][0] * lay.zone_w / 4) % step
         for y in range(lay.sea.y + 6, lay.sea.bottom - 6, step // 2):
             for x in range(lay.sea.x - step + drift + (y * 3) % step, lay.sea.right - step // 2, step):
                 pygame.draw.arc(surface, (58, 118, 160), (x, y, step // 2, 8), 0.3, 2.8, 2)
@@ -427,8 +429,8 @@ class Renderer:
 
     def _facing(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
         """Faint lines across the channel between zones that face each other now."""
-        if self.shift is None or abs(self.shift - min(12, view["o"])) > 0.01:
-            return
+        if self.drawn is None or self.drawn != _columns(view):
+            return  # only once the ships have glided into place
         for gold, silver in view.get("facing", []):
             a = lay.zone_rect(0, gold)
             b = lay.zone_rect(1, silver)
@@ -586,3 +588,7 @@ class Renderer:
 
 def px_gap(strip: pygame.Rect) -> int:
     return max(4, strip.h // 14)
+
+
+def _columns(view: dict) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(float(c) for c in row) for row in view["columns"])

@@ -97,9 +97,10 @@ class LobbyScene:
             self.hosts = list(hosts)
 
     def _refresh_replays(self) -> None:
-        from replays.writer import SUFFIX, default_replay_dir
+        from netplay.paths import replays_dir
+        from replays.writer import SUFFIX
 
-        folder = self.replay_dir or default_replay_dir()
+        folder = self.replay_dir or replays_dir()
         try:
             files = sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
         except OSError:
@@ -117,7 +118,7 @@ class LobbyScene:
         from netplay.botpeers import bot_peers
         from netplay.host import HostSession
         from netplay.identity import Identity
-        from netplay.session import DEFAULT_REVEAL_TIMEOUT, QueueDecider
+        from netplay.session import QueueDecider
 
         bot = self.bot_names[self.bot_index]
         try:
@@ -130,7 +131,7 @@ class LobbyScene:
             self._say(f"could not start the game: {exc}", ok=False)
             return None
         net = NetGame(session, NetController(session, decider))
-        peers = bot_peers(session, bot, DEFAULT_REVEAL_TIMEOUT, lambda text: log.warning("%s", text))
+        peers = bot_peers(session, bot, lambda text: log.warning("%s", text))
         peers.__enter__()
         net.closers.append(lambda: peers.__exit__(None, None, None))
         self._open_table(app, net, f"{self.game.title} - you vs {bot} bot")

@@ -11,8 +11,7 @@ from client.controller import Controller, obliged_to_rematch
 from client.games import renderer_for
 from client.ui import theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
-
-COMMON = ("resign", "offer draw", "accept draw", "decline draw")
+from engines.core import COMMON_ACTIONS
 
 
 class TableScene:
@@ -52,7 +51,7 @@ class TableScene:
         legal = tuple(self.ctl.legal())
         if legal != self.legal_key:
             self.legal_key = legal
-            self.builder = ActionBuilder([a for a in legal if a not in COMMON])
+            self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS])
 
     def _send(self, action: str) -> None:
         try:

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from engines.core import Awaiting, IllegalAction, Result, Rules, State
 from engines.kidd.board import CANVAS, EDGES, FIELDS, NEIGHBOURS, OUT, POSITIONS, START_FIELDS, out_stub
 from engines.kidd.notation import parse_position
+from engines.kidd.repetition import REPEATS_FOR_DRAW
 from engines.kidd.walks import EMPTY_BOARD, Board, set_cells
 
 ENTER_TEXT = {s: f"enter {s}" for s in START_FIELDS}
@@ -41,6 +42,8 @@ class KiddGame(Rules[Any]):
 
     title: ClassVar[str] = ""
     verbs: ClassVar[dict[str, tuple[int, int]]] = {}
+    #: what `scores` counts in this game, in words (the view says it, so a front end need not guess)
+    score_label: ClassVar[str] = "score"
 
     # ----------------------------------------------------------------------------- per-game hooks
 
@@ -143,7 +146,9 @@ class KiddGame(Rules[Any]):
             "supply": list(inner.supply),
             "to_move": inner.to_move,
             "repetition": inner.history.repeats,
+            "repetition_draw": REPEATS_FOR_DRAW,   # the count of one position that ends the game drawn (D4)
             "scores": list(self._score(inner)),
+            "score_label": self.score_label,
         }
         data.update(self._extra_view(inner))
         return data

@@ -80,6 +80,7 @@ def resolve_captures(board: Board, mover: int, placed: int) -> Board:
 class LoyalCaptain(KiddGame):
     id = "loyal-captain"
     title = "Loyal Captain"
+    score_label = "stones in play"
     players = (2,)
     common_actions = ("resign",)  # the spec offers a draw by agreement in Madagaskar only
     verbs = {"enter": (1, 1), "step": (2, 2)}

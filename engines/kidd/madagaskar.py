@@ -58,6 +58,7 @@ def tops(board: Board) -> set[int]:
 class Madagaskar(KiddGame):
     id = "madagaskar"
     title = "Madagaskar"
+    score_label = "stones controlled"
     players = (2, 3)
     verbs = {"enter": (1, 1), "move": (2, -1), "pass": (0, 0)}
 

@@ -118,6 +118,7 @@ def move_texts(board: Board, seat: int, steps: int) -> list[str]:
 class QuedahMerchant(KiddGame):
     id = "quedah-merchant"
     title = "Quedah Merchant"
+    score_label = "prisoners"
     players = (2,)
     common_actions = ("resign",)  # the spec offers a draw by agreement in Madagaskar only
     verbs = {"enter": (1, 1), "move": (2, -1), "free": (1, 1)}

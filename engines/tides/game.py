@@ -10,7 +10,7 @@ from engines.tides import lull, secrets, turn
 from engines.tides.notation import PICK as PICK_TEXTS
 from engines.tides.notation import parse
 from engines.tides.resolution import options, why_not
-from engines.tides.ship import opposite
+from engines.tides.ship import columns, opposite
 from engines.tides.state import DAMAGE, DRAW0, DRAW1, EXCHANGE, OVER, PICK, RESOLVE, ROUND_LIMIT, TidesState, initial
 
 __all__ = ["TurningTides"]
@@ -176,6 +176,7 @@ class TurningTides(Rules[TidesState]):
             "phase": inner.phase,
             "pawn": inner.pawn,
             "facing": [[z, opposite(o, z)] for z in range(1, 8) if opposite(o, z)],
+            "columns": columns(o),
             "ships": ships,
             "cards": piles,
             "picks": [p or None for p in inner.picks],

@@ -20,6 +20,15 @@ _IN_BITS = 0b01010101010101
 ROUND_END = 13  # no zone faces another once o >= 13 (D2)
 
 
+def columns(o: int) -> list[list[int]]:
+    """Where each zone of each ship lies along the channel at offset o, in half-zone columns (Gold's
+    zones, then Silver's): Gold's zone i at 2(8 - i) + o, Silver's zone j at 2(j + 6) - o, so two
+    zones share a column exactly when they face each other (i + j = o + 2). Once the ships have
+    parted (o >= ROUND_END) they stay where they were at ROUND_END - 1."""
+    o = min(o, ROUND_END - 1)
+    return [[2 * (8 - z) + o for z in range(1, 8)], [2 * (z + 6) - o for z in range(1, 8)]]
+
+
 def bit(zone: int, slot: int) -> int:
     return 1 << (2 * (zone - 1) + slot)
 

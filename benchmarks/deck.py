@@ -1,0 +1,117 @@
+"""Costs of the shared secret deck (replays/deck.py), each against one scalar multiplication measured in
+the same run, so the figures compare across machines: the ratio is what the code costs, the absolute
+time what this machine makes of it.
+
+Run: `python -m benchmarks.deck` or `python benchmarks/deck.py` (from the project's venv); `--quick`
+runs fewer repetitions. Target (DESIGN.md): a 25-card shuffle with its proof under 0.5 s per seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make the project importable without installing it
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from netplay.wire import MAX_FRAME as MAX_FRAME_BYTES  # noqa: E402
+from replays import deck as D  # noqa: E402
+from replays.codec import encode  # noqa: E402
+from replays.curve import mul, scalar_from_wide  # noqa: E402
+
+SESSION = bytes(range(16))
+SEED = hashlib.sha256(b"bench seed").digest()
+DEV_POOL = tuple(sorted([0] * 14 + [1] * 5 + [2] * 2 + [3] * 2 + [4] * 2))
+PROGRESS_POOL = tuple(sorted(i % 9 for i in range(18)))
+
+
+def timed(fn: Callable[[], object], runs: int, inner: int = 1) -> tuple[float, float, float]:
+    """(median, min, max) seconds per call of fn, over `runs` timings of `inner` calls each."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        times.append((time.perf_counter() - start) / inner)
+    return statistics.median(times), min(times), max(times)
+
+
+def fmt(seconds: float) -> str:
+    if seconds >= 0.1:
+        return f"{seconds * 1e3:.0f} ms"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds * 1e6:.1f} µs"
+
+
+def row(label: str, figures: tuple[float, float, float], base: float) -> None:
+    med, lo, hi = figures
+    spread = f"[{fmt(lo)} – {fmt(hi)}]"
+    print(f"  {label:<42} {fmt(med):>10}  {spread:<24} {med / base:>8.1f} × mult")
+
+
+def shuffle_figures(pool: tuple[int, ...], runs: int, base: float) -> None:
+    n = len(pool)
+    # a shuffle by the second seat: its input is already a shuffled deck, as in a real round
+    plain = D.card_points(SESSION, "dev", 0, pool)
+    first = D.shuffle(hashlib.sha256(b"seat 0").digest(), SESSION, 0, "dev", 0, plain)
+    deck_in = first.cards
+    frame = D.shuffle(SEED, SESSION, 1, "dev", 0, deck_in)
+    wire = frame.proof.to_wire()
+    assert D.check_shuffle(SESSION, 1, "dev", 0, deck_in, frame.public, list(frame.cards), wire) is None
+    row(f"shuffle {n} cards + proof: build", timed(lambda: D.shuffle(SEED, SESSION, 1, "dev", 0, deck_in), runs),
+        base)
+    row(f"shuffle {n} cards + proof: verify",
+        timed(lambda: D.check_shuffle(SESSION, 1, "dev", 0, deck_in, frame.public, list(frame.cards), wire), runs),
+        base)
+    body = encode(["dev", 0, frame.public, list(frame.cards), wire])
+    proof_bytes = len(encode(wire))
+    print(f"  {'shuffle ' + str(n) + ' cards: body / proof (msgpack)':<42} {len(body):>8} B / {proof_bytes} B")
+
+
+def largest_deck_in_a_frame() -> int:
+    """The largest deck whose shuffle body (plus ~300 bytes of frame fields) fits the frame cap."""
+    def body_size(n: int) -> int:
+        proof = [[bytes(32 * (n + 1))] * D.SHUFFLE_ROUNDS, [bytes(32 + n)] * D.SHUFFLE_ROUNDS]
+        return len(encode(["development", 0, bytes(32), [bytes(32)] * n, proof])) + 300
+    return max(n for n in range(1, D.MAX_CARDS + 1) if body_size(n) <= MAX_FRAME_BYTES)
+
+
+def main(argv: list[str] | None = None) -> None:
+    quick = "--quick" in (sys.argv[1:] if argv is None else argv)
+    runs = 3 if quick else 7
+    key = scalar_from_wide(hashlib.sha512(b"k").digest())
+    point = D.card_points(SESSION, "dev", 0, DEV_POOL)[0]
+    base_figures = timed(lambda: mul(key, point), runs=15, inner=200)
+    base = base_figures[0]
+    print(f"deck benchmarks: median [min – max] of {runs} runs (baseline: 15 × 200), ratio to one scalar "
+          "multiplication")
+    row("scalar multiplication (baseline)", base_figures, base)
+    for pool in (DEV_POOL, PROGRESS_POOL):
+        shuffle_figures(pool, runs, base)
+
+    deck_in = D.card_points(SESSION, "dev", 0, DEV_POOL)
+    shuffled = D.shuffle(SEED, SESSION, 0, "dev", 0, deck_in).cards
+    public = D.deck_public(SEED, SESSION, 0, "dev", 0)
+    value = shuffled[4]
+    off = D.strip(SEED, SESSION, 0, "dev", 0, 4, value)
+    assert D.check_strip(SESSION, 0, "dev", 0, 4, public, value, off.value, off.proof) is None
+    row("strip: build", timed(lambda: D.strip(SEED, SESSION, 0, "dev", 0, 4, value), runs, inner=50), base)
+    row("strip: verify",
+        timed(lambda: D.check_strip(SESSION, 0, "dev", 0, 4, public, value, off.value, off.proof), runs, inner=50),
+        base)
+    table = D.card_table(SESSION, "dev", 0, DEV_POOL)
+    assert D.draw(SEED, SESSION, 0, "dev", 0, value, table).card is not None
+    row("unmask + lookup", timed(lambda: D.draw(SEED, SESSION, 0, "dev", 0, value, table), runs, inner=50), base)
+    print(f"  {'strip body [deck, epoch, position, V, proof]':<42} "
+          f"{len(encode(['development', 0, 4, off.value, off.proof])):>8} B")
+    print(f"  largest deck whose shuffle frame fits the {MAX_FRAME_BYTES // 1024} KiB frame cap: "
+          f"{largest_deck_in_a_frame()} cards")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""Several seats' copies of one game compared (`netplay replay verify A B ...`): forks are found, and a
+signer of two frames for one slot, or a host that certified two, is named with the proof."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from test_ledger import CARDS, GAMES, forge, play_out, run_until
+
+from bots.lib import RandomBot
+from replays.certs import sign_cert
+from replays.forks import verify_files
+from replays.frames import make_frame
+from replays.local import SignedMatch
+from replays.reader import Cert
+from replays.writer import ReplayWriter
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _write(path: Path, match: SignedMatch, frames, certs=()) -> Path:
+    with ReplayWriter(path, match.header, sync=False) as writer:
+        for frame in frames:
+            writer.append(frame, *[c.value() for c in certs if c.seq == frame.seq])
+    return path
+
+
+def test_two_honest_copies_agree(tmp_path):
+    match = SignedMatch(CARDS, RandomBot(), seed=3, reproducible=True)
+    play_out(match)
+    a = _write(tmp_path / "a.npr", match, match.ledgers[0].frames)
+    b = _write(tmp_path / "b.npr", match, match.ledgers[1].frames)
+    verdicts, forks = verify_files([a, b], GAMES)
+    assert [v.status for v in verdicts] == ["valid", "valid"] and forks == []
+
+
+def test_a_seat_that_signs_two_frames_for_one_slot_is_named(tmp_path):
+    match = SignedMatch(CARDS, RandomBot(), seed=5, reproducible=True)
+    run_until(match, lambda kind, seat: kind == "commit" and seat == 1)
+    ledger = match.ledgers[1]
+    honest = match.step()          # seat 1 commits one choice ...
+    _KEYS[1] = match.secrets[1].key
+    other = forge(ledger, match.secrets[1].key, 1, "commit", (bytes(32), honest.body[1]))
+    frames = match.ledgers[0].frames
+    a = _write(tmp_path / "a.npr", match, frames)
+    b = _write(tmp_path / "b.npr", match, [*frames[:-1], _refit(other, frames[-1])])  # ... and another to a peer
+    _, forks = verify_files([a, b], GAMES)
+    assert len(forks) == 1 and forks[0].blame == 1 and forks[0].frame == honest.seq, forks
+    assert "signed two different frames" in forks[0].reason
+
+
+def _refit(frame, like):
+    """`frame` re-signed at `like`'s place in the chain (same seq and prev)."""
+    return make_frame(_KEYS[frame.seat], frame.session, like.seq, like.prev, frame.seat, frame.kind, frame.body,
+                      like.digest)
+
+
+_KEYS: dict[int, object] = {}
+
+
+def test_a_host_that_certifies_two_frames_for_one_slot_is_named(tmp_path):
+    """Three seats: the host (seat 0) passes seat 1's claim to one joiner and seat 2's to the other, each
+    under its certificate; the two certificates name it."""
+    match = SignedMatch(CARDS, RandomBot(), seed=7, players=3, reproducible=True)
+    run_until(match, lambda kind, seat: kind == "reveal" and seat == 2)   # seat 2's reveal is awaited
+    ledger = match.ledgers[0]
+    claim1 = forge(ledger, match.secrets[1].key, 1, "timeout", (2, "reveal"))
+    claim0 = forge(ledger, match.secrets[0].key, 0, "timeout", (2, "reveal"))
+    host = match.secrets[0].key
+    session = match.header.session
+    cert1 = Cert("cert", 0, claim1.seq, claim1.hash, sign_cert(host, session, claim1.seq, claim1.hash))
+    cert0 = Cert("cert", 0, claim0.seq, claim0.hash, sign_cert(host, session, claim0.seq, claim0.hash))
+    frames = ledger.frames
+    a = _write(tmp_path / "a.npr", match, [*frames, claim1], [cert1])
+    b = _write(tmp_path / "b.npr", match, [*frames, claim0], [cert0])
+    verdicts, forks = verify_files([a, b], GAMES)
+    assert len(forks) == 1 and forks[0].blame == 0, forks
+    assert "certified different frames" in forks[0].reason
+    # one file holding both certificates (a joiner met the other's acknowledgement) proves it alone
+    c = _write(tmp_path / "c.npr", match, [*frames, claim1], [cert1, Cert("ack", 2, claim0.seq, claim0.hash,
+                                                                         bytes(64), 0, cert0.sig)])
+    (alone,), _ = verify_files([c], GAMES)
+    assert alone.status == "invalid" and "not signed by seat 2" in alone.reason   # a forged ack is caught first
+
+
+def test_a_claim_in_one_copy_and_its_contest_in_another_is_contested(tmp_path):
+    match = SignedMatch(CARDS, RandomBot(), seed=11, reproducible=True)
+    run_until(match, lambda kind, seat: kind == "reveal" and seat == 1)
+    claim = match.ledgers[0].build_timeout()
+    match.deliver(claim)
+    answer = match.ledgers[1].build_reveal()
+    match.ledgers[1]._built = None
+    match.deliver(match.ledgers[0].build_after_claim())
+    play_out(match)
+    a = _write(tmp_path / "a.npr", match, match.ledgers[0].frames)   # the claimant's copy: a forfeit
+    match.deliver(match.ledgers[1].build_contest("answered in time", answer))
+    b = _write(tmp_path / "b.npr", match, match.ledgers[1].frames)   # the blamed seat's copy: contested
+    verdicts, forks = verify_files([a, b], GAMES)
+    assert [v.status for v in verdicts] == ["unfinished", "contested"]
+    assert any("contested" in f.reason and f.blame is None for f in forks), forks
+
+
+def test_the_cli_reports_a_fork_and_exits_1(tmp_path):
+    match = SignedMatch("loyal-captain", RandomBot(), seed=5, reproducible=True)
+    run_until(match, lambda kind, seat: kind == "act" and seat == 1)
+    before = match.ledgers[1].state
+    honest = match.step()
+    other_action = next(a for a in match.game.legal(before, 1) if a != honest.body[0])
+    frames = match.ledgers[0].frames
+    other = make_frame(match.secrets[1].key, honest.session, honest.seq, honest.prev, 1, "act", (other_action,),
+                       honest.digest)
+    a = _write(tmp_path / "a.npr", match, frames)
+    b = _write(tmp_path / "b.npr", match, [*frames[:-1], other])
+    run = subprocess.run([sys.executable, "-m", "client.cli", "replay", "verify", str(a), str(b)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "FORK in session" in run.stdout and "seat 1 is to blame" in run.stdout

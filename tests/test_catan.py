@@ -523,3 +523,15 @@ def test_a_verb_of_another_step_names_the_step():
     illegal(state, 0, "end", "pre-roll step takes")
     illegal(state, 0, "accept", "pre-roll step takes")
     illegal(state, 1, "roll", "not seat 1's turn")
+
+
+def test_reveals_names_the_dealt_cards_an_action_shows():
+    state = e1()
+    assert G.reveals(state, 0, "play knight") == (("development", 0),)
+    assert G.reveals(state, 0, "play monopoly ore") == (("development", 1),)
+    assert G.reveals(state, 0, "play roadbuilding") == (("development", 2),)
+    assert G.reveals(state, 0, "play yearofplenty 2ore") == (("development", 4),)
+    assert G.reveals(state, 0, "claim 2") == (("development", 3),) * 2
+    assert G.reveals(state, 0, "reveal 0") == ()
+    for action in ("roll", "buy", "claim 99999999", "xyzzy", "resign"):
+        assert G.reveals(state, 0, action) == ()

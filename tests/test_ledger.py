@@ -193,15 +193,7 @@ def play_out(table: SignedMatch) -> None:
 # ---------------------------------------------------------------------------------------- round trips
 
 
-#: games whose secret deals need the mental-poker deck of DESIGN.md, which a later issue brings; strict,
-#: so the entry must go when it lands
-NEEDS_DEALS = {"catan"}
-_DEALS_PENDING = pytest.mark.xfail(raises=DealUnsupported, strict=True, reason="mental-poker deals not implemented yet")
-
-
-@pytest.mark.parametrize(("game_id", "players"), [
-    pytest.param(g, p, marks=[_DEALS_PENDING] if g in NEEDS_DEALS else [])
-    for g, game in engines.GAMES.items() for p in game.players])
+@pytest.mark.parametrize(("game_id", "players"), [(g, p) for g, game in engines.GAMES.items() for p in game.players])
 def test_every_game_round_trips_through_the_ledger(game_id, players, tmp_path):
     record = record_match(game_id, RandomBot(), seed=5, players=players, path=tmp_path / "r.npr", sync=False)
     assert record.result is not None

@@ -79,6 +79,7 @@ _SPIRAL = Awaiting("chance", (), Chance("pick", n=6, label="spiral start corner"
 _HARBOUR = tuple(Awaiting("chance", (), Chance("pick", n=9 - j, label=f"harbour type of P{j}")) for j in range(8))
 _STEAL = tuple(Awaiting("chance", (), Chance("pick", n=k, label="card stolen")) for k in range(100))
 _DEALS: dict[tuple[int, int], Awaiting] = {}
+_DECK = "development"
 
 #: steps in which the active player is the seat to act (the forced claim applies there)
 _ACTIVE_STEPS = frozenset((PRE_ROLL, MAIN, ROBBER, STEAL, FREE_ROAD, CONFIRM, DISCARD))
@@ -106,7 +107,7 @@ def _deal(m: int, seat: int) -> Awaiting:
     found = _DEALS.get((m, seat))
     if found is None:
         found = _DEALS[(m, seat)] = Awaiting("chance", (), Chance(
-            "deal", n=m, private_to=seat, deck="development", epoch=0, pool=K.DEV_POOL,
+            "deal", n=m, private_to=seat, deck=_DECK, epoch=0, pool=K.DEV_POOL,
             label=f"development card for seat {seat}"))
     return found
 
@@ -1045,6 +1046,19 @@ class Catan(Rules[CatanState]):
 
     def describe(self, inner: CatanState, seat: int, action: str) -> str:
         return describe(self, inner, seat, action)
+
+    def reveals(self, inner: CatanState, seat: int, action: str) -> tuple[tuple[str, int], ...]:
+        """The development cards an action shows from the hand, for the deck protocol to prove: the
+        card played, or the `victorypoint` cards of a `claim`/`reveal` (there are only 5)."""
+        parsed = self.notation.parse(action)
+        if parsed is None:
+            return ()
+        verb = parsed[0]
+        if verb == "play" and parsed[1] != K.VICTORYPOINT:
+            return ((_DECK, parsed[1]),)
+        if verb in ("claim", "reveal") and parsed[1] <= K.DEV_TOTALS[K.VICTORYPOINT]:
+            return ((_DECK, K.VICTORYPOINT),) * parsed[1]
+        return ()
 
 
 # -------------------------------------------------------------------------------- helpers

@@ -7,15 +7,12 @@ so the dict is JSON-friendly.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.catan import cards as K
 from engines.catan.board import EDGES, HARBOUR_EDGES, HARBOUR_NODES, NODE_HEXES, bits
 from engines.catan.state import CatanState
 from engines.contract import HIDDEN
-
-if TYPE_CHECKING:
-    from engines.catan.game import Catan
 
 __all__ = ["describe", "view"]
 
@@ -24,7 +21,7 @@ def _names(counts: tuple[int, ...], names: tuple[str, ...]) -> list[str]:
     return [names[t] for t, k in enumerate(counts) for _ in range(k)]
 
 
-def view(rules: Catan, s: CatanState, seat: int | None) -> dict[str, Any]:
+def view(rules: Any, s: CatanState, seat: int | None) -> dict[str, Any]:
     terrain, numbers, harbours = s.layout
     to_act = s.to_act()
     nodes: dict[str, list[Any]] = {}
@@ -90,7 +87,7 @@ def view(rules: Catan, s: CatanState, seat: int | None) -> dict[str, Any]:
     return data
 
 
-def describe(rules: Catan, s: CatanState, seat: int, action: str) -> str:
+def describe(rules: Any, s: CatanState, seat: int, action: str) -> str:
     """A plain-words line: who did what, and where (node/edge/hex in the spec's numbers)."""
     parsed = rules.notation.parse(action)
     who = f"seat {seat}"

@@ -54,6 +54,8 @@ class Controller(Protocol):
 
     def describe(self, action: str) -> str: ...
 
+    def last_move(self) -> tuple[int, str] | None: ...
+
     def unavailable(self) -> str: ...
 
 
@@ -81,6 +83,7 @@ class LocalController:
         self.bots: list[Any] = bots.make(self.game.id, self.bot_names, self.players)
         self.rngs = [random.Random(f"{self.seed}/{s}") for s in range(self.players)]
         self._next_bot_ms: int | None = None
+        self._last_move: tuple[int, str] | None = None
 
     def poll(self, now_ms: int) -> None:
         for _ in range(64):  # chance points resolve at once; bots one move per delay
@@ -115,8 +118,10 @@ class LocalController:
         secret = self.game.awaiting(before).secret  # another seat's secret choice stays unnamed
         for step in steps:
             hidden = secret and step.seat != self.seat
-            self.log.append(f"seat {step.seat} has chosen in secret" if hidden
-                            else self.game.describe(state, step.seat, step.value))
+            text = (f"seat {step.seat} has chosen in secret" if hidden
+                    else self.game.describe(state, step.seat, step.value))
+            self.log.append(text)
+            self._last_move = (step.seat, text)
             state = self.game.play(state, step.seat, step.value)
 
     def view(self) -> dict:
@@ -172,6 +177,10 @@ class LocalController:
 
     def describe(self, action: str) -> str:
         return self.game.describe(self.referee.state_of(self.seat), self.seat, action)
+
+    def last_move(self) -> tuple[int, str] | None:
+        """(seat, words) of the latest play of any seat."""
+        return self._last_move
 
     def unavailable(self) -> str:
         """Why the human cannot act now, in words ("" when it can)."""

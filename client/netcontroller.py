@@ -14,7 +14,7 @@ import threading
 import time
 
 from client.ending import Ending, from_game_end
-from engines.core import Game, Result
+from engines.core import HIDDEN, Game, Result
 from netplay.session import EXIT_FAILED, Outcome, PeerState, QueueDecider, Session
 
 log = logging.getLogger("netplay.session")
@@ -137,6 +137,23 @@ class NetController:
             if transcript is None:
                 return action
             return transcript.game.describe(transcript.ledger.state, transcript.seat, action)
+
+    def last_move(self) -> tuple[int, str] | None:
+        """(seat, words) of the latest play of any seat (a secret choice stays unnamed)."""
+        with self.session.lock:
+            transcript = self.session.transcript
+            if transcript is None:
+                return None
+            for event in reversed(transcript.ledger.events):
+                if event.kind != "play" or event.seat is None:
+                    continue
+                if event.value is HIDDEN:
+                    return event.seat, f"seat {event.seat} has chosen in secret"
+                try:
+                    return event.seat, transcript.game.describe(transcript.ledger.state, event.seat, event.value)
+                except Exception:  # a describe that trips over the later state: the action's own text
+                    return event.seat, f"seat {event.seat}: {event.value}"
+            return None
 
     def unavailable(self) -> str:
         """Why this seat cannot act now, in words ("" when it can)."""

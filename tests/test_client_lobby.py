@@ -198,9 +198,19 @@ def test_rematch_from_the_end_screen(home):
     scene = TableScene(ctl)
     app.push(scene)
     app.step([], 16)
-    _click(app, _button(scene, "action:resign").center)  # resign from the table's own button
+    resign = _button(scene, "action:resign").center
+    _click(app, resign)  # resign from the table's own button: the first click only asks
+    app.step([], 16)
+    assert ctl.result() is None and "confirm resign" in [b.label for b in scene.buttons]
+    _click(app, (scene.board_rect.x + 3, scene.board_rect.y + 3))  # a click elsewhere disarms it
+    _click(app, resign)
+    app.step([], 16)
+    assert ctl.result() is None
+    _click(app, resign)  # the second click on the armed button resigns
     app.step([], 16)
     assert ctl.result() is not None and ctl.result().reason == "resign"
+    ending = [b.label for b in scene.buttons]
+    assert "leave table" in ending and "rematch" in ending
     rect = _button(scene, "rematch")
     assert rect is not None
     _click(app, rect.center)

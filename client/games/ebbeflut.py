@@ -140,6 +140,15 @@ class Renderer:
             arrows[name] = box
         return arrows
 
+    def label(self, view: dict, chosen: list[str], token: str) -> str | None:
+        """A choice's words for the table's list."""
+        if token.isdigit() and chosen[:1] == ["draw"]:
+            return f"stack {token}"
+        if len(token) == 4 and token[0] == "r" and token[2] == "c":
+            return f"row {token[1]}, column {token[3]}"
+        return {"draw": "draw a card", "place": "place a card", "push": "push a pile", "end": "end the turn",
+                "left": "push left", "up": "push up"}.get(token)
+
     def token_pos(self, rect: pygame.Rect, view: dict, token: str) -> tuple[int, int] | None:
         lay = layout(rect, view, self.px)
         if token in lay.cells:

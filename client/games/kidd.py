@@ -170,6 +170,12 @@ class Renderer:
                 return "enter"
         return None
 
+    def label(self, view: dict, chosen: list[str], token: str) -> str | None:
+        """A choice's words for the table's list."""
+        if token.isdigit():
+            return f"field {token}"
+        return {"enter": "enter a stone from your supply", "pass": "pass (no move)"}.get(token)
+
     # ------------------------------------------------------------------ drawing
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, highlights: set[str],

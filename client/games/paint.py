@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pygame
 
-from client.ui import theme
+from client.ui import textfit, theme
 
 Colour = tuple[int, int, int]
 
@@ -56,6 +56,7 @@ def text(surface: pygame.Surface, words: str, pos: tuple[int, int], px: int, col
     if shadow:
         surface.blit(_rendered(words, px, bold, (0, 0, 0)), rect.move(1, 1))
     surface.blit(img, rect)
+    textfit.text(rect, words)
     return rect
 
 
@@ -129,6 +130,7 @@ def rounded_panel(surface: pygame.Surface, rect: pygame.Rect, fill: Colour, edge
         surface.blit(layer, rect)
     else:
         pygame.draw.rect(surface, fill, rect, border_radius=radius)
+    textfit.box(rect, "card" if alpha == 255 else "shade")
     if edge is not None:
         pygame.draw.rect(surface, edge, rect, width=width, border_radius=radius)
 
@@ -143,7 +145,8 @@ class StaticLayer:
     def get(self, key: tuple, size: tuple[int, int], paint: Callable[[pygame.Surface], None]) -> pygame.Surface:
         if self._surface is None or self._key != key:
             surface = pygame.Surface(size, pygame.SRCALPHA)
-            paint(surface)
+            with textfit.paused():  # painted once, off-window: its labels are not where the window shows them
+                paint(surface)
             self._surface = surface
             self._key = key
         return self._surface

@@ -231,6 +231,18 @@ class Renderer:
 
     # ------------------------------------------------------------------ tokens
 
+    def label(self, view: dict, chosen: list[str], token: str) -> str | None:
+        """A choice's words for the table's list."""
+        if token.isdigit():
+            return f"zone {token}"
+        if token in ("in", "out"):
+            return f"pointing {token}wards"
+        if token == "pick":
+            return "pick a card"
+        if chosen[:1] == ["pick"]:
+            return f"{token} card"
+        return None
+
     def token_pos(self, rect: pygame.Rect, view: dict, token: str) -> tuple[int, int] | None:
         lay = self._layout(rect, view)
         me = self._own(view)

@@ -117,12 +117,12 @@ def test_viewer_steps_and_renders(home):
     _key(app, pygame.K_HOME)
     assert viewer.st.position == -1
     for _ in range(12):
-        _key(app, pygame.K_RIGHT)
+        _key(app, pygame.K_RIGHT, pygame.KMOD_SHIFT)  # shift: one protocol frame
     assert viewer.st.position == 11
-    _key(app, pygame.K_LEFT)
+    _key(app, pygame.K_LEFT, pygame.KMOD_SHIFT)
     assert viewer.st.position == 10
-    _key(app, pygame.K_RIGHT, pygame.KMOD_SHIFT)
-    assert viewer.st.position > 10
+    _key(app, pygame.K_RIGHT)  # one move of the game
+    assert viewer.st.position > 10 and viewer.st.position in {m.position for m in viewer.st.moves()}
     _key(app, pygame.K_j)
     before = viewer.st.position
     _click(app, next(b.rect for b in viewer.buttons if b.key == "last").center)
@@ -233,3 +233,69 @@ def test_the_winner_of_a_surrendered_tides_game_accepts_the_rematch():
     assert not obliged_to_rematch(game.view(state, loser), loser)
     ploc = engines.get("ploc")
     assert not obliged_to_rematch(ploc.view(ploc.start(2), 0), 0)  # no such rule elsewhere
+
+
+def _drawn_texts(app: App) -> list[str]:
+    from client.ui import textfit
+
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    return [words for kind, _, words in frame.items if kind == "text"]
+
+
+def test_a_killed_host_shows_a_banner_within_seconds_and_never_a_draw(home):
+    """Issue 15: the host is SIGKILLed under a joined table while it is the host's move. The table
+    must say so within a few seconds (who is lost, for how long, what happens next), and the end
+    must be a forfeit won by the joiner, never a draw."""
+    from client.netcontroller import NetController
+    from netplay.identity import Identity
+    from netplay.joiner import JoinSession
+    from netplay.session import QueueDecider
+
+    with processes() as procs:
+        # the host's bot waits a minute before its first move: the game is under way, the host to move
+        host = cli_host(home, "madagaskar", "--bot", "random", "--bot-delay", "60", tag="host")
+        procs.append(host)
+        decider = QueueDecider()
+        session = JoinSession(Identity.load(), decider, host.address(), replay_dir=home / "replays",
+                              reveal_timeout=6, fsync=False)
+        ctl = NetController(session, decider)
+        app = App((1024, 600))
+        table = TableScene(ctl)
+        app.push(table)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (ctl.started and session.phase == "play"):
+            app.step([], 16)
+            time.sleep(0.01)
+        assert ctl.started, ctl.status()
+        assert all(p.connected for p in ctl.peers())
+        assert not any(t.startswith("lost ") for t in _drawn_texts(app))
+        host.kill()
+        killed = time.monotonic()
+        banner: list[str] = []
+        while time.monotonic() - killed < 10 and not banner:
+            banner = [t for t in _drawn_texts(app) if t.startswith("lost ")]
+            time.sleep(0.02)
+        noticed = time.monotonic() - killed
+        assert banner, "no banner within 10 s of losing the host"
+        assert noticed < 8, f"the banner took {noticed:.1f} s"
+        assert "reconnecting" in banner[0]
+        text = " ".join(_drawn_texts(app))
+        assert "you claim the win by forfeit" in text, text
+        app.screenshot(ARTIFACTS / "net-host-killed-banner.png")
+        assert ctl.legal() == [], "a joiner cut off from the host must not offer moves it cannot send"
+        while time.monotonic() - killed < 40 and ctl.ending() is None:
+            app.step([], 16)
+            time.sleep(0.02)
+        ending = ctl.ending()
+        assert ending is not None, ctl.status()
+        app.step([], 16)
+        app.screenshot(ARTIFACTS / "net-host-killed-end.png")
+        texts = _drawn_texts(app)
+        assert ending.headline == "You won" and "forfeit" in ending.detail, ending
+        assert not any("Draw" in t or "draw (" in t for t in texts), texts
+        assert "You won" in texts
+        rematch = next(b for b in table.buttons if b.key == "rematch")
+        assert not rematch.enabled, "nobody is left for a rematch"
+        ctl.leave()
+        ctl.join(10)

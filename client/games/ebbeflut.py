@@ -312,7 +312,6 @@ class Renderer:
 
     def _draw_info(self, surface: pygame.Surface, lay: Layout, view: dict, highlights: set[str], chosen: list[str],
                    px: int) -> None:
-        me = view.get("seat")
         over = view.get("result") is not None
         for colour in view["colours"]:
             box = lay.seat_boxes[colour["colour"]]
@@ -323,8 +322,9 @@ class Renderer:
             paint.rounded_panel(surface, box, (24, 36, 52), tint if active else theme.PANEL_EDGE, radius=10,
                                 alpha=235, width=3 if active else 1)
             inner = box.inflate(-px, -px // 2)
-            who = " (you)" if colour["seat"] == me and not view["solo"] else ""
-            paint.text(surface, colour["name"] + who, inner.topleft, px + 4, tint, bold=True)
+            name = colour["name"] if view["solo"] else paint.seat_label(view, colour["seat"], colour["name"])
+            paint.text(surface, paint.fit(name, px + 4, inner.w - 3 * px, bold=True), inner.topleft, px + 4, tint,
+                       bold=True)
             side = "top" if colour["side"] == "top" else "bottom"
             paint.text(surface, f"plays from the {side}", (inner.x, inner.y + px + 6), px - 4, theme.MUTED)
             paint.text(surface, str(colour["score"]), (inner.right, inner.y - 2), px * 2 + 6, theme.TEXT, bold=True,

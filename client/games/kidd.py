@@ -350,9 +350,10 @@ class Renderer:
             inner = card.inflate(-px, -px // 2)
             icon_r = max(10, px * 3 // 4)
             pirate(surface, (inner.x + icon_r, inner.y + icon_r + 2), icon_r, colour, -math.pi / 2)
-            name = theme.SEAT_NAMES[seat % 4].capitalize()
-            who = " (you)" if seat == me else ""
-            paint.text(surface, name + who, (inner.x + 2 * icon_r + px // 2, inner.y + 2), px + 2, colour, bold=True)
+            name = paint.seat_label(view, seat, theme.SEAT_NAMES[seat % 4].capitalize())
+            x = inner.x + 2 * icon_r + px // 2
+            paint.text(surface, paint.fit(name, px + 2, inner.right - x, bold=True), (x, inner.y + 2), px + 2, colour,
+                       bold=True)
             y = inner.y + 2 * icon_r + px // 3
             paint.text(surface, f"{stat_name}: {stats[seat]}", (inner.x, y), px - 1, theme.TEXT)
             y += px + 2

@@ -60,6 +60,29 @@ def text(surface: pygame.Surface, words: str, pos: tuple[int, int], px: int, col
     return rect
 
 
+def seat_label(view: dict, seat: int, base: str) -> str:
+    """A seat's caption on a board: its colour or ship (`base`) and the player: "Yellow (you)" at the
+    viewer's own seat, "Red: ann" where the front end passed the players' names (`_names`, and `_me`
+    for the viewer's seat, None in a replay), else "(you)" by the view's seat as before."""
+    names = view.get("_names")
+    if names is None:
+        return base + (" (you)" if seat == view.get("seat") else "")
+    if view.get("_me") == seat:
+        return f"{base} (you)"
+    name = names[seat] if 0 <= seat < len(names) else ""
+    return f"{base}: {name}" if name and name != "you" else base
+
+
+def fit(words: str, px: int, width: int, bold: bool = False) -> str:
+    """`words` cut with an ellipsis to fit `width` pixels."""
+    f = theme.font(px, bold)
+    if f.size(words)[0] <= width:
+        return words
+    while words and f.size(words + "…")[0] > width:
+        words = words[:-1]
+    return words + "…"
+
+
 _TEXT_CACHE: dict[tuple[str, int, bool, Colour], pygame.Surface] = {}
 
 

@@ -235,7 +235,6 @@ class Renderer:
     def _draw_header(self, surface: pygame.Surface, lay: Layout, view: dict, px: int) -> None:
         head = lay.header
         paint.rounded_panel(surface, head, (30, 42, 58), theme.PANEL_EDGE, radius=8, width=1)
-        me = view.get("seat")
         turn = view.get("turn_of")
         over = view.get("result") is not None
         match = view.get("match", 1)
@@ -247,7 +246,8 @@ class Renderer:
             paint.text(surface, sub, (head.centerx, head.bottom - px // 3), px - 3, theme.MUTED, anchor="midbottom")
         for seat in (0, 1):
             colour = TEAM[seat]
-            name = view["colours"][seat].capitalize() + (" (you)" if seat == me else "")
+            name = paint.fit(paint.seat_label(view, seat, view["colours"][seat].capitalize()), px + 4,
+                             head.w // 3, bold=True)
             left = seat == 0
             x = head.x + px if left else head.right - px
             label = paint.text(surface, name, (x, head.y + px // 3), px + 4, colour, bold=True,

@@ -258,10 +258,12 @@ class TableScene:
         px = app.px(20)
         side_w = max(300, int(w * 0.3))
         top = px * 2 + 14
-        self.board_rect = pygame.Rect(12, top, w - side_w - 36, h - top - 12)
+        ending = self.ctl.ending()
+        banner = self._peer_lines(px, w - side_w - 60) if ending is None else []
+        board_top = top + (len(banner) * (px + 2) + 22 if banner else 0)
+        self.board_rect = pygame.Rect(12, board_top, w - side_w - 36, h - board_top - 12)
         side = pygame.Rect(w - side_w - 12, top, side_w, h - top - 12)
         self.buttons = []
-        ending = self.ctl.ending()
 
         seat = self.ctl.seat
         names = self.ctl.names
@@ -280,6 +282,8 @@ class TableScene:
         highlights = set(self.builder.clickable())
         renderer = self.renderer
         view = self.ctl.view()
+        if view:
+            view = dict(view, _names=self.ctl.names, _me=self.ctl.seat)  # seats named on the board
         if renderer is None or not view:  # a joiner before the host's header, a host before the joiners
             draw_text(surface, "waiting for the game to start...", self.board_rect.center, app.px(28), theme.MUTED,
                       anchor="center")
@@ -288,7 +292,8 @@ class TableScene:
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
             pygame.draw.rect(surface, theme.HILITE, self.board_rect, width=width, border_radius=10)
-        self._draw_peers(surface, px)
+        if banner:
+            self._draw_banner(surface, banner, pygame.Rect(12, top, self.board_rect.w, board_top - top - 6), px)
 
         y = self._draw_status(surface, side, px)
         y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, int(side.h * 0.40)), px)
@@ -302,41 +307,33 @@ class TableScene:
         if ending is not None:
             self._draw_end(surface, ending, app)
 
-    def _draw_pill(self, surface, text: str, within: pygame.Rect, px: int, colour, at_bottom: bool = False,
-                   fill=(14, 20, 28)) -> pygame.Rect:
-        """A line of text on a dark band across the top (or bottom) of a rect, wrapped to fit."""
-        lines = wrap(text, px, within.w - 40)[:3]
-        height = len(lines) * (px + 2) + 12
-        band = pygame.Rect(within.x + 12, 0, within.w - 24, height)
-        band.y = within.bottom - height - 10 if at_bottom else within.y + 10
-        shade = pygame.Surface(band.size, pygame.SRCALPHA)
-        shade.fill((*fill, 225))
-        surface.blit(shade, band)
-        textfit.box(band, "band")
-        pygame.draw.rect(surface, colour, band, width=2, border_radius=8)
-        y = band.y + 6
-        for line in lines:
-            draw_text(surface, line, (band.centerx, y), px, colour, anchor="midtop")
-            y += px + 2
-        return band
-
-    def _draw_peers(self, surface, px: int) -> None:
-        """The other players' connection: a red banner within seconds of losing one, with what happens
-        next and when."""
+    def _peer_lines(self, px: int, width: int) -> list[str]:
+        """The other players' connection in words, wrapped: empty while every one is connected."""
         lost = [p for p in self.ctl.peers() if not p.connected]
-        if not lost:
-            return
-        parts = []
+        lines: list[str] = []
         for peer in lost:
             text = f"lost {peer.name}, reconnecting... {peer.gone_s:.0f} s"
             if peer.next:
                 text += f" - {peer.next}"
-            parts.append(text)
-        self._draw_pill(surface, "  |  ".join(parts), self.board_rect, px, theme.BAD, fill=(40, 12, 12))
+            lines += wrap(text, px, width)
+        return lines[:3]
+
+    def _draw_banner(self, surface, lines: list[str], band: pygame.Rect, px: int) -> None:
+        """A red band above the board, within seconds of losing a peer: who, how long, what comes next."""
+        pygame.draw.rect(surface, (60, 18, 18), band, border_radius=8)
+        textfit.box(band, "banner")
+        pygame.draw.rect(surface, theme.BAD, band, width=2, border_radius=8)
+        y = band.y + 6
+        for line in lines:
+            draw_text(surface, line, (band.x + 12, y), px, (255, 200, 190))
+            y += px + 2
 
     def _draw_status(self, surface, side: pygame.Rect, px: int) -> int:
         status = self.ctl.status()
-        if not self.legal_key and self.ctl.ending() is None:
+        ending = self.ctl.ending()
+        if ending is not None:
+            status = ending.headline + (" - rematch?" if ending.rematch_open else "")
+        elif not self.legal_key:
             why = self.ctl.unavailable()
             status = why[:1].upper() + why[1:] if why and why != "it is not your turn" else status
         head = wrap(status, px + 2, side.w - 16, bold=True)[:2]

@@ -21,7 +21,7 @@ from sessionhelpers import cli_host, processes
 
 import engines
 from client.app import App
-from client.scenes.lobby import LobbyScene
+from client.scenes.lobby import BOT_DELAYS, LobbyScene
 from client.scenes.table import TableScene
 from client.scenes.viewer import ViewerScene
 from replays.local import record_match
@@ -73,6 +73,8 @@ def test_lobby_plays_a_recorded_game_against_a_bot_peer(home):
     game = next(i for i, g in enumerate(lobby.games) if g.id == "loyal-captain")
     _click(app, _lobby_button(lobby, f"game:{game}").center)
     _click(app, _lobby_button(lobby, "bot:").center)  # smart -> random
+    assert any(b.label.startswith("bot delay: 0.6 s") for b in lobby.buttons)  # bots wait a little by default
+    lobby.bot_delay_index = BOT_DELAYS.index(0.0)  # a test need not follow the moves
     _click(app, _lobby_button(lobby, "local:").center)
     table = app.scene
     assert isinstance(table, TableScene) and table.ctl.game.id == "loyal-captain"
@@ -82,6 +84,10 @@ def test_lobby_plays_a_recorded_game_against_a_bot_peer(home):
     assert app.scene is lobby
     assert audit_file(path).status == "valid"
     assert [p.name for p in lobby.replays] == [Path(path).name]  # the lobby lists the new replay
+    lobby.replay_list.wait()
+    app.step([], 16)
+    (entry,) = lobby.replay_list.entries()
+    assert entry.players.startswith("you vs ") and entry.verdict == "valid" and " won" in entry.result
 
 
 def test_lobby_reports_a_refused_join_without_a_traceback(home):
@@ -111,7 +117,7 @@ def test_viewer_steps_and_renders(home):
     app.push(lobby)
     app.step([], 16)
     assert lobby.replays == [record.path]
-    _click(app, _lobby_button(lobby, "replay:0").center)
+    _click(app, lobby.replay_rows[0][0].center)
     viewer = app.scene
     assert isinstance(viewer, ViewerScene) and viewer.st.verdict.status == "valid"
     _key(app, pygame.K_HOME)
@@ -299,3 +305,49 @@ def test_a_killed_host_shows_a_banner_within_seconds_and_never_a_draw(home):
         assert not rematch.enabled, "nobody is left for a rematch"
         ctl.leave()
         ctl.join(10)
+
+
+def test_the_replay_list_scrolls_sorts_and_filters(home):
+    """Issue 15: after 20 recorded games the user's own games could still be opened: every replay is
+    listed (no cap), newest first, scrolled with the wheel, filtered by game, each row saying game,
+    players, result and verdict."""
+    folder = home / "replays"
+    paths = []
+    for i in range(20):
+        gid = "ploc" if i % 4 == 0 else "loyal-captain"
+        paths.append(record_match(gid, RandomBot(), seed=i, directory=folder).path)
+        os.utime(paths[-1], (1_700_000_000 + i, 1_700_000_000 + i))
+    app = App((1024, 600))
+    lobby = LobbyScene(folder, browse=False)
+    app.push(lobby)
+    lobby.replay_list.wait(30)
+    app.step([], 16)
+    assert lobby.replays == list(reversed(paths)), "every replay, newest first"
+    first_row = lobby.replay_rows[0][1]
+    shown = len(lobby.replay_rows)
+    assert shown < 20, "a 1024x600 lobby cannot show 20 rows at once"
+    pygame.mouse.set_pos(lobby.replay_box.center)
+    for _ in range(10):
+        app.step([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1)], 16)
+    assert lobby.replay_rows[0][1] > first_row
+    last = lobby.replay_rows[-1]
+    assert last[1] == 19, "the oldest replay can be reached"
+    _click(app, last[0].center)
+    assert isinstance(app.scene, ViewerScene) and Path(app.scene.st.replay.path).name == paths[0].name
+    _key(app, pygame.K_ESCAPE)
+    texts = [t for kind, _, t in _record(app).items if kind == "text"]
+    assert any("Loyal Captain - " in t for t in texts) and any(t == "VALID" for t in texts), texts
+    assert any(" won " in t or " won (" in t or "Draw" in t for t in texts), texts
+    _click(app, _lobby_button(lobby, "filter:").center)  # all games -> the first game with replays
+    assert lobby.replay_filter == "loyal-captain" and len(lobby.replays) == 15
+    _click(app, _lobby_button(lobby, "filter:").center)
+    assert lobby.replay_filter == "ploc" and len(lobby.replays) == 5
+    app.screenshot(ARTIFACTS / "lobby-replays-1024.png")
+
+
+def _record(app: App):
+    from client.ui import textfit
+
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    return frame

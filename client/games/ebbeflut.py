@@ -10,12 +10,13 @@ is inserted), the arrows shown beside a card being pushed `left` or `up`, and th
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 import pygame
 
 from client.games import paint
-from client.ui import theme
+from client.ui import textfit, theme
 from client.ui.widgets import wrap
 
 CARD_COLOURS = {"ebbe": theme.seat_colour(0), "flut": theme.seat_colour(1)}
@@ -209,7 +210,8 @@ class Renderer:
                 below = pile[len(pile) - 1 - under + k]
                 edge = card.move(-shift, -shift)
                 if below["face_up"]:
-                    card_face(surface, edge, below["colour"], below["face"], px)
+                    with textfit.paused():  # a covered card only peeks out: its face is not meant to be read
+                        card_face(surface, edge, below["colour"], below["face"], px)
                 else:
                     card_back(surface, edge, below["colour"])
             if cell["top"] is not None:
@@ -345,7 +347,8 @@ class Renderer:
                 fan = pygame.Rect(inner.x, y, int(mini_h * 0.5), int(mini_h * 0.7))
                 step = max(4, min(fan.w // 2, (inner.w - fan.w) // max(1, len(home))))
                 for k, name in enumerate(home):
-                    card_face(surface, fan.move(k * step, 0), colour["colour"], name[2:], max(10, px - 6))
+                    with textfit.paused() if k < len(home) - 1 else contextlib.nullcontext():  # a fan: the top reads
+                        card_face(surface, fan.move(k * step, 0), colour["colour"], name[2:], max(10, px - 6))
                 y = fan.bottom + px // 3
             undrawn = sum(view["stacks"][colour["seat"]]) if not view["solo"] else None
             line = f"lost: {len(colour['lost'])}" + (f"   in stacks: {undrawn}" if undrawn is not None else "")

@@ -14,13 +14,14 @@ damage lists are chosen from the table's choice list.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
 
 import pygame
 
 from client.games import paint
-from client.ui import theme
+from client.ui import textfit, theme
 from client.ui.widgets import wrap
 
 SHIP_COLOURS = ((226, 184, 64), (196, 204, 216))
@@ -569,7 +570,9 @@ class Renderer:
         room = strip.right - cw - 24 - ex_x - small[0]
         step = min(small[0] * 2 // 3, room // max(1, len(swap) - 1)) if len(swap) > 1 else 0
         for k, name in enumerate(swap):
-            card(surface, pygame.Rect(ex_x + k * step, y, *small), name, max(10, px - 6), levels=view.get("hierarchy"))
+            with textfit.paused() if k < len(swap) - 1 else contextlib.nullcontext():  # a fan: the top card reads
+                card(surface, pygame.Rect(ex_x + k * step, y, *small), name, max(10, px - 6),
+                     levels=view.get("hierarchy"))
         label = "exchange" if cards["exchange"] else ("reserve" if cards["reserve"] else "")
         if label:
             paint.text(surface, label, (ex_x, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomleft")

@@ -324,9 +324,9 @@ class LobbyScene:
         w, h = surface.get_size()
         px = app.px(20)
         self.buttons = []
-        draw_text(surface, "netplay", (18, 10), app.px(36), theme.ACCENT, bold=True)
-        draw_text(surface, "board games on your LAN - every move signed, every game a replay", (160, 22), px,
-                  theme.MUTED)
+        name = draw_text(surface, "netplay", (18, 10), app.px(36), theme.ACCENT, bold=True)
+        draw_text(surface, fit("board games on your LAN - every move signed, every game a replay", px,
+                               w - name.right - 40), (name.right + 24, name.bottom - px - 2), px, theme.MUTED)
         col = (w - 48) // 3
         top = 60
         body = h - top - 56

@@ -74,11 +74,10 @@ def problems(frame: Frame) -> list[str]:
     out: list[str] = []
     items = frame.items
     modal = next((i for i, (kind, _, what) in enumerate(items) if kind == "box" and what == "modal"), len(items))
-    texts = [(i, rect, words) for i, (kind, rect, words) in enumerate(items) if kind == "text"]
+    texts = [(i, rect, words) for i, (kind, rect, words) in enumerate(items) if kind == "text"
+             and not (i < modal and any(k == "box" and what == "modal" and _overlap(r, rect)
+                                        for k, r, what in items[modal:]))]  # under a dialog on purpose
     for i, rect, words in texts:
-        if i < modal and any(kind == "box" and what == "modal" and _overlap(r, rect)
-                             for kind, r, what in items[modal:]):
-            continue  # under a dialog on purpose
         if not _inside(rect, window):
             out.append(f"{words!r} at {tuple(rect)} leaves the {frame.size[0]}x{frame.size[1]} window")
             continue

@@ -71,9 +71,12 @@ def test_the_recorder_catches_clipped_and_overlapping_text() -> None:
     frame = textfit.Frame((200, 100))
     frame.items = [("box", pygame.Rect(0, 0, 100, 50), "panel"), ("text", pygame.Rect(10, 10, 120, 20), "too long"),
                    ("text", pygame.Rect(150, 60, 40, 20), "a"), ("text", pygame.Rect(160, 62, 30, 20), "b"),
-                   ("text", pygame.Rect(10, 70, 60, 16), "hold: captain"), ("box", pygame.Rect(50, 60, 40, 30), "card")]
+                   ("text", pygame.Rect(10, 70, 60, 16), "hold: captain"), ("box", pygame.Rect(50, 60, 40, 30), "card"),
+                   ("text", pygame.Rect(100, 90, 40, 10), "exchange"),
+                   ("text", pygame.Rect(141, 90, 50, 10), "choosing")]
     found = "\n".join(textfit.problems(frame))
     assert "runs out of its box" in found and "overlaps" in found and "covered by a card" in found
+    assert "'exchange' at (100, 90, 40, 10) runs into 'choosing'" in found
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -574,8 +574,10 @@ class Renderer:
                 card(surface, pygame.Rect(ex_x + k * step, y, *small), name, max(10, px - 6),
                      levels=view.get("hierarchy"))
         label = "exchange" if cards["exchange"] else ("reserve" if cards["reserve"] else "")
+        label_right = ex_x
         if label:
-            paint.text(surface, label, (ex_x, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomleft")
+            label_right = paint.text(surface, label, (ex_x, strip.bottom - 2), px - 6, theme.MUTED,
+                                     anchor="bottomleft").right
         if cards["damage_count"]:
             dmg = pygame.Rect(ex_x, y + small[1] - small[1] // 3, *small)
             paint.text(surface, f"damage {cards['damage_count']}", (dmg.x, y + small[1] + 4), px - 5, theme.BAD)
@@ -600,7 +602,11 @@ class Renderer:
             caption = "resolving" if resolving and resolving["seat"] == seat else "played"
         else:
             caption = ""
-        paint.text(surface, caption, (slot.right, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomright")
+        room = slot.right - max(label_right + px // 2, slot.x - cw)  # never into the exchange's label
+        if theme.font(px - 6).size(caption)[0] > room and caption.startswith("choosing (last: "):
+            caption = "last: " + shown
+        paint.text(surface, paint.fit(caption, px - 6, room), (slot.right, strip.bottom - 2), px - 6, theme.MUTED,
+                   anchor="bottomright")
 
     def _reveal(self, surface: pygame.Surface, slot: pygame.Rect, name: str, view: dict, px: int) -> None:
         """Turn the card over when a new pair is revealed: the back narrows, then the face widens."""

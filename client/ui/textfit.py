@@ -68,6 +68,15 @@ def _overlap(a: pygame.Rect, b: pygame.Rect) -> bool:
     return clip.w > SLACK and clip.h > SLACK + 1
 
 
+def _run_together(a: pygame.Rect, b: pygame.Rect) -> bool:
+    """Two labels on one line with less than a space between them read as one word."""
+    rows = min(a.bottom, b.bottom) - max(a.top, b.top)
+    if rows < min(a.h, b.h) // 2:
+        return False
+    gap = max(a.left, b.left) - min(a.right, b.right)
+    return -SLACK <= gap < 3
+
+
 def problems(frame: Frame) -> list[str]:
     """Every text that is clipped by the window or its box, overlaps another text, or is covered."""
     window = pygame.Rect((0, 0), frame.size)
@@ -98,4 +107,6 @@ def problems(frame: Frame) -> list[str]:
         for _, b, wb in texts[n + 1:]:
             if a != b and _overlap(a, b):
                 out.append(f"{wa!r} at {tuple(a)} overlaps {wb!r} at {tuple(b)}")
+            elif _run_together(a, b):
+                out.append(f"{wa!r} at {tuple(a)} runs into {wb!r} at {tuple(b)} (no space between them)")
     return out

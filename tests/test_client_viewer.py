@@ -112,7 +112,8 @@ def test_play_on_from_here_opens_a_sandbox(tides):
     table = app.scene
     assert isinstance(table, TableScene) and table.title.startswith("Sandbox: Turning Tides")
     state = st.state_at(st.position, "revealed")
-    assert table.ctl.game.digest(table.ctl.referee.state) == st.game.digest(state)
+    assert table.ctl.game.digest(table.ctl.start) == st.game.digest(state)  # (a chance point may resolve at once)
+    assert len(table.ctl.referee.steps) <= 1
     for _ in range(400):
         app.step([], 50)
         if table.builder.candidates():

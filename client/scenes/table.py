@@ -48,6 +48,7 @@ class TableScene:
         self.on_leave = on_leave
         self.rematch_asked = False
         self.now_ms = 0
+        self._labels: dict[tuple, str] = {}   # choice labels for one legal list (describe is not free)
 
     # ------------------------------------------------------------------ model
     @property
@@ -100,15 +101,24 @@ class TableScene:
     def token_label(self, token: str) -> str:
         """A choice's text: the renderer's name for it, else the engine's words for the action it
         completes, else the token itself."""
+        key = (self.legal_key, tuple(self.builder.tokens), token)
+        cached = self._labels.get(key)
+        if cached is not None:
+            return cached
+        if len(self._labels) > 500:
+            self._labels.clear()
         view = self.ctl.view()
         renderer = self.renderer
         named = renderer.label(view, list(self.builder.tokens), token) if hasattr(renderer, "label") else None
-        if named:
-            return named
         whole = " ".join([*self.builder.tokens, token])
-        if whole in self.builder.legal:
-            return label(self.ctl.describe(whole), whole)
-        return token
+        if named:
+            text = named
+        elif whole in self.builder.legal:
+            text = label(self.ctl.describe(whole), whole)
+        else:
+            text = token
+        self._labels[key] = text
+        return text
 
     # ------------------------------------------------------------------ events
     def handle(self, event: pygame.event.Event, app) -> None:
@@ -394,16 +404,14 @@ class TableScene:
 
     def _draw_log(self, surface, box: pygame.Rect, px: int) -> None:
         inner = panel(surface, box, "moves and chat", px)
+        rows = max(1, inner.h // (px + 1))
         lines: list[tuple[str, tuple]] = []
-        for entry in self.ctl.log[-200:]:
+        for entry in self.ctl.log[-rows:]:
             if entry.startswith("chat "):
                 continue  # chat lines come from chat_lines, once
-            for part in wrap(entry, px - 2, inner.w):
-                lines.append((fit(part, px - 2, inner.w), theme.TEXT))
-        for entry in self.ctl.chat_lines[-50:]:
-            for part in wrap(entry, px - 2, inner.w):
-                lines.append((fit(part, px - 2, inner.w), theme.ACCENT))
-        rows = max(1, inner.h // (px + 1))
+            lines += [(part, theme.TEXT) for part in wrap(entry, px - 2, inner.w)]
+        for entry in self.ctl.chat_lines[-rows:]:
+            lines += [(part, theme.ACCENT) for part in wrap(entry, px - 2, inner.w)]
         y = inner.y
         for text, colour in lines[-rows:]:
             draw_text(surface, text, (inner.x, y), px - 2, colour)

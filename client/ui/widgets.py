@@ -4,6 +4,7 @@ the events. Keeping no widget tree means a resize never leaves stale geometry be
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import pygame
 
@@ -20,7 +21,13 @@ def draw_text(surface: pygame.Surface, text: str, pos: tuple[int, int], px: int 
 
 
 def wrap(text: str, px: int, width: int, bold: bool = False) -> list[str]:
-    """Greedy word wrap for a font size and pixel width; a word wider than the line is cut to fit."""
+    """Greedy word wrap for a font size and pixel width; a word wider than the line is cut to fit.
+    Cached: scenes wrap the same log lines every frame."""
+    return list(_wrap(text, px, width, bold))
+
+
+@lru_cache(maxsize=4096)
+def _wrap(text: str, px: int, width: int, bold: bool) -> tuple[str, ...]:
     f = theme.font(px, bold)
     lines: list[str] = []
     for para in text.split("\n"):
@@ -33,7 +40,7 @@ def wrap(text: str, px: int, width: int, bold: bool = False) -> list[str]:
                 lines.append(line)
                 line = word
         lines.append(line)
-    return [fit(line, px, width, bold) for line in lines]
+    return tuple(fit(line, px, width, bold) for line in lines)
 
 
 def fit(text: str, px: int, width: int, bold: bool = False) -> str:

@@ -54,7 +54,7 @@ class Controller(Protocol):
 
     def describe(self, action: str) -> str: ...
 
-    def last_move(self) -> tuple[int, str] | None: ...
+    def last_move(self) -> tuple[int, str, str] | None: ...
 
     def unavailable(self) -> str: ...
 
@@ -83,7 +83,7 @@ class LocalController:
         self.bots: list[Any] = bots.make(self.game.id, self.bot_names, self.players)
         self.rngs = [random.Random(f"{self.seed}/{s}") for s in range(self.players)]
         self._next_bot_ms: int | None = None
-        self._last_move: tuple[int, str] | None = None
+        self._last_move: tuple[int, str, str] | None = None
 
     def poll(self, now_ms: int) -> None:
         for _ in range(64):  # chance points resolve at once; bots one move per delay
@@ -121,7 +121,7 @@ class LocalController:
             text = (f"seat {step.seat} has chosen in secret" if hidden
                     else self.game.describe(state, step.seat, step.value))
             self.log.append(text)
-            self._last_move = (step.seat, text)
+            self._last_move = (step.seat, text, "" if hidden else step.value)
             state = self.game.play(state, step.seat, step.value)
 
     def view(self) -> dict:
@@ -178,8 +178,8 @@ class LocalController:
     def describe(self, action: str) -> str:
         return self.game.describe(self.referee.state_of(self.seat), self.seat, action)
 
-    def last_move(self) -> tuple[int, str] | None:
-        """(seat, words) of the latest play of any seat."""
+    def last_move(self) -> tuple[int, str, str] | None:
+        """(seat, words, action text) of the latest play of any seat ("" for a secret one)."""
         return self._last_move
 
     def unavailable(self) -> str:

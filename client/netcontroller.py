@@ -138,8 +138,8 @@ class NetController:
                 return action
             return transcript.game.describe(transcript.ledger.state, transcript.seat, action)
 
-    def last_move(self) -> tuple[int, str] | None:
-        """(seat, words) of the latest play of any seat (a secret choice stays unnamed)."""
+    def last_move(self) -> tuple[int, str, str] | None:
+        """(seat, words, action text) of the latest play of any seat (a secret choice stays unnamed)."""
         with self.session.lock:
             transcript = self.session.transcript
             if transcript is None:
@@ -148,11 +148,12 @@ class NetController:
                 if event.kind != "play" or event.seat is None:
                     continue
                 if event.value is HIDDEN:
-                    return event.seat, f"seat {event.seat} has chosen in secret"
+                    return event.seat, f"seat {event.seat} has chosen in secret", ""
                 try:
-                    return event.seat, transcript.game.describe(transcript.ledger.state, event.seat, event.value)
+                    words = transcript.game.describe(transcript.ledger.state, event.seat, event.value)
                 except Exception:  # a describe that trips over the later state: the action's own text
-                    return event.seat, f"seat {event.seat}: {event.value}"
+                    words = f"seat {event.seat}: {event.value}"
+                return event.seat, words, str(event.value)
             return None
 
     def unavailable(self) -> str:

@@ -351,3 +351,42 @@ def _record(app: App):
     with textfit.recording(app.size) as frame:
         app.step([], 16)
     return frame
+
+
+def test_a_host_that_quits_mid_game_is_an_abandoned_game_not_a_draw(home):
+    """Issue 15: the host leaves on purpose (Ctrl-C: it says goodbye) while the game is under way. The
+    joined table says the game was abandoned and why, never "Draw", and offers no rematch."""
+    import signal
+
+    from client.netcontroller import NetController
+    from netplay.identity import Identity
+    from netplay.joiner import JoinSession
+    from netplay.session import QueueDecider
+
+    with processes() as procs:
+        host = cli_host(home, "madagaskar", "--bot", "random", "--bot-delay", "60", tag="host")
+        procs.append(host)
+        decider = QueueDecider()
+        session = JoinSession(Identity.load(), decider, host.address(), replay_dir=home / "replays", fsync=False)
+        ctl = NetController(session, decider)
+        app = App((1024, 600))
+        table = TableScene(ctl)
+        app.push(table)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (ctl.started and session.phase == "play"):
+            app.step([], 16)
+            time.sleep(0.01)
+        assert ctl.started, ctl.status()
+        host.proc.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and ctl.ending() is None:
+            app.step([], 16)
+            time.sleep(0.01)
+        ending = ctl.ending()
+        assert ending is not None and ending.headline == "Game abandoned", ending
+        assert "the host left" in ending.detail and "nobody won or lost" in ending.detail
+        texts = _drawn_texts(app)
+        app.screenshot(ARTIFACTS / "net-host-quit-end.png")
+        assert "Game abandoned" in texts and not any("Draw" in t for t in texts), texts
+        assert not next(b for b in table.buttons if b.key == "rematch").enabled
+        ctl.join(10)

@@ -141,6 +141,14 @@ class Renderer:
             arrows[name] = box
         return arrows
 
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str) -> None:
+        """Another seat's last move (or the replay's current one): the cell it placed on or pushed."""
+        lay = layout(rect, view, self.px)
+        for token in action.split():
+            box = lay.cells.get(token)
+            if box is not None:
+                pygame.draw.rect(surface, theme.LAST_MOVE, box.inflate(4, 4), max(2, box.w // 20), border_radius=6)
+
     def label(self, view: dict, chosen: list[str], token: str) -> str | None:
         """A choice's words for the table's list."""
         if token.isdigit() and chosen[:1] == ["draw"]:

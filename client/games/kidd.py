@@ -204,6 +204,18 @@ class Renderer:
                 tower(surface, centre, lay.r(STONE_R), f["stones"], _facing(f, fields), px)
         self._draw_info(surface, lay, view, highlights, chosen, px)
 
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str) -> None:
+        """Another seat's last move (or the replay's current one): its fields ringed, its walk arrowed."""
+        lay = layout(rect, view["board"]["canvas"])
+        fields = self._fields(view)
+        path = [fields[int(t)] for t in action.split() if t.isdigit() and int(t) in fields]
+        points = [lay.at(f["x"], f["y"]) for f in path]
+        fr = lay.r(FIELD_R)
+        for a, b in zip(points, points[1:], strict=False):
+            _arrow(surface, a, b, theme.LAST_MOVE, max(2, fr // 8), fr)
+        for p in points:
+            pygame.draw.circle(surface, theme.LAST_MOVE, p, fr + 7, max(2, fr // 10))
+
     def _draw_chosen(self, surface: pygame.Surface, lay: Layout, fields: dict[int, dict], chosen: list[str]) -> None:
         """The half-built action: its fields ringed and joined by arrows in walking order."""
         path = [fields[int(t)] for t in chosen if t.isdigit() and int(t) in fields]

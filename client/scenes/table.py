@@ -44,6 +44,7 @@ class TableScene:
         self.notice_ms = 0
         self.resign_armed_ms = 0      # > 0: the resign button waits for its confirming click
         self.last_move = ""           # another seat's latest move, in words
+        self.last_action = ""         # ... and as its action text, for the board's outline
         self.last_move_ms = 0
         self.on_leave = on_leave
         self.rematch_asked = False
@@ -234,7 +235,7 @@ class TableScene:
             self.log_seen = len(log)
             last = self.ctl.last_move()
             if last is not None and last[0] != self.ctl.seat and last[1] != self.last_move:
-                self.last_move, self.last_move_ms = last[1], LAST_MOVE_MS
+                self.last_move, self.last_action, self.last_move_ms = last[1], last[2], LAST_MOVE_MS
                 self.flash_ms = 450  # a fading frame marks another seat's move
         self.flash_ms = max(0, self.flash_ms - dt_ms)
         self.last_move_ms = max(0, self.last_move_ms - dt_ms)
@@ -299,6 +300,8 @@ class TableScene:
                       anchor="center")
         else:
             renderer.draw(surface, self.board_rect, view, highlights, list(self.builder.tokens), px)
+            if self.last_move_ms and self.last_action and hasattr(renderer, "mark"):
+                renderer.mark(surface, self.board_rect, view, self.last_action)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
             pygame.draw.rect(surface, theme.HILITE, self.board_rect, width=width, border_radius=10)

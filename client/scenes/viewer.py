@@ -185,6 +185,9 @@ class ViewerScene:
         pygame.draw.rect(surface, theme.PANEL, board, border_radius=10)
         view = self._view()
         self.renderer.draw(surface, board, view, set(), [], px)
+        moves, done = self.st.moves(), self.st.moves_done()
+        if done and moves[done - 1].kind == "play" and not moves[done - 1].hidden and hasattr(self.renderer, "mark"):
+            self.renderer.mark(surface, board, view, str(moves[done - 1].action))  # the move that led here
         self._draw_caption(surface, caption, px)
         self._draw_side(surface, side, px)
         self._draw_timeline(surface, pygame.Rect(12, board.bottom + 10, w - 24, foot), px)

@@ -102,6 +102,7 @@ class TerminalTable:
         self.told = False              # the player was told that the first pending line waits
         self.confirming = False        # `resign` typed: waiting for yes/no
         self.left = False              # the player typed quit or the input ended
+        self.shown_peers: tuple = ()   # the other players' connection as last told
 
     def say(self, text: str = "", end: str = "\n") -> None:
         print(text, end=end, file=self.out, flush=True)
@@ -123,6 +124,7 @@ class TerminalTable:
                 if path:
                     self.say(f"replay saved: {path}")
                 return
+            self._show_peers()
             self._show_choices()
             if not self._read(poll_s):
                 return
@@ -162,6 +164,20 @@ class TerminalTable:
             if not entry.startswith("game over: "):  # the table says how the game ended, in its own words
                 self.say(f"  {entry}")
         self.shown_log = len(log)
+
+    def _show_peers(self) -> None:
+        """A line when a peer is lost (with what happens next and when) and when it is back."""
+        peers = self.ctl.peers()
+        state = tuple((p.name, p.connected) for p in peers)
+        if state == self.shown_peers:
+            return
+        before = dict(self.shown_peers)
+        self.shown_peers = state
+        for peer in peers:
+            if not peer.connected:
+                self.say(f"[lost {peer.name}, reconnecting...{' ' + peer.next if peer.next else ''}]")
+            elif before.get(peer.name) is False:
+                self.say(f"[{peer.name} is back]")
 
     def _show_choices(self) -> None:
         """The board and the numbered actions once per new decision; the status once when it changes."""

@@ -118,3 +118,32 @@ def test_games_lists_players_options_and_bots_in_words() -> None:
     assert "(1 players)" not in out and "1 player " in out and "2 or 3 players" in out
     assert "bots: random, smart" in out and "False" not in out and "(D13)" not in out
     assert "random or smart" in CliRunner().invoke(main, ["play", "--help"]).output
+
+
+class _Flaky(LocalController):
+    """A local table whose opponent drops off and comes back (the networked case has its own test)."""
+
+    lost = True
+
+    def peers(self) -> list:
+        from netplay.session import PeerState
+
+        if self.lost:
+            return [PeerState(1, "anna", False, 3.0, "if anna is not back in 117 s, you win by forfeit", 117.0)]
+        return [PeerState(1, "anna", True)]
+
+
+def test_the_terminal_says_when_a_player_is_lost_and_back() -> None:
+    game = engines.get("madagaskar")
+    ctl = _Flaky(game, 0, ["random"], players=2, seed=1, bot_delay_ms=0)
+    out = io.StringIO()
+    from client.terminal import Lines, TerminalTable
+
+    table = TerminalTable(ctl, Lines(io.StringIO("")), out)
+    table._show_peers()
+    table._show_peers()
+    ctl.lost = False
+    table._show_peers()
+    text = out.getvalue()
+    assert text.count("[lost anna, reconnecting... if anna is not back in 117 s, you win by forfeit]") == 1
+    assert "[anna is back]" in text

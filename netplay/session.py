@@ -133,6 +133,12 @@ class GameEnd:
     rematch_open: bool = False
 
 
+# the frame a timeout claim names, as a player would say it
+_FRAME_WORDS = {"act": "its move", "commit": "its choice", "reveal": "its revealed choice",
+                "chain": "its share of a random draw", "seed": "its seed at the end", "final": "its signature on "
+                "the result", "open": "its opening commitments"}
+
+
 def result_text(result: Result | None, names: list[str] | None = None) -> str:
     return "no result" if result is None else result.describe(names)
 
@@ -474,8 +480,9 @@ class Session:
             if ledger.status == "unfinished" and ledger.claim is not None:
                 blamed = ledger.blame
                 winners = tuple(s for s in range(ledger.players) if s != blamed)
-                return GameEnd("forfeit", winners, f"{self._name(blamed)} did not send its {ledger.claim[1]} "
-                                                   f"within {self.reveal_timeout:g} s and forfeits", blamed=blamed)
+                what = _FRAME_WORDS.get(ledger.claim[1], f"{ledger.claim[1]} frame")
+                return GameEnd("forfeit", winners, f"{self._name(blamed)} did not send {what} within "
+                                                   f"{self.reveal_timeout:g} s and forfeits", blamed=blamed)
             if ledger.status == "disputed":
                 reason = ledger.dispute.reason if ledger.dispute is not None else "a frame broke the rules"
                 return GameEnd("dispute", (), f"the game stopped in a dispute: {reason}")

@@ -20,7 +20,7 @@ from typing import Any
 import engines
 from netplay import wire
 from netplay.identity import Identity, KnownPeers
-from netplay.session import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, Decider, Session, version
+from netplay.session import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, Decider, PeerState, Session, version
 from netplay.transcript import Transcript
 from netplay.transport import HostTransport, Incoming
 from replays import codec
@@ -592,3 +592,27 @@ class HostSession(Session):
         self.say("rematch: a new game with the same seats and options")
         self._send_header(seated)
 
+
+    # ------------------------------------------------------------------------------ for the client
+    # (added for the client's peer banner; reads the state above and changes nothing)
+
+    def peers(self) -> list[PeerState]:
+        """Every seated joiner: connected or lost since when, and what happens if it stays away."""
+        now = time.monotonic()
+        out = []
+        for seat, conn in sorted(self._seated().items()):
+            name = self._name(seat) if self.names else conn.name
+            if conn.connected:
+                out.append(PeerState(seat, name, True))
+                continue
+            gone = max(0.0, now - conn.gone_at) if conn.gone_at else 0.0
+            claim = self._claim_in(seat)
+            if claim is not None:
+                text, deadline = f"if {name} is not back in {claim:.0f} s, you win by forfeit", claim
+            elif self.phase == "play":
+                text, deadline = (f"{name} has {self.reveal_timeout:g} s to come back once it is its turn; "
+                                  "you may play on", None)
+            else:
+                text, deadline = "", None
+            out.append(PeerState(seat, name, False, gone, text, deadline))
+        return out

@@ -29,6 +29,7 @@ from netplay.session import (
     EXIT_OK,
     JOINER_GRACE,
     Decider,
+    PeerState,
     Session,
     version,
 )
@@ -620,3 +621,27 @@ class JoinSession(Session):
             self.rematch_asked = True
             self.say("you want a rematch")
             self._send("rematch", [])
+
+    # ------------------------------------------------------------------------------ for the client
+    # (added for the client's peer banner; reads the state above and changes nothing)
+
+    def peers(self) -> list[PeerState]:
+        """The host, as far as this joiner can tell (other joiners are reached only through it)."""
+        transport = self.transport
+        seat = self._host_seat() if transport is not None else None
+        name = self._name(seat) if seat is not None else (transport.host_name if transport is not None else "host")
+        if transport is not None and transport.connected and self._host_gone_at is None:
+            return [PeerState(seat, name, True)]
+        if transport is None:
+            return [PeerState(seat, name, False, 0.0, "the connection is closed")]
+        gone = max(0.0, time.monotonic() - self._host_gone_at) if self._host_gone_at is not None else 0.0
+        claim = self._claim_in(seat) if seat is not None else None
+        if self.phase == "play" and self.transcript is not None and not self.transcript.ledger.closed:
+            if claim is not None:
+                return [PeerState(seat, name, False, gone, f"if {name} is not back in {claim:.0f} s, you claim the "
+                                                         "win by forfeit", claim)]
+            limit = self.deadlines.timeout if self.deadlines is not None else self.reveal_timeout
+            left = max(0.0, limit + JOINER_GRACE - gone)
+            return [PeerState(seat, name, False, gone, f"if {name} is not back in {left:.0f} s, the game stops "
+                                                       "unfinished (resume it later with netplay join --resume)", left)]
+        return [PeerState(seat, name, False, gone, "")]

@@ -107,6 +107,44 @@ class QueueDecider:
         return not self.actions.empty()
 
 
+# ---------------------------------------------------------------------------------- for the client
+# (added for the client's peer banner and end screen; only read the state above, change nothing)
+
+@dataclass(frozen=True, slots=True)
+class PeerState:
+    """What this peer knows of another one, for a banner: connected or lost (and since when), and
+    what the session will do about it and when (`deadline_s`: seconds from now, None: nothing is due)."""
+
+    seat: int | None
+    name: str
+    connected: bool
+    gone_s: float = 0.0
+    next: str = ""
+    deadline_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How the current game ended, for an end screen: `kind` is "result" (the engine's co-signed
+    result), "forfeit" (a timeout claim: `blamed` withheld a frame), "abandoned" (the session stopped
+    before the game ended: a peer left or was lost; the game stays unfinished), or "dispute".
+    `reason` is in words; never a draw unless the engine's result is one."""
+
+    kind: str
+    winners: tuple[int, ...]
+    reason: str
+    result: Result | None = None
+    blamed: int | None = None
+    rematch_open: bool = False
+
+
+# the frame a timeout claim names, as a player would say it
+_FRAME_WORDS = {"act": "its move", "commit": "its choice", "reveal": "its revealed choice",
+                "chain": "its share of a random draw", "shuffle": "its shuffle of the deck",
+                "strip": "its part of a card's deal", "seed": "its seed at the end", "final": "its signature on "
+                "the result", "open": "its opening commitments"}
+
+
 def result_text(result: Result | None, names: list[str] | None = None) -> str:
     return "no result" if result is None else result.describe(names)
 
@@ -509,3 +547,57 @@ class Session:
         if self.outcome is not None:
             return Result((), (), self.outcome.message)
         return None
+
+    # ------------------------------------------------------------------------------ for the client
+    # (added for the client's peer banner and end screen; they read the state above and change nothing)
+
+    def peers(self) -> list[PeerState]:
+        """The other peers as this one sees them; the host and joiners say more."""
+        return []
+
+    def _name(self, seat: int | None) -> str:
+        if seat is not None and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "the other player" if seat is None else f"seat {seat}"
+
+    def _claim_in(self, seat: int) -> float | None:
+        """Seconds until this peer claims that `seat` withheld the frame awaited now (None: no claim due)."""
+        transcript = self.transcript
+        if transcript is None or self.phase != "play" or transcript.ledger.closed or self.deadlines is None:
+            return None
+        nxt = transcript.ledger.claimable()
+        if nxt is None or nxt[1] != seat:
+            return None
+        remaining = self.deadlines.remaining(nxt[0], nxt[1], time.monotonic())
+        return None if remaining is None else max(0.0, remaining + self._claim_grace(nxt[0]))
+
+    def game_end(self) -> GameEnd | None:
+        """The end of the current game in words (None while it goes on)."""
+        transcript = self.transcript
+        rematch_open = self.phase == "over" and self.outcome is None
+        if transcript is not None:
+            ledger = transcript.ledger
+            if ledger.status == "complete" and ledger.result is not None:
+                return GameEnd("result", tuple(ledger.result.winners), ledger.result.reason, ledger.result,
+                               rematch_open=rematch_open)
+            if ledger.status == "unfinished" and ledger.claim is not None:
+                claim = ledger.claim
+                blamed = claim.blamed
+                winners = tuple(s for s in range(ledger.players) if s != blamed and s not in ledger.state.out)
+                what = _FRAME_WORDS.get(claim.kind, f"its {claim.kind} frame")
+                limit = self.deadlines.timeout if self.deadlines is not None else self.reveal_timeout
+                return GameEnd("forfeit", winners, f"{self._name(blamed)} did not send {what} within "
+                                                   f"{limit:g} s and forfeits", blamed=blamed)
+            if ledger.status == "contested" and ledger.claim is not None:
+                claim = ledger.claim
+                return GameEnd("contested", (), f"{self._name(claim.claimant)} claimed that {self._name(claim.blamed)} "
+                                                "withheld a frame, and it contests the claim: nobody can be proven at "
+                                                "fault, so nobody wins or loses")
+            if ledger.status == "disputed":
+                reason = ledger.dispute.reason if ledger.dispute is not None else "a frame broke the rules"
+                return GameEnd("dispute", (), f"the game stopped in a dispute: {reason}")
+        if self.outcome is None:
+            return None
+        if self.outcome.code == EXIT_DISPUTE:
+            return GameEnd("dispute", (), self.outcome.message)
+        return GameEnd("abandoned", (), self.outcome.message)

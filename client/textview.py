@@ -208,7 +208,46 @@ def _tides(view: dict, names: list[str]) -> list[str]:
     return lines
 
 
+_RESOURCES = ("brick", "grain", "lumber", "ore", "wool")
+
+
+def _catan(view: dict, names: list[str]) -> list[str]:
+    """The step and dice, then one line per seat: points, cards in hand, pieces on the board, roads,
+    development cards; the bank, the offer on the table and the awards. The board's geometry is the
+    graphical table's (or `state`)."""
+    dice = view.get("dice")
+    lines = [f"round {view.get('round')}, turn {view.get('turn')}, {view.get('step')}"
+             + (f", dice {dice[0]}+{dice[1]}={sum(dice)}" if dice else "") + f", robber on hex {view.get('robber')}"]
+    buildings: dict[int, list[int]] = {}
+    for seat, kind in view.get("nodes", {}).values():
+        buildings.setdefault(seat, [0, 0])[kind == "city"] += 1
+    roads: dict[int, int] = {}
+    for seat in view.get("roads", {}).values():
+        roads[seat] = roads.get(seat, 0) + 1
+    for seat, hand in enumerate(view.get("hands", [])):
+        dev = view.get("dev", [{}] * (seat + 1))[seat]
+        own = dev.get("cards")
+        cards = (", ".join(f"{n} {r}" for n, r in zip(hand, _RESOURCES, strict=False) if n) or "no cards") \
+            if isinstance(hand, list) else f"{hand} cards"
+        settlements, cities = buildings.get(seat, [0, 0])
+        lines.append(f"{seat_name(seat, names, view)}: {view['vp_public'][seat]} points; {cards}; {settlements} "
+                     f"settlements, {cities} cities, {roads.get(seat, 0)} roads; development "
+                     + (", ".join(own) if own else f"{dev.get('count', 0)} card(s)")
+                     + (f", {dev.get('knights_played')} knights played" if dev.get("knights_played") else ""))
+    bank = view.get("bank") or []
+    lines.append("bank: " + ", ".join(f"{n} {r}" for n, r in zip(bank, _RESOURCES, strict=False))
+                 + f"; development deck {view.get('deck')}")
+    offer = view.get("offer")
+    if offer:
+        lines.append(f"offer by {seat_name(view.get('active'), names, view)}: give {offer['give']} for {offer['get']}")
+    road, army = view.get("longest_road") or {}, view.get("largest_army")
+    lines.append(f"longest road: {seat_name(road['holder'], names, view) if road.get('holder') is not None else '-'}"
+                 f"; largest army: {seat_name(army, names, view) if army is not None else '-'}")
+    return lines
+
+
 _BOARDS: dict[str, Callable[[dict, list[str]], list[str]]] = {
+    "catan": _catan,
     "loyal-captain": _kidd, "madagaskar": _kidd, "quedah-merchant": _kidd,
     "ploc": _ploc, "ebbe-flut": _ebbeflut, "ebbe-flut-solo": _ebbeflut, "turning-tides": _tides,
 }

@@ -260,7 +260,8 @@ def test_a_killed_host_shows_a_banner_within_seconds_and_never_a_draw(home):
 
     with processes() as procs:
         # the host's bot waits a minute before its first move: the game is under way, the host to move
-        host = cli_host(home, "madagaskar", "--bot", "random", "--bot-delay", "60", tag="host")
+        host = cli_host(home, "madagaskar", "--bot", "random", "--bot-delay", "60", "--reveal-timeout", "6",
+                        tag="host")
         procs.append(host)
         decider = QueueDecider()
         session = JoinSession(Identity.load(), decider, host.address(), replay_dir=home / "replays",
@@ -364,7 +365,8 @@ def test_a_host_that_quits_mid_game_is_an_abandoned_game_not_a_draw(home):
     from netplay.session import QueueDecider
 
     with processes() as procs:
-        host = cli_host(home, "madagaskar", "--bot", "random", "--bot-delay", "60", tag="host")
+        host = cli_host(home, "madagaskar", "--bot", "random", "--bot-delay", "60", "--reveal-timeout", "6",
+                        tag="host")
         procs.append(host)
         decider = QueueDecider()
         session = JoinSession(Identity.load(), decider, host.address(), replay_dir=home / "replays", fsync=False)

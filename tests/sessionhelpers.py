@@ -127,3 +127,12 @@ def same_result(paths: Sequence[Path]) -> Verdict:
         assert (v.status, v.result, v.blame, v.frames) == (first.status, first.result, first.blame, first.frames), (
             f"{first.path}: {first.status} {first.result} / {v.path}: {v.status} {v.result}")
     return first
+
+
+DECK_PEER = (sys.executable, str(Path(__file__).with_name("deck_peer.py")))
+
+
+def deck_peer(tmp: Path, role: str, *extra: str, tag: str) -> Proc:
+    """A Toy Deck peer (tests/deck_peer.py) with its own home."""
+    home = tmp / tag
+    return Proc([*DECK_PEER, role, *extra, "--home", str(home), "--replay-dir", str(home / "replays")], home, tag)

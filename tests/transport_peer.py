@@ -5,7 +5,8 @@
 
 It prints one JSON object per line on stdout (events, received data as hex) and reads commands, one
 JSON object per line, on stdin: {"send": hex}, {"send_size": n} (n zero bytes), {"raw": [hex, ...]}
-(a raw multipart message on the joiner's encrypted socket, to play a misbehaving peer),
+(a raw multipart message on the joiner's encrypted socket, to play a misbehaving peer), {"raw_size": n}
+(a DATA message of n zero bytes that skips the joiner's own size checks),
 {"broadcast": hex}, {"quit": true}. A host echoes every message that starts with b"echo:" back to
 its sender. Logging goes to stderr. Everything ends after --lifetime seconds at the latest.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from netplay.identity import Identity, KeyChanged, KnownPeers  # noqa: E402
-from netplay.transport import ConnectFailed, HostTransport, JoinTransport, Refused  # noqa: E402
+from netplay.transport import DATA, ConnectFailed, HostTransport, JoinTransport, Refused  # noqa: E402
 
 
 def emit(**obj: object) -> None:
@@ -104,7 +105,8 @@ def run_join(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
                 return 3
             if join.generation != generation:
                 generation = join.generation
-                emit(event="connected", generation=generation, host=join.host_fingerprint, name=join.host_name)
+                emit(event="connected", generation=generation, host=join.host_fingerprint, name=join.host_name,
+                     host_max_bytes=join.host_max_bytes, heartbeat_s=join.heartbeat_s, liveness=join.liveness)
             for data in received:
                 emit(event="message", data=data.hex() if len(data) <= 4096 else f"{len(data)} bytes")
             while not commands.empty():
@@ -115,6 +117,9 @@ def run_join(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
                     emit(event="sent", ok=join.send(bytes.fromhex(cmd["send"])))
                 elif "send_size" in cmd:
                     emit(event="sent", ok=join.send(bytes(cmd["send_size"])))
+                elif "raw_size" in cmd:      # a DATA message of n zero bytes, past our own cap checks
+                    join._sock.send(bytes([DATA]) + bytes(cmd["raw_size"]))
+                    emit(event="sent", ok=True)
                 elif "raw" in cmd:
                     join._sock.send_multipart([bytes.fromhex(part) for part in cmd["raw"]])
                     emit(event="sent", ok=True)

@@ -1137,9 +1137,10 @@ class JoinTransport(_Endpoint):
             elif kind == BYE:
                 self._lost("the host closed the connection", logging.INFO)
             elif kind == UNKNOWN:
-                log.info("host %s forgot us (restarted?); handshaking again", self.address)
-                self.connected = False
-                self._hello()
+                # Start over from the bootstrap on new connections rather than re-handshake on this one:
+                # a new connection's first HELLO and AUTH pass the host's gates even while someone
+                # floods from our address, and a restarted host may have a new curve port anyway.
+                self._lost("the host does not know this connection (it restarted, or dropped us)", logging.INFO)
             elif kind in (CHALLENGE, WELCOME):
                 log.debug("late %s from the host: already connected", _KIND_NAMES[kind])
             else:

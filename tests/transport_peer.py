@@ -1,6 +1,7 @@
 """A transport peer in its own process, driven by the transport and namespace tests.
 
     python tests/transport_peer.py join ADDRESS --home DIR [--name N] [--max-bytes B] [--heartbeat S]
+                                   [--challenge-delay S]
     python tests/transport_peer.py host --home DIR [--bind IP] [--port P] [--heartbeat S]
 
 It prints one JSON object per line on stdout (events, received data as hex) and reads commands, one
@@ -25,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from netplay.identity import Identity, KeyChanged, KnownPeers  # noqa: E402
-from netplay.transport import DATA, ConnectFailed, HostTransport, JoinTransport, Refused  # noqa: E402
+from netplay.transport import CHALLENGE, DATA, ConnectFailed, HostTransport, JoinTransport, Refused  # noqa: E402
 
 
 def emit(**obj: object) -> None:
@@ -54,6 +55,8 @@ def main() -> int:
     parser.add_argument("--liveness", type=int, default=4)
     parser.add_argument("--connect-timeout", type=float, default=10.0)
     parser.add_argument("--lifetime", type=float, default=60.0)
+    parser.add_argument("--challenge-delay", type=float, default=0.0,
+                        help="wait this long before answering a CHALLENGE: a slow network or joiner")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s %(levelname)s %(message)s")
     home = Path(args.home)
@@ -88,6 +91,15 @@ def run_host(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
 
 def run_join(args: argparse.Namespace, identity: Identity, known: KnownPeers, commands: queue.Queue,
              end: float) -> int:
+    if args.challenge_delay:
+        answer = JoinTransport._on_message
+
+        def slowly(self: JoinTransport, msg: bytes) -> None:
+            if msg[:1] == bytes([CHALLENGE]):
+                time.sleep(args.challenge_delay)
+            answer(self, msg)
+
+        JoinTransport._on_message = slowly  # type: ignore[method-assign]
     try:
         join = JoinTransport(identity, args.address, known, max_bytes=args.max_bytes,
                              connect_timeout_s=args.connect_timeout, heartbeat_s=args.heartbeat,

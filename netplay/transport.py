@@ -143,8 +143,6 @@ class MessageError(Exception):
     functions raise). The transport drops such input with a logged reason; it never escapes `poll`."""
 
 
-_Malformed = MessageError
-
 
 @dataclass(frozen=True, slots=True)
 class Incoming:
@@ -688,12 +686,12 @@ class HostTransport(_Endpoint):
                 continue
             now = time.monotonic()
             source = _source_of(frames[1])
-            if request.version != PROTOCOL:
-                reply = _pack([BOOT_ERROR, PROTOCOL, f"host speaks protocol {PROTOCOL}, not {request.version}"])
-            elif not self._card_gate.allow(source, rid, now):
+            if not self._card_gate.allow(source, rid, now):      # every answer on port P passes this gate
                 self.stats["card_limited"] += 1
                 self._limited("bootstrap requests from %s over its rate dropped", source)
                 continue
+            if request.version != PROTOCOL:
+                reply = _pack([BOOT_ERROR, PROTOCOL, f"host speaks protocol {PROTOCOL}, not {request.version}"])
             else:
                 ident = self.identity
                 sig = ident.sign(_card_message(ident.name, ident.public_key, self._curve_raw, self.curve_port,

@@ -90,7 +90,9 @@ def join_within(run: Run, key: bytes, start: Callable[[], Peer]) -> tuple[Peer, 
     except BaseException:
         peer.kill()
         raise
-    return peer, time.monotonic() - began
+    took = time.monotonic() - began
+    print(f"joined {took:.2f} s after the joiner process started")
+    return peer, took
 
 
 def assert_flooded(done: dict, seconds: float) -> None:
@@ -184,6 +186,7 @@ def test_a_seated_joiner_comes_back_while_a_flood_claims_its_key(host: HostTrans
             peer.proc.send_signal(signal.SIGCONT)
             run.until(has("joined", jkey), timeout=WITHIN_S)
             took = time.monotonic() - back
+            print(f"back {took:.2f} s after SIGCONT")
             peer.command(send=b"echo:resumed".hex())
             peer.event("message", during=run.turn, data=b"echo:resumed".hex())
             done = stop(flooder, run)

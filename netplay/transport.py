@@ -444,12 +444,17 @@ class _Gate:
 
 
 def _source_of(frame: zmq.Frame) -> str:
-    """The source address of a received message, as the key of its rate limits: the IPv4 address, or
-    the /64 of an IPv6 address (anyone can pick any address of their /64)."""
+    """The source address of a received message, as the key of its rate limits (`source_key`)."""
     try:
         address = frame.get("Peer-Address")
     except zmq.ZMQError:          # not TCP, or no metadata: all such messages share one source
         return "?"
+    return source_key(address)
+
+
+def source_key(address: str) -> str:
+    """What one source is for the flood limits: an IPv4 address, or the /64 of an IPv6 address
+    (anyone can pick any address of their /64); an IPv4-mapped IPv6 address counts as IPv4."""
     if ":" not in address:
         return address
     try:

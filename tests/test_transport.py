@@ -613,3 +613,38 @@ def test_settings_outside_the_ranges_are_refused_locally(host_identity: Identity
             HostTransport(host_identity, **kwargs)
     with pytest.raises(ValueError, match="liveness 99"):
         JoinTransport(host_identity, "127.0.0.1:9", KnownPeers(), liveness=99)
+
+
+def test_a_source_is_an_ipv4_address_or_an_ipv6_64() -> None:
+    assert tr.source_key("192.168.1.20") == "192.168.1.20"
+    assert tr.source_key("2001:db8:1:2:aaaa::1") == tr.source_key("[2001:db8:1:2:ffff::9]") == "2001:db8:1:2::/64"
+    assert tr.source_key("2001:db8:1:3::1") != tr.source_key("2001:db8:1:2::1")
+    assert tr.source_key("fe80::1%eth0") == "fe80::/64"
+    assert tr.source_key("::ffff:10.0.0.7") == "10.0.0.7"
+    assert tr.source_key("not an address:") == "not an address:"
+
+
+def test_a_dropped_hello_is_repeated(host: HostTransport, tmp_path: Path) -> None:
+    """A HELLO the host drops (over its rate) is repeated by the joiner a second later, with the same
+    nonce, so the handshake still completes."""
+    dropped: list[bytes] = []
+    allow = host._hello_gate.allow
+
+    def drop_first(source: str, rid: bytes, now: float) -> bool:
+        if not dropped:
+            dropped.append(rid)
+            return False
+        return allow(source, rid, now)
+
+    host._hello_gate.allow = drop_first   # type: ignore[method-assign]
+    home = tmp_path / "jo"
+    jkey = key_of(home, "jo")
+    run = Run(host)
+    peer = joiner(host.address, home)
+    try:
+        start = time.monotonic()
+        run.until(has("joined", jkey), timeout=5)
+        assert len(dropped) == 1 and time.monotonic() - start >= tr.HELLO_RETRY_S - 0.1
+        assert host.stats["challenge"] == 1
+    finally:
+        peer.kill()

@@ -118,11 +118,19 @@ def _peer_options(func):
 
 # ---------------------------------------------------------------------------------------------- host
 
+def _check_port(ctx: click.Context, param: click.Parameter, port: int) -> int:
+    """The encrypted port is P+1, so P = 65535 would fail only after the bootstrap port was bound."""
+    if port > 65534:
+        raise click.BadParameter(f"{port} leaves no room for the encrypted port, which is the next one (P+1): "
+                                 "use at most 65534, or 0 for any free port")
+    return port
+
+
 @click.command()
 @click.argument("game_id", metavar="GAME")
 @click.option("--seat", default=0, show_default=True, type=int, help="the host's seat")
-@click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535),
-              help="bootstrap port (the encrypted port is the next one); 0: any free port")
+@click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535), callback=_check_port,
+              help="bootstrap port P, at most 65534 (the encrypted port is P+1); 0: any free port")
 @click.option("--bind", default="0.0.0.0", show_default=True, help="address to listen on")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
@@ -138,6 +146,7 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
 
     from client.cli_args import parse_options
     from netplay.host import HostSession
+    from netplay.transport import ListenFailed
 
     _setup(verbose)
     engines.get(game_id)
@@ -156,6 +165,8 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
                                   seat=seat, bind=bind, port=port, known_peers=_known_peers(),
                                   on_free_seats=free_seats, **_session_options(replay_dir, reveal_timeout, fsync,
                                                                                 quiet or bot is None, clock))
+        except ListenFailed as exc:     # names the port that failed: the bootstrap P or the encrypted P+1
+            raise click.ClickException(str(exc)) from None
         except (OSError, zmq.ZMQError) as exc:
             raise click.ClickException(f"cannot listen on {bind}:{port}: {exc}") from None
         stack.callback(_close_quietly, session)

@@ -13,10 +13,17 @@ from typing import Any
 
 import msgpack
 
+from replays import codec
+
 PROTO = 2                  # session protocol version, sent in `hello` and `offer`
 MAX_TEXT = 500             # reasons, chat lines
 MAX_FRAME = 256 * 1024     # one frame's wire bytes
 MAX_HEADER = 64 * 1024
+
+#: Walked before decoding (replays.codec.scan): msgpack reserves what array headers declare, so without
+#: these a few KiB of nested headers would cost tens of MiB. The deepest message is `offer`: its
+#: options are [key, value] pairs inside the message array, three levels.
+_BOUNDS = codec.Limits(max_bytes=1 << 62, max_depth=4, max_items=10_000, max_str=1 << 62, max_bin=1 << 62)
 
 NIL = type(None)
 _B = bytes
@@ -62,6 +69,9 @@ def pack(tag: str, *fields: Any) -> bytes:
 
 def unpack(data: bytes) -> tuple[str, list[Any]]:
     """(tag, fields) of a received message; Malformed for anything else."""
+    problem = codec.scan(data, _BOUNDS)[1]
+    if problem:
+        raise Malformed(f"undecodable message ({problem})")
     try:
         value = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
                                 max_array_len=10_000, max_map_len=0, max_ext_len=0)

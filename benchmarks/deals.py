@@ -22,7 +22,7 @@ from benchmarks import transport as bench_transport  # noqa: E402
 
 def _joiner(address: str, home: str, games: int) -> None:
     os.environ["NETPLAY_HOME"] = home
-    from deck_peer import DeckBot
+    from game_peer import DeckBot
     from deckgame import DECK_GAME
 
     import engines
@@ -36,7 +36,7 @@ def _joiner(address: str, home: str, games: int) -> None:
 
 
 def measure(games: int = 3) -> dict:
-    from deck_peer import DeckBot
+    from game_peer import DeckBot
     from deckgame import DECK_GAME
 
     import engines

@@ -129,10 +129,11 @@ def same_result(paths: Sequence[Path]) -> Verdict:
     return first
 
 
-DECK_PEER = (sys.executable, str(Path(__file__).with_name("deck_peer.py")))
+GAME_PEER = (sys.executable, str(Path(__file__).with_name("game_peer.py")))
 
 
-def deck_peer(tmp: Path, role: str, *extra: str, tag: str) -> Proc:
-    """A Toy Deck peer (tests/deck_peer.py) with its own home."""
+def deck_peer(tmp: Path, role: str, *extra: str, tag: str, prefix: Sequence[str] = ()) -> Proc:
+    """A peer of tests/game_peer.py (Toy Deck unless `--game` says otherwise) with its own home."""
     home = tmp / tag
-    return Proc([*DECK_PEER, role, *extra, "--home", str(home), "--replay-dir", str(home / "replays")], home, tag)
+    return Proc([*GAME_PEER, role, *extra, "--home", str(home), "--replay-dir", str(home / "replays")], home, tag,
+                prefix)

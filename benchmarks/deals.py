@@ -22,8 +22,8 @@ from benchmarks import transport as bench_transport  # noqa: E402
 
 def _joiner(address: str, home: str, games: int) -> None:
     os.environ["NETPLAY_HOME"] = home
-    from game_peer import DeckBot
     from deckgame import DECK_GAME
+    from game_peer import DeckBot
 
     import engines
     from netplay.identity import Identity
@@ -36,8 +36,8 @@ def _joiner(address: str, home: str, games: int) -> None:
 
 
 def measure(games: int = 3) -> dict:
-    from game_peer import DeckBot
     from deckgame import DECK_GAME
+    from game_peer import DeckBot
 
     import engines
     from netplay.host import HostSession

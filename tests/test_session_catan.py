@@ -61,7 +61,7 @@ def test_two_machines_each_with_a_person_and_a_bot(tmp_path: Path) -> None:
     reason = netns_unavailable()
     if reason:
         pytest.skip(reason)
-    with namespaces(2) as [(ns_a, ip_a), (ns_b, ip_b)], processes() as procs:
+    with namespaces(2) as [(ns_a, ip_a), (ns_b, _)], processes() as procs:
         host = deck_peer(tmp_path, "host", *SHORT, "--bind", ip_a, "--also", "1", "--humans", "1", "--bot", "smart",
                          tag="host", prefix=in_netns(ns_a))
         procs.append(host)

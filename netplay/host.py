@@ -374,7 +374,7 @@ class HostSession(Session):
         if transcript is None or conn.seat is None or self.phase not in ("play", "over"):
             return
         session = transcript.header.session
-        if not verify_ack(conn.key, session, seq, frame_hash, sig):
+        if self.players > 2 and not verify_ack(conn.key, session, seq, frame_hash, sig):
             log.warning("%s sent an acknowledgement it did not sign: dropped", conn.name)
             return
         frames = transcript.ledger.frames
@@ -496,11 +496,19 @@ class HostSession(Session):
 
     def _relay(self, frame: Frame) -> None:
         """Send a sequenced frame to every joiner, with the host's certificate that it is frame `seq`."""
-        cert = sign_cert(self.identity.private_key, self.header.session, frame.seq, frame.hash)
+        cert = self._cert(frame)
         message = wire.pack("frame", frame.encode(), cert)
         for conn in self.conns.values():
             if conn.seat is not None and conn.connected:
                 self.transport.send(conn.key, message)
+
+    def _cert(self, frame: Frame) -> bytes:
+        """The host's certificate that `frame` is frame `seq` (only where there are other joiners to be
+        told different things: with two seats there is nobody to tell, and it would cost every move a
+        signature and its check)."""
+        if self.players <= 2:
+            return b""
+        return sign_cert(self.identity.private_key, self.header.session, frame.seq, frame.hash)
 
     def _dispute(self, exc: Dispute, evidence: bytes) -> None:
         for conn in self.conns.values():
@@ -543,7 +551,7 @@ class HostSession(Session):
             for held in conn.seats:
                 self.deadlines.back(held)
         for frame in frames[seq + 1:]:
-            cert = sign_cert(self.identity.private_key, self.header.session, frame.seq, frame.hash)
+            cert = self._cert(frame)
             self.transport.send(conn.key, wire.pack("frame", frame.encode(), cert))
         self.transport.send(conn.key, wire.pack("synced", len(frames) - 1))
         self.say(f"{conn.name} (seat {seat}) resumes after frame {seq}: sent {len(frames) - 1 - seq} frame(s)")

@@ -332,7 +332,9 @@ class JoinSession(Session):
         if frame.session != transcript.header.session:
             log.warning("rejected a frame from the host: frame for another session (%s)", frame.session.hex())
             return
-        if not verify_cert(self.transport.host_key, transcript.header.session, frame.seq, frame.hash, cert):
+        relayed = transcript.header.players > 2   # with two seats there is no relay to hold to account
+        if relayed and not verify_cert(self.transport.host_key, transcript.header.session, frame.seq, frame.hash,
+                                       cert):
             log.warning("dropped frame %d from the host: its certificate is not the host's signature", frame.seq)
             return
         now = time.monotonic()
@@ -376,7 +378,7 @@ class JoinSession(Session):
                 and frame.body and transcript.holds(frame.body[0])):
             self._evidence = self.pending   # our frame for that slot went to the host and was not passed on
         host = self._host_seat()
-        record = Cert("cert", host, frame.seq, frame.hash, cert) if host is not None else None
+        record = Cert("cert", host, frame.seq, frame.hash, cert) if host is not None and cert else None
         try:
             frame = transcript.accept(frame, record)
         except Rejected as exc:
@@ -389,8 +391,9 @@ class JoinSession(Session):
             self._report_dispute(exc)
             return
         session = transcript.header.session
-        self._send("ack", frame.seq, frame.hash, cert, sign_ack(self.identity.private_key, session, frame.seq,
-                                                                frame.hash))
+        signed = transcript.header.players > 2
+        ack = sign_ack(self.identity.private_key, session, frame.seq, frame.hash) if signed else b""
+        self._send("ack", frame.seq, frame.hash, cert, ack)
         if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
             self.pending = None
         for line in transcript.lines():

@@ -105,8 +105,11 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
         raise Malformed("offer: terms must be [reveal timeout ms, nil or [clock ms, increment ms]]")
     if tag in ("frame", "dispute") and len(fields[0]) > MAX_FRAME:
         raise Malformed(f"{tag} of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
-    if tag in ("ack", "acked") and not all(len(f) in (32, 64) for f in fields if isinstance(f, bytes)):
-        raise Malformed(f"{tag}: hash (32 bytes) and signatures (64 bytes)")
+    if tag in ("ack", "acked") and not all(len(f) in ((32,) if i == 0 else (0, 64))
+                                           for i, f in enumerate(x for x in fields if isinstance(x, bytes))):
+        raise Malformed(f"{tag}: hash (32 bytes) and signatures (64 bytes, or none with two seats)")
+    if tag == "frame" and len(fields[1]) not in (0, 64):
+        raise Malformed("frame: the certificate is 64 bytes (or none)")
     if tag == "ready" and not all(isinstance(s, list) and len(s) == 2 and isinstance(s[0], str)
                                   and 0 < len(s[0]) <= 64 and isinstance(s[1], bytes) and len(s[1]) == 32
                                   for s in fields[0]):

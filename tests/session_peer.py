@@ -5,7 +5,8 @@
 
 It plays like `netplay host/join --bot random` (and prints `join with: ADDRESS` the same way), but:
   --cheat withhold:KIND[:N]   never send its N-th (default 1st) own frame of KIND (open, chain, reveal, ...)
-  --cheat tamper:KIND[:N]     send its N-th own KIND frame with a changed body, properly re-signed
+  --cheat tamper:KIND[:N]     send its N-th own KIND frame with a changed body (an act: an illegal action),
+                              properly re-signed
   --cheat inject[:N]          before each of its first N (default 3) decisions, send garbage, forged,
                               unsigned, replayed, foreign, out-of-order and oversized frames
   --cheat claim-early[:KIND[:SEAT]]  claim a timeout at once (no deadline) against the first other seat
@@ -324,7 +325,9 @@ def _cheating(base: type) -> type:
 
         def _tampered(self, frame: Frame) -> Frame:
             body = list(frame.body)
-            if frame.kind == "reveal":
+            if frame.kind == "act":
+                body[0] = "no such move 99"      # an illegal action, properly signed
+            elif frame.kind == "reveal":
                 ledger = self.transcript.ledger
                 legal = [a for a in ledger.game.legal(ledger.state, frame.seat) if a != body[0]]
                 body[0] = legal[0] if legal else body[0] + "x"

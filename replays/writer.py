@@ -83,8 +83,13 @@ class ReplayWriter:
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
-            self._file = None
+            handle, self._file = self._file, None
+            try:
+                handle.close()
+            except OSError:
+                # every record is flushed when it is written: what is still buffered here is a record whose
+                # write already failed and was reported then (a full disk), not one more loss
+                pass
 
     def __enter__(self) -> ReplayWriter:
         return self

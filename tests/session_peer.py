@@ -29,6 +29,7 @@ It plays like `netplay host/join --bot random` (and prints `join with: ADDRESS` 
                               resume; nothing of it reaches the CLI
   --resume                    (join) continue the newest saved game of this home, like `join --resume`
   --print-acks                (host) print `acked SEAT SEQ` when a joiner acknowledges a frame
+  --quiet                     do not print the game's lines
 The last line on stdout is `outcome CODE MESSAGE`; the exit status is the outcome code. Logging goes
 to stderr. Everything ends after --lifetime seconds at the latest.
 """
@@ -392,6 +393,7 @@ def main() -> int:
     parser.add_argument("--inputs", default=None)
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--print-acks", action="store_true")
+    parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     os.environ["NETPLAY_HOME"] = args.home
@@ -406,7 +408,7 @@ def main() -> int:
         netplay.host.os = _InputsOs(args.inputs, "host")
         netplay.joiner.os = _InputsOs(args.inputs, "join")
     common = {"replay_dir": args.replay_dir, "reveal_timeout": args.reveal_timeout, "fsync": False,
-              "on_line": lambda line: print(f"  {line}", flush=True)}
+              "on_line": None if args.quiet else (lambda line: print(f"  {line}", flush=True))}
     if args.role == "host":
         game_id = args.target
         if args.toy:

@@ -4,6 +4,7 @@ acknowledged frame and leaves a readable prefix (see docs/replay-format.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
@@ -84,12 +85,10 @@ class ReplayWriter:
     def close(self) -> None:
         if self._file is not None:
             handle, self._file = self._file, None
-            try:
+            # every record is flushed when it is written: what is still buffered here is a record whose write
+            # already failed and was reported then (a full disk), not one more loss
+            with contextlib.suppress(OSError):
                 handle.close()
-            except OSError:
-                # every record is flushed when it is written: what is still buffered here is a record whose
-                # write already failed and was reported then (a full disk), not one more loss
-                pass
 
     def __enter__(self) -> ReplayWriter:
         return self

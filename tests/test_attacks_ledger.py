@@ -16,7 +16,9 @@ from test_ledger import CARDS, GAMES, LyingBot, LyingCards, forge, play_out
 
 import engines
 from bots.lib import RandomBot
-from engines.core import Game
+from engines.core import HIDDEN, Game
+from engines.tides import secrets as tides_secrets
+from engines.tides.game import TurningTides
 from replays.audit import audit_replay
 from replays.crypto import generate_key
 from replays.frames import make_frame
@@ -211,18 +213,70 @@ def reveal_not_opening(game_id: str, a: Attack) -> None:
     _disputed(match, liar, forge(ledger, match.secrets[liar].key, liar, "reveal", (others[0], honest.body[1])), a)
 
 
-def card_never_drawn(game_id: str, a: Attack) -> None:
-    """A seat whose own engine forgets what it drew plays a card it never drew: the other seats can only
-    check that the card is possible; the re-simulation at the seed reveal proves the lie."""
+class LyingTides(TurningTides):
+    """The liar's own Turning Tides engine: at a pick it accepts any card its hand could hold as far as the
+    others can tell (the public check), keeping its real hand as it was."""
+
     liar = 1
-    match = SignedMatch(CARDS, RandomBot(), seed=9, reproducible=True)
-    match.ledgers[liar] = Ledger(match.header, match.secrets[liar], Game(LyingCards()))
-    match.bots[liar] = LyingBot()
+
+    def legal(self, inner, seat):
+        if seat == self.liar and inner.phase == "pick" and inner.private[seat] is not HIDDEN:
+            return tides_secrets.pick_options(_hide(inner, seat), seat)
+        return super().legal(inner, seat)
+
+    def play(self, inner, seat, action):
+        if (seat == self.liar and inner.phase == "pick" and inner.private[seat] is not HIDDEN
+                and action not in tides_secrets.pick_options(inner, seat)):
+            after = super().play(_hide(inner, seat), seat, action)
+            return after._replace(private=tuple(inner.private[seat] if s == seat else p
+                                                for s, p in enumerate(after.private)))
+        return super().play(inner, seat, action)
+
+
+def _hide(inner, seat: int):
+    return inner._replace(private=tuple(HIDDEN if s == seat else p for s, p in enumerate(inner.private)))
+
+
+class LyingTidesBot:
+    """Picks, once, a card it does not hold but could as far as the others know; plays randomly otherwise."""
+
+    name = "liar"
+
+    def __init__(self) -> None:
+        self.lied = False
+
+    def choose(self, game, state, seat, legal, rng):
+        inner = state.inner
+        if not self.lied and inner.phase == "pick" and inner.private[seat] is not HIDDEN:
+            real = tides_secrets.pick_options(inner, seat)
+            fake = [a for a in tides_secrets.pick_options(_hide(inner, seat), seat) if a not in real]
+            if fake:
+                self.lied = True
+                return fake[0]
+        return rng.choice(legal)
+
+
+def card_never_drawn(game_id: str, a: Attack) -> None:
+    """A seat plays a card it never drew: the other seats can only check that the card is possible; the
+    re-simulation at the seed reveal, with every secret known, proves the lie and names its frame."""
+    liar = 1
+    if game_id == "turning-tides":
+        match = SignedMatch(engines.get(game_id), RandomBot(), seed=4, reproducible=True)
+        match.ledgers[liar] = Ledger(match.header, match.secrets[liar], Game(LyingTides()))
+        match.bots[liar] = LyingTidesBot()
+    else:
+        match = SignedMatch(CARDS, RandomBot(), seed=9, reproducible=True)
+        match.ledgers[liar] = Ledger(match.header, match.secrets[liar], Game(LyingCards()))
+        match.bots[liar] = LyingBot()
     with pytest.raises(Dispute) as info:
         play_out(match)
     _same_rule(info.value, liar, a)
-    verdict = _audit(match, _honest(match, liar))
+    honest = _honest(match, liar)
+    assert honest.frames[-1].kind == "seed"                  # caught when the last seed was revealed ...
+    assert honest.frames[info.value.frame_no].seat == liar   # ... naming the frame that carried the card
+    verdict = _audit(match, honest)
     assert verdict.status == a.verdict and verdict.blame == liar, verdict.reason
+    assert verdict.dispute["frame"] == info.value.frame_no
 
 
 def wrong_seed(game_id: str, a: Attack) -> None:
@@ -283,8 +337,8 @@ def _cases() -> list:
     cases = []
     for attack_id in ATTACKS_HERE:
         a = BY_ID[attack_id]
-        if attack_id == "card-never-drawn":   # needs private draws played in secret: the toy game has them
-            cases.append(pytest.param(a, CARDS.id, id=f"{attack_id}[{CARDS.id}]"))
+        if attack_id == "card-never-drawn":   # needs secret draws: Turning Tides has them, and the toy game
+            cases += [pytest.param(a, g, id=f"{attack_id}[{g}]") for g in ("turning-tides", CARDS.id)]
             continue
         for game_id, game in engines.GAMES.items():
             if a.needs and a.needs not in kinds[game_id]:
@@ -298,3 +352,30 @@ def _cases() -> list:
 @pytest.mark.parametrize(("a", "game_id"), _cases())
 def test_attack(a: Attack, game_id: str) -> None:
     ATTACKS_HERE[a.id](game_id, a)
+
+
+@pytest.mark.parametrize("blamed", [0, 1])
+def test_a_claim_while_the_seats_open_is_closed_by_seats_that_may_not_have_opened(blamed: int) -> None:
+    """(Found by this suite: the claimant crashed.) A claim against a seat's open frame: the seats that
+    opened reveal their seeds, those that never opened only co-sign the forfeit."""
+    match = SignedMatch(engines.get("madagaskar"), RandomBot(), seed=1, players=3, reproducible=True)
+    for _ in range(blamed):
+        match.step()                                    # seats before the blamed one open
+    claimant = 2
+    match.deliver(match.ledgers[claimant].build_timeout())
+    seeds = []
+    for _ in range(10):
+        ledger = match.ledgers[claimant]
+        if ledger.closed:
+            break
+        kind, seat = ledger.expects()[-1]
+        frame = match.ledgers[seat].build_after_claim() if ledger.status == "claimed" else \
+            match.ledgers[seat].build_next()
+        seeds += [seat] if frame.kind == "seed" else []
+        match.deliver(frame)
+    assert seeds == list(range(blamed))                 # only the seats that opened reveal a seed
+    for seat, ledger in enumerate(match.ledgers):
+        if seat != blamed:
+            assert ledger.status == "unfinished" and ledger.blame == blamed
+    verdict = _audit(match, match.ledgers[claimant])
+    assert verdict.status == "unfinished" and verdict.blame is None and verdict.claim["blamed"] == blamed

@@ -36,6 +36,7 @@ class Attack:
     players: int = 2
     honest_exit: int = 0
     honest_args: tuple[str, ...] = ()
+    slow_seat: int | None = None  # an honest seat whose bot thinks 0.2 s a move (so a claim meets it deciding)
     shows: tuple[str, ...] = ()  # what an honest peer prints (stdout or stderr; "a|b": either)
     fork: str = ""              # what `replay verify A B ...` over every copy reports ("" for nothing)
     needs: str = ""             # the frame kind a game must have for this attack (long form, ledger rows)
@@ -61,13 +62,12 @@ ATTACKS: tuple[Attack, ...] = (
            honest_args=("--bot-delay", "1"), shows=("thinking is untimed",)),
     Attack("claim-early-joiner-vs-host", "instant timeout claim, joiner -> host", J,
            "live: the host refuses to sequence a claim against itself", "timeout claim", "valid", False,
-           "refused with `reject` (or as stale, when its frame came first); play goes on", cheat="claim-early",
-           game="madagaskar", shows=("refused a timeout claim|stale or conflicting",)),
+           "refused with `reject`; play goes on", cheat="claim-early:act", game="loyal-captain",
+           honest_args=("--bot-delay", "0.3"), shows=("the host is here and deciding; thinking is untimed",)),
     Attack("claim-early-joiner-vs-joiner", "instant timeout claim, joiner -> joiner (3 seats)", J,
            "live: the host refuses it before its own deadline (thinking is untimed)", "timeout claim", "valid", False,
-           "refused with `reject` (or as stale, when the frame came first); the blamed joiner never sees it; play "
-           "goes on", cheat="claim-early:act:2", game="madagaskar", players=3,
-           shows=("thinking is untimed|stale or conflicting",)),
+           "refused with `reject`; the blamed joiner never sees it; play goes on", cheat="claim-early:act:2",
+           game="madagaskar", players=3, slow_seat=2, shows=("seat 2 is connected and deciding; thinking is untimed",)),
     Attack("claim-early-host-vs-joiner-3-seats", "instant timeout claim, host -> joiner (3 seats)", H,
            "live: the bystander holds the claim until its own deadline; the blamed joiner contests", "timeout claim",
            "contested", False, "contested (exit 5) on every honest peer: nobody forfeits",

@@ -71,7 +71,8 @@ def _run(tmp: Path, a: Attack, game: str) -> tuple[list, object, list[Path], Pat
             _wait_for(host, "takes seat 1")       # the liar holds seat 1, an honest joiner seat 2
             honest = [host]
             if a.players == 3:
-                honest.append(cli_join(tmp, address, "--bot", "random", *a.honest_args, tag="join1"))
+                slow = ("--bot-delay", "0.2") if a.slow_seat == 2 else ()
+                honest.append(cli_join(tmp, address, "--bot", "random", *a.honest_args, *slow, tag="join1"))
                 procs.append(honest[-1])
         for proc in honest:
             proc.wait(90)

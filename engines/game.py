@@ -204,6 +204,12 @@ class Game:
                 data["rematch"] = {"may_demand": state.out[0], "must_accept": result.winners[0], "options": options}
         return data
 
+    def reveals(self, state: State, seat: int, action: str) -> tuple[tuple[str, int], ...]:
+        """The dealt cards (deck, type) that `action` shows from `seat`'s hand (see Rules.reveals)."""
+        if not isinstance(action, str) or action in COMMON_ACTIONS:
+            return ()
+        return tuple(self.rules.reveals(state.inner, seat, action))
+
     def describe(self, state: State, seat: int, action: str) -> str:
         """A plain-words line for the move log."""
         if action in COMMON_ACTIONS:

@@ -153,6 +153,12 @@ class Rules(Generic[S]):
         Tides), the options of that rematch; None: no such obligation."""
         return None
 
+    def reveals(self, inner: S, seat: int, action: str) -> tuple[tuple[str, int], ...]:
+        """The cards dealt from shared secret decks that `action` shows from `seat`'s hand, as (deck,
+        card type) pairs (a played development card, a victory point shown): the protocol proves each
+        was dealt to that seat and not shown before. Called before the action is played."""
+        return ()
+
     def describe(self, inner: S, seat: int, action: str) -> str:
         """A plain-words line for the move log."""
         return f"seat {seat}: {action}"

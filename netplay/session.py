@@ -311,6 +311,10 @@ class Session:
                 return
             kind, seat = nxt[0]
             seq = len(ledger.frames)
+            if ledger.must_claim_spoiled() and self._hold_seq != seq:
+                self.say("the card dealt to you is no card of the deck: someone cheated; showing it")
+                self._emit(ledger.build_next())
+                continue
             if seat != transcript.seat or self._hold_seq == seq:
                 return
             if kind in AUTOMATIC:

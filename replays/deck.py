@@ -125,6 +125,7 @@ __all__ = [
     "RULE_RELEASE_PROOF",
     "RULE_SPOILED_PROOF",
     "RULE_SPOILED_CARD",
+    "RULE_REVEAL_PROOF",
     "RULE_DECK_KEY",
     "RULE_SHUFFLE",
     "RULE_STRIP",
@@ -146,6 +147,7 @@ __all__ = [
     "dleq_prove",
     "dleq_verify",
     "shuffle",
+    "shuffled",
     "check_shuffle",
     "strip",
     "check_strip",
@@ -155,6 +157,8 @@ __all__ = [
     "draw",
     "spoil",
     "check_spoiled",
+    "reveal",
+    "check_reveal",
     "audit_shuffle",
     "audit_strip",
     "audit_release",
@@ -177,6 +181,7 @@ RULE_STRIP_PROOF = "strip proof"
 RULE_RELEASE_PROOF = "release proof"
 RULE_SPOILED_PROOF = "spoiled proof"
 RULE_SPOILED_CARD = "spoiled card"
+RULE_REVEAL_PROOF = "reveal proof"
 RULE_DECK_KEY = "deck key"
 RULE_SHUFFLE = "shuffle recomputation"
 RULE_STRIP = "strip recomputation"
@@ -438,6 +443,15 @@ def _prove_shuffle(seed: bytes, session: bytes, seat: int, deck: str, epoch: int
     return ShuffleProof(tuple(commitments), tuple(openings))
 
 
+def shuffled(seed: bytes, session: bytes, seat: int, deck: str, epoch: int,
+             inp: Sequence[bytes]) -> tuple[bytes, tuple[bytes, ...]]:
+    """(P, cards) of the seat's shuffle of `inp` without the proof: what the audit compares a shuffle
+    frame with once the seed is revealed (the proof was verified when the frame arrived)."""
+    key = deck_key(seed, session, seat, deck, epoch)
+    perm = deck_permutation(seed, session, seat, deck, epoch, len(inp))
+    return mul_base(key), tuple(mul(key, inp[perm[j]]) for j in range(len(inp)))
+
+
 def shuffle(seed: bytes, session: bytes, seat: int, deck: str, epoch: int, inp: Sequence[bytes]) -> Shuffle:
     """The seat's shuffle of `inp` (the plain cards for the first shuffler, else the previous shuffle's
     output) with its seed's key and permutation, and the proof. Deterministic: the audit calls this with
@@ -680,6 +694,25 @@ def spoil(seed: bytes, session: bytes, seat: int, deck: str, epoch: int, positio
     """The drawer's claim that its dealt point is no card: M = k⁻¹·V_last and DLEQ(k; B, P, M, V_last)
     (what = "spoiled"), so everyone can see M and that it really is what the drawer unmasked."""
     return _layer_off(seed, session, "spoiled", seat, deck, epoch, position, value)
+
+
+def reveal(seed: bytes, session: bytes, seat: int, deck: str, epoch: int, position: int, value: bytes) -> LayerOff:
+    """A card the seat was dealt, shown when it plays it: M = k⁻¹·V_last with DLEQ(k; B, P, M, V_last)
+    (what = "reveal"), so everyone checks at once that M is the card dealt to it at `position`."""
+    return _layer_off(seed, session, "reveal", seat, deck, epoch, position, value)
+
+
+def check_reveal(session: bytes, seat: int, deck: str, epoch: int, position: int, public: object, value: object,
+                 point: object, proof: object, table: Mapping[bytes, tuple[int, int]]) -> DeckFault | int:
+    """The type of the card shown, when `point` is the seat's unmasking of the position's last value,
+    proven, and a card of the epoch; else "reveal proof" (or "frame format"). Never raises."""
+    why = _check_layer_off(session, "reveal", seat, deck, epoch, position, public, value, point, proof)
+    if why is not None:
+        return _fault(RULE_REVEAL_PROOF, why, f"position {position}")
+    card = table.get(point)  # type: ignore[call-overload]
+    if card is None:
+        return DeckFault(RULE_REVEAL_PROOF, f"position {position}: the shown point is no card of the deck")
+    return card[1]
 
 
 def check_spoiled(session: bytes, seat: int, deck: str, epoch: int, position: int, public: object, value: object,

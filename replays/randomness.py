@@ -45,15 +45,14 @@ MAX_CHAIN = 1 << 20
 
 
 class DealUnsupported(NotImplementedError):
-    """A `Chance(kind="deal")`: a deck several seats draw from in secret needs the mental-poker deck of
-    DESIGN.md (commutative encryption), which comes with Catan in a later issue."""
+    """A `Chance(kind="deal")` in a protocol 1 transcript: secret deals need the mental-poker deck of
+    protocol 2 (replays.deck, replays.ledger.decks)."""
 
     def __init__(self, chance: Chance | None = None):
         deck = f" from deck {chance.deck!r}" if chance is not None and chance.deck else ""
         super().__init__(
-            f"secret deals{deck} (Chance kind 'deal') need the mental-poker deck protocol, which is not "
-            "implemented yet (it comes with Catan in a later issue); this protocol version supports "
-            "dice and pick chance points only")
+            f"secret deals{deck} (Chance kind 'deal') need the mental-poker deck of frame protocol 2; this "
+            "transcript follows protocol 1, which has dice and pick chance points only")
 
 
 _LINK_PREFIX: dict[tuple[bytes, int], bytes] = {}
@@ -131,7 +130,8 @@ def salt_for(seed: bytes, session: bytes, round_no: int) -> bytes:
 
 
 def outcome(chance: Chance, data: bytes) -> Any:
-    """The engine value of a chance point from protocol bytes; deals are refused (see DealUnsupported)."""
+    """The engine value of a dice or pick chance point from protocol bytes (a deal's value is the card
+    the deck really dealt: replays.ledger.decks)."""
     if chance.kind == "deal":
         raise DealUnsupported(chance)
     return outcome_from_bytes(chance, data)

@@ -581,8 +581,14 @@ def test_an_interrupted_secret_round_is_committed_afresh():
     assert verdict.status == "valid", verdict.reason
 
 
-def test_secret_deals_are_refused_with_a_clear_message():
-    table_game = Game(DealGame())
+def test_a_protocol_1_transcript_has_no_secret_deals():
+    """Deals came with protocol 2 (the mental-poker deck); a format 1 header cannot carry them."""
+    from replays.header import Header
+    match = SignedMatch(CARDS, RandomBot(), seed=1, reproducible=True)
+    old = Header(match.header.game, match.header.rules_version, 2, (), match.header.seats, match.header.session,
+                 0, 1, 0, None)
+    ledger = Ledger(old, None, Game(DealGame()))
+    ledger.status = "play"
     with pytest.raises(DealUnsupported) as info:
-        record_match(table_game, RandomBot(), seed=1, write=False)
-    assert "mental-poker" in str(info.value) and "later issue" in str(info.value)
+        ledger.expects()
+    assert "mental-poker" in str(info.value)

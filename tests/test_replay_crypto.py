@@ -111,7 +111,8 @@ def test_chance_values_come_from_every_contribution():
     assert min(counts) > 400
 
 
-def test_deals_are_refused_naming_the_later_issue():
+def test_a_deal_is_no_value_of_bytes_alone():
+    """A deal's value is the card the deck really dealt (the deck protocol), never bytes turned into a type."""
     with pytest.raises(DealUnsupported) as info:
-        outcome(Chance("deal", n=5, private_to=0, deck="development"), b"x" * 32)
-    assert "development" in str(info.value) and "later issue" in str(info.value)
+        outcome(Chance("deal", n=5, private_to=0, deck="development", pool=(0, 0, 1, 1, 2)), b"x" * 32)
+    assert "development" in str(info.value) and "protocol 2" in str(info.value)

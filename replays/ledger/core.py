@@ -21,9 +21,11 @@ from replays import codec
 from replays.crypto import SigningKey, load_public, public_bytes
 from replays.frames import Frame, decode_frame, make_frame
 from replays.header import Header
+from replays.ledger import decks
 from replays.ledger.errors import Dispute, Rejected
-from replays.ledger.kinds import KINDS, act, commit, contest
+from replays.ledger.kinds import KINDS, PROTOCOL_1, act, commit, contest
 from replays.ledger.kinds.base import Transition, short
+from replays.ledger.kinds.strip import new_deal
 from replays.ledger.values import Chain, Claim, Event, Round, SeatSecrets
 from replays.randomness import (
     DealUnsupported,
@@ -81,6 +83,9 @@ class Ledger:
         self.answered: list[Claim] = []           # claims the blamed seat answered in time (protocol 2)
         self.contest: tuple[int, int, str, bool] | None = None  # (frame no, seat, reason, with evidence)
         self.resimulated = False
+        self.decks: dict[tuple[str, int], decks.Epoch] = {}   # shared secret decks, by (deck, epoch)
+        self.last_deal: tuple[tuple[str, int], int] | None = None  # the latest deal, until its drawer acts
+        self.spoiled: tuple | None = None          # (frame no, seat, (deck, epoch), position) of a spoiled deal
         self.my_choices: dict[int, str] = {}
         self._my_chains: dict[int, list[bytes]] = {}
         self._built: tuple | None = None  # (frame, state, commit, digest) of the last own frame built
@@ -116,6 +121,8 @@ class Ledger:
         waiting = self.game.awaiting(self.state)
         if waiting.kind == "move":
             return ("act", waiting.seats[0])
+        if waiting.kind == "chance" and waiting.chance is not None and waiting.chance.kind == "deal":
+            return self._next_deal(waiting.chance)
         if waiting.kind == "chance":
             return ("chain", self.contributors(waiting.chance)[len(self.contributions)])
         if waiting.kind == "simultaneous":
@@ -127,6 +134,37 @@ class Ledger:
                 if seat not in rnd.reveals:
                     return ("reveal", seat)
         raise RuntimeError(f"{self.game.id}: unexpected awaiting {waiting!r} with status {status}")
+
+    def _next_deal(self, chance: Chance) -> tuple[str, int]:
+        """A deal from a shared deck: the epoch's shuffle round first (every seat still in, in seat order),
+        then one strip from every other seat with a layer on the deck."""
+        if self.protocol < 2:
+            raise DealUnsupported(chance)
+        ep = self.decks.get((chance.deck, chance.epoch))
+        if ep is None:
+            return ("shuffle", next(s for s in range(self.players) if s not in self.state.out))
+        if not ep.ready:
+            return ("shuffle", ep.shufflers[len(ep.shuffles)])
+        deal = self.pending_deal(ep, chance)
+        if not deal.strippers:
+            raise RuntimeError(f"deck {chance.deck!r}: seat {deal.drawer} is the only seat with a layer on it")
+        return ("strip", deal.strippers[len(deal.strips)])
+
+    def deal_chance(self) -> Chance:
+        """The deal the game awaits (for the deck kinds)."""
+        waiting = self.game.awaiting(self.state)
+        if waiting.kind != "chance" or waiting.chance is None or waiting.chance.kind != "deal":
+            raise RuntimeError("no deal is awaited")
+        return waiting.chance
+
+    def pending_deal(self, ep: decks.Epoch, chance: Chance) -> decks.Deal:
+        """The deal under way in `ep`, or the one the chance point starts (not stored until a strip is)."""
+        if ep.current is not None:
+            return ep.current
+        if len(ep.pool) - ep.next != chance.n or chance.private_to is None:
+            raise RuntimeError(f"deck {chance.deck!r} epoch {chance.epoch}: the engine says {chance.n} cards are left "
+                               f"(to seat {chance.private_to}), the deck holds {len(ep.pool) - ep.next}")
+        return new_deal(ep, chance)
 
     def _revealing(self) -> list[int]:
         """The seats that reveal and co-sign: every seat, or after a final claim every seat but the
@@ -224,7 +262,11 @@ class Ledger:
             dispute = Dispute(frame.seq, frame.seat, frame.kind, "", exc.reason, f"the engine refused it: {exc.reason}")
             self._halt(frame, dispute)
             raise dispute from None
+        latest = self.last_deal
         done()
+        if latest is not None and self.last_deal == latest and frame.kind != "spoiled" \
+                and frame.seat == self.decks[latest[0]].deals[latest[1]].drawer:
+            self.last_deal = None   # its drawer moved on: the window for a spoiled claim is closed
         self.state, self.digest = new_state, digest
         self.frames.append(frame)
         self.last_hash = frame.hash
@@ -268,13 +310,15 @@ class Ledger:
             self.status = "reveal"
         if self.status == "reveal" and all(s in self.seeds for s in self._seeding()):
             self.status = "cosign"
-            if self.claim is None:  # every seed is known: check every secret with full knowledge
-                try:
+            try:
+                if self.claim is None:  # every seed is known: check every secret with full knowledge
                     self._resimulate()
-                except Dispute as dispute:
-                    self.status = "disputed"
-                    self.dispute = dispute
-                    raise
+                elif self.decks:        # after a claim: check what the revealed seeds cover
+                    decks.audit(self, {seat: seed for seat, (seed, _) in self.seeds.items()})
+            except Dispute as dispute:
+                self.status = "disputed"
+                self.dispute = dispute
+                raise
         if self.status == "cosign" and all(s in self.finals for s in self._revealing()):
             self.status = "complete" if self.claim is None else "unfinished"
 
@@ -296,10 +340,12 @@ class Ledger:
         the bookkeeping to commit once the digest matches. Raises Dispute; changes nothing itself (except
         that a frame closing a claim's window marks the claim final before its checks)."""
         handler = KINDS.get(kind)
-        if handler is None or (self.protocol == 1 and kind == "contest"):
+        if handler is None or (self.protocol == 1 and kind not in PROTOCOL_1):
             raise Dispute(frame_no, seat, f"a {kind!r} frame", "a frame kind of this protocol version", "frame format",
                           f"seat {seat} sent a frame of a kind protocol {self.protocol} does not have")
         if kind in ("timeout", "contest"):
+            return handler.check(self, seat, body, frame_no)
+        if kind == "spoiled" and self.status == "play":
             return handler.check(self, seat, body, frame_no)
         nxt = self._next()
         if self.status == "claimed":
@@ -436,6 +482,13 @@ class Ledger:
         """With every seed and secret choice revealed, replay the game on a full-knowledge state: every
         private outcome is recomputed and every action re-checked. The final digest is compared; only if
         it differs is the replay run again comparing every frame's digest, to name the first bad frame."""
+        if self.decks:
+            decks.audit(self, {seat: seed for seat, (seed, _) in self.seeds.items()})
+        if self.spoiled is not None:
+            no, seat, _, position = self.spoiled
+            raise Dispute(no, seat, "a spoiled card", "a card", "spoiled card",
+                          f"seat {seat} claimed position {position} is no card, yet every deck value follows from "
+                          "its seed")
         if self.hidden_events == 0:
             for event in self.events:
                 event.full = event.value
@@ -448,7 +501,9 @@ class Ledger:
         for i, event in enumerate(self.events):
             if event.kind == "chance":
                 owner = event.seat
-                if owner is None:
+                if event.deal is not None:
+                    value = event.full   # decrypted by the deck audit
+                elif owner is None:
                     value = event.value
                 else:
                     mac = private_mac(self.seeds[owner][0], self.session, event.index)
@@ -510,7 +565,8 @@ class Ledger:
         kind, _ = self._my_turn(*DECISIONS)
         if kind == "act" or interrupts_step(action):
             self.game.play(self.state, me.seat, action)  # our own illegal action is our bug: raise it here
-            return self._sign("act", (action,), key)
+            extra = act.attachments(self, action) if self.protocol >= 2 else ()
+            return self._sign("act", (action, extra) if extra else (action,), key)
         if action not in self.game.legal(self.state, me.seat):
             self.game.play(self.state, me.seat, action)
             raise IllegalAction(f"{action!r} is not among seat {me.seat}'s legal choices")
@@ -537,6 +593,8 @@ class Ledger:
         """Our next frame when it needs no decision (open, chain, reveal, seed, final); None otherwise.
         While a claim is open we only answer it (when it blames us): the other seats' frames that would
         make it final are the session's to send, when its grace has passed (`build_after_claim`)."""
+        if self.must_claim_spoiled():
+            return self._sign("spoiled", KINDS["spoiled"].build(self), key)
         nxt = self._next()
         if nxt is None or self.me is None or nxt[1] != self.me.seat:
             return None
@@ -544,6 +602,13 @@ class Ledger:
         if not kind.automatic:
             return None
         return self._sign(nxt[0], kind.build(self), key)
+
+    def must_claim_spoiled(self) -> bool:
+        """Our latest dealt point is no card (someone cheated): we must say so before anything else."""
+        if self.last_deal is None or self.me is None or self.status != "play":
+            return False
+        deal = self.decks[self.last_deal[0]].deals[self.last_deal[1]]
+        return deal.drawer == self.me.seat and deal.card is None
 
     def build_after_claim(self, key: SigningKey | None = None) -> Frame | None:
         """Our frame that makes an open claim final (our seed or forfeit co-signature), if it is ours."""

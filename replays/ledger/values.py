@@ -43,6 +43,7 @@ class Event:
     index: int = 0  # chance index, or simultaneous round number
     contributions: tuple = ()
     secret: bool = False
+    deal: tuple[str, int, int] | None = None  # (deck, epoch, position) of a card dealt from a shared deck
 
 
 @dataclass(slots=True)

@@ -4,10 +4,25 @@ ledger dispatches on; docs/protocol.md ("Frame kinds and bodies") is the same ta
 
 from __future__ import annotations
 
-from replays.ledger.kinds import act, chain, commit, contest, final, open, reveal, seed, timeout
+from replays.ledger.kinds import (
+    act,
+    chain,
+    commit,
+    contest,
+    final,
+    open,
+    reveal,
+    seed,
+    shuffle,
+    spoiled,
+    strip,
+    timeout,
+)
 from replays.ledger.kinds.base import FrameKind
 
 __all__ = ["KINDS", "FrameKind"]
 
 KINDS: dict[str, FrameKind] = {kind.NAME: kind.KIND for kind in (
-    open, act, commit, reveal, chain, seed, final, timeout, contest)}
+    open, act, commit, reveal, chain, shuffle, strip, spoiled, seed, final, timeout, contest)}
+#: the kinds protocol 1 has (the others are refused in a protocol 1 transcript)
+PROTOCOL_1 = frozenset({"open", "act", "commit", "reveal", "chain", "seed", "final", "timeout"})

@@ -39,6 +39,13 @@ class Ledger(Protocol):
     my_choices: dict[int, str]
     claim: Claim | None
     contest: tuple[int, int, str, bool] | None
+    decks: dict[tuple[str, int], Any]
+    last_deal: tuple[tuple[str, int], int] | None
+    spoiled: tuple | None
+
+    def deal_chance(self) -> Chance: ...
+
+    def pending_deal(self, ep: Any, chance: Chance) -> Any: ...
 
     def need_me(self) -> SeatSecrets: ...
 

@@ -174,7 +174,7 @@ def test_an_unwritable_replay_directory_is_a_clear_error_before_the_game_starts(
         host = cli_host(tmp_path, "madagaskar", "--bot", "random", "--replay-dir", str(blocker / "replays"))
         procs.append(host)
         address = host.address()
-        joiner = cli_join(tmp_path, address, "--bot", "random")
+        joiner = cli_join(tmp_path, address, "--bot", "random", "--connect-timeout", "2")
         procs.append(joiner)
         assert host.wait(30) == 1, host.describe()
         err = host.err.strip().splitlines()

@@ -40,6 +40,7 @@ class Attack:
     shows: tuple[str, ...] = ()  # what an honest peer prints (stdout or stderr; "a|b": either)
     fork: str = ""              # what `replay verify A B ...` over every copy reports ("" for nothing)
     needs: str = ""             # the frame kind a game must have for this attack (long form, ledger rows)
+    every_game: bool = True     # the long form plays it on every game (False: the session's rule, one game shows it)
 
     @property
     def test(self) -> str:
@@ -63,7 +64,8 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("claim-early-joiner-vs-host", "instant timeout claim, joiner -> host", J,
            "live: the host refuses to sequence a claim against itself", "timeout claim", "valid", False,
            "refused with `reject`; play goes on", cheat="claim-early:act", game="loyal-captain",
-           honest_args=("--bot-delay", "0.3"), shows=("the host is here and deciding; thinking is untimed",)),
+           honest_args=("--bot-delay", "0.3"), shows=("the host is here and deciding; thinking is untimed",),
+           every_game=False),
     Attack("claim-early-joiner-vs-joiner", "instant timeout claim, joiner -> joiner (3 seats)", J,
            "live: the host refuses it before its own deadline (thinking is untimed)", "timeout claim", "valid", False,
            "refused with `reject`; the blamed joiner never sees it; play goes on", cheat="claim-early:act:2",
@@ -110,7 +112,7 @@ ATTACKS: tuple[Attack, ...] = (
            honest_exit=3, needs="chain"),
     # ---------------------------------------------------------------- signed frames that break the rules
     Attack("changed-reveal", "a reveal that does not open its commitment", J, "live: the host's ledger",
-           "choice commitment", "invalid", True, "dispute (exit 4), the liar named", cheat="tamper:reveal:2",
+           "choice commitment", "invalid", True, "dispute (exit 4), the liar named", cheat="tamper:reveal:1",
            game="turning-tides", honest_exit=4, needs="reveal"),
     Attack("changed-chain-value", "a changed (biased) chain value", H, "live: the joiner's ledger", "hash chain",
            "invalid", True, "dispute (exit 4), the liar named", cheat="tamper:chain:2", game="quedah-merchant",

@@ -41,7 +41,7 @@ def _cases() -> list:
         if a.where != "process":
             continue
         games = [a.game]
-        if LONG and a.players == 2:
+        if LONG and a.players == 2 and a.every_game:
             games = [g for g, game in engines.GAMES.items() if 2 in game.players and (not a.needs or a.needs in
                                                                                       _kinds(g))]
         cases += [pytest.param(a, g, id=a.id if g == a.game else f"{a.id}[{g}]") for g in games]

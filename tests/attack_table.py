@@ -39,6 +39,7 @@ class Attack:
     slow_seat: int | None = None  # an honest seat whose bot thinks 0.2 s a move (so a claim meets it deciding)
     shows: tuple[str, ...] = ()  # what an honest peer prints (stdout or stderr; "a|b": either)
     fork: str = ""              # what `replay verify A B ...` over every copy reports ("" for nothing)
+    note: str = ""              # a note the honest replays' verdict carries
     needs: str = ""             # the frame kind a game must have for this attack (long form, ledger rows)
     every_game: bool = True     # the long form plays it on every game (False: the session's rule, one game shows it)
 
@@ -56,7 +57,7 @@ ATTACKS: tuple[Attack, ...] = (
            "no decision", H, "live: the blamed joiner answers the demand with its frame", "timeout claim",
            "valid", False, "the claim is void, play goes on; the replays note it was answered in time",
            cheat="claim-early:chain", game="quedah-merchant", shows=("claims that you withheld your chain frame",),
-           needs="chain"),
+           needs="chain", note="answered in time"),
     Attack("claim-early-host-vs-joiner-decision", "instant timeout claim, host -> joiner, against an untimed decision",
            H, "live: the blamed joiner contests (thinking is untimed)", "timeout claim", "contested", False,
            "contested (exit 5): nobody forfeits", cheat="claim-early:act", game="quedah-merchant", honest_exit=5,

@@ -100,6 +100,8 @@ def _check_verdict(a: Attack, v: Verdict, liar_seat: int) -> None:
             assert v.dispute["rule"] and v.dispute["rule"] not in ("turn order", "state digest"), v.dispute
         else:
             assert v.dispute["rule"] == a.rule, v.dispute
+    if a.note:
+        assert any(a.note in note for note in v.notes), v.notes
     if a.verdict == "contested":
         assert v.claim is not None and v.claim["contest"] is not None, v.claim
 

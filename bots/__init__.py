@@ -17,6 +17,7 @@ __all__ = ["for_game", "make"]
 
 # game id -> the bots module of its family; one line per game package
 _MODULES = {
+    "catan": "bots.catan",
     "ebbe-flut": "bots.ebbeflut",
     "ebbe-flut-solo": "bots.ebbeflut",
     "loyal-captain": "bots.kidd",

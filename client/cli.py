@@ -3,6 +3,7 @@ together, and nothing below it imports it. Commands that draw nothing never impo
 
 from __future__ import annotations
 
+import re
 from importlib import import_module
 
 import click
@@ -88,15 +89,29 @@ def lobby(size: str, replay_dir: str | None, no_browse: bool) -> None:
 
 @main.command()
 def games() -> None:
-    """List the games: id, title, player counts and options."""
+    """List the games: id, title, player counts, options and bots."""
+    import bots
+
     for game in engines.GAMES.values():
-        counts = "/".join(str(p) for p in game.players)
-        click.echo(f"{game.id:18} {game.title:28} players {counts}")
+        counts = " or ".join(str(p) for p in game.players)
+        plural = "player" if game.players == (1,) else "players"
+        names = ", ".join(sorted(bots.for_game(game.id)))
+        click.echo(f"{game.id:18} {game.title:24} {counts + ' ' + plural:16} bots: {names}")
         for key, opt in sorted(game.options.items()):
-            choices = "|".join(str(c) for c in opt.choices)
-            click.echo(f"{'':18}   option {key}={choices} (default {opt.default}){'  ' + opt.help if opt.help else ''}")
+            choices = " or ".join(_option_value(c) for c in opt.choices)
+            about = _DECISION.sub("", opt.help).strip()
+            click.echo(f"{'':18}   --option {key}={choices} (default {_option_value(opt.default)})"
+                       + (f": {about}" if about else ""))
 
 
+# a rule-decision reference such as "(D13)" at the end of an option's help: for docs/, not for players
+_DECISION = re.compile(r"\s*\(D\d+\)")
+
+
+def _option_value(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 if __name__ == "__main__":

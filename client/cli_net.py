@@ -22,6 +22,8 @@ from netplay.session import DEFAULT_REVEAL_TIMEOUT, EXIT_FAILED, Outcome, QueueD
 
 log = logging.getLogger("netplay.cli")
 
+BOT_HELP = "random or smart (every game has both; `netplay games` lists each game's bots)"
+
 
 def _setup(verbose: bool) -> None:
     with contextlib.suppress(AttributeError, ValueError):
@@ -100,7 +102,8 @@ def _common(func):
 
 def _peer_options(func):
     options = [
-        click.option("--bot", default=None, metavar="NAME", help="let bot NAME play this seat (no prompts)"),
+        click.option("--bot", default=None, metavar="NAME", help="let bot NAME play this seat (no prompts): "
+                     + BOT_HELP),
         click.option("--games", default=1, show_default=True, type=click.IntRange(1, 10_000),
                      help="with --bot: games to play in a row (the bot asks for rematches until then)"),
         click.option("--name", default=None, help="the name other players see (default: user@host)"),
@@ -115,11 +118,19 @@ def _peer_options(func):
 
 # ---------------------------------------------------------------------------------------------- host
 
+def _check_port(ctx: click.Context, param: click.Parameter, port: int) -> int:
+    """The encrypted port is P+1, so P = 65535 would fail only after the bootstrap port was bound."""
+    if port > 65534:
+        raise click.BadParameter(f"{port} leaves no room for the encrypted port, which is the next one (P+1): "
+                                 "use at most 65534, or 0 for any free port")
+    return port
+
+
 @click.command()
 @click.argument("game_id", metavar="GAME")
 @click.option("--seat", default=0, show_default=True, type=int, help="the host's seat")
-@click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535),
-              help="bootstrap port (the encrypted port is the next one); 0: any free port")
+@click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535), callback=_check_port,
+              help="bootstrap port P, at most 65534 (the encrypted port is P+1); 0: any free port")
 @click.option("--bind", default="0.0.0.0", show_default=True, help="address to listen on")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
@@ -135,6 +146,7 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
 
     from client.cli_args import parse_options
     from netplay.host import HostSession
+    from netplay.transport import ListenFailed
 
     _setup(verbose)
     engines.get(game_id)
@@ -152,7 +164,9 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
             session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs),
                                   seat=seat, bind=bind, port=port, known_peers=_known_peers(),
                                   on_free_seats=free_seats, **_session_options(replay_dir, reveal_timeout, fsync,
-                                                                                quiet, clock))
+                                                                                quiet or bot is None, clock))
+        except ListenFailed as exc:     # names the port that failed: the bootstrap P or the encrypted P+1
+            raise click.ClickException(str(exc)) from None
         except (OSError, zmq.ZMQError) as exc:
             raise click.ClickException(f"cannot listen on {bind}:{port}: {exc}") from None
         stack.callback(_close_quietly, session)
@@ -238,7 +252,7 @@ def join(address: str | None, resume: bool, game_filter: str | None, browse_seco
     try:
         session = JoinSession(ident, decider, address, saved=saved, known_peers=_known_peers(),
                               connect_timeout_s=connect_timeout,
-                              **_session_options(replay_dir, reveal_timeout, fsync, quiet))
+                              **_session_options(replay_dir, reveal_timeout, fsync, quiet or bot is None))
     except (ConnectFailed, Refused, KeyChanged, ResumeError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"connected to {session.transport.host_name} at {address}; host key fingerprint "
@@ -269,7 +283,7 @@ def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
 @click.command()
 @click.argument("game_id", metavar="GAME")
 @click.option("--vs", "bot", default="random", show_default=True, metavar="BOT",
-              help="the bot that plays the other seat(s), each in its own process")
+              help="the bot that plays the other seat(s), each in its own process: " + BOT_HELP)
 @click.option("--seat", default=0, show_default=True, type=int, help="your seat")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
@@ -313,13 +327,17 @@ def _drive(session: Session, decider, bot: str | None) -> Outcome:
 
 
 def _human(session: Session, decider: QueueDecider) -> Outcome:
-    """The terminal UI over a session running in a background thread, with rematch prompts."""
+    """The terminal UI over a session running in a background thread, with rematch prompts. One line
+    reader serves the table and the rematch prompt, so a piped script is read in order."""
     from client import terminal
     from client.controller import obliged_to_rematch
+    from client.ending import line
     from client.netcontroller import NetController
 
-    stdin, out = sys.stdin, sys.stdout
+    out = sys.stdout
+    lines = terminal.Lines(sys.stdin)
     ctl = NetController(session, decider)
+    left = False
     try:
         while True:
             shown = None
@@ -331,11 +349,10 @@ def _human(session: Session, decider: QueueDecider) -> Outcome:
                     print(f"[{shown}]", file=out, flush=True)
             if session.outcome is not None and not ctl.started:
                 break
-            terminal.play(ctl, stdin, out)
+            left = terminal.play(ctl, lines, out)
             if session.outcome is not None:
                 break
             if session.phase != "over":
-                print("you left the table; the game stays unfinished", file=out)
                 ctl.leave("the player left the table")
                 break
             if obliged_to_rematch(ctl.view(), ctl.seat):
@@ -344,7 +361,7 @@ def _human(session: Session, decider: QueueDecider) -> Outcome:
                 answer = "y"
             else:
                 print("rematch? [y/N] ", end="", file=out, flush=True)
-                answer = stdin.readline().strip().lower()
+                answer = (lines.wait_line() or "").strip().lower()
             ctl.rematch(answer.startswith("y"))
             if not answer.startswith("y"):
                 break
@@ -356,4 +373,10 @@ def _human(session: Session, decider: QueueDecider) -> Outcome:
     if session.outcome is None:
         with session.lock:
             session.finish(EXIT_FAILED, "the session did not end in time")
+    if left and session.outcome.code == EXIT_FAILED and session.outcome.message == "the player left the table":
+        # leaving is the player's own choice, not a failure: say so and end with status 0
+        return Outcome(0, "you left the table; the game stays unfinished (its replay is kept)")
+    ending = ctl.ending()
+    if session.outcome.code == 0 and session.games_done <= 1 and ending is not None and ctl.replay_path:
+        return Outcome(0, f"{line(ending)}; replay {ctl.replay_path}")
     return session.outcome

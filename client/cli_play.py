@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 
@@ -9,8 +10,13 @@ import click
 
 import bots
 import engines
-from bots.selfplay import Tally, play_match, run_many
+from bots.selfplay import Tally, run_many
 from client.cli_args import parse_bot_names, parse_options
+from client.ending import from_result, line
+from client.moves import label
+from client.textview import board, chance_words
+from engines.core import COMMON_ACTIONS
+from engines.referee import Referee
 from replays.local import record_match
 
 __all__ = ["selfplay", "watch"]
@@ -22,7 +28,7 @@ __all__ = ["selfplay", "watch"]
               help="number of games to play")
 @click.option("--seed", default=0, show_default=True, type=int, help="seed of the first game (game i uses seed+i)")
 @click.option("--bots", "bot_names", default="random,random", show_default=True,
-              help="comma-separated bot names, one per seat (repeated if fewer)")
+              help="comma-separated bot names, one per seat (repeated if fewer): random, smart")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 @click.option("--check/--no-check", default=False, show_default=True,
@@ -79,7 +85,7 @@ def _recorded(game_id: str, names: list[str], count: int, seed: int, players: in
 @click.argument("game_id", metavar="GAME")
 @click.option("--seed", default=1, show_default=True, type=int, help="seed of the chance outcomes and the bots")
 @click.option("--bots", "bot_names", default="smart,random", show_default=True,
-              help="comma-separated bot names, one per seat")
+              help="comma-separated bot names, one per seat: random, smart")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 def watch(game_id: str, seed: int, bot_names: str, players: int | None, option_pairs: tuple[str, ...]) -> None:
@@ -90,17 +96,31 @@ def watch(game_id: str, seed: int, bot_names: str, players: int | None, option_p
     game.start(players, options)
     names = parse_bot_names(bot_names)
     seated = bots.make(game_id, names, players)
-    click.echo(f"{game.title}: " + ", ".join(f"seat {s} = {names[s % len(names)]} bot" for s in range(players)))
-
-    def show(state, step) -> None:
-        if step.kind == "chance":
-            click.echo(f"  chance: {step.value}")
-        else:
-            click.echo(f"  seat {step.seat}: {step.value}")
-
-    record = play_match(game, seated, seed, players, options, on_step=show)
-    result = record.result
-    click.echo(f"result: {result.describe()}; {record.actions} actions")
+    labels = [f"{names[s % len(names)]} bot" for s in range(players)]
+    click.echo(f"{game.title}: " + ", ".join(f"seat {s} = {labels[s]}" for s in range(players)))
+    referee = Referee(game, players, options, seed)
+    rngs = [random.Random(f"{seed}/{seat}") for seat in range(players)]
+    click.echo(board(game.view(referee.state, None), labels, 1))
+    actions = 0
+    while game.result(referee.state) is None:
+        waiting = referee.awaiting()
+        if waiting.kind == "chance":
+            referee.feed_chance()
+            click.echo(f"  {chance_words(waiting.chance, referee.steps[-1].value)}")
+            continue
+        for seat in referee.awaited_seats():
+            state = referee.state_of(seat)
+            action = seated[seat].choose(game, state, seat, game.legal(state, seat), rngs[seat])
+            before = referee.state
+            for step in referee.submit(seat, action):
+                click.echo(f"  {labels[step.seat]}: {label(game.describe(before, step.seat, step.value), step.value)}")
+                before = game.play(before, step.seat, step.value)
+                actions += 1
+            if action in COMMON_ACTIONS:
+                break
+    click.echo(board(game.view(referee.state, None), labels, 1))
+    ending = from_result(game.result(referee.state), None, labels)
+    click.echo(f"result: {line(ending)}; {actions} actions")
 
 
 class _NoBar:

@@ -9,7 +9,9 @@ from typing import Any
 
 import click
 
-from client.textview import render
+from client.ending import line as ending_line
+from client.replaytext import move_text, replay_ending
+from client.textview import board, render
 from netplay.paths import replays_dir
 from replays import codec
 from replays.audit import Verdict
@@ -121,18 +123,22 @@ def _mode(stepper: Stepper, seat: int | None, revealed: bool) -> None:
 
 @replay.command()
 @click.argument("file", metavar="FILE")
-@click.option("--frame", type=int, default=None, help="position after frame N (0-based; default: the last)")
-@click.option("--turn", type=int, default=None, help="position at the start of turn T (1-based)")
+@click.option("--frame", type=int, default=None,
+              help="the position after frame N (0: the start; default: the end); frames are numbered from 1")
+@click.option("--move", "move", type=int, default=None, help="the position after the game's M-th move")
+@click.option("--turn", type=int, default=None, hidden=True, help="the start of the T-th run of one seat's moves")
 @click.option("--seat", type=int, default=None, help="as seat S saw it (its own secrets only)")
 @click.option("--revealed", is_flag=True, help="with every secret revealed (the default when known)")
+@click.option("--full", is_flag=True, help="print the whole state, not only the compact board")
+@click.option("--frames", "protocol", is_flag=True, help="list the protocol frames instead of the moves")
 @click.option("--json", "as_json", is_flag=True, help="print position, view and log as JSON")
 @click.option("--log-lines", type=int, default=20, show_default=True, help="how many log lines to print (0: all)")
 @click.option("--replay-dir", default=None, help=_DIR_HELP)
-def show(file: str, frame: int | None, turn: int | None, seat: int | None, revealed: bool, as_json: bool,
-         log_lines: int, replay_dir: str | None) -> None:
-    """Print the position at a frame or turn of a replay: the view and the log up to there."""
-    if frame is not None and turn is not None:
-        raise click.UsageError("--frame and --turn exclude each other")
+def show(file: str, frame: int | None, move: int | None, turn: int | None, seat: int | None, revealed: bool,
+         full: bool, protocol: bool, as_json: bool, log_lines: int, replay_dir: str | None) -> None:
+    """Print the position at a frame or move of a replay: the board and the moves up to there."""
+    if sum(x is not None for x in (frame, move, turn)) > 1:
+        raise click.UsageError("--frame, --move and --turn exclude each other")
     stepper = _stepper(file, replay_dir)
     _mode(stepper, seat, revealed)
     if turn is not None:
@@ -140,42 +146,63 @@ def show(file: str, frame: int | None, turn: int | None, seat: int | None, revea
             target = stepper.frame_of_turn(turn)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--turn") from None
+    elif move is not None:
+        moves = stepper.moves()
+        if not 0 <= move <= len(moves):
+            raise click.BadParameter(f"the replay has moves 0..{len(moves)}", param_hint="--move")
+        target = moves[move - 1].position if move else -1
     elif frame is not None:
-        if not -1 <= frame < stepper.count:
-            raise click.BadParameter(f"the replay has frames 0..{stepper.count - 1}", param_hint="--frame")
-        target = frame
+        if not 0 <= frame <= stepper.count:
+            raise click.BadParameter(f"the replay has frames 1..{stepper.count} (0: the start)", param_hint="--frame")
+        target = frame - 1
     else:
         target = stepper.count - 1
     position = stepper.seek(target)
-    log = stepper.log(position.frame)
+    log = stepper.log(position.frame) if protocol else _move_lines(stepper)
     if as_json:
-        click.echo(json.dumps({"file": file, "frame": position.frame, "frames": stepper.count,
+        click.echo(json.dumps({"file": file, "frame": stepper.number(), "frames": stepper.count,
+                               "move": stepper.moves_done(), "moves": len(stepper.moves()),
                                "turn": stepper.turn_index(position.frame), "view_of": position.mode,
                                "verdict": stepper.verdict.status, "view": stepper.view(), "log": log},
                               indent=2, default=str))
         return
-    _print_position(stepper)
+    _print_position(stepper, full)
     shown = log if log_lines <= 0 else log[-log_lines:]
-    click.echo("log:" + ("" if len(shown) == len(log) else f" (last {len(shown)} of {len(log)})"))
+    what = "frames" if protocol else "moves"
+    click.echo(f"{what}:" + ("" if len(shown) == len(log) else f" (last {len(shown)} of {len(log)})"))
     for line in shown:
         click.echo("  " + line)
 
 
-def _print_position(stepper: Stepper) -> None:
-    pos = stepper.position
+def _move_lines(stepper: Stepper) -> list[str]:
+    """The moves up to the current position, numbered, in the game's words with the players' names."""
+    names = stepper.names
+    done = stepper.moves_done()
+    return [f"{i}. {move_text(m, names)}" for i, m in enumerate(stepper.moves()[:done], 1)]
+
+
+def _print_position(stepper: Stepper, full: bool = False) -> None:
     header = stepper.header
-    click.echo(f"{header.game}: frame {pos} of {stepper.count - 1}, turn {stepper.turn_index(pos)}, "
+    done, total = stepper.moves_done(), len(stepper.moves())
+    click.echo(f"{header.game}: frame {stepper.number()} of {stepper.count}, move {done} of {total}, "
                f"view: {stepper.mode}, verdict: {stepper.verdict.status}")
-    click.echo(f"  {stepper.describe(pos)}")
-    click.echo(render(stepper.view(), 1))
+    moves = stepper.moves()
+    if done:
+        click.echo(f"  last move: {move_text(moves[done - 1], stepper.names)}")
+    view = stepper.merged_view()
+    click.echo(render(stepper.view(), 1) if full else board(view, stepper.names, 1))
+    if stepper.position == stepper.count - 1:
+        ending = replay_ending(stepper)
+        if ending is not None:
+            click.echo(f"  the end: {ending_line(ending)}")
 
 
-_STEP_HELP = """commands: n/p next/previous frame, t/T next/previous turn, r/R next/previous round,
-f/l first/last, g N jump to frame N, j next roll/reveal/dispute, s switch view (seat/revealed),
-v show the position again, h help, q quit"""
+_STEP_HELP = """commands: m/M next/previous move, n/p next/previous frame, t/T next/previous turn,
+r/R next/previous round, f/l first/last, g N jump to frame N (0: the start), j next roll/reveal/dispute,
+s switch view (seat/revealed), v show the position again, full: the whole state, h help, q quit"""
 
 _MOVES = {"n": "next", "p": "prev", "t": "next-turn", "T": "prev-turn", "r": "next-round", "R": "prev-round",
-          "f": "first", "l": "last", "j": "next-mark"}
+          "f": "first", "l": "last", "j": "next-mark", "m": "next-move", "M": "prev-move"}
 
 
 @replay.command()
@@ -185,7 +212,8 @@ _MOVES = {"n": "next", "p": "prev", "t": "next-turn", "T": "prev-turn", "r": "ne
 def step(file: str, seat: int | None, replay_dir: str | None) -> None:
     """Step through a replay in the terminal, one key (or one line, when stdin is not a terminal) per command.
 
-    n/p frame, t/T turn, r/R round, f/l first/last, g N jump, j next roll/reveal/dispute, s switch view, q quit."""
+    m/M move, n/p frame, t/T turn, r/R round, f/l first/last, g N jump, j next roll/reveal/dispute, s switch view,
+    q quit."""
     stepper = _stepper(file, replay_dir)
     _mode(stepper, seat, False)
     stepper.seek(-1)
@@ -220,10 +248,13 @@ def step(file: str, seat: int | None, replay_dir: str | None) -> None:
                 continue
         elif key == "g":
             try:
-                stepper.seek(int(arg))
+                stepper.seek_number(int(arg))
             except (TypeError, ValueError):
-                click.echo("g needs a frame number, e.g. g 12")
+                click.echo("g needs a frame number, e.g. g 12 (0: the start)")
                 continue
+        elif key == "full":
+            _print_position(stepper, True)
+            continue
         elif key == "s":
             click.echo(f"view: {stepper.next_mode()}")
         elif key in ("h", "?"):
@@ -280,7 +311,8 @@ def export_value(data: Replay) -> dict[str, Any]:
 
 @replay.command()
 @click.argument("file", metavar="FILE")
-@click.option("--json", "as_json", is_flag=True, required=True, help="export as JSON (the one format so far)")
+@click.option("--json", "as_json", is_flag=True, default=True, help="export as JSON (the one format so far, and the "
+              "default)")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="write to this file instead of stdout")
 @click.option("--replay-dir", default=None, help=_DIR_HELP)
@@ -295,7 +327,8 @@ def export(file: str, as_json: bool, output: str | None, replay_dir: str | None)
 
 @replay.command()
 @click.argument("file", metavar="FILE")
-@click.option("--frame", type=int, default=None, help="start at the position after frame N (default: the last)")
+@click.option("--frame", type=int, default=None,
+              help="start at the position after frame N (0: the start; default: the end)")
 @click.option("--seat", type=int, default=None, help="as seat S saw it (its own secrets only)")
 @click.option("--revealed", is_flag=True, help="with every secret revealed (the default when known)")
 @click.option("--screenshot", type=click.Path(dir_okay=False), default=None,
@@ -311,9 +344,9 @@ def view(file: str, frame: int | None, seat: int | None, revealed: bool, screens
     stepper = _stepper(file, replay_dir)
     _mode(stepper, seat, revealed)
     if frame is not None:
-        if not -1 <= frame < stepper.count:
-            _fail(f"frame {frame} does not exist (0..{stepper.count - 1})", 1)
-        stepper.seek(frame)
+        if not 0 <= frame <= stepper.count:
+            _fail(f"frame {frame} does not exist (0..{stepper.count}; 0 is the start)", 1)
+        stepper.seek_number(frame)
     if screenshot:
         import os
 
@@ -326,6 +359,6 @@ def view(file: str, frame: int | None, seat: int | None, revealed: bool, screens
     if screenshot:
         app.step([], dt_ms=0)
         path = app.screenshot(screenshot)
-        click.echo(f"position after frame {stepper.position} ({stepper.mode}) written to {path}")
+        click.echo(f"frame {stepper.number()} of {stepper.count} ({stepper.mode}) written to {path}")
         return
     app.run()

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import bots
-from engines.core import Game, Result
+from client.ending import Ending, from_result
+from engines.core import Game, Result, State
 from engines.referee import Referee
 
 
@@ -44,6 +45,19 @@ class Controller(Protocol):
 
     def chat(self, text: str) -> None: ...
 
+    @property
+    def names(self) -> list[str]: ...
+
+    def ending(self) -> Ending | None: ...
+
+    def peers(self) -> list: ...
+
+    def describe(self, action: str) -> str: ...
+
+    def last_move(self) -> tuple[int, str, str] | None: ...
+
+    def unavailable(self) -> str: ...
+
 
 @dataclass
 class LocalController:
@@ -61,12 +75,15 @@ class LocalController:
     bot_delay_ms: int = 600
     log: list[str] = field(default_factory=list)
     chat_lines: list[str] = field(default_factory=list)
+    start: State | None = None  # a position to play on from (the replay viewer's sandbox), every secret known
 
     def __post_init__(self) -> None:
-        self.referee = Referee(self.game, self.players, self.options, self.seed)
+        self.referee = (Referee(self.game, self.players, self.options, self.seed) if self.start is None
+                        else Referee.from_state(self.game, self.start, self.players, self.seed))
         self.bots: list[Any] = bots.make(self.game.id, self.bot_names, self.players)
         self.rngs = [random.Random(f"{self.seed}/{s}") for s in range(self.players)]
         self._next_bot_ms: int | None = None
+        self._last_move: tuple[int, str, str] | None = None
 
     def poll(self, now_ms: int) -> None:
         for _ in range(64):  # chance points resolve at once; bots one move per delay
@@ -101,8 +118,10 @@ class LocalController:
         secret = self.game.awaiting(before).secret  # another seat's secret choice stays unnamed
         for step in steps:
             hidden = secret and step.seat != self.seat
-            self.log.append(f"seat {step.seat} has chosen in secret" if hidden
-                            else self.game.describe(state, step.seat, step.value))
+            text = (f"seat {step.seat} has chosen in secret" if hidden
+                    else self.game.describe(state, step.seat, step.value))
+            self.log.append(text)
+            self._last_move = (step.seat, text, "" if hidden else step.value)
             state = self.game.play(state, step.seat, step.value)
 
     def view(self) -> dict:
@@ -137,5 +156,36 @@ class LocalController:
         """A new game with the same seats, bots and options (the bots always agree)."""
         if yes and self.result() is not None:
             self.seed += 1
+            self.start = None
             self.log.append("rematch: a new game begins")
             self.__post_init__()
+
+    # ------------------------------------------------------------------ words for the front ends
+
+    @property
+    def names(self) -> list[str]:
+        """`you` at the human's seat, the bot's name at the others."""
+        return [("you" if s == self.seat else f"{self.bot_names[s % len(self.bot_names)]} bot")
+                for s in range(self.players)]
+
+    def ending(self) -> Ending | None:
+        result = self.result()
+        return None if result is None else from_result(result, self.seat, self.names, rematch_open=True)
+
+    def peers(self) -> list:
+        return []  # the bots are in this process: never lost
+
+    def describe(self, action: str) -> str:
+        return self.game.describe(self.referee.state_of(self.seat), self.seat, action)
+
+    def last_move(self) -> tuple[int, str, str] | None:
+        """(seat, words, action text) of the latest play of any seat ("" for a secret one)."""
+        return self._last_move
+
+    def unavailable(self) -> str:
+        """Why the human cannot act now, in words ("" when it can)."""
+        if self.result() is not None:
+            return "the game is over"
+        if self.seat in self.referee.awaited_seats():
+            return ""
+        return "the bot is thinking" if self.players > 1 else "the game is resolving"

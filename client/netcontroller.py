@@ -13,8 +13,9 @@ import logging
 import threading
 import time
 
-from engines.core import Game, Result
-from netplay.session import EXIT_FAILED, Outcome, QueueDecider, Session
+from client.ending import Ending, from_game_end
+from engines.core import HIDDEN, Game, Result
+from netplay.session import EXIT_FAILED, Outcome, PeerState, QueueDecider, Session
 
 log = logging.getLogger("netplay.session")
 
@@ -81,7 +82,7 @@ class NetController:
         with session.lock:
             transcript = session.transcript
             if (transcript is None or session.phase != "play" or session.outcome is not None or self.decider.waiting
-                    or session.blocked() or transcript.ledger.closed):
+                    or session.blocked() or transcript.ledger.closed or self._cut_off()):
                 return []
             decision = transcript.ledger.decision()
             if decision is None or decision[0] != transcript.seat:
@@ -95,6 +96,9 @@ class NetController:
 
     def status(self) -> str:
         with self.session.lock:
+            lost = [p for p in self.session.peers() if not p.connected]
+            if lost and self.session.outcome is None and self.session.phase in ("play", "over"):
+                return f"lost {lost[0].name}, reconnecting... {lost[0].gone_s:.0f} s"
             return self.session.status()
 
     def result(self) -> Result | None:
@@ -105,6 +109,72 @@ class NetController:
 
     def chat(self, text: str) -> None:
         self.session.post(lambda: self.session.chat(text))
+
+    # ------------------------------------------------------------------------------ words for the front ends
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.session.names)
+
+    def peers(self) -> list[PeerState]:
+        with self.session.lock:
+            return self.session.peers()
+
+    def _cut_off(self) -> bool:
+        """A joiner that lost the host cannot send anything: its frames reach the others only through it."""
+        return self.session.role == "joiner" and any(not p.connected for p in self.session.peers())
+
+    def ending(self) -> Ending | None:
+        with self.session.lock:
+            if self.session.phase == "lobby" and self.session.outcome is None:
+                return None
+            end = self.session.game_end()
+            return None if end is None else from_game_end(end, self.session.seat, self.session.names)
+
+    def describe(self, action: str) -> str:
+        with self.session.lock:
+            transcript = self.session.transcript
+            if transcript is None:
+                return action
+            return transcript.game.describe(transcript.ledger.state, transcript.seat, action)
+
+    def last_move(self) -> tuple[int, str, str] | None:
+        """(seat, words, action text) of the latest play of any seat (a secret choice stays unnamed)."""
+        with self.session.lock:
+            transcript = self.session.transcript
+            if transcript is None:
+                return None
+            for event in reversed(transcript.ledger.events):
+                if event.kind != "play" or event.seat is None:
+                    continue
+                if event.value is HIDDEN:
+                    return event.seat, f"seat {event.seat} has chosen in secret", ""
+                try:
+                    words = transcript.game.describe(transcript.ledger.state, event.seat, event.value)
+                except Exception:  # a describe that trips over the later state: the action's own text
+                    words = f"seat {event.seat}: {event.value}"
+                return event.seat, words, str(event.value)
+            return None
+
+    def unavailable(self) -> str:
+        """Why this seat cannot act now, in words ("" when it can)."""
+        session = self.session
+        with session.lock:
+            if session.outcome is not None:
+                return "the session is over"
+            if session.transcript is None or session.phase == "lobby":
+                return "the game has not started"
+            if session.phase == "over":
+                return "the game is over"
+            lost = [p for p in session.peers() if not p.connected]
+            if lost and session.role == "joiner":
+                return f"{lost[0].name} is unreachable: nothing can be sent until it is back"
+            if self.decider.waiting or session.blocked():
+                return "sending your last move"
+            decision = session.transcript.ledger.decision()
+            if decision is None or decision[0] != session.transcript.seat:
+                return "it is not your turn"
+            return ""
 
     # ------------------------------------------------------------------------------ beyond the protocol
 

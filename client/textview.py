@@ -1,11 +1,21 @@
-"""A game view as plain text: the indented outline that the terminal interface and `replay show`
-print, and the fallback board of the Pygame table. No pygame here, so text commands start fast."""
+"""A game view as plain text. Two forms: `board(view)`, a compact board per game (a dozen lines: what a
+player reads at every prompt, what `netplay watch`, `replay step` and `replay show` print), and
+`render(view)`, the whole view as an indented outline (on request only: `state` in the terminal,
+`replay show --full`). No pygame here, so text commands start fast.
+
+The compact boards only lay out what `view()` says; they decide no rule.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from engines.core import HIDDEN
+
 SKIP = frozenset({"board"})  # static board geometry (the Kidd deck graph): for renderers, noise in text
+# keys every view carries (engines.game.Game.view): shown once by `_footer`, never by a game's board
+_COMMON = ("game", "seat", "awaiting", "out", "draw_offer", "result", "rematch")
 
 
 def render(view: dict, indent: int = 0) -> str:
@@ -51,3 +61,193 @@ def _short(value: Any) -> str:
 
 def _wide(value: Any) -> bool:
     return len(_short(value)) > 90
+
+
+# ------------------------------------------------------------------------------------------ boards
+
+def board(view: dict, names: list[str] | None = None, indent: int = 0, me: int | None = None) -> str:
+    """The compact board of a view: the game's own layout where one exists, else the short facts.
+    `me` marks the reader's own seat ("= you"); a replay or a spectator has none."""
+    if not view:
+        return ""
+    draw = _BOARDS.get(str(view.get("game", "")), _generic)
+    view = dict(view, _me=me)
+    try:
+        lines = draw(view, names or [])
+    except (KeyError, IndexError, TypeError, ValueError):  # a view of an older or newer shape
+        lines = _generic(view, names or [])
+    lines += _footer(view, names or [])
+    pad = "  " * indent
+    return "\n".join(pad + line for line in lines)
+
+
+def chance_words(chance, value: Any) -> str:
+    """A chance outcome in words: "die 1-3: 2", "private draw for seat 1: hidden"."""
+    name = chance.label or {"dice": "roll", "pick": "draw", "deal": "card"}.get(chance.kind, chance.kind)
+    if isinstance(value, (tuple, list)):
+        shown = ", ".join(str(v) for v in value)
+    elif value is None or value is HIDDEN:
+        shown = "hidden"
+    else:
+        shown = str(value)
+    if chance.private_to is not None and f"seat {chance.private_to}" not in name:
+        name += f" (seen by seat {chance.private_to} only)"
+    return f"{name}: {shown}"
+
+
+def seat_name(seat: int | None, names: list[str], view: dict | None = None) -> str:
+    """`seat 1 (ann)`; the viewer's own seat says so."""
+    if seat is None:
+        return "-"
+    name = names[seat] if 0 <= seat < len(names) else ""
+    mine = view is not None and view.get("_me") is not None and view.get("_me") == seat
+    text = f"seat {seat}" + (f" ({name})" if name else "")
+    return text + (" = you" if mine else "")
+
+
+def _footer(view: dict, names: list[str]) -> list[str]:
+    lines = []
+    if view.get("out"):
+        lines.append("out of the game: " + ", ".join(seat_name(s, names) for s in view["out"]))
+    offer = view.get("draw_offer")
+    if offer is not None:
+        lines.append(f"draw offered by {seat_name(offer, names)}")
+    return lines
+
+
+def _generic(view: dict, names: list[str]) -> list[str]:
+    """Every short top-level fact of a view (numbers, words, short lists); nested detail stays for `state`."""
+    lines = []
+    for key, value in view.items():
+        if key in SKIP or key in _COMMON or key.startswith("_"):
+            continue
+        text = _short(value)
+        if len(text) <= 70:
+            lines.append(f"{key}: {text}")
+    return lines
+
+
+def _kidd(view: dict, names: list[str]) -> list[str]:
+    """Capt'n Kidd decks: supply and score per seat, then each occupied field with its stones bottom
+    to top (the top one moves the stack)."""
+    label = view.get("score_label", "score")
+    lines = []
+    for seat, supply in enumerate(view["supply"]):
+        turn = "  <- to move" if view.get("to_move") == seat and view.get("result") is None else ""
+        lines.append(f"{seat_name(seat, names, view)}: supply {supply}, {label} {view['scores'][seat]}{turn}")
+    if view.get("die") is not None:
+        lines.append(f"die: {view['die']}")
+    occupied = [f"{f['field']}:{'/'.join(str(s) for s in f['stones'])}" for f in view["fields"] if f["stones"]]
+    lines.append("fields (stones by seat, bottom/.../top): " + ("  ".join(occupied) or "all empty"))
+    return lines
+
+
+def _ploc(view: dict, names: list[str]) -> list[str]:
+    colours = view.get("colours", [])
+    lines = [f"match {view['match']}, {view['phase']}" + (
+        f", turn of {seat_name(view['turn_of'], names, view)}" if view.get("turn_of") is not None else "")
+        + f", rerolls left {view.get('rerolls_left', 0)}"]
+    for seat, column in enumerate(view["columns"]):
+        dice = " ".join(f"{d['value']}{'*' if d['used'] else ''}" for d in column)
+        colour = colours[seat] if seat < len(colours) else f"seat {seat}"
+        lines.append(f"{colour:7} {seat_name(seat, names, view)}: {view['healthy'][seat]} healthy, "
+                     f"{view['weakened'][seat]} weakened, matches won {view['matches_won'][seat]}; column {dice}")
+    rolled = view.get("rolled") or []
+    if rolled:
+        lines.append("free dice: " + "  ".join(
+            f"{d['die']}:{d['value'] if d['value'] is not None else '?'}{'*' if d['used'] else ''}" for d in rolled)
+            + "   (* used)")
+    return lines
+
+
+def _ebbeflut(view: dict, names: list[str]) -> list[str]:
+    """The 5x5 field with the top card of every pile (`E:7` Ebbe's 7, `..` empty), then each colour."""
+    size = view["size"]
+    grid = [["  .  "] * size for _ in range(size)]
+    for cell in view["cells"]:
+        top = cell["top"]
+        if top is not None:
+            mark = (top["colour"][0].upper() + ":" + str(top["face"])) if top.get("face") else "#"
+            height = f"{cell['height']}" if cell["height"] > 1 else " "
+            grid[cell["row"] - 1][cell["col"] - 1] = f"{mark:>4}{height}"
+    lines = ["     " + "".join(f"  c{c + 1} " for c in range(size))]
+    lines += [f"r{r + 1}   " + " ".join(row) for r, row in enumerate(grid)]
+    for colour in view["colours"]:
+        seat = colour["seat"]
+        held = view["held"][seat] if seat < len(view["held"]) else None
+        lines.append(f"{colour['name']} ({seat_name(seat, names, view)}): home {colour['score']}, "
+                     f"stacks {view['stacks'][seat] if seat < len(view['stacks']) else '-'}"
+                     + (f", holds {held}" if held else ""))
+    lines.append(f"phase: {view['phase']}" + (f", to move: {view['to_move']}" if view.get("to_move") is not None
+                                              else ""))
+    return lines
+
+
+def _tides(view: dict, names: list[str]) -> list[str]:
+    """Round and turn, then per seat: crew, hold, skulls and the cards this viewer may see."""
+    lines = [f"round {view['round']}/{view['round_limit']}, turn {view['turn']}, phase {view['phase']}"]
+    for seat, ship in enumerate(view["ships"]):
+        zones = ship["zones"]
+        crew = []
+        for z in zones:
+            units = ("C" if z.get("captain") else "") + ("s" * z.get("sailors", 0)) + "".join(
+                "c" for _ in z.get("cannons", []))
+            if z.get("destroyed"):
+                units = "x"
+            crew.append(f"{z['zone']}:{units or '.'}")
+        cards = view["cards"][seat]
+        hand = cards.get("hand")
+        hand_text = ", ".join(hand) if hand is not None else f"{cards.get('hand_count', 0)} hidden"
+        lines.append(f"{seat_name(seat, names, view)}: ship " + " ".join(crew))
+        lines.append(f"    hand: {hand_text}; deck {cards.get('deck_count', 0)}, discard "
+                     f"{len(cards.get('discard', []))}, damage {cards.get('damage_count', 0)}")
+    picks = view.get("revealed") or []
+    if any(p is not None for p in picks):
+        lines.append("revealed: " + ", ".join(f"{seat_name(s, names)} {p}" for s, p in enumerate(picks) if p))
+    lines.append("(C captain, s sailor, c cannon, x destroyed)")
+    return lines
+
+
+_RESOURCES = ("brick", "grain", "lumber", "ore", "wool")
+
+
+def _catan(view: dict, names: list[str]) -> list[str]:
+    """The step and dice, then one line per seat: points, cards in hand, pieces on the board, roads,
+    development cards; the bank, the offer on the table and the awards. The board's geometry is the
+    graphical table's (or `state`)."""
+    dice = view.get("dice")
+    lines = [f"round {view.get('round')}, turn {view.get('turn')}, {view.get('step')}"
+             + (f", dice {dice[0]}+{dice[1]}={sum(dice)}" if dice else "") + f", robber on hex {view.get('robber')}"]
+    buildings: dict[int, list[int]] = {}
+    for seat, kind in view.get("nodes", {}).values():
+        buildings.setdefault(seat, [0, 0])[kind == "city"] += 1
+    roads: dict[int, int] = {}
+    for seat in view.get("roads", {}).values():
+        roads[seat] = roads.get(seat, 0) + 1
+    for seat, hand in enumerate(view.get("hands", [])):
+        dev = view.get("dev", [{}] * (seat + 1))[seat]
+        own = dev.get("cards")
+        cards = (", ".join(f"{n} {r}" for n, r in zip(hand, _RESOURCES, strict=False) if n) or "no cards") \
+            if isinstance(hand, list) else f"{hand} cards"
+        settlements, cities = buildings.get(seat, [0, 0])
+        lines.append(f"{seat_name(seat, names, view)}: {view['vp_public'][seat]} points; {cards}; {settlements} "
+                     f"settlements, {cities} cities, {roads.get(seat, 0)} roads; development "
+                     + (", ".join(own) if own else f"{dev.get('count', 0)} card(s)")
+                     + (f", {dev.get('knights_played')} knights played" if dev.get("knights_played") else ""))
+    bank = view.get("bank") or []
+    lines.append("bank: " + ", ".join(f"{n} {r}" for n, r in zip(bank, _RESOURCES, strict=False))
+                 + f"; development deck {view.get('deck')}")
+    offer = view.get("offer")
+    if offer:
+        lines.append(f"offer by {seat_name(view.get('active'), names, view)}: give {offer['give']} for {offer['get']}")
+    road, army = view.get("longest_road") or {}, view.get("largest_army")
+    lines.append(f"longest road: {seat_name(road['holder'], names, view) if road.get('holder') is not None else '-'}"
+                 f"; largest army: {seat_name(army, names, view) if army is not None else '-'}")
+    return lines
+
+
+_BOARDS: dict[str, Callable[[dict, list[str]], list[str]]] = {
+    "catan": _catan,
+    "loyal-captain": _kidd, "madagaskar": _kidd, "quedah-merchant": _kidd,
+    "ploc": _ploc, "ebbe-flut": _ebbeflut, "ebbe-flut-solo": _ebbeflut, "turning-tides": _tides,
+}

@@ -69,6 +69,16 @@ class Referee:
         self.digests: list[bytes] = []
         self.dealt: dict[tuple[str, int], list[int]] = {}  # (deck, epoch) -> card types dealt so far
 
+    @classmethod
+    def from_state(cls, game: Game, state: State, players: int, seed: int, check_views: bool = True) -> Referee:
+        """A referee that goes on from `state`, a position where every seat knows everything (a replay
+        position with every secret revealed: the viewer's "play on from here"). Secrets dealt from
+        then on are kept per seat again."""
+        referee = cls(game, players, None, seed, check_views)
+        referee.state = state
+        referee.knowing = [state] * players
+        return referee
+
     def awaiting(self) -> Awaiting:
         return self.game.awaiting(self.state)
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 
 @contextlib.contextmanager
-def bot_peers(session, bot: str,
-              note: Callable[[str], None] | None = None) -> Iterator[list[subprocess.Popen]]:
+def bot_peers(session, bot: str, note: Callable[[str], None] | None = None,
+              delay_s: float = 0.0) -> Iterator[list[subprocess.Popen]]:
     """Start the bot processes; stop them (bounded) when done, passing a failed bot's last words to
-    `note`."""
+    `note`. `delay_s`: seconds each bot waits before a decision, so a person can follow its moves."""
     with tempfile.TemporaryDirectory(prefix="netplay-bot-") as tmp:
         peers: list[subprocess.Popen] = []
         logs: list[Path] = []
@@ -32,7 +32,7 @@ def bot_peers(session, bot: str,
                 env = dict(os.environ, NETPLAY_HOME=str(home))
                 cmd = [sys.executable, "-m", "client.cli", "join", address, "--bot", bot, "--games", "10000",
                        "--quiet", "--no-fsync",
-                       "--replay-dir", str(home / "replays")]
+                       "--replay-dir", str(home / "replays"), "--bot-delay", f"{delay_s:g}"]
                 with open(logs[-1], "wb") as out:
                     peers.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                                   stdin=subprocess.DEVNULL))

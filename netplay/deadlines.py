@@ -18,7 +18,7 @@ from replays.header import Terms
 
 __all__ = ["AUTOMATIC", "DECISIONS", "Deadlines"]
 
-AUTOMATIC = frozenset({"open", "chain", "reveal", "seed", "final"})   # frames that need no decision
+AUTOMATIC = frozenset({"open", "chain", "shuffle", "strip", "reveal", "seed", "final"})   # need no decision
 DECISIONS = frozenset({"act", "commit"})
 
 

@@ -14,18 +14,18 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import engines
 from netplay import wire
 from netplay.identity import Identity, KnownPeers
-from netplay.session import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, Decider, Session, version
+from netplay.session import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, Decider, PeerState, Session, version
 from netplay.transcript import Transcript
 from netplay.transport import HostTransport, Incoming
 from replays import codec
 from replays.certs import sign_cert, verify_ack
-from replays.crypto import fingerprint
+from replays.crypto import fingerprint, public_bytes
 from replays.frames import Frame, decode_frame
 from replays.header import Header
 from replays.ledger import Dispute, Rejected, SeatSecrets
@@ -45,6 +45,14 @@ class _Conn:
     seat: int | None = None
     started: bool = False
     acked: int = -1
+    #: more seats this peer plays (bots or hot-seat players on its machine): (name, key) it asked for,
+    #: and (seat, key, name) once given
+    wants: list[tuple[str, bytes]] = field(default_factory=list)
+    extra: list[tuple[int, bytes, str]] = field(default_factory=list)
+
+    @property
+    def seats(self) -> list[int]:
+        return [] if self.seat is None else [self.seat, *(s for s, _, _ in self.extra)]
 
 
 class HostSession(Session):
@@ -52,7 +60,7 @@ class HostSession(Session):
 
     def __init__(self, identity: Identity, decider: Decider, game_id: str, *, players: int | None = None,
                  options: dict[str, Any] | None = None, seat: int = 0, bind: str = "127.0.0.1", port: int = 0,
-                 known_peers: KnownPeers | None = None,
+                 known_peers: KnownPeers | None = None, also: dict[int, tuple[str, Decider]] | None = None,
                  on_free_seats: Callable[[int], None] | None = None, **kwargs: Any):
         super().__init__(identity, decider, **kwargs)
         game = engines.get(game_id)
@@ -63,6 +71,14 @@ class HostSession(Session):
             raise ValueError(f"--seat must be 0..{players - 1} for {players} players")
         decider.prepare(game)
         self.game, self.players, self.host_seat = game, players, seat
+        # more seats on this machine: seat -> (name, key, decider), each with a key of its own
+        self.also: dict[int, tuple[str, Any, Decider]] = {}
+        for extra, (name, extra_decider) in sorted((also or {}).items()):
+            if extra == seat or not 0 <= extra < players:
+                raise ValueError(f"--seats: seat {extra} is not another seat of this {players}-player game")
+            extra_decider.prepare(game)
+            self.also[extra] = (name, identity.seat_key(name), extra_decider)
+        self.deciders = {seat: decider, **{s: d for s, (_, _, d) in self.also.items()}}
         self.on_free_seats = on_free_seats
         self.conns: dict[bytes, _Conn] = {}
         self.header: Header | None = None
@@ -126,6 +142,10 @@ class HostSession(Session):
         last = self.transcript.seq
         return any(c.connected and c.seat is not None and c.acked < last for c in self.conns.values())
 
+    @property
+    def host_seats(self) -> list[int]:
+        return [self.host_seat, *self.also]
+
     # ------------------------------------------------------------------------------ admission, lobby
 
     def _admit(self, key: bytes, name: str) -> str | None:
@@ -135,7 +155,7 @@ class HostSession(Session):
         if self.phase == "lobby" and self.header is None and self.games_done == 0:
             if key in self.conns:
                 return None
-            if self._lobby_count() >= self.players - 1:
+            if self._lobby_count() >= self.players - len(self.host_seats):
                 return f"the game is full ({self.players} seats taken)"
             return None
         if self.header is not None and any(k == key for k, _ in self.header.seats):
@@ -146,12 +166,16 @@ class HostSession(Session):
         return sum(1 for c in self.conns.values() if c.connected and c.stage in ("new", "offered", "ready"))
 
     def _seated(self) -> dict[int, _Conn]:
-        return {c.seat: c for c in self.conns.values() if c.seat is not None}
+        """Every seat a joiner holds, with its connection (a joiner may hold several)."""
+        return {seat: c for c in self.conns.values() for seat in c.seats}
+
+    def _joiners(self) -> list[_Conn]:
+        return [c for c in self.conns.values() if c.seat is not None]
 
     def free_seats(self) -> int:
         if self.phase != "lobby":
             return 0
-        return self.players - 1 - len(self._seated())
+        return self.players - len(self.host_seats) - len(self._seated())
 
     def _lobby_check(self) -> None:
         free = self.free_seats()
@@ -163,10 +187,10 @@ class HostSession(Session):
             return
         seated = self._seated()
         if self.header is None:
-            if len(seated) == self.players - 1:
+            if len(seated) == self.players - len(self.host_seats):
                 self._send_header(seated)
             return
-        if all(c.started for c in seated.values()):
+        if all(c.started for c in self._joiners()):
             self._start_game()
 
     def _send_header(self, seated: dict[int, _Conn]) -> None:
@@ -174,26 +198,33 @@ class HostSession(Session):
         for s in range(self.players):
             if s == self.host_seat:
                 seats.append((self.identity.public_key, self.identity.name))
-            else:
+            elif s in self.also:
+                name, key, _ = self.also[s]
+                seats.append((public_bytes(key), name))
+            elif seated[s].seat == s:
                 seats.append((seated[s].key, seated[s].name))
+            else:
+                _, key, name = next(e for e in seated[s].extra if e[0] == s)
+                seats.append((key, name))
         self.header = Header.make(self.game.id, self.game.rules_version, self.players, self.options, seats,
                                   os.urandom(16), int(time.time()), self.terms)
         data = wire.pack("header", self.header.encode())
-        for conn in seated.values():
+        for conn in self._joiners():
             conn.started = False
             self.transport.send(conn.key, data)
         if not seated:
             self._start_game()
 
     def _start_game(self) -> None:
-        secrets = SeatSecrets(self.host_seat, self.identity.private_key, os.urandom(32))
+        secrets = [SeatSecrets(self.host_seat, self.identity.private_key, os.urandom(32))]
+        secrets += [SeatSecrets(s, key, os.urandom(32)) for s, (_, key, _) in self.also.items()]
         self.transcript = Transcript.create(self.header, secrets, self.replay_dir, self.fsync, self.game)
         for conn in self.conns.values():
             conn.acked = -1
         self.phase = "play"
         self.votes = set()
         self._start_lines()
-        for conn in self._seated().values():   # the game is on: joiners may send their frames now
+        for conn in self._joiners():   # the game is on: joiners may send their frames now
             self.transport.send(conn.key, wire.pack("synced", -1))
         self._lobby_check()
 
@@ -208,16 +239,18 @@ class HostSession(Session):
             else:
                 conn.connected, conn.name = True, event.name
                 self.say(f"{event.name} ({event.fingerprint}) is back")
-                if conn.seat is not None and self.deadlines is not None:
-                    self.deadlines.back(conn.seat)
+                if self.deadlines is not None:
+                    for seat in conn.seats:
+                        self.deadlines.back(seat)
             return
         if event.kind == "left":
             if conn is None:
                 return
             conn.connected, conn.gone_at = False, time.monotonic()
             self.say(f"{conn.name} left ({event.reason})")
-            if conn.seat is not None and self.deadlines is not None and self.phase == "play":
-                self.deadlines.left(conn.seat, conn.gone_at)
+            if self.deadlines is not None and self.phase == "play":
+                for seat in conn.seats:
+                    self.deadlines.left(seat, conn.gone_at)
             if self.phase == "lobby" and self.games_done == 0:
                 del self.conns[event.peer]
                 if self.header is not None:
@@ -272,21 +305,28 @@ class HostSession(Session):
                                                 self.players, [[k, v] for k, v in sorted(self.options.items())],
                                                 version(), wire.terms_message(self.terms)))
 
-    def _on_ready(self, conn: _Conn) -> None:
+    def _on_ready(self, conn: _Conn, more: list) -> None:
         if self.phase != "lobby" or conn.stage != "offered" or self.header is not None:
             log.warning("dropped a ready message from %s: not expected now", conn.name)
             return
-        taken = set(self._seated()) | {self.host_seat}
-        seat = next(s for s in range(self.players) if s not in taken)
-        conn.stage, conn.seat = "ready", seat
-        self.say(f"{conn.name} ({fingerprint(conn.key)}) takes seat {seat}")
+        wants = [(str(name), bytes(key)) for name, key in more]
+        taken = set(self._seated()) | set(self.host_seats)
+        free = [s for s in range(self.players) if s not in taken]
+        keys = {conn.key, self.identity.public_key, *(k for c in self.conns.values() for _, k, _ in c.extra)}
+        if len(wants) + 1 > len(free) or any(k in keys for _, k in wants) or len({k for _, k in wants}) < len(wants):
+            self._refuse(conn, f"you ask for {len(wants) + 1} seats with distinct keys; {len(free)} are free")
+            return
+        conn.stage, conn.seat = "ready", free[0]
+        conn.extra = [(s, k, n) for s, (n, k) in zip(free[1:], wants, strict=False)]
+        taken_now = ", ".join(str(s) for s in conn.seats)
+        self.say(f"{conn.name} ({fingerprint(conn.key)}) takes seat{'s' if conn.extra else ''} {taken_now}")
         self._lobby_check()
 
     def _on_decline(self, conn: _Conn, reason: str) -> None:
         self.say(f"{conn.name} declined: {wire.clip(reason)}")
         conn.stage = "declined"
         if conn.seat is not None and self.phase == "lobby" and self.games_done == 0:
-            conn.seat = None
+            conn.seat, conn.extra = None, []
             self.header = None
             self._lobby_check()
         elif self.phase == "lobby" and self.games_done:
@@ -306,7 +346,7 @@ class HostSession(Session):
         if self.phase == "over" or (self.phase == "lobby" and self.games_done):
             self.finish(EXIT_OK, f"{conn.name} left: no rematch. {self.games_message()}")
         elif self.phase == "lobby":
-            conn.stage, conn.seat = "declined", None
+            conn.stage, conn.seat, conn.extra = "declined", None, []
             self.header = None
             self._lobby_check()
         else:
@@ -378,7 +418,7 @@ class HostSession(Session):
     def _on_rematch(self, conn: _Conn, seats: list) -> None:
         if self.phase != "over" or conn.seat is None:
             return
-        self.votes.add(conn.seat)
+        self.votes.update(conn.seats)
         self.say(f"{conn.name} (seat {conn.seat}) wants a rematch")
         self._between_games()
 
@@ -388,7 +428,7 @@ class HostSession(Session):
         if self.header is None:
             return None
         for s, (k, _) in enumerate(self.header.seats):
-            if k == key and s != self.host_seat:
+            if k == key and s not in self.host_seats:
                 return s
         return None
 
@@ -430,7 +470,7 @@ class HostSession(Session):
         if awaited is None or frame.seq != len(ledger.frames):
             return None   # stale, or not a fitting claim: the ledger rejects or disputes it
         kind, seat = awaited
-        if seat == self.host_seat:
+        if seat in self.host_seats:
             if kind not in ("act", "commit"):
                 return "the host is here; its frame is on its way"
             left = self.deadlines.allowance(seat, time.monotonic())
@@ -495,10 +535,13 @@ class HostSession(Session):
         if seq >= 0 and frames[seq].hash != frame_hash:
             self._refuse(conn, f"your frame {seq} differs from the host's: the transcripts fork")
             return
-        conn.seat, conn.connected, conn.stage = seat, True, "ready"
+        if conn.seat != seat:   # a connection the host does not remember: its other seats are in the header
+            conn.seat = seat
+        conn.connected, conn.stage = True, "ready"
         conn.acked = max(conn.acked, seq) if seq >= 0 else conn.acked
         if self.deadlines is not None:
-            self.deadlines.back(seat)
+            for held in conn.seats:
+                self.deadlines.back(held)
         for frame in frames[seq + 1:]:
             cert = sign_cert(self.identity.private_key, self.header.session, frame.seq, frame.hash)
             self.transport.send(conn.key, wire.pack("frame", frame.encode(), cert))
@@ -522,7 +565,7 @@ class HostSession(Session):
                 self.finish(EXIT_OK, self.games_message())
                 return
             if vote:
-                self.votes.add(self.host_seat)
+                self.votes.update(self.host_seats)
                 self.rematch_asked = True
                 self.say("you want a rematch")
         if self.votes and self._votes_changed():
@@ -549,3 +592,27 @@ class HostSession(Session):
         self.say("rematch: a new game with the same seats and options")
         self._send_header(seated)
 
+
+    # ------------------------------------------------------------------------------ for the client
+    # (added for the client's peer banner; reads the state above and changes nothing)
+
+    def peers(self) -> list[PeerState]:
+        """Every seated joiner: connected or lost since when, and what happens if it stays away."""
+        now = time.monotonic()
+        out = []
+        for seat, conn in sorted(self._seated().items()):
+            name = self._name(seat) if self.names else conn.name
+            if conn.connected:
+                out.append(PeerState(seat, name, True))
+                continue
+            gone = max(0.0, now - conn.gone_at) if conn.gone_at else 0.0
+            claim = self._claim_in(seat)
+            if claim is not None:
+                text, deadline = f"if {name} is not back in {claim:.0f} s, you win by forfeit", claim
+            elif self.phase == "play":
+                text, deadline = (f"{name} has {self.reveal_timeout:g} s to come back once it is its turn; "
+                                  "you may play on", None)
+            else:
+                text, deadline = "", None
+            out.append(PeerState(seat, name, False, gone, text, deadline))
+        return out

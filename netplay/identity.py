@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import getpass
+import hashlib
+import hmac
 import json
 import logging
 import os
@@ -95,6 +97,15 @@ class Identity:
 
     def sign(self, data: bytes) -> bytes:
         return self.private_key.sign(bytes(data))
+
+    def seat_key(self, label: str) -> Ed25519PrivateKey:
+        """The signing key of another seat this user plays on this machine (a bot seat, a hot-seat
+        player), derived from this identity and the seat's name: stable across games (so a saved game
+        resumes with it and peers can pin it), and never the identity's own key."""
+        raw = self.private_key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                             serialization.NoEncryption())
+        derived = hmac.new(raw, b"netplay/1/seat-key\0" + label.encode(), hashlib.sha256).digest()
+        return Ed25519PrivateKey.from_private_bytes(derived)
 
     @classmethod
     def generate(cls, name: str | None = None) -> Identity:

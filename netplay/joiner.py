@@ -29,6 +29,7 @@ from netplay.session import (
     EXIT_OK,
     JOINER_GRACE,
     Decider,
+    PeerState,
     Session,
     version,
 )
@@ -36,6 +37,7 @@ from netplay.transcript import ResumeError, Transcript
 from netplay.transport import JoinTransport, Refused
 from replays import codec
 from replays.certs import sign_ack, verify_ack, verify_cert
+from replays.crypto import public_bytes
 from replays.frames import Frame, decode_frame
 from replays.header import Header, Terms, header_from_value
 from replays.ledger import Dispute, Rejected, SeatSecrets
@@ -51,9 +53,12 @@ class JoinSession(Session):
     role = "joiner"
 
     def __init__(self, identity: Identity, decider: Decider, address: str, *, saved: SavedSeat | None = None,
-                 known_peers: KnownPeers | None = None, connect_timeout_s: float = 10.0, **kwargs: Any):
+                 known_peers: KnownPeers | None = None, connect_timeout_s: float = 10.0,
+                 also: list[tuple[str, Decider]] | tuple = (), **kwargs: Any):
         super().__init__(identity, decider, **kwargs)
         self.address = address
+        #: more seats this peer plays, by name: each with its own derived key and decider
+        self.also = [(name, identity.seat_key(name), d) for name, d in also]
         self.offer: tuple | None = None
         self.header: Header | None = None
         self.pending: Frame | None = None
@@ -79,7 +84,11 @@ class JoinSession(Session):
         self._hello()
 
     def _load(self, saved: SavedSeat) -> None:
-        secrets = SeatSecrets(saved.seat, self.identity.private_key, saved.seed_bytes)
+        secrets = [SeatSecrets(saved.seat, self.identity.private_key, saved.seed_bytes)]
+        by_name = {name: d for name, _, d in self.also}
+        for seat, seed, name in saved.extra:
+            secrets.append(SeatSecrets(seat, self.identity.seat_key(name), bytes.fromhex(seed)))
+            self.deciders[seat] = by_name.get(name, self.decider)
         try:
             transcript = Transcript.resume(saved.replay, secrets, self.fsync)
         except ValueError as exc:      # the header's seat key is not ours
@@ -226,7 +235,9 @@ class JoinSession(Session):
         self.offer = (game_id, rules, players, resolved)
         self.say(f"the host offers {game.title or game_id} for {players} players "
                  f"(netplay {wire.clip(host_version, 40)}; {offered.describe()})")
-        self._send("ready")
+        for _, _, extra in self.also:
+            extra.prepare(game)
+        self._send("ready", [[name, public_bytes(key)] for name, key, _ in self.also])
 
     def _on_refused(self, reason: str) -> None:
         self.finish(EXIT_FAILED, f"the host refused: {wire.clip(reason)}")
@@ -250,15 +261,23 @@ class JoinSession(Session):
             self._decline(f"the host's header is not acceptable: {problem}")
             return
         seat = next(s for s, (k, _) in enumerate(header.seats) if k == self.identity.public_key)
-        secrets = SeatSecrets(seat, self.identity.private_key, os.urandom(32))
+        secrets = [SeatSecrets(seat, self.identity.private_key, os.urandom(32))]
+        extra = []
+        self.deciders = {seat: self.decider}
+        for name, key, decider in self.also:
+            held = next(s for s, (k, _) in enumerate(header.seats) if k == public_bytes(key))
+            secrets.append(SeatSecrets(held, key, os.urandom(32)))
+            extra.append([held, secrets[-1].seed.hex(), name])
+            self.deciders[held] = decider
         if restart:    # the host composed a new header before the first frame (a seat came free meanwhile)
             self._discard_unstarted()
         elif self.transcript is not None:
             self.transcript.close()
         self.transcript = Transcript.create(header, secrets, self.replay_dir, self.fsync, self.game)
         self.header = header
-        resume.save(SavedSeat(header.session.hex(), seat, secrets.seed.hex(), self.address,
-                              self.transport.host_key.hex(), str(self.transcript.path), header.game, resume.now()))
+        resume.save(SavedSeat(header.session.hex(), seat, secrets[0].seed.hex(), self.address,
+                              self.transport.host_key.hex(), str(self.transcript.path), header.game, resume.now(),
+                              extra))
         self.decider.prepare(self.game)
         self.phase = "play"
         self.synced = False            # until the host says the game is on (every seat has started)
@@ -275,9 +294,9 @@ class JoinSession(Session):
             return "the options differ from the offer"
         if header.terms != self.offered_terms:
             return "the terms (timeouts, clock) differ from the offer"
-        mine = [s for s, (k, _) in enumerate(header.seats) if k == self.identity.public_key]
-        if len(mine) != 1:
-            return "our key is not at exactly one seat"
+        for key in (self.identity.public_key, *(public_bytes(k) for _, k, _ in self.also)):
+            if sum(k == key for k, _ in header.seats) != 1:
+                return "each of our keys is not at exactly one seat"
         if not any(k == self.transport.host_key for k, _ in header.seats):
             return "the host's own key holds no seat"
         if len({k for k, _ in header.seats}) != len(header.seats):
@@ -293,7 +312,8 @@ class JoinSession(Session):
     def _discard_unstarted(self) -> None:
         transcript = self.transcript
         transcript.close()
-        resume.remove(transcript.header.session, transcript.seat)
+        for seat in transcript.seats:
+            resume.remove(transcript.header.session, seat)
         if transcript.path in self.replays:
             self.replays.remove(transcript.path)
         transcript.path.unlink(missing_ok=True)
@@ -332,7 +352,7 @@ class JoinSession(Session):
         if frame.kind != "timeout" or frame.seq != len(ledger.frames) or ledger.claimable() is None:
             return False
         kind, seat = ledger.claimable()
-        if seat == self.transcript.seat:
+        if self.transcript.holds(seat):
             return False   # against us: accepted at once, and answered
         self.deadlines.moved(len(ledger.frames), (kind, seat), now)
         remaining = self.deadlines.remaining(kind, seat, now)
@@ -353,7 +373,7 @@ class JoinSession(Session):
         transcript = self.transcript
         ledger = transcript.ledger
         if (frame.kind == "timeout" and self.pending is not None and frame.seq == self.pending.seq
-                and frame.body[:1] == (transcript.seat,)):
+                and frame.body and transcript.holds(frame.body[0])):
             self._evidence = self.pending   # our frame for that slot went to the host and was not passed on
         host = self._host_seat()
         record = Cert("cert", host, frame.seq, frame.hash, cert) if host is not None else None
@@ -378,7 +398,7 @@ class JoinSession(Session):
         self._after_accept(frame)
         self._check_acks(frame.seq)
         if self.on_frame is not None:
-            self.on_frame(frame, frame.seat == transcript.seat)
+            self.on_frame(frame, transcript.holds(frame.seat))
 
     def _on_acked(self, seat: int, seq: int, frame_hash: bytes, cert: bytes, sig: bytes) -> None:
         """Another joiner's signed acknowledgement, passed on by the host: if it holds another frame for a
@@ -525,7 +545,7 @@ class JoinSession(Session):
 
     def _emit(self, frame: Frame) -> None:
         ledger = self.transcript.ledger
-        if ledger.claim is not None and ledger.claim.blamed == self.transcript.seat and frame.kind != "contest":
+        if ledger.claim is not None and self.transcript.holds(ledger.claim.blamed) and frame.kind != "contest":
             self._evidence = frame   # our answer to a claim: evidence, should it never reach the others
         self.pending = frame
         self._send("frame", frame.encode(), b"")
@@ -625,3 +645,27 @@ class JoinSession(Session):
             self.rematch_asked = True
             self.say("you want a rematch")
             self._send("rematch", [])
+
+    # ------------------------------------------------------------------------------ for the client
+    # (added for the client's peer banner; reads the state above and changes nothing)
+
+    def peers(self) -> list[PeerState]:
+        """The host, as far as this joiner can tell (other joiners are reached only through it)."""
+        transport = self.transport
+        seat = self._host_seat() if transport is not None else None
+        name = self._name(seat) if seat is not None else (transport.host_name if transport is not None else "host")
+        if transport is not None and transport.connected and self._host_gone_at is None:
+            return [PeerState(seat, name, True)]
+        if transport is None:
+            return [PeerState(seat, name, False, 0.0, "the connection is closed")]
+        gone = max(0.0, time.monotonic() - self._host_gone_at) if self._host_gone_at is not None else 0.0
+        claim = self._claim_in(seat) if seat is not None else None
+        if self.phase == "play" and self.transcript is not None and not self.transcript.ledger.closed:
+            if claim is not None:
+                return [PeerState(seat, name, False, gone, f"if {name} is not back in {claim:.0f} s, you claim the "
+                                                         "win by forfeit", claim)]
+            limit = self.deadlines.timeout if self.deadlines is not None else self.reveal_timeout
+            left = max(0.0, limit + JOINER_GRACE - gone)
+            return [PeerState(seat, name, False, gone, f"if {name} is not back in {left:.0f} s, the game stops "
+                                                       "unfinished (resume it later with netplay join --resume)", left)]
+        return [PeerState(seat, name, False, gone, "")]

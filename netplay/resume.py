@@ -12,7 +12,7 @@ import json
 import os
 import secrets
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from netplay import paths
@@ -28,6 +28,7 @@ class SavedSeat:
     replay: str       # path of this peer's replay file
     game: str
     saved: int        # unix seconds
+    extra: list = field(default_factory=list)   # more seats this peer plays: [[seat, seed hex, name], ...]
 
     @property
     def session_id(self) -> bytes:

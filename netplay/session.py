@@ -108,6 +108,44 @@ class QueueDecider:
         return not self.actions.empty()
 
 
+# ---------------------------------------------------------------------------------- for the client
+# (added for the client's peer banner and end screen; only read the state above, change nothing)
+
+@dataclass(frozen=True, slots=True)
+class PeerState:
+    """What this peer knows of another one, for a banner: connected or lost (and since when), and
+    what the session will do about it and when (`deadline_s`: seconds from now, None: nothing is due)."""
+
+    seat: int | None
+    name: str
+    connected: bool
+    gone_s: float = 0.0
+    next: str = ""
+    deadline_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How the current game ended, for an end screen: `kind` is "result" (the engine's co-signed
+    result), "forfeit" (a timeout claim: `blamed` withheld a frame), "abandoned" (the session stopped
+    before the game ended: a peer left or was lost; the game stays unfinished), or "dispute".
+    `reason` is in words; never a draw unless the engine's result is one."""
+
+    kind: str
+    winners: tuple[int, ...]
+    reason: str
+    result: Result | None = None
+    blamed: int | None = None
+    rematch_open: bool = False
+
+
+# the frame a timeout claim names, as a player would say it
+_FRAME_WORDS = {"act": "its move", "commit": "its choice", "reveal": "its revealed choice",
+                "chain": "its share of a random draw", "shuffle": "its shuffle of the deck",
+                "strip": "its part of a card's deal", "seed": "its seed at the end", "final": "its signature on "
+                "the result", "open": "its opening commitments"}
+
+
 def result_text(result: Result | None, names: list[str] | None = None) -> str:
     return "no result" if result is None else result.describe(names)
 
@@ -126,6 +164,8 @@ class Session:
             raise ValueError("a move clock is 1 s to 24 h, plus 0 s to 24 h per move")
         self.identity = identity
         self.decider = decider
+        #: who decides for each seat this peer holds (filled in when the seats are known)
+        self.deciders: dict[int, Decider] = {}
         self.replay_dir = replay_dir
         self.reveal_timeout = reveal_timeout
         #: the terms this peer proposes (a host) or was offered (a joiner); the header's are binding
@@ -252,9 +292,11 @@ class Session:
         kind, seat = nxt
         if ledger.status == "claimed":
             claim = ledger.claim
-            if claim.blamed == self.transcript.seat:
+            if self.transcript.holds(claim.blamed):
                 return f"seat {claim.claimant} claims you withheld your {claim.kind}: answering"
             return f"seat {claim.claimant} claims seat {claim.blamed} withheld its {claim.kind}: waiting for its answer"
+        if self.transcript.holds(seat) and seat != self.transcript.seat and kind not in AUTOMATIC:
+            return f"seat {seat}'s move (on this machine)"
         if seat == self.transcript.seat:
             if kind in AUTOMATIC:
                 return "sending"
@@ -276,8 +318,8 @@ class Session:
         if (self.phase == "play" and transcript is not None and not transcript.ledger.closed
                 and not self.blocked()):
             nxt = transcript.ledger.awaited()
-            if nxt is not None and nxt[1] == transcript.seat and nxt[0] not in AUTOMATIC:
-                due = getattr(self.decider, "due_in", None)   # a delayed bot: wake when it is due
+            if nxt is not None and transcript.holds(nxt[1]) and nxt[0] not in AUTOMATIC:
+                due = getattr(self.decider_for(nxt[1]), "due_in", None)   # a delayed bot: wake when it is due
                 wait = int(due() * 1000) + 1 if due is not None and due() > 0 else 20
                 return min(timeout_ms, wait)
         return timeout_ms
@@ -285,6 +327,9 @@ class Session:
     def blocked(self) -> bool:
         """True while this peer may not build its next frame (a joiner with a frame in flight)."""
         return False
+
+    def decider_for(self, seat: int) -> Decider:
+        return self.deciders.get(seat, self.decider)
 
     def _emit(self, frame: Frame) -> None:
         """Make an own frame count: the host accepts and relays it, a joiner sends it to the host."""
@@ -311,17 +356,19 @@ class Session:
                 return
             kind, seat = nxt[0]
             seq = len(ledger.frames)
-            if ledger.must_claim_spoiled() and self._hold_seq != seq:
+            spoiled = next((led for led in transcript.ledgers.values() if led.must_claim_spoiled()), None)
+            if spoiled is not None and self._hold_seq != seq:
                 self.say("the card dealt to you is no card of the deck: someone cheated; showing it")
-                self._emit(ledger.build_next())
+                self._emit(spoiled.build_next())
                 continue
-            if seat != transcript.seat or self._hold_seq == seq:
+            if not transcript.holds(seat) or self._hold_seq == seq:
                 return
+            ledger = transcript.ledger_for(seat)   # each seat builds with its own secrets and knowledge
             if kind in AUTOMATIC:
                 frame = ledger.build_next()
             else:
                 decision = ledger.decision()
-                action = self.decider.decide(transcript.game, ledger.state, transcript.seat, decision[1])
+                action = self.decider_for(seat).decide(transcript.game, ledger.state, seat, decision[1])
                 if action is None:
                     return
                 try:
@@ -360,7 +407,7 @@ class Session:
             self._claimed(ledger, now)
             return
         nxt = ledger.claimable()
-        if nxt is None or nxt[1] == transcript.seat:
+        if nxt is None or transcript.holds(nxt[1]):
             return
         remaining = self.deadlines.remaining(nxt[0], nxt[1], now)
         if remaining is not None and remaining + self._claim_grace(nxt[0]) <= 0:
@@ -371,8 +418,8 @@ class Session:
         when the claim came while it was here and its decision untimed, contests it; the seat that
         closes the window does so once the answer window has passed."""
         claim = ledger.claim
-        me = self.transcript.seat
-        if claim.blamed == me:
+        if self.transcript.holds(claim.blamed):
+            me = claim.blamed
             if claim.kind in DECISIONS and not self._contested:
                 left = self.deadlines.allowance(me, now)
                 if left is None or left > 0:
@@ -382,13 +429,13 @@ class Session:
             return
         kind, closer = ledger.expects()[1]
         window = min(ANSWER_WINDOW, self.deadlines.timeout)
-        if closer == me and now - self._claim_seen >= window and not self.blocked():
+        if self.transcript.holds(closer) and now - self._claim_seen >= window and not self.blocked():
             self.say(f"seat {claim.blamed} did not answer the claim within {window:g} s: the claim stands")
-            self._emit(ledger.build_after_claim())
+            self._emit(self.transcript.ledger_for(closer).build_after_claim())
 
     def _contest(self, reason: str) -> None:
         """Contest the claim that blames us, with our own frame for the slot as evidence if we hold one."""
-        ledger = self.transcript.ledger
+        ledger = self.transcript.ledger_for(self.transcript.ledger.claim.blamed)
         self._contested = True
         evidence = self._evidence
         self.say(f"contesting the claim against us: {reason}")
@@ -401,9 +448,9 @@ class Session:
         claim = ledger.claim
         if frame.kind == "timeout" and claim is not None and claim.open:
             self._claim_seen = time.monotonic()
-            if claim.blamed == self.transcript.seat:
+            if self.transcript.holds(claim.blamed):
                 self.say(f"seat {claim.claimant} claims that you withheld your {claim.kind} frame: answering")
-        if (claim is not None and not claim.open and claim.blamed == self.transcript.seat and not self._contested
+        if (claim is not None and not claim.open and self.transcript.holds(claim.blamed) and not self._contested
                 and self._evidence is not None and ledger.status in ("reveal", "cosign", "unfinished")):
             self._contest("our frame for the claimed slot was sent in time and not passed on")
 
@@ -420,8 +467,9 @@ class Session:
         header = transcript.header
         self.names = [name for _, name in header.seats]
         self.players = header.players
+        seats = ", ".join(str(s) for s in transcript.seats)
         self.say(f"{transcript.game.title or header.game}: session {header.session.hex()[:8]}, "
-                 f"you are seat {transcript.seat}")
+                 f"you are seat{'s' if len(transcript.seats) > 1 else ''} {seats}")
         for s, (key, name) in enumerate(header.seats):
             self.say(f"  seat {s}: {name} ({fingerprint(key)})")
         self.replays.append(transcript.path)
@@ -442,7 +490,8 @@ class Session:
             return
         if ledger.status == "unfinished" and self._contested and self.blocked():
             return   # our contest is on its way to the host
-        resume.remove(transcript.header.session, transcript.seat)
+        for seat in transcript.seats:
+            resume.remove(transcript.header.session, seat)
         if ledger.status == "complete":
             self.games_done += 1
             text = f"game over: {result_text(ledger.result, self.names)}"
@@ -453,12 +502,12 @@ class Session:
             self._over_since = time.monotonic()
             return
         if ledger.status == "unfinished" and self._evidence is not None and not self._contested \
-                and ledger.claim is not None and ledger.claim.blamed == transcript.seat:
+                and ledger.claim is not None and transcript.holds(ledger.claim.blamed):
             self._contest("our frame for the claimed slot was sent in time and not passed on")
             return   # the contest frame closes the game as contested
         if ledger.status == "unfinished":
             claim = ledger.claim
-            if claim.blamed == transcript.seat:
+            if transcript.holds(claim.blamed):
                 text = (f"you forfeit: seat {claim.claimant} claimed in frame {claim.frame_no} that you withheld your "
                         f"{claim.kind} frame past the timeout")
             else:
@@ -514,3 +563,57 @@ class Session:
         if self.outcome is not None:
             return Result((), (), self.outcome.message)
         return None
+
+    # ------------------------------------------------------------------------------ for the client
+    # (added for the client's peer banner and end screen; they read the state above and change nothing)
+
+    def peers(self) -> list[PeerState]:
+        """The other peers as this one sees them; the host and joiners say more."""
+        return []
+
+    def _name(self, seat: int | None) -> str:
+        if seat is not None and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "the other player" if seat is None else f"seat {seat}"
+
+    def _claim_in(self, seat: int) -> float | None:
+        """Seconds until this peer claims that `seat` withheld the frame awaited now (None: no claim due)."""
+        transcript = self.transcript
+        if transcript is None or self.phase != "play" or transcript.ledger.closed or self.deadlines is None:
+            return None
+        nxt = transcript.ledger.claimable()
+        if nxt is None or nxt[1] != seat:
+            return None
+        remaining = self.deadlines.remaining(nxt[0], nxt[1], time.monotonic())
+        return None if remaining is None else max(0.0, remaining + self._claim_grace(nxt[0]))
+
+    def game_end(self) -> GameEnd | None:
+        """The end of the current game in words (None while it goes on)."""
+        transcript = self.transcript
+        rematch_open = self.phase == "over" and self.outcome is None
+        if transcript is not None:
+            ledger = transcript.ledger
+            if ledger.status == "complete" and ledger.result is not None:
+                return GameEnd("result", tuple(ledger.result.winners), ledger.result.reason, ledger.result,
+                               rematch_open=rematch_open)
+            if ledger.status == "unfinished" and ledger.claim is not None:
+                claim = ledger.claim
+                blamed = claim.blamed
+                winners = tuple(s for s in range(ledger.players) if s != blamed and s not in ledger.state.out)
+                what = _FRAME_WORDS.get(claim.kind, f"its {claim.kind} frame")
+                limit = self.deadlines.timeout if self.deadlines is not None else self.reveal_timeout
+                return GameEnd("forfeit", winners, f"{self._name(blamed)} did not send {what} within "
+                                                   f"{limit:g} s and forfeits", blamed=blamed)
+            if ledger.status == "contested" and ledger.claim is not None:
+                claim = ledger.claim
+                return GameEnd("contested", (), f"{self._name(claim.claimant)} claimed that {self._name(claim.blamed)} "
+                                                "withheld a frame, and it contests the claim: nobody can be proven at "
+                                                "fault, so nobody wins or loses")
+            if ledger.status == "disputed":
+                reason = ledger.dispute.reason if ledger.dispute is not None else "a frame broke the rules"
+                return GameEnd("dispute", (), f"the game stopped in a dispute: {reason}")
+        if self.outcome is None:
+            return None
+        if self.outcome.code == EXIT_DISPUTE:
+            return GameEnd("dispute", (), self.outcome.message)
+        return GameEnd("abandoned", (), self.outcome.message)

@@ -29,23 +29,40 @@ class ResumeError(Exception):
 
 
 class Transcript:
-    def __init__(self, header: Header, secrets: SeatSecrets, writer: ReplayWriter, game: Game | None = None):
+    """This peer's copy of one game: one ledger per seat it holds (each with that seat's own secrets
+    and knowledge, as if it were a peer of its own: a bot or a person at one seat never sees another
+    local seat's cards) and the one replay file. `seat` and `ledger` are the first local seat's."""
+
+    def __init__(self, header: Header, secrets: SeatSecrets | list[SeatSecrets], writer: ReplayWriter,
+                 game: Game | None = None):
+        held = [secrets] if isinstance(secrets, SeatSecrets) else sorted(secrets, key=lambda s: s.seat)
         self.header = header
-        self.secrets = secrets
-        self.seat = secrets.seat
+        self.secrets = held[0]
+        self.seat = held[0].seat
         self.writer = writer
-        self.ledger = Ledger(header, secrets, game)
+        self.ledgers: dict[int, Ledger] = {}
+        for one in held:
+            self.ledgers[one.seat] = Ledger(header, one, game if game is not None else
+                                            (self.ledgers[self.seat].game if self.ledgers else None))
+        self.ledger = self.ledgers[self.seat]
+        self.seats: tuple[int, ...] = tuple(self.ledgers)
         self.game = self.ledger.game
         self._last: tuple | None = None
 
+    def holds(self, seat: int) -> bool:
+        return seat in self.ledgers
+
+    def ledger_for(self, seat: int) -> Ledger:
+        return self.ledgers[seat]
+
     @classmethod
-    def create(cls, header: Header, secrets: SeatSecrets, replay_dir: str | os.PathLike | None, fsync: bool = True,
-               game: Game | None = None) -> Transcript:
+    def create(cls, header: Header, secrets: SeatSecrets | list[SeatSecrets], replay_dir: str | os.PathLike | None,
+               fsync: bool = True, game: Game | None = None) -> Transcript:
         writer = ReplayWriter.in_dir(replay_dir if replay_dir is not None else paths.replays_dir(), header, sync=fsync)
         return cls(header, secrets, writer, game)
 
     @classmethod
-    def resume(cls, path: str | os.PathLike, secrets: SeatSecrets, fsync: bool = True,
+    def resume(cls, path: str | os.PathLike, secrets: SeatSecrets | list[SeatSecrets], fsync: bool = True,
                game: Game | None = None) -> Transcript:
         """Rebuild this seat's ledger from its own replay file and continue writing it."""
         try:
@@ -56,7 +73,8 @@ class Transcript:
         transcript = cls(replay.header, secrets, writer, game)
         try:
             for frame in replay.frames:
-                transcript.ledger.accept(frame)
+                for ledger in transcript.ledgers.values():
+                    ledger.accept(frame)
         except Exception as exc:
             transcript.close()
             raise ResumeError(f"the replay {path} does not replay cleanly: {exc}") from None
@@ -86,9 +104,13 @@ class Transcript:
         state = self.ledger.state
         try:
             accepted = self.ledger.accept(frame)
+            for seat, ledger in self.ledgers.items():   # the other seats this peer holds see it too
+                if seat != self.seat:
+                    ledger.accept(accepted)
         except Dispute:
-            if len(self.ledger.frames) and self.ledger.status == "disputed":
-                self.writer.append(self.ledger.frames[-1], *(() if cert is None else (cert.value(),)))
+            halted = [led for led in self.ledgers.values() if led.status == "disputed" and led.frames]
+            if halted:   # the frame is signed and in the chain: the evidence goes into the replay
+                self.writer.append(halted[0].frames[-1], *(() if cert is None else (cert.value(),)))
             raise
         records = () if cert is None else (cert.value(),)
         self.writer.append(frame if isinstance(frame, bytes) else accepted, *records)
@@ -112,6 +134,8 @@ class Transcript:
                     lines.append(f"chance: {label}{_show(event.value)}")
                 elif event.seat == self.seat:
                     lines.append(f"you draw {label}{_show(event.value)} (secret)")
+                elif event.seat in self.ledgers:
+                    lines.append(f"seat {event.seat} (on this machine) draws {label}in secret")
                 else:
                     lines.append(f"seat {event.seat} draws {label}in secret")
             elif event.value is HIDDEN:

@@ -3,21 +3,27 @@
 This layer moves opaque byte strings; frames, signatures of frames and game logic live above it.
 What it guarantees: every connection is CurveZMQ-encrypted, the peer at the other end proved that
 it holds the Ed25519 key it claims (so the session can pin it and attribute frames to it), every
-message is at most `max_bytes`, and a silent peer is reported gone. Details in docs/protocol.md,
-section "Transport".
+message is at most the receiver's `max_bytes`, a silent peer is reported gone, and unauthenticated
+traffic cannot lock real peers out (the handshake keeps no state before AUTH, and costly work is
+bounded per source address). Details in docs/protocol.md, section "Transport"; the attacks it was
+tested against in docs/security.md, section "Transport attacks".
 
 API (all calls are non-blocking or bounded by the timeout they take; single-threaded: call `poll`
 at least once per heartbeat interval so the other side does not think you are gone):
 
     host = HostTransport(identity, bind="127.0.0.1", port=0, known_peers=None, accept=None)
         # known_peers: pin joiners by name (a changed key is refused); accept(key, name) -> None to
-        # admit a joiner or a reason to refuse it (the session's rule: seats full, not in this game)
+        # admit a joiner or a reason to refuse it (the session's rule: seats full, not in this game).
+        # accept is asked before any costly work (at HELLO, before the cookie; at AUTH, before the
+        # signature check), so it must be cheap and must not block. A port that cannot be bound
+        # raises ListenFailed, naming the port (bootstrap P or encrypted C).
     host.address                     # "ip:port" that joiners pass to JoinTransport (bind 0.0.0.0:
                                      # show discovery.local_addresses() to the user instead)
     host.poll(timeout_ms)            # -> list[Incoming]; returns as soon as something arrived
     host.send(peer_key, data)        # -> bool (False: peer unknown/gone, or message refused)
     host.broadcast(data, exclude=None)  # -> number of peers sent to; the relay for 3+ peers
     host.peers                       # {ed25519 key: name} of the peers connected now
+    host.stats                       # Counter of what the flood defences did (diagnostics, tests)
     host.close()
 
     Incoming(kind, peer, name, data, reason): kind is "joined", "message" or "left"; `peer` is the
@@ -27,29 +33,37 @@ at least once per heartbeat interval so the other side does not think you are go
     join = JoinTransport(identity, "ip:port[/fingerprint]", known_peers, connect_timeout_s=10)
     join.host_key, join.host_name   # the host's Ed25519 key (pinned) and its name
     join.poll(timeout_ms)            # -> list[bytes]
-    join.send(data)                  # -> bool (False while disconnected: the session resumes)
+    join.send(data)                  # -> bool (False while disconnected, or over either side's cap)
     join.connected, join.generation  # generation counts successful (re)connections
     join.close()
 
 Both take keyword options max_bytes (default 1 MiB), heartbeat_s (1.0) and liveness (4 missed
-heartbeats = gone); the joiner adopts the host's heartbeat settings when it connects.
+heartbeats = gone), each within the ranges below; the joiner adopts the host's heartbeat settings
+when it connects (a WELCOME outside the ranges is refused) and never sends more than the host's cap.
 
 The joiner reconnects by itself when the host goes silent, says goodbye or forgets it (host
-restart); a different host key on reconnect raises `KeyChanged`, a refusal raises `Refused`.
-Malformed or oversized input is dropped and logged on logger "netplay.transport", never raised.
+restart); a different host key on reconnect raises `KeyChanged`, a refusal raises `Refused`, a
+host name that does not resolve raises `ConnectFailed` at once. Malformed or oversized input is
+dropped and logged on logger "netplay.transport", never raised.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hmac
+import ipaddress
 import logging
 import math
 import os
+import queue
 import re
+import socket
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Self
+from typing import Any, Self
 
 import msgpack
 import zmq
@@ -60,14 +74,33 @@ from replays.crypto import fingerprint, verify
 
 log = logging.getLogger("netplay.transport")
 
-PROTOCOL = 1
+PROTOCOL = 2
 DEFAULT_MAX_BYTES = 1 << 20
 HEARTBEAT_S = 1.0
 LIVENESS = 4              # heartbeats a peer may miss before it counts as gone
-HANDSHAKE_S = 5.0         # a half-done handshake is forgotten after this
-MAX_PENDING = 64          # half-done handshakes kept at once (the rest are forgotten oldest first)
+# What either side may use, and so what a joiner accepts in WELCOME: a hostile host must not make
+# its joiners ping a thousand times a second, nor wait an hour before they notice it is gone.
+HEARTBEAT_MS_RANGE = (50, 10_000)
+LIVENESS_RANGE = (2, 20)
+MAX_BYTES_RANGE = (1024, 64 << 20)
+HANDSHAKE_S = 5.0         # joiner: a handshake without WELCOME after this starts over on a new connection
+HELLO_RETRY_S = 1.0       # joiner: HELLO is repeated (same nonce) this often until WELCOME: a host may drop it
+COOKIE_WINDOW_S = 5.0     # a cookie is valid in the window it was made in and the next one: 5 to 10 s
+MAX_CONTROL = 1024        # bytes of a bootstrap or handshake message body; larger ones are not decoded
 BATCH = 256               # messages read per socket per loop turn, so one flood cannot starve the rest
 CLOSE_LINGER_MS = 100     # only at close, so a goodbye can leave; everything else lingers 0
+
+# Work a connection that has not authenticated can make the host do, per source address (an IPv4
+# address, or an IPv6 /64): (answers per second, burst). The first of each kind on every connection
+# is free (the peer paid a new TCP connection and CurveZMQ handshake for it), so a real joiner's
+# first HELLO and AUTH get through even when another program floods from its own address.
+HELLO_RATE = (20.0, 40)   # HELLO answered with a CHALLENGE (one HMAC)
+AUTH_RATE = (5.0, 10)     # AUTH whose signature is checked (one Ed25519 verify, then one sign)
+CARD_RATE = (10.0, 20)    # bootstrap requests answered with a signed card (one Ed25519 sign)
+REPLY_RATE = (20.0, 40)   # REFUSED and UNKNOWN answers to connections that are not peers
+MAX_SOURCES = 4096        # addresses with a bucket; beyond, new addresses share one overflow bucket
+MAX_FRESH = 4096          # connections remembered as having used their free first message
+_OVERFLOW = "*overflow*"
 
 # First byte of every message on the encrypted channel.
 HELLO, CHALLENGE, AUTH, WELCOME, REFUSED, DATA, PING, BYE, UNKNOWN = range(1, 10)
@@ -77,9 +110,10 @@ _KIND_NAMES = {HELLO: "hello", CHALLENGE: "challenge", AUTH: "auth", WELCOME: "w
 BOOT_REQUEST = "netplay-bootstrap"
 BOOT_CARD = "netplay-host"
 BOOT_ERROR = "netplay-error"
-CARD_DOMAIN = b"netplay/1/host-card\x00"
-HOST_DOMAIN = b"netplay/1/handshake/host\x00"
-JOIN_DOMAIN = b"netplay/1/handshake/joiner\x00"
+CARD_DOMAIN = b"netplay/%d/host-card\x00" % PROTOCOL
+HOST_DOMAIN = b"netplay/%d/handshake/host\x00" % PROTOCOL
+JOIN_DOMAIN = b"netplay/%d/handshake/joiner\x00" % PROTOCOL
+COOKIE_DOMAIN = b"netplay/%d/cookie\x00" % PROTOCOL
 
 
 class TransportError(Exception):
@@ -87,15 +121,27 @@ class TransportError(Exception):
 
 
 class ConnectFailed(TransportError, ConnectionError):
-    """No host answered (in time) at the given address."""
+    """No host answered (in time) at the given address, or its name does not resolve."""
 
 
 class Refused(TransportError):
-    """The host refused us, or the host's key is not the one we were told to expect."""
+    """The host refused us, or the host's key is not the one we were told to expect, or the host
+    asked for settings outside the documented ranges."""
 
 
-class _Malformed(Exception):
-    pass
+class ListenFailed(TransportError):
+    """The host cannot listen on one of its two ports; the message names which one, so the user
+    frees (or changes) the right one."""
+
+    def __init__(self, message: str, port: int, errno: int | None):
+        super().__init__(message)
+        self.port, self.errno = port, errno
+
+
+class MessageError(Exception):
+    """A bootstrap or handshake message that the protocol does not allow (what the `parse_*`
+    functions raise). The transport drops such input with a logged reason; it never escapes `poll`."""
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,28 +166,203 @@ def parse_address(address: str) -> tuple[str, int, str | None]:
     return m.group(1), int(m.group(2)), (m.group(3) or "").lower() or None
 
 
+def check_settings(max_bytes: int, heartbeat_ms: int, liveness: int) -> str | None:
+    """Why these settings are outside the documented ranges, or None. One rule for both sides: what a
+    host may be configured with is exactly what its joiners accept in WELCOME."""
+    for what, value, (low, high), unit in (("heartbeat interval", heartbeat_ms, HEARTBEAT_MS_RANGE, " ms"),
+                                           ("liveness", liveness, LIVENESS_RANGE, " heartbeats"),
+                                           ("message size cap", max_bytes, MAX_BYTES_RANGE, " bytes")):
+        if type(value) is not int or not low <= value <= high:
+            return f"{what} {value!r}{unit} is outside {low}..{high}{unit}"
+    return None
+
+
+def _check_own_settings(max_bytes: int, heartbeat_s: float, liveness: int) -> None:
+    problem = check_settings(max_bytes, _ms(heartbeat_s), liveness)
+    if problem:
+        raise ValueError(problem)
+
+
+def _ms(seconds: float) -> int:
+    return int(round(seconds * 1000)) if isinstance(seconds, int | float) and math.isfinite(seconds) else -1
+
+
 def _pack(obj: object) -> bytes:
     return msgpack.packb(obj, use_bin_type=True)
 
 
+_PROTOCOL_ARRAY = {"max_str_len": MAX_CONTROL, "max_bin_len": MAX_CONTROL, "max_array_len": 16, "max_map_len": 0,
+                   "max_ext_len": 0}
+
+
 def _unpack(body: bytes, shape: tuple[type, ...]) -> list:
-    """Decode a msgpack array of exactly `shape` (bytes fields of 32 bytes are checked by callers)."""
-    try:
-        value = msgpack.unpackb(body, raw=False, use_list=True, strict_map_key=True)
-    except Exception as exc:  # msgpack raises several unrelated types on garbage
-        raise _Malformed(f"undecodable ({type(exc).__name__})") from None
+    """Decode a msgpack array of exactly `shape` (bytes fields of 32 bytes are checked by callers).
+    Bodies are tiny, so anything over MAX_CONTROL bytes is refused before it is decoded."""
+    if len(body) > MAX_CONTROL:
+        raise MessageError(f"{len(body)} bytes, over the {MAX_CONTROL} byte limit of a control message")
+    value = _decode(body)
     if not isinstance(value, list) or len(value) != len(shape):
-        raise _Malformed(f"expected an array of {len(shape)}")
+        raise MessageError(f"expected an array of {len(shape)}")
     for item, kind in zip(value, shape, strict=True):
         if not isinstance(item, kind) or (kind is int and isinstance(item, bool)):
-            raise _Malformed(f"expected {kind.__name__}, got {type(item).__name__}")
+            raise MessageError(f"expected {kind.__name__}, got {type(item).__name__}")
     return value
+
+
+def _decode(body: bytes) -> Any:
+    try:
+        return msgpack.unpackb(body, raw=False, use_list=True, strict_map_key=True, **_PROTOCOL_ARRAY)
+    except Exception as exc:  # msgpack raises several unrelated types on garbage
+        raise MessageError(f"undecodable ({type(exc).__name__})") from None
 
 
 def _key32(value: bytes, what: str) -> bytes:
     if len(value) != 32:
-        raise _Malformed(f"{what} must be 32 bytes")
+        raise MessageError(f"{what} must be 32 bytes")
     return value
+
+
+def _sig64(value: bytes, what: str) -> bytes:
+    if len(value) != 64:
+        raise MessageError(f"{what} must be 64 bytes")
+    return value
+
+
+def _name(value: str) -> str:
+    try:
+        return check_name(value)
+    except ValueError as exc:
+        raise MessageError(str(exc)) from None
+
+
+def clip(text: str, limit: int = 500) -> str:
+    """Text from the other side, shortened and with control characters replaced, so that a hostile
+    peer cannot put terminal escape sequences into our error messages."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text[:limit])
+
+
+# -- the messages ---------------------------------------------------------------------------------
+# One parser per message: pure functions (fuzzed in tests/test_fuzz_transport.py) that return the
+# message or raise MessageError.
+
+@dataclass(frozen=True, slots=True)
+class BootRequest:
+    version: int
+    nonce: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    name: str
+    key: bytes
+    curve_key: bytes
+    curve_port: int
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    version: int
+    name: str
+    key: bytes
+    nonce: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    host_nonce: bytes
+    cookie: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Auth:
+    name: str
+    key: bytes
+    join_nonce: bytes
+    host_nonce: bytes
+    cookie: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    host_nonce: bytes
+    heartbeat_ms: int
+    liveness: int
+    max_bytes: int
+    sig: bytes
+
+    def params(self) -> bytes:
+        return _pack([self.heartbeat_ms, self.liveness, self.max_bytes])
+
+
+def hello_version(body: bytes) -> int | None:
+    """The version a HELLO that does not parse claims (its first item), read leniently: another
+    version may shape its HELLO differently, and its joiner deserves an answer naming both versions
+    rather than silence. None when there is no such int."""
+    if len(body) > MAX_CONTROL:
+        return None
+    with contextlib.suppress(MessageError):
+        value = _decode(body)
+        if isinstance(value, list) and value and type(value[0]) is int:
+            return value[0]
+    return None
+
+
+def parse_boot_request(body: bytes) -> BootRequest:
+    tag, version, nonce = _unpack(body, (str, int, bytes))
+    if tag != BOOT_REQUEST:
+        raise MessageError(f"unknown request {clip(tag, 40)!r}")
+    return BootRequest(version, _key32(nonce, "nonce"))
+
+
+def parse_boot_reply(body: bytes) -> Card | str:
+    """The host's card, or the text of its error answer (clipped, printable)."""
+    if len(body) > MAX_CONTROL:
+        raise MessageError(f"{len(body)} bytes, over the {MAX_CONTROL} byte limit of a control message")
+    value = _decode(body)
+    if isinstance(value, list) and len(value) == 3 and value[0] == BOOT_ERROR and isinstance(value[2], str):
+        return clip(value[2], 200)
+    tag, version, name, key, curve, curve_port, sig = _unpack(body, (str, int, str, bytes, bytes, int, bytes))
+    if tag != BOOT_CARD or version != PROTOCOL:
+        raise MessageError(f"bootstrap reply {clip(tag, 40)!r} version {version}")
+    if not 0 < curve_port < 65536:
+        raise MessageError(f"bad curve port {curve_port}")
+    return Card(_name(name), _key32(key, "host key"), _key32(curve, "host curve key"), curve_port,
+                _sig64(sig, "card signature"))
+
+
+def parse_hello(body: bytes) -> Hello:
+    version, name, key, nonce = _unpack(body, (int, str, bytes, bytes))
+    return Hello(version, _name(name), _key32(key, "key"), _key32(nonce, "nonce"))
+
+
+def parse_challenge(body: bytes) -> Challenge:
+    host_nonce, cookie = _unpack(body, (bytes, bytes))
+    return Challenge(_key32(host_nonce, "host nonce"), _key32(cookie, "cookie"))
+
+
+def parse_auth(body: bytes) -> Auth:
+    name, key, join_nonce, host_nonce, cookie, sig = _unpack(body, (str, bytes, bytes, bytes, bytes, bytes))
+    return Auth(_name(name), _key32(key, "key"), _key32(join_nonce, "nonce"), _key32(host_nonce, "host nonce"),
+                _key32(cookie, "cookie"), _sig64(sig, "signature"))
+
+
+def parse_welcome(body: bytes) -> Welcome:
+    host_nonce, heartbeat_ms, liveness, max_bytes, sig = _unpack(body, (bytes, int, int, int, bytes))
+    return Welcome(_key32(host_nonce, "host nonce"), heartbeat_ms, liveness, max_bytes, _sig64(sig, "signature"))
+
+
+def parse_refused(body: bytes) -> str:
+    (reason,) = _unpack(body, (str,))
+    return clip(reason)
+
+
+def _hello_nonce(body: bytes) -> bytes | None:
+    try:
+        return parse_hello(body).nonce
+    except MessageError:
+        return None
 
 
 def _card_message(name: str, ed_key: bytes, curve_key: bytes, curve_port: int, nonce: bytes) -> bytes:
@@ -157,8 +378,8 @@ class _DropLog:
     """Logs why input was dropped, at most `limit` lines per second, so a flood of garbage cannot
     flood the log too; what was suppressed is counted in the next line."""
 
-    def __init__(self, limit: int = 20):
-        self.limit, self.window, self.count, self.suppressed = limit, 0.0, 0, 0
+    def __init__(self, limit: int = 20, prefix: str = "dropped: "):
+        self.limit, self.prefix, self.window, self.count, self.suppressed = limit, prefix, 0.0, 0, 0
 
     def __call__(self, fmt: str, *args: object) -> None:
         now = time.monotonic()
@@ -169,10 +390,80 @@ class _DropLog:
             return
         self.count += 1
         if self.suppressed:
-            fmt += " (%d earlier drops not logged)"
+            fmt += " (%d earlier lines not logged)"
             args = (*args, self.suppressed)
             self.suppressed = 0
-        log.warning("dropped: " + fmt, *args)
+        log.warning(self.prefix + fmt, *args)
+
+
+@dataclass(slots=True)
+class _Bucket:
+    tokens: float
+    stamp: float
+
+
+class _Gate:
+    """Whether a connection that has not authenticated may make the host do one more costly thing.
+
+    Each connection's first request of the gate's kind is free: it costs the sender a new TCP
+    connection and CurveZMQ handshake, more than it costs us. Later ones draw from a token bucket of
+    their source address, so one address cannot starve the others, and nothing of another address is
+    ever evicted. Memory is bounded: at most MAX_SOURCES buckets (buckets that refilled are pruned,
+    since a full bucket is the same as none; while the table is full of active ones, newcomers share
+    one overflow bucket) and MAX_FRESH remembered connections (forgetting one only gives it another
+    free request, which it can also get by reconnecting)."""
+
+    def __init__(self, rate: tuple[float, int]):
+        self.rate, self.burst = rate
+        self._buckets: dict[str, _Bucket] = {}
+        self._used: dict[bytes, None] = {}
+
+    def allow(self, source: str, rid: bytes, now: float) -> bool:
+        if rid not in self._used:
+            self._used[rid] = None
+            if len(self._used) > MAX_FRESH:
+                del self._used[next(iter(self._used))]
+            return True
+        bucket = self._buckets.get(source)
+        if bucket is None:
+            if len(self._buckets) >= MAX_SOURCES:
+                source = _OVERFLOW
+                bucket = self._buckets.get(source)
+            if bucket is None:
+                bucket = self._buckets[source] = _Bucket(float(self.burst), now)
+        bucket.tokens = min(float(self.burst), bucket.tokens + (now - bucket.stamp) * self.rate)
+        bucket.stamp = now
+        if bucket.tokens >= 1.0:
+            bucket.tokens -= 1.0
+            return True
+        return False
+
+    def prune(self, now: float) -> None:
+        for source in [s for s, b in self._buckets.items() if b.tokens + (now - b.stamp) * self.rate >= self.burst]:
+            del self._buckets[source]
+
+
+def _source_of(frame: zmq.Frame) -> str:
+    """The source address of a received message, as the key of its rate limits (`source_key`)."""
+    try:
+        address = frame.get("Peer-Address")
+    except zmq.ZMQError:          # not TCP, or no metadata: all such messages share one source
+        return "?"
+    return source_key(address)
+
+
+def source_key(address: str) -> str:
+    """What one source is for the flood limits: an IPv4 address, or the /64 of an IPv6 address
+    (anyone can pick any address of their /64); an IPv4-mapped IPv6 address counts as IPv4."""
+    if ":" not in address:
+        return address
+    try:
+        ip = ipaddress.IPv6Address(address.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
 def _socket(ctx: zmq.Context, kind: int, hard_cap: int) -> zmq.Socket:
@@ -188,13 +479,18 @@ def _hard_cap(max_bytes: int) -> int:
     return 2 * max_bytes + 65536
 
 
-@dataclass(slots=True)
-class _Pending:
-    name: str
-    key: bytes
-    join_nonce: bytes
-    host_nonce: bytes
-    expires: float
+def _bind(sock: zmq.Socket, host: str, port: int, role: str) -> int:
+    """Bind and return the port; a failure names the port and its role, since the user gave only P
+    and C is derived from it (an "address already in use" about C used to be reported as P)."""
+    try:
+        sock.bind(f"tcp://{host}:{port or '*'}")
+    except zmq.ZMQError as exc:
+        if exc.errno == zmq.EADDRINUSE:
+            why = "the port is already in use (by another program, or another netplay host)"
+        else:
+            why = exc.strerror[:1].lower() + exc.strerror[1:]
+        raise ListenFailed(f"cannot listen on {host}:{port or 'any port'} ({role}): {why}", port, exc.errno) from None
+    return _bound_port(sock)
 
 
 @dataclass(slots=True)
@@ -202,6 +498,7 @@ class _Peer:
     key: bytes
     name: str
     rid: bytes
+    join_nonce: bytes     # of the handshake that admitted it: a repeated HELLO with it is a late copy
     last_recv: float
     last_send: float
 
@@ -231,14 +528,22 @@ class HostTransport(_Endpoint):
                  heartbeat_s: float = HEARTBEAT_S, liveness: int = LIVENESS,
                  known_peers: KnownPeers | None = None,
                  accept: Callable[[bytes, str], str | None] | None = None):
-        if max_bytes < 1 or heartbeat_s <= 0 or liveness < 1:
-            raise ValueError("max_bytes, heartbeat_s and liveness must be positive")
+        _check_own_settings(max_bytes, heartbeat_s, liveness)
+        if not 0 <= port <= 65535 or (curve_port is not None and not 0 <= curve_port <= 65535):
+            raise ValueError("ports are 0..65535")
+        if curve_port is None and port == 65535:
+            raise ValueError("port 65535 leaves no room for the encrypted port, which is the next one (P+1): "
+                             "use a port of at most 65534, or 0 for any free port")
         self.identity, self.max_bytes = identity, max_bytes
         self.heartbeat_s, self.liveness = heartbeat_s, liveness
         self.known_peers, self.accept = known_peers, accept
+        self.stats: Counter[str] = Counter()
         self._drop = _DropLog()
+        self._note = _DropLog(prefix="")
+        self._limited = _DropLog(limit=1, prefix="rate limit: ")    # expected under a flood: one line a second
         self._ctx = zmq.Context()
         self._closed = False
+        host = f"[{bind}]" if ":" in bind else bind
         try:
             self._boot = _socket(self._ctx, zmq.ROUTER, 4096)
             self._sock = _socket(self._ctx, zmq.ROUTER, _hard_cap(max_bytes))
@@ -247,27 +552,29 @@ class HostTransport(_Endpoint):
             self._sock.curve_server = True
             self._sock.curve_secretkey = identity.curve_secret
             self._sock.curve_publickey = identity.curve_public
-            hb_ms = max(1, int(heartbeat_s * 1000))
+            hb_ms = _ms(heartbeat_s)
             self._sock.heartbeat_ivl, self._sock.heartbeat_timeout = hb_ms, hb_ms * liveness
             if ":" in bind:
                 self._boot.ipv6 = self._sock.ipv6 = True
-            host = f"[{bind}]" if ":" in bind else bind
-            self._boot.bind(f"tcp://{host}:{port or '*'}")
-            self.port = _bound_port(self._boot)
+            self.port = _bind(self._boot, host, port, "the bootstrap port P")
             if curve_port is None:
-                curve_port = port + 1 if port else 0
-            self._sock.bind(f"tcp://{host}:{curve_port or '*'}")
-            self.curve_port = _bound_port(self._sock)
+                curve_port, role = (port + 1, "the encrypted port C = P+1") if port else (0, "the encrypted port C")
+            else:
+                role = "the encrypted port C"
+            self.curve_port = _bind(self._sock, host, curve_port, role)
         except Exception:
             self._ctx.destroy(linger=0)
             raise
         self.bind = bind
         self.address = f"{host}:{self.port}"
         self._curve_raw = identity.curve_public_raw
-        self._pending: dict[bytes, _Pending] = {}
+        self._secret = os.urandom(32)          # keys the cookies; never leaves this process
+        self._hello_gate, self._auth_gate = _Gate(HELLO_RATE), _Gate(AUTH_RATE)
+        self._card_gate, self._reply_gate = _Gate(CARD_RATE), _Gate(REPLY_RATE)
         self._by_rid: dict[bytes, _Peer] = {}
         self._by_key: dict[bytes, _Peer] = {}
         self._next_tick = 0.0
+        self._next_prune = 0.0
         self._poller = zmq.Poller()
         self._poller.register(self._boot, zmq.POLLIN)
         self._poller.register(self._sock, zmq.POLLIN)
@@ -358,28 +665,43 @@ class HostTransport(_Endpoint):
         with contextlib.suppress(zmq.ZMQError):
             self._sock.send_multipart([rid, bytes([kind]) + body], flags=zmq.NOBLOCK)
 
+    def _answer(self, rid: bytes, source: str, kind: int, body: bytes, now: float) -> bool:
+        """REFUSED or UNKNOWN to a connection that is no peer: cheap, but a flood must not turn the
+        host into an amplifier either, so these go through their own gate."""
+        if not self._reply_gate.allow(source, rid, now):
+            self.stats["reply_limited"] += 1
+            return False
+        self._reply(rid, kind, body)
+        return True
+
     def _drain_boot(self) -> None:
         for _ in range(BATCH):
             if not self._boot.getsockopt(zmq.EVENTS) & zmq.POLLIN:
                 return
-            frames = self._boot.recv_multipart(flags=zmq.NOBLOCK)
+            frames = self._boot.recv_multipart(flags=zmq.NOBLOCK, copy=False)
             if len(frames) != 2:
                 self._drop("bootstrap request of %d parts (expected 1)", len(frames) - 1)
                 continue
-            rid, body = frames
+            rid, body = frames[0].bytes, frames[1].bytes
             try:
-                tag, version, nonce = _unpack(body, (str, int, bytes))
-                if tag != BOOT_REQUEST:
-                    raise _Malformed(f"unknown request {tag[:40]!r}")
-                _key32(nonce, "nonce")
-            except _Malformed as exc:
+                request = parse_boot_request(body)
+            except MessageError as exc:
+                self.stats["boot_malformed"] += 1
                 self._drop("bootstrap request: %s", exc)
                 continue
-            if version != PROTOCOL:
-                reply = _pack([BOOT_ERROR, PROTOCOL, f"host speaks protocol {PROTOCOL}, not {version}"])
+            now = time.monotonic()
+            source = _source_of(frames[1])
+            if not self._card_gate.allow(source, rid, now):      # every answer on port P passes this gate
+                self.stats["card_limited"] += 1
+                self._limited("bootstrap requests from %s over its rate dropped", source)
+                continue
+            if request.version != PROTOCOL:
+                reply = _pack([BOOT_ERROR, PROTOCOL, f"host speaks protocol {PROTOCOL}, not {request.version}"])
             else:
                 ident = self.identity
-                sig = ident.sign(_card_message(ident.name, ident.public_key, self._curve_raw, self.curve_port, nonce))
+                sig = ident.sign(_card_message(ident.name, ident.public_key, self._curve_raw, self.curve_port,
+                                               request.nonce))
+                self.stats["card"] += 1
                 reply = _pack([BOOT_CARD, PROTOCOL, ident.name, ident.public_key, self._curve_raw,
                                self.curve_port, sig])
             with contextlib.suppress(zmq.ZMQError):
@@ -389,14 +711,14 @@ class HostTransport(_Endpoint):
         for _ in range(BATCH):
             if not self._sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
                 return
-            frames = self._sock.recv_multipart(flags=zmq.NOBLOCK)
-            if len(frames) != 2 or not frames[1]:
+            frames = self._sock.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+            if len(frames) != 2 or not len(frames[1]):
                 self._drop("message of %d parts or empty (expected one non-empty part)", len(frames) - 1)
                 continue
-            rid, msg = frames
+            rid, msg = frames[0].bytes, frames[1].bytes
             try:
-                self._handle(rid, msg, events)
-            except _Malformed as exc:
+                self._handle(rid, frames[1], msg, events)
+            except MessageError as exc:
                 self._drop("%s from %s: %s", _KIND_NAMES.get(msg[0], f"kind {msg[0]}"), self._who(rid), exc)
 
     def _who(self, rid: bytes) -> str:
@@ -405,14 +727,14 @@ class HostTransport(_Endpoint):
             return f"{peer.name} ({fingerprint(peer.key)})"
         return f"unauthenticated connection {rid.hex()}"
 
-    def _handle(self, rid: bytes, msg: bytes, events: list[Incoming]) -> None:
+    def _handle(self, rid: bytes, frame: zmq.Frame, msg: bytes, events: list[Incoming]) -> None:
         kind, now = msg[0], time.monotonic()
         peer = self._by_rid.get(rid)
         if peer is not None:
             peer.last_recv = now
             if kind == DATA:
                 if len(msg) - 1 > self.max_bytes:
-                    raise _Malformed(f"{len(msg) - 1} bytes, over the {self.max_bytes} byte cap")
+                    raise MessageError(f"{len(msg) - 1} bytes, over the {self.max_bytes} byte cap")
                 events.append(Incoming("message", peer.key, peer.name, msg[1:]))
                 return
             if kind == PING:
@@ -420,68 +742,101 @@ class HostTransport(_Endpoint):
             if kind == BYE:
                 self._remove(peer, "closed the connection", events)
                 return
+            if kind == AUTH or (kind == HELLO and _hello_nonce(msg[1:]) == peer.join_nonce):
+                # a joiner repeats HELLO until WELCOME arrives and answers every CHALLENGE: late copies
+                log.debug("late %s from %s: already connected", _KIND_NAMES[kind], peer.name)
+                return
             if kind != HELLO:
-                raise _Malformed("unexpected after the handshake")
+                raise MessageError("unexpected after the handshake")
             self._remove(peer, "started a new handshake", events)
+        source = _source_of(frame)
         if kind == HELLO:
-            self._hello(rid, msg[1:], now)
-        elif kind == AUTH and rid in self._pending:
-            self._auth(rid, self._pending.pop(rid), msg[1:], events, now)
+            self._hello(rid, source, msg[1:], now)
+        elif kind == AUTH:
+            self._auth(rid, source, msg[1:], events, now)
         elif kind in (DATA, PING):
             # A joiner we do not know (we restarted, or declared it gone): ask it to handshake again.
             log.debug("%s from unknown connection %s: asking it to handshake", _KIND_NAMES[kind], rid.hex())
-            self._reply(rid, UNKNOWN)
+            self._answer(rid, source, UNKNOWN, b"", now)
         else:
-            raise _Malformed("unexpected before the handshake")
+            raise MessageError("unexpected before the handshake")
 
-    def _hello(self, rid: bytes, body: bytes, now: float) -> None:
-        version, name, key, join_nonce = _unpack(body, (int, str, bytes, bytes))
-        if version != PROTOCOL:
-            self._reply(rid, REFUSED, _pack([f"host speaks protocol {PROTOCOL}, not {version}"]))
-            return
+    def _refuse(self, rid: bytes, source: str, who: str, key: bytes, reason: str, now: float) -> None:
+        self.stats["refused"] += 1
+        if self._answer(rid, source, REFUSED, _pack([reason]), now):
+            self._note("refused %s (%s) from %s: %s", who, fingerprint(key), source, reason)
+
+    def _cookie(self, window: int, rid: bytes, source: str, name: str, key: bytes, join_nonce: bytes,
+                host_nonce: bytes) -> bytes:
+        return hmac.digest(self._secret, COOKIE_DOMAIN + _pack([window, rid, source, name, key, join_nonce,
+                                                                host_nonce]), "sha256")
+
+    def _hello(self, rid: bytes, source: str, body: bytes, now: float) -> None:
         try:
-            check_name(name)
-        except ValueError as exc:
-            raise _Malformed(str(exc)) from None
-        _key32(key, "key")
-        _key32(join_nonce, "nonce")
-        if len(self._pending) >= MAX_PENDING and rid not in self._pending:
-            oldest = min(self._pending, key=lambda r: self._pending[r].expires)
-            del self._pending[oldest]
-            self._drop("too many half-done handshakes; forgot the oldest")
+            hello = parse_hello(body)
+            version = hello.version
+        except MessageError:
+            version = hello_version(body)
+            if version is None or version == PROTOCOL:
+                raise
+        if version != PROTOCOL:
+            self._answer(rid, source, REFUSED, _pack([f"host speaks protocol {PROTOCOL}, not {version}"]), now)
+            return
+        # The session's admission rule first: while a game runs it turns away every key that holds no
+        # seat, before the host spends anything on it.
+        reason = self.accept(hello.key, hello.name) if self.accept is not None else None
+        if reason is not None:
+            self._refuse(rid, source, repr(hello.name), hello.key, reason, now)
+            return
+        if not self._hello_gate.allow(source, rid, now):
+            self.stats["hello_limited"] += 1
+            self._limited("HELLOs from %s over its rate dropped", source)
+            return
         host_nonce = os.urandom(32)
-        ident = self.identity
-        transcript = _transcript(self._curve_raw, ident.public_key, ident.name, key, name, join_nonce, host_nonce)
-        self._pending[rid] = _Pending(name, key, join_nonce, host_nonce, now + HANDSHAKE_S)
-        self._reply(rid, CHALLENGE, _pack([host_nonce, ident.sign(HOST_DOMAIN + transcript)]))
+        window = int(now // COOKIE_WINDOW_S)
+        cookie = self._cookie(window, rid, source, hello.name, hello.key, hello.nonce, host_nonce)
+        self.stats["challenge"] += 1
+        self._reply(rid, CHALLENGE, _pack([host_nonce, cookie]))
 
-    def _auth(self, rid: bytes, pend: _Pending, body: bytes, events: list[Incoming], now: float) -> None:
-        (sig,) = _unpack(body, (bytes,))
+    def _auth(self, rid: bytes, source: str, body: bytes, events: list[Incoming], now: float) -> None:
+        auth = parse_auth(body)
+        window = int(now // COOKIE_WINDOW_S)
+        if not any(hmac.compare_digest(auth.cookie, self._cookie(w, rid, source, auth.name, auth.key,
+                                                                 auth.join_nonce, auth.host_nonce))
+                   for w in (window, window - 1)):
+            self.stats["bad_cookie"] += 1
+            raise MessageError("stale or forged cookie (not a CHALLENGE of ours to this connection)")
+        reason = self.accept(auth.key, auth.name) if self.accept is not None else None
+        if reason is not None:
+            self._refuse(rid, source, repr(auth.name), auth.key, reason, now)
+            return
+        if not self._auth_gate.allow(source, rid, now):
+            self.stats["auth_limited"] += 1
+            self._limited("AUTHs from %s over its rate dropped", source)
+            return
         ident = self.identity
-        transcript = _transcript(self._curve_raw, ident.public_key, ident.name, pend.key, pend.name,
-                                 pend.join_nonce, pend.host_nonce)
-        if not verify(pend.key, None, JOIN_DOMAIN + transcript, sig):
-            raise _Malformed(f"handshake signature of {pend.name!r} ({fingerprint(pend.key)}) does not verify")
-        reason = None
+        transcript = _transcript(self._curve_raw, ident.public_key, ident.name, auth.key, auth.name,
+                                 auth.join_nonce, auth.host_nonce)
+        self.stats["verify"] += 1
+        if not verify(auth.key, None, JOIN_DOMAIN + transcript, auth.sig):
+            self.stats["bad_signature"] += 1
+            raise MessageError(f"handshake signature of {auth.name!r} ({fingerprint(auth.key)}) does not verify")
         if self.known_peers is not None:
             try:
-                self.known_peers.check(pend.name, pend.key)
+                self.known_peers.check(auth.name, auth.key)
             except KeyChanged as exc:
-                reason = str(exc)
-        if reason is None and self.accept is not None:
-            reason = self.accept(pend.key, pend.name)
-        if reason is not None:
-            log.warning("refused %s (%s): %s", pend.name, fingerprint(pend.key), reason)
-            self._reply(rid, REFUSED, _pack([reason]))
-            return
-        old = self._by_key.get(pend.key)
+                self._refuse(rid, source, repr(auth.name), auth.key, str(exc), now)
+                return
+        old = self._by_key.get(auth.key)
         if old is not None:
             self._remove(old, "reconnected", events)
-        peer = _Peer(pend.key, pend.name, rid, now, now)
-        self._by_rid[rid], self._by_key[pend.key] = peer, peer
-        self._send(peer, WELCOME, _pack([int(self.heartbeat_s * 1000), self.liveness, self.max_bytes]))
-        log.info("%s (%s) joined", pend.name, fingerprint(pend.key))
-        events.append(Incoming("joined", pend.key, pend.name))
+        peer = _Peer(auth.key, auth.name, rid, auth.join_nonce, now, now)
+        self._by_rid[rid], self._by_key[auth.key] = peer, peer
+        params = _pack([_ms(self.heartbeat_s), self.liveness, self.max_bytes])
+        sig = ident.sign(HOST_DOMAIN + transcript + params)
+        self._send(peer, WELCOME, _pack([auth.host_nonce, _ms(self.heartbeat_s), self.liveness, self.max_bytes, sig]))
+        log.info("%s (%s) joined from %s", auth.name, fingerprint(auth.key), source)
+        events.append(Incoming("joined", auth.key, auth.name))
 
     def _remove(self, peer: _Peer, reason: str, events: list[Incoming]) -> None:
         self._by_rid.pop(peer.rid, None)
@@ -501,13 +856,49 @@ class HostTransport(_Endpoint):
                 self._remove(peer, f"silent for {now - peer.last_recv:.1f} s", events)
             elif now - peer.last_send >= self.heartbeat_s:
                 self._send(peer, PING)
-        for rid in [r for r, p in self._pending.items() if p.expires < now]:
-            del self._pending[rid]
+        if now >= self._next_prune:
+            self._next_prune = now + 1.0
+            for gate in (self._hello_gate, self._auth_gate, self._card_gate, self._reply_gate):
+                gate.prune(now)
 
 
 def _bound_port(sock: zmq.Socket) -> int:
     endpoint = sock.getsockopt_string(zmq.LAST_ENDPOINT)
     return int(endpoint.rsplit(":", 1)[1])
+
+
+def resolve(host: str, timeout_s: float) -> bool:
+    """Check that `host` (a name or an address, IPv6 in brackets) resolves, within `timeout_s`; True
+    when it has IPv6 addresses only (the sockets must then allow IPv6).
+
+    ZeroMQ resolves names itself, but it retries a name that does not resolve forever and silently,
+    so a typo used to wait out the whole connect timeout and then blame the bootstrap."""
+    if host.startswith("["):
+        return True
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(host).version == 6
+    answers: queue.Queue = queue.Queue(maxsize=1)
+
+    def lookup() -> None:
+        try:
+            answers.put(socket.getaddrinfo(host, None, type=socket.SOCK_STREAM))
+        except (OSError, UnicodeError) as exc:
+            answers.put(exc)
+
+    threading.Thread(target=lookup, name=f"resolve {host}", daemon=True).start()
+    try:
+        result = answers.get(timeout=max(0.0, timeout_s))
+    except queue.Empty:
+        raise ConnectFailed(f"cannot resolve host {host}: no answer from the name service within "
+                            f"{timeout_s:g} s") from None
+    if isinstance(result, UnicodeError):
+        raise ConnectFailed(f"cannot resolve host {host}: not a valid host name (an empty or too long label)")
+    if isinstance(result, OSError):
+        raise ConnectFailed(f"cannot resolve host {host}: {result.strerror or result}")
+    families = {info[0] for info in result}
+    if not families:
+        raise ConnectFailed(f"cannot resolve host {host}: no address")
+    return socket.AF_INET not in families
 
 
 class JoinTransport(_Endpoint):
@@ -518,7 +909,9 @@ class JoinTransport(_Endpoint):
                  max_bytes: int = DEFAULT_MAX_BYTES, connect_timeout_s: float = 10.0,
                  expect_fingerprint: str | None = None, heartbeat_s: float = HEARTBEAT_S,
                  liveness: int = LIVENESS):
+        _check_own_settings(max_bytes, heartbeat_s, liveness)
         self.identity, self.max_bytes = identity, max_bytes
+        self.host_max_bytes = max_bytes          # until WELCOME says what the host takes
         self.known_peers = known_peers if known_peers is not None else KnownPeers()
         self._ip, self._port, fp = parse_address(address)
         self.address = address.strip()
@@ -530,6 +923,8 @@ class JoinTransport(_Endpoint):
         self.generation = 0
         self.last_error = ""
         self._drop = _DropLog()
+        deadline = time.monotonic() + connect_timeout_s
+        self._ipv6 = resolve(self._ip, connect_timeout_s)    # before any socket exists: nothing to close
         self._ctx = zmq.Context()
         self._closed = False
         self._boot: zmq.Socket | None = None
@@ -538,9 +933,10 @@ class JoinTransport(_Endpoint):
         self._attempt_s = 0.5
         self._state = "backoff"
         self._state_until = 0.0
+        self._hello_again = 0.0
+        self._answered: list[bytes] = []
         self._last_recv = self._last_send = 0.0
         try:
-            deadline = time.monotonic() + connect_timeout_s
             while not self.connected:
                 now = time.monotonic()
                 if now >= deadline:
@@ -571,8 +967,10 @@ class JoinTransport(_Endpoint):
 
     def send(self, data: bytes) -> bool:
         self._check_open()
-        if len(data) > self.max_bytes:
-            log.warning("not sending %d bytes: over the %d byte cap", len(data), self.max_bytes)
+        cap = min(self.max_bytes, self.host_max_bytes)
+        if len(data) > cap:
+            whose = "our" if cap == self.max_bytes else "the host's"
+            log.warning("not sending %d bytes: over %s %d byte cap", len(data), whose, cap)
             return False
         if not self.connected:
             log.debug("not sending: disconnected from %s", self.address)
@@ -613,6 +1011,8 @@ class JoinTransport(_Endpoint):
         wait = min(wait_s, self.heartbeat_s / 4)
         if self._state != "connected":
             wait = min(wait, max(0.0, self._state_until - now))
+        if self._state == "handshake":
+            wait = min(wait, max(0.0, self._hello_again - now))
         sock = self._boot if self._state == "bootstrap" else self._sock
         if self._state == "backoff" or sock is None:
             if wait > 0:
@@ -632,7 +1032,7 @@ class JoinTransport(_Endpoint):
                         self._on_card(frames[0])
                     else:
                         self._on_message(frames[0])
-                except _Malformed as exc:
+                except MessageError as exc:
                     self._drop("%s", exc)
                 if sock is not (self._boot if self._state == "bootstrap" else self._sock):
                     break        # the state moved to another socket; the next turn reads that one
@@ -651,6 +1051,8 @@ class JoinTransport(_Endpoint):
             log.debug("%s with %s timed out; retrying", self._state, self.address)
             self._reset_sockets()
             self._backoff(now)
+        elif self._state == "handshake" and now >= self._hello_again:
+            self._send_hello()      # the host may have dropped it (rate limit): same nonce, so any answer fits
 
     def _backoff(self, now: float) -> None:
         self._state, self._state_until = "backoff", now + min(self._attempt_s, 2.0) / 2
@@ -672,61 +1074,58 @@ class JoinTransport(_Endpoint):
     def _start_bootstrap(self, now: float) -> None:
         self._reset_sockets()
         self._boot = _socket(self._ctx, zmq.DEALER, 4096)
-        host = self._ip
-        if host.startswith("["):
-            self._boot.ipv6 = True
-        self._boot.connect(f"tcp://{host}:{self._port}")
+        self._boot.ipv6 = self._ipv6
+        self._boot.connect(f"tcp://{self._ip}:{self._port}")
         self._nonce = os.urandom(32)
         self._boot.send(_pack([BOOT_REQUEST, PROTOCOL, self._nonce]), flags=zmq.NOBLOCK)
         self._state, self._state_until = "bootstrap", now + self._attempt_s
 
     def _on_card(self, body: bytes) -> None:
-        error = None
-        with contextlib.suppress(_Malformed):
-            error = _unpack(body, (str, int, str))
-        if error is not None and error[0] == BOOT_ERROR:
-            self.last_error = f"host says: {error[2][:200]}"
-            raise _Malformed(self.last_error)
-        tag, version, name, key, curve, curve_port, sig = _unpack(body, (str, int, str, bytes, bytes, int, bytes))
-        if tag != BOOT_CARD or version != PROTOCOL:
-            raise _Malformed(f"bootstrap reply {tag[:40]!r} version {version}")
-        _key32(key, "host key")
-        _key32(curve, "host curve key")
-        if not 0 < curve_port < 65536:
-            raise _Malformed(f"bad curve port {curve_port}")
-        if not verify(key, None, _card_message(name, key, curve, curve_port, self._nonce), sig):
+        card = parse_boot_reply(body)
+        if isinstance(card, str):
+            self.last_error = f"host says: {card}"
+            raise MessageError(self.last_error)
+        if not verify(card.key, None, _card_message(card.name, card.key, card.curve_key, card.curve_port,
+                                                     self._nonce), card.sig):
             self.last_error = "the host card's signature does not verify"
-            raise _Malformed(self.last_error)
-        try:
-            check_name(name)
-        except ValueError as exc:
-            raise _Malformed(str(exc)) from None
-        if self.expect_fingerprint and fingerprint(key) != self.expect_fingerprint:
-            raise Refused(f"the host at {self.address} has key {fingerprint(key)}, "
+            raise MessageError(self.last_error)
+        if self.expect_fingerprint and fingerprint(card.key) != self.expect_fingerprint:
+            raise Refused(f"the host at {self.address} has key {fingerprint(card.key)}, "
                           f"not the expected {self.expect_fingerprint}")
-        if self.host_key is not None and key != self.host_key:
-            raise KeyChanged(self.host_name or name, self.host_key, key)
-        self.known_peers.check(name, key)
-        self.host_key, self.host_name, self._host_curve = key, name, curve
+        if self.host_key is not None and card.key != self.host_key:
+            raise KeyChanged(self.host_name or card.name, self.host_key, card.key)
+        self.known_peers.check(card.name, card.key)
+        self.host_key, self.host_name, self._host_curve = card.key, card.name, card.curve_key
         self._boot.close()
         self._boot = None
         self._sock = _socket(self._ctx, zmq.DEALER, _hard_cap(self.max_bytes))
         self._sock.sndhwm = self._sock.rcvhwm = 10000
-        self._sock.curve_serverkey = z85.encode(curve)
+        self._sock.curve_serverkey = z85.encode(card.curve_key)
         self._sock.curve_publickey = self.identity.curve_public
         self._sock.curve_secretkey = self.identity.curve_secret
-        hb_ms = max(1, int(self.heartbeat_s * 1000))
+        hb_ms = _ms(self.heartbeat_s)
         self._sock.heartbeat_ivl, self._sock.heartbeat_timeout = hb_ms, hb_ms * self.liveness
-        if self._ip.startswith("["):
-            self._sock.ipv6 = True
-        self._sock.connect(f"tcp://{self._ip}:{curve_port}")
+        self._sock.ipv6 = self._ipv6
+        self._sock.connect(f"tcp://{self._ip}:{card.curve_port}")
         self._hello()
 
     def _hello(self) -> None:
+        """A new handshake on the current connection: a fresh nonce; the HELLO is repeated with it
+        until WELCOME, and each CHALLENGE is answered (each names its own host nonce)."""
         self._join_nonce = os.urandom(32)
+        self._answered = []
+        self._send_hello()
+        self._state, self._state_until = "handshake", time.monotonic() + HANDSHAKE_S
+
+    def _send_hello(self) -> None:
         ident = self.identity
         self._send(HELLO, _pack([PROTOCOL, ident.name, ident.public_key, self._join_nonce]))
-        self._state, self._state_until = "handshake", time.monotonic() + HANDSHAKE_S
+        self._hello_again = time.monotonic() + HELLO_RETRY_S
+
+    def _transcript(self, host_nonce: bytes) -> bytes:
+        ident = self.identity
+        return _transcript(self._host_curve, self.host_key, self.host_name, ident.public_key, ident.name,
+                           self._join_nonce, host_nonce)
 
     def _on_message(self, msg: bytes) -> None:
         kind, now = msg[0], time.monotonic()
@@ -734,47 +1133,59 @@ class JoinTransport(_Endpoint):
         if self._state == "connected":
             if kind == DATA:
                 if len(msg) - 1 > self.max_bytes:
-                    raise _Malformed(f"{len(msg) - 1} bytes from the host, over the {self.max_bytes} byte cap")
+                    raise MessageError(f"{len(msg) - 1} bytes from the host, over the {self.max_bytes} byte cap")
                 self._inbox.append(msg[1:])
             elif kind == PING:
                 pass
             elif kind == BYE:
                 self._lost("the host closed the connection", logging.INFO)
             elif kind == UNKNOWN:
-                log.info("host %s forgot us (restarted?); handshaking again", self.address)
-                self.connected = False
-                self._hello()
+                # Start over from the bootstrap on new connections rather than re-handshake on this one:
+                # a new connection's first HELLO and AUTH pass the host's gates even while someone
+                # floods from our address, and a restarted host may have a new curve port anyway.
+                self._lost("the host does not know this connection (it restarted, or dropped us)", logging.INFO)
+            elif kind in (CHALLENGE, WELCOME):
+                log.debug("late %s from the host: already connected", _KIND_NAMES[kind])
             else:
-                raise _Malformed(f"unexpected {_KIND_NAMES.get(kind, kind)} from the connected host")
+                raise MessageError(f"unexpected {_KIND_NAMES.get(kind, kind)} from the connected host")
             return
         if self._state != "handshake":
-            raise _Malformed(f"{_KIND_NAMES.get(kind, kind)} while {self._state}")
-        ident = self.identity
+            raise MessageError(f"{_KIND_NAMES.get(kind, kind)} while {self._state}")
         if kind == CHALLENGE:
-            host_nonce, sig = _unpack(msg[1:], (bytes, bytes))
-            _key32(host_nonce, "nonce")
-            transcript = _transcript(self._host_curve, self.host_key, self.host_name, ident.public_key, ident.name,
-                                     self._join_nonce, host_nonce)
-            if not verify(self.host_key, None, HOST_DOMAIN + transcript, sig):
-                self.last_error = "the host's handshake signature does not verify"
-                raise _Malformed(self.last_error)
-            self._send(AUTH, _pack([ident.sign(JOIN_DOMAIN + transcript)]))
+            challenge = parse_challenge(msg[1:])
+            if len(self._answered) >= 8:
+                raise MessageError("more CHALLENGEs than this handshake sent HELLOs")
+            self._answered.append(challenge.host_nonce)
+            ident = self.identity
+            sig = ident.sign(JOIN_DOMAIN + self._transcript(challenge.host_nonce))
+            self._send(AUTH, _pack([ident.name, ident.public_key, self._join_nonce, challenge.host_nonce,
+                                    challenge.cookie, sig]))
         elif kind == WELCOME:
-            hb_ms, liveness, max_bytes = _unpack(msg[1:], (int, int, int))
-            if hb_ms > 0:           # adopt the host's rhythm, so both sides agree on "silent"
-                self.heartbeat_s = hb_ms / 1000
-            if liveness > 0:
-                self.liveness = liveness
-            self.host_max_bytes = max_bytes
-            self.connected, self._state = True, "connected"
-            self._attempt_s = 0.5
-            self.generation += 1
-            self.last_error = ""
-            log.info("connected to %s (%s) at %s", self.host_name, fingerprint(self.host_key), self.address)
+            self._welcome(parse_welcome(msg[1:]))
         elif kind == REFUSED:
-            (reason,) = _unpack(msg[1:], (str,))
-            raise Refused(f"host {self.host_name!r} at {self.address} refused us: {reason[:500]}")
+            raise Refused(f"host {self.host_name!r} at {self.address} refused us: {parse_refused(msg[1:])}")
         elif kind in (PING, UNKNOWN):
             pass
         else:
-            raise _Malformed(f"unexpected {_KIND_NAMES.get(kind, kind)} during the handshake")
+            raise MessageError(f"unexpected {_KIND_NAMES.get(kind, kind)} during the handshake")
+
+    def _welcome(self, welcome: Welcome) -> None:
+        if welcome.host_nonce not in self._answered:
+            raise MessageError("WELCOME for a CHALLENGE this handshake did not answer")
+        if not verify(self.host_key, None, HOST_DOMAIN + self._transcript(welcome.host_nonce) + welcome.params(),
+                      welcome.sig):
+            self.last_error = "the host's handshake signature does not verify"
+            raise MessageError(self.last_error)
+        problem = check_settings(welcome.max_bytes, welcome.heartbeat_ms, welcome.liveness)
+        if problem:
+            # The host is who it claims (it signed this), but it asks for something unreasonable.
+            self._send(BYE)
+            raise Refused(f"host {self.host_name!r} at {self.address} asks for a {problem}; not connecting")
+        # adopt the host's rhythm, so both sides agree on "silent"; and never send more than it takes
+        self.heartbeat_s, self.liveness = welcome.heartbeat_ms / 1000, welcome.liveness
+        self.host_max_bytes = welcome.max_bytes
+        self.connected, self._state = True, "connected"
+        self._attempt_s = 0.5
+        self.generation += 1
+        self.last_error = ""
+        log.info("connected to %s (%s) at %s", self.host_name, fingerprint(self.host_key), self.address)

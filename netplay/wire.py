@@ -13,10 +13,17 @@ from typing import Any
 
 import msgpack
 
+from replays import codec
+
 PROTO = 2                  # session protocol version, sent in `hello` and `offer`
 MAX_TEXT = 500             # reasons, chat lines
 MAX_FRAME = 256 * 1024     # one frame's wire bytes
 MAX_HEADER = 64 * 1024
+
+#: Walked before decoding (replays.codec.scan): msgpack reserves what array headers declare, so without
+#: these a few KiB of nested headers would cost tens of MiB. The deepest message is `offer`: its
+#: options are [key, value] pairs inside the message array, three levels.
+_BOUNDS = codec.Limits(max_bytes=1 << 62, max_depth=4, max_items=10_000, max_str=1 << 62, max_bin=1 << 62)
 
 NIL = type(None)
 _B = bytes
@@ -29,7 +36,7 @@ SHAPES: dict[str, tuple[Any, ...]] = {
     "hello": (_I, _S, (NIL, _L)),         # proto, netplay version, resume: nil | [session, seq, hash]
     "offer": (_I, _S, _S, _I, _L, _S, _L),  # proto, game, rules version, players, options [[k, v]], host version,
                                             # terms [reveal timeout ms, nil | [clock ms, increment ms]]
-    "ready": (),
+    "ready": (_L,),                       # more seats this peer plays: [[name, ed25519 key], ...]
     "decline": (_S,),                     # reason
     "refused": (_S,),                     # reason
     "header": (_B,),                      # the encoded header
@@ -62,6 +69,9 @@ def pack(tag: str, *fields: Any) -> bytes:
 
 def unpack(data: bytes) -> tuple[str, list[Any]]:
     """(tag, fields) of a received message; Malformed for anything else."""
+    problem = codec.scan(data, _BOUNDS)[1]
+    if problem:
+        raise Malformed(f"undecodable message ({problem})")
     try:
         value = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
                                 max_array_len=10_000, max_map_len=0, max_ext_len=0)
@@ -97,6 +107,10 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
         raise Malformed(f"{tag} of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
     if tag in ("ack", "acked") and not all(len(f) in (32, 64) for f in fields if isinstance(f, bytes)):
         raise Malformed(f"{tag}: hash (32 bytes) and signatures (64 bytes)")
+    if tag == "ready" and not all(isinstance(s, list) and len(s) == 2 and isinstance(s[0], str)
+                                  and 0 < len(s[0]) <= 64 and isinstance(s[1], bytes) and len(s[1]) == 32
+                                  for s in fields[0]):
+        raise Malformed("ready: more seats are [name, 32-byte key] pairs")
     if tag == "rematch" and not all(isinstance(s, int) and not isinstance(s, bool) for s in fields[0]):
         raise Malformed("rematch: seats must be ints")
     return tag, fields

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,8 +135,26 @@ def run_ledger(replay: Replay, games: dict[str, Game] | None = None,
     return ledger, _verdict(replay, ledger, verdict, on_frame)
 
 
+def _verify_signatures(replay: Replay, ledger: Ledger) -> None:
+    """Check every frame's signature up front on all cores (libsodium releases the GIL), so the ledger,
+    which must go frame by frame, does not wait for them; a frame that fails is left to the ledger, which
+    rejects it in order with its reason."""
+    frames = [f for f in replay.frames if f.seat < ledger.players]
+    if len(frames) < 64:
+        return
+    publics = ledger.publics
+
+    def good(frame) -> bytes | None:
+        return frame.hash if frame.verify(publics[frame.seat]) else None
+
+    workers = min(8, os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        ledger.verified.update(h for h in pool.map(good, frames, chunksize=64) if h is not None)
+
+
 def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callable[[int, int], None] | None) -> Verdict:
     header = replay.header
+    _verify_signatures(replay, ledger)
     try:
         for n, frame in enumerate(replay.frames):
             ledger.accept(frame)

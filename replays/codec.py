@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-__all__ = ["FormatError", "Limits", "DEFAULT_LIMITS", "encode", "decode", "iter_records"]
+__all__ = ["FormatError", "Limits", "DEFAULT_LIMITS", "encode", "decode", "iter_records", "scan"]
 
 
 class FormatError(ValueError):
@@ -117,6 +117,9 @@ def decode(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
         raise FormatError(f"record of {len(data)} bytes exceeds the limit of {limits.max_bytes}")
     if not data:
         raise FormatError("empty record")
+    problem = scan(data, limits)[1]
+    if problem:
+        raise FormatError(problem)
     try:
         value = msgpack.unpackb(bytes(data), **_unpack_args(limits))
     except (ValueError, msgpack.UnpackException, TypeError, OverflowError, RecursionError) as exc:
@@ -140,6 +143,19 @@ def iter_records(data: bytes, limits: Limits = DEFAULT_LIMITS):
     total = len(view)
     fed = pos = 0
     while pos < total:
+        stop, problem = scan(view, limits, pos)
+        if problem:                # decided without decoding (which would reserve what headers declare)
+            if stop is None:
+                yield pos, bytes(view[pos:]), FormatError(problem)
+                return
+            yield pos, bytes(view[pos:stop]), FormatError(problem)
+            while unpacker.tell() < stop:           # step over it without decoding it
+                if not unpacker.read_bytes(stop - unpacker.tell()):
+                    step = min(total, fed + (1 << 16))
+                    unpacker.feed(view[fed:step])
+                    fed = step
+            pos = stop
+            continue
         try:
             while True:
                 try:
@@ -176,6 +192,78 @@ def iter_records(data: bytes, limits: Limits = DEFAULT_LIMITS):
         else:
             yield pos, raw, value
         pos = end
+
+
+_FIXED = {0xC0: 1, 0xC2: 1, 0xC3: 1, 0xCC: 2, 0xD0: 2, 0xCD: 3, 0xD1: 3, 0xCE: 5, 0xD2: 5, 0xCA: 5, 0xCF: 9, 0xD3: 9,
+          0xCB: 9}
+_EMPTY_EXT = {0xC7: (1, 3), 0xC8: (2, 4), 0xC9: (4, 6)}     # type byte -> (width of its length, size if empty)
+
+
+def scan(data: bytes | memoryview, limits: Limits = DEFAULT_LIMITS, start: int = 0) -> tuple[int | None, str]:
+    """Walk the msgpack value at `start` without building it: (end, problem), where `end` is where the
+    value ends (None when the bytes end first, or at a header msgpack refuses at once: an array or
+    a str/bin over its limit, a non-empty map or extension, an invalid type byte) and `problem` says
+    which limit the value breaks ("" if none seen): its nesting, its total item count, or a declared
+    str/bin length.
+
+    Decoding runs this first because msgpack reserves room for what an array header declares before
+    the items arrive, at every level of a nesting it allows a thousand deep: three bytes declaring
+    20,000 items cost 160 KiB, so 3 KiB of nested headers cost tens of megabytes. The walk builds
+    nothing and every step reads at least one byte, so it is linear in the record."""
+    end, pos = len(data), start
+    open_items: list[int] = []      # items still to come in each array being walked
+    budget, problem = limits.max_items, ""
+    while pos < end:
+        b = data[pos]
+        items = -1                  # >= 0: an array header of that many items
+        if b <= 0x7F or b >= 0xE0 or b == 0x80:
+            pos += 1                # fixint, or an empty map (one value, refused after decoding)
+        elif 0x90 <= b <= 0x9F:
+            items, pos = b & 0x0F, pos + 1
+        elif b in _FIXED:
+            pos += _FIXED[b]
+        elif 0xA0 <= b <= 0xBF or b in _LENGTHS:
+            kind, width = ("str", 0) if b <= 0xBF else _LENGTHS[b]
+            if pos + 1 + width > end:
+                return None, problem
+            size = b & 0x1F if width == 0 else int.from_bytes(data[pos + 1:pos + 1 + width], "big")
+            if kind == "array":
+                if size > limits.max_items:
+                    return None, f"an array declares {size} items (limit {limits.max_items})"
+                items, pos = size, pos + 1 + width
+            elif kind == "map":
+                if size:
+                    return None, problem    # msgpack refuses a non-empty map at its header
+                pos += 1 + width
+            else:
+                cap = limits.max_str if kind == "str" else limits.max_bin
+                if size > cap:
+                    return None, f"a {kind} declares {size} bytes (limit {cap})"
+                pos += 1 + width + size
+        elif b in _EMPTY_EXT:
+            width, size = _EMPTY_EXT[b]
+            if pos + 1 + width > end or int.from_bytes(data[pos + 1:pos + 1 + width], "big"):
+                return None, problem        # msgpack refuses a non-empty extension at its header
+            pos += size
+        else:
+            return None, problem            # fixmap, fixext, 0xc1: msgpack refuses them at once
+        if items >= 0:
+            if not problem and len(open_items) >= limits.max_depth:
+                problem = f"nested deeper than {limits.max_depth} levels"
+            budget -= items
+            if not problem and budget < 0:
+                problem = f"more than {limits.max_items} items in one record"
+            if items:
+                open_items.append(items)
+                continue
+        while open_items:                   # one value is complete: count it off its array(s)
+            open_items[-1] -= 1
+            if open_items[-1]:
+                break
+            open_items.pop()
+        else:
+            return (pos, problem) if pos <= end else (None, problem)
+    return None, problem
 
 
 # type byte -> (kind, width of the length that follows)

@@ -12,9 +12,10 @@ import hashlib
 import hmac as _hmac
 import os
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from nacl.exceptions import BadSignatureError, CryptoError
+from nacl.signing import VerifyKey
 
 __all__ = [
     "PREFIX",
@@ -37,7 +38,9 @@ __all__ = [
 PREFIX = "netplay/1/"
 
 SigningKey = Ed25519PrivateKey
-PublicKey = Ed25519PublicKey
+#: a public key ready to verify with (libsodium's, through PyNaCl: about twice as fast as OpenSSL's
+#: through `cryptography`, and stricter about non-canonical signatures and small-order keys)
+PublicKey = VerifyKey
 
 
 def _part(value: bytes | str | int) -> bytes:
@@ -108,9 +111,9 @@ def verify(public: PublicKey | bytes, domain: str | None, message: bytes, signat
     exactly as given: the transport's handshake messages carry their own NUL-terminated tags, a
     different convention from the frames' length-prefixed ones (docs/protocol.md)."""
     try:
-        key = public if isinstance(public, Ed25519PublicKey) else Ed25519PublicKey.from_public_bytes(bytes(public))
-        key.verify(bytes(signature), message if domain is None else _domain(domain) + message)
-    except (InvalidSignature, ValueError, TypeError):
+        key = public if isinstance(public, VerifyKey) else VerifyKey(public_bytes(public))
+        key.verify(message if domain is None else _domain(domain) + message, bytes(signature))
+    except (BadSignatureError, CryptoError, ValueError, TypeError):
         return False
     return True
 
@@ -119,11 +122,15 @@ def load_public(raw: bytes) -> PublicKey:
     """A public key from its 32 raw bytes; ValueError for anything else."""
     if not isinstance(raw, bytes) or len(raw) != 32:
         raise ValueError("an Ed25519 public key is 32 bytes")
-    return Ed25519PublicKey.from_public_bytes(raw)
+    return VerifyKey(raw)
 
 
-def public_bytes(key: SigningKey | PublicKey) -> bytes:
+def public_bytes(key: SigningKey | PublicKey | Ed25519PublicKey | bytes) -> bytes:
     """The 32 raw bytes of a public key (or of a signing key's public half)."""
+    if isinstance(key, bytes):
+        return key
+    if isinstance(key, VerifyKey):
+        return bytes(key)
     public = key.public_key() if isinstance(key, Ed25519PrivateKey) else key
     return public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 

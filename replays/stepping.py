@@ -9,6 +9,11 @@ seat's peer held it). The terminal commands and the Pygame viewer both drive thi
 
 Turns and rounds are derived from the frames: a turn is a run of decisions (act/commit frames) by
 one seat, or one simultaneous round; a round starts when the turns wrap around to a lower seat.
+
+One numbering for people everywhere (`number`): position k is the game after its first k frames, 0 the
+start and `count` the end, and frame #k (1-based) is what moved it from k-1 to k. Internally a
+position is the index of its last frame (-1 for the start). The game's own turn count is the view's;
+the moves (`moves`) are the engine's applications in the game's own words, protocol frames apart.
 """
 
 from __future__ import annotations
@@ -18,16 +23,29 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from engines.core import HIDDEN, Game, State
+from engines.core import HIDDEN, Game, Result, State
 from replays.audit import Verdict, run_ledger
 from replays.crypto import fingerprint
 from replays.frames import Frame
 from replays.ledger import Event, Ledger
 from replays.reader import Replay, read_replay
 
-__all__ = ["Stepper", "Position", "DEFAULT_K"]
+__all__ = ["Stepper", "Move", "Position", "DEFAULT_K"]
 
 DEFAULT_K = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One engine application in the game's words: a seat's play or a chance outcome. `position` is
+    where the stepper shows it applied; `text` is the engine's `describe` (or the chance's words)."""
+
+    position: int
+    kind: str  # "play" | "chance"
+    seat: int | None
+    action: Any
+    text: str
+    hidden: bool = False
 
 
 @dataclass(slots=True)
@@ -60,6 +78,7 @@ class Stepper:
         self.modes = ["revealed", "spectator", *[f"seat {s}" for s in range(self.header.players)]]
         self.mode = "revealed" if self.revealed_known else "spectator"
         self.position = self.count - 1
+        self._moves: dict[str, list[Move]] = {}
         self._markers()
         self._build(self.mode)
 
@@ -183,8 +202,9 @@ class Stepper:
         return self.turns[turn - 1]
 
     def jump(self, command: str) -> int:
-        """Move by one of: next, prev, next-turn, prev-turn, next-round, prev-round, first, last, next-mark
-        (roll, reveal or dispute); returns the new position (unchanged when there is nowhere to go)."""
+        """Move by one of: next, prev, next-move, prev-move, next-turn, prev-turn, next-round, prev-round,
+        first, last, next-mark (roll, reveal or dispute); returns the new position (unchanged when there is
+        nowhere to go)."""
         pos = self.position
         targets = {
             "next": pos + 1 if pos + 1 < self.count else None,
@@ -197,6 +217,11 @@ class Stepper:
         elif command in ("next-turn", "prev-turn", "next-round", "prev-round"):
             marks = self.turns if "turn" in command else self.rounds
             target = self._after(marks, pos) if command.startswith("next") else self._before(marks, pos)
+        elif command in ("next-move", "prev-move"):
+            marks = sorted({m.position for m in self.moves()})
+            target = self._after(marks, pos) if command == "next-move" else self._before(marks, pos)
+            if target is None and command == "prev-move" and pos >= 0:
+                target = -1
         elif command == "next-mark":
             nexts = [m for m in (self._after(x, pos) for x in (self.rolls, self.reveals, self.disputes))
                      if m is not None]
@@ -248,11 +273,101 @@ class Stepper:
         if n in self.disputes:
             dispute = self.verdict.dispute
             text += f"  <-- DISPUTE: {dispute['reason'] if dispute else self.verdict.reason}"
-        return f"#{n} {text}"
+        return f"#{n + 1} {text}"
 
     def log(self, upto: int | None = None) -> list[str]:
         upto = self.position if upto is None else upto
         return [self.describe(n) for n in range(0, upto + 1)]
 
+    # ------------------------------------------------------------------------------ for people
+
+    def number(self, position: int | None = None) -> int:
+        """The position as people count it: 0 the start, k after frame #k, `count` the end."""
+        return (self.position if position is None else position) + 1
+
+    def seek_number(self, number: int) -> Position:
+        return self.seek(number - 1)
+
+    @property
+    def names(self) -> list[str]:
+        return [name for _, name in self.header.seats]
+
+    def moves(self, mode: str | None = None) -> list[Move]:
+        """Every engine application of the replay in the game's words, as `mode` knew it (a secret
+        another seat chose reads "chose in secret" outside the revealed and that seat's view)."""
+        mode = mode or self.mode
+        cached = self._moves.get(mode)
+        if cached is not None:
+            return cached
+        state = self.game.start(self.header.players, self.header.option_dict)
+        out: list[Move] = []
+        for event in self.events:
+            value = self._value(event, mode)
+            hidden = value is HIDDEN
+            if event.kind == "chance":
+                text = _chance_text(event, value)
+            elif hidden:
+                text = f"seat {event.seat}: chose in secret"
+            else:
+                text = self.game.describe(state, event.seat, value)
+            out.append(Move(event.at, event.kind, event.seat, value, text, hidden))
+            state = self._apply(state, event, mode)
+        self._moves[mode] = out
+        return out
+
+    def moves_done(self, position: int | None = None) -> int:
+        """How many moves are applied at `position` (the current one by default)."""
+        position = self.position if position is None else position
+        return 0 if position < 0 else self._ends[min(position, self.count - 1)]
+
+    def merged_view(self, position: int | None = None, mode: str | None = None, seat: int = 0) -> dict[str, Any]:
+        """A renderer-ready view: a seat's or the spectator's own; for "revealed", `seat`'s view with every
+        other seat's secrets filled in from that seat's own view (per-seat lists such as hands), so the
+        revealed board hides nothing the replay knows."""
+        position = self.position if position is None else position
+        mode = mode or self.mode
+        state = self.state_at(position, mode)
+        if mode.startswith("seat "):
+            return self.game.view(state, int(mode[5:]))
+        if mode != "revealed":
+            return self.game.view(state, None)
+        players = self.header.players
+        views = [self.game.view(state, s) for s in range(players)]
+        merged = dict(views[seat])
+        for key, value in merged.items():
+            if key in ("seat", "awaiting") or not isinstance(value, list) or len(value) != players:
+                continue
+            merged[key] = [views[s][key][s] if isinstance(views[s].get(key), list) and len(views[s][key]) == players
+                           else value[s] for s in range(players)]
+        return merged
+
+    def final(self) -> tuple[str, tuple[int, ...], str, Result | None] | None:
+        """How the replay ends: ("result", winners, reason, result), ("forfeit", winners, blamed seat's
+        words, None), ("dispute", (), reason, None); None when it stops before an end."""
+        ledger = self.ledger
+        if ledger.status == "complete" and ledger.result is not None:
+            return "result", tuple(ledger.result.winners), ledger.result.reason, ledger.result
+        if ledger.status == "unfinished" and ledger.claim is not None:
+            blamed = ledger.blame
+            winners = tuple(s for s in range(self.header.players) if s != blamed)
+            return "forfeit", winners, f"seat {blamed} withheld its {ledger.claim[1]} frame and forfeits", None
+        if self.disputes:
+            return "dispute", (), self.verdict.reason, None
+        return None
+
     def seats_text(self) -> list[str]:
         return [f"seat {s}: {name} ({fingerprint(key)})" for s, (key, name) in enumerate(self.header.seats)]
+
+
+def _chance_text(event: Event, value: Any) -> str:
+    chance = event.chance
+    name = (chance.label if chance is not None and chance.label else "chance")
+    if value is HIDDEN:
+        shown = "hidden"
+    elif isinstance(value, (tuple, list)):
+        shown = ", ".join(str(v) for v in value)
+    else:
+        shown = str(value)
+    if event.seat is not None and f"seat {event.seat}" not in name:
+        name += f" for seat {event.seat}"
+    return f"{name}: {shown}"

@@ -130,3 +130,13 @@ def same_result(paths: Sequence[Path]) -> Verdict:
         assert (v.status, v.result, v.blame, v.frames) == (first.status, first.result, first.blame, first.frames), (
             f"{first.path}: {first.status} {first.result} / {v.path}: {v.status} {v.result}")
     return first
+
+
+GAME_PEER = (sys.executable, str(Path(__file__).with_name("game_peer.py")))
+
+
+def deck_peer(tmp: Path, role: str, *extra: str, tag: str, prefix: Sequence[str] = ()) -> Proc:
+    """A peer of tests/game_peer.py (Toy Deck unless `--game` says otherwise) with its own home."""
+    home = tmp / tag
+    return Proc([*GAME_PEER, role, *extra, "--home", str(home), "--replay-dir", str(home / "replays")], home, tag,
+                prefix)

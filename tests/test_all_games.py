@@ -14,6 +14,7 @@ from bots import for_game as bots_for
 from bots import make as make_bots
 from bots.lib import RandomBot, sample_outcome
 from bots.selfplay import play_match
+from engines.chance import deal_from_bytes, remaining_cards
 from engines.referee import replay_steps
 
 CASES = [(gid, p) for gid, g in engines.GAMES.items() for p in g.players]
@@ -47,6 +48,7 @@ def test_every_legal_action_is_accepted_and_views_are_json(game_id, players):
     state = game.start(players)
     bot = RandomBot()
     rng = random.Random(game_id)
+    dealt: dict[tuple[str, int], list[int]] = {}  # a deal is drawn from the cards left, as the referee does
     for n in range(400):
         waiting = game.awaiting(state)
         if waiting.kind == "over":
@@ -54,7 +56,14 @@ def test_every_legal_action_is_accepted_and_views_are_json(game_id, players):
         for seat in [None, *range(players)]:
             json.dumps(game.view(state, seat))
         if waiting.kind == "chance":
-            state = game.chance(state, sample_outcome(game, state, rng))
+            chance = waiting.chance
+            if chance.kind == "deal":
+                cards = dealt.setdefault((chance.deck, chance.epoch), [])
+                value = deal_from_bytes(chance, rng.randbytes(32), remaining_cards(chance.pool, cards))
+                cards.append(value)
+            else:
+                value = sample_outcome(game, state, rng)
+            state = game.chance(state, value)
             continue
         seat = waiting.seats[0]
         legal = game.legal(state, seat)

@@ -62,7 +62,7 @@ def test_watch_prints_moves_and_result():
     gid = next(iter(engines.GAMES))
     result = run("watch", gid, "--seed", "2", "--bots", "random")
     assert result.exit_code == 0, result.output
-    assert "seat 0:" in result.output and "result:" in result.output
+    assert "random bot: " in result.output and "result:" in result.output
 
 
 def test_selfplay_can_record_auditable_replays(tmp_path):

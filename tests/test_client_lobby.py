@@ -21,7 +21,7 @@ from sessionhelpers import cli_host, processes
 
 import engines
 from client.app import App
-from client.scenes.lobby import LobbyScene
+from client.scenes.lobby import BOT_DELAYS, LobbyScene
 from client.scenes.table import TableScene
 from client.scenes.viewer import ViewerScene
 from replays.local import record_match
@@ -73,6 +73,8 @@ def test_lobby_plays_a_recorded_game_against_a_bot_peer(home):
     game = next(i for i, g in enumerate(lobby.games) if g.id == "loyal-captain")
     _click(app, _lobby_button(lobby, f"game:{game}").center)
     _click(app, _lobby_button(lobby, "bot:").center)  # smart -> random
+    assert any(b.label.startswith("bot delay: 0.6 s") for b in lobby.buttons)  # bots wait a little by default
+    lobby.bot_delay_index = BOT_DELAYS.index(0.0)  # a test need not follow the moves
     _click(app, _lobby_button(lobby, "local:").center)
     table = app.scene
     assert isinstance(table, TableScene) and table.ctl.game.id == "loyal-captain"
@@ -82,6 +84,10 @@ def test_lobby_plays_a_recorded_game_against_a_bot_peer(home):
     assert app.scene is lobby
     assert audit_file(path).status == "valid"
     assert [p.name for p in lobby.replays] == [Path(path).name]  # the lobby lists the new replay
+    lobby.replay_list.wait()
+    app.step([], 16)
+    (entry,) = lobby.replay_list.entries()
+    assert entry.players.startswith("you vs ") and entry.verdict == "valid" and " won" in entry.result
 
 
 def test_lobby_reports_a_refused_join_without_a_traceback(home):
@@ -111,18 +117,18 @@ def test_viewer_steps_and_renders(home):
     app.push(lobby)
     app.step([], 16)
     assert lobby.replays == [record.path]
-    _click(app, _lobby_button(lobby, "replay:0").center)
+    _click(app, lobby.replay_rows[0][0].center)
     viewer = app.scene
     assert isinstance(viewer, ViewerScene) and viewer.st.verdict.status == "valid"
     _key(app, pygame.K_HOME)
     assert viewer.st.position == -1
     for _ in range(12):
-        _key(app, pygame.K_RIGHT)
+        _key(app, pygame.K_RIGHT, pygame.KMOD_SHIFT)  # shift: one protocol frame
     assert viewer.st.position == 11
-    _key(app, pygame.K_LEFT)
+    _key(app, pygame.K_LEFT, pygame.KMOD_SHIFT)
     assert viewer.st.position == 10
-    _key(app, pygame.K_RIGHT, pygame.KMOD_SHIFT)
-    assert viewer.st.position > 10
+    _key(app, pygame.K_RIGHT)  # one move of the game
+    assert viewer.st.position > 10 and viewer.st.position in {m.position for m in viewer.st.moves()}
     _key(app, pygame.K_j)
     before = viewer.st.position
     _click(app, next(b.rect for b in viewer.buttons if b.key == "last").center)
@@ -198,9 +204,19 @@ def test_rematch_from_the_end_screen(home):
     scene = TableScene(ctl)
     app.push(scene)
     app.step([], 16)
-    _click(app, _button(scene, "action:resign").center)  # resign from the table's own button
+    resign = _button(scene, "action:resign").center
+    _click(app, resign)  # resign from the table's own button: the first click only asks
+    app.step([], 16)
+    assert ctl.result() is None and "confirm resign" in [b.label for b in scene.buttons]
+    _click(app, (scene.board_rect.x + 3, scene.board_rect.y + 3))  # a click elsewhere disarms it
+    _click(app, resign)
+    app.step([], 16)
+    assert ctl.result() is None
+    _click(app, resign)  # the second click on the armed button resigns
     app.step([], 16)
     assert ctl.result() is not None and ctl.result().reason == "resign"
+    ending = [b.label for b in scene.buttons]
+    assert "leave table" in ending and "rematch" in ending
     rect = _button(scene, "rematch")
     assert rect is not None
     _click(app, rect.center)
@@ -223,3 +239,156 @@ def test_the_winner_of_a_surrendered_tides_game_accepts_the_rematch():
     assert not obliged_to_rematch(game.view(state, loser), loser)
     ploc = engines.get("ploc")
     assert not obliged_to_rematch(ploc.view(ploc.start(2), 0), 0)  # no such rule elsewhere
+
+
+def _drawn_texts(app: App) -> list[str]:
+    from client.ui import textfit
+
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    return [words for kind, _, words in frame.items if kind == "text"]
+
+
+def test_a_killed_host_shows_a_banner_within_seconds_and_never_a_draw(home):
+    """Issue 15: the host is SIGKILLed under a joined table while it is the host's move. The table
+    must say so within a few seconds (who is lost, for how long, what happens next), and the end
+    must be a forfeit won by the joiner, never a draw."""
+    from client.netcontroller import NetController
+    from netplay.identity import Identity
+    from netplay.joiner import JoinSession
+    from netplay.session import QueueDecider
+
+    with processes() as procs:
+        # the host's bot waits a minute before its first move: the game is under way, the host to move
+        host = cli_host(home, "madagaskar", "--bot", "random", "--bot-delay", "60", "--reveal-timeout", "6",
+                        tag="host")
+        procs.append(host)
+        decider = QueueDecider()
+        session = JoinSession(Identity.load(), decider, host.address(), replay_dir=home / "replays",
+                              reveal_timeout=6, fsync=False)
+        ctl = NetController(session, decider)
+        app = App((1024, 600))
+        table = TableScene(ctl)
+        app.push(table)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (ctl.started and session.phase == "play"):
+            app.step([], 16)
+            time.sleep(0.01)
+        assert ctl.started, ctl.status()
+        assert all(p.connected for p in ctl.peers())
+        assert not any(t.startswith("lost ") for t in _drawn_texts(app))
+        host.kill()
+        killed = time.monotonic()
+        banner: list[str] = []
+        while time.monotonic() - killed < 10 and not banner:
+            banner = [t for t in _drawn_texts(app) if t.startswith("lost ")]
+            time.sleep(0.02)
+        noticed = time.monotonic() - killed
+        assert banner, "no banner within 10 s of losing the host"
+        assert noticed < 8, f"the banner took {noticed:.1f} s"
+        assert "reconnecting" in banner[0]
+        text = " ".join(_drawn_texts(app))
+        assert "you claim the win by forfeit" in text, text
+        app.screenshot(ARTIFACTS / "net-host-killed-banner.png")
+        assert ctl.legal() == [], "a joiner cut off from the host must not offer moves it cannot send"
+        while time.monotonic() - killed < 40 and ctl.ending() is None:
+            app.step([], 16)
+            time.sleep(0.02)
+        ending = ctl.ending()
+        assert ending is not None, ctl.status()
+        app.step([], 16)
+        app.screenshot(ARTIFACTS / "net-host-killed-end.png")
+        texts = _drawn_texts(app)
+        assert ending.headline == "You won" and "forfeit" in ending.detail, ending
+        assert not any("Draw" in t or "draw (" in t for t in texts), texts
+        assert "You won" in texts
+        rematch = next(b for b in table.buttons if b.key == "rematch")
+        assert not rematch.enabled, "nobody is left for a rematch"
+        ctl.leave()
+        ctl.join(10)
+
+
+def test_the_replay_list_scrolls_sorts_and_filters(home):
+    """Issue 15: after 20 recorded games the user's own games could still be opened: every replay is
+    listed (no cap), newest first, scrolled with the wheel, filtered by game, each row saying game,
+    players, result and verdict."""
+    folder = home / "replays"
+    paths = []
+    for i in range(20):
+        gid = "ploc" if i % 4 == 0 else "loyal-captain"
+        paths.append(record_match(gid, RandomBot(), seed=i, directory=folder).path)
+        os.utime(paths[-1], (1_700_000_000 + i, 1_700_000_000 + i))
+    app = App((1024, 600))
+    lobby = LobbyScene(folder, browse=False)
+    app.push(lobby)
+    lobby.replay_list.wait(30)
+    app.step([], 16)
+    assert lobby.replays == list(reversed(paths)), "every replay, newest first"
+    first_row = lobby.replay_rows[0][1]
+    shown = len(lobby.replay_rows)
+    assert shown < 20, "a 1024x600 lobby cannot show 20 rows at once"
+    pygame.mouse.set_pos(lobby.replay_box.center)
+    for _ in range(10):
+        app.step([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1)], 16)
+    assert lobby.replay_rows[0][1] > first_row
+    last = lobby.replay_rows[-1]
+    assert last[1] == 19, "the oldest replay can be reached"
+    _click(app, last[0].center)
+    assert isinstance(app.scene, ViewerScene) and Path(app.scene.st.replay.path).name == paths[0].name
+    _key(app, pygame.K_ESCAPE)
+    texts = [t for kind, _, t in _record(app).items if kind == "text"]
+    assert any("Loyal Captain - " in t for t in texts) and any(t == "VALID" for t in texts), texts
+    assert any(" won " in t or " won (" in t or "Draw" in t for t in texts), texts
+    _click(app, _lobby_button(lobby, "filter:").center)  # all games -> the first game with replays
+    assert lobby.replay_filter == "loyal-captain" and len(lobby.replays) == 15
+    _click(app, _lobby_button(lobby, "filter:").center)
+    assert lobby.replay_filter == "ploc" and len(lobby.replays) == 5
+    app.screenshot(ARTIFACTS / "lobby-replays-1024.png")
+
+
+def _record(app: App):
+    from client.ui import textfit
+
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    return frame
+
+
+def test_a_host_that_quits_mid_game_is_an_abandoned_game_not_a_draw(home):
+    """Issue 15: the host leaves on purpose (Ctrl-C: it says goodbye) while the game is under way. The
+    joined table says the game was abandoned and why, never "Draw", and offers no rematch."""
+    import signal
+
+    from client.netcontroller import NetController
+    from netplay.identity import Identity
+    from netplay.joiner import JoinSession
+    from netplay.session import QueueDecider
+
+    with processes() as procs:
+        host = cli_host(home, "madagaskar", "--bot", "random", "--bot-delay", "60", "--reveal-timeout", "6",
+                        tag="host")
+        procs.append(host)
+        decider = QueueDecider()
+        session = JoinSession(Identity.load(), decider, host.address(), replay_dir=home / "replays", fsync=False)
+        ctl = NetController(session, decider)
+        app = App((1024, 600))
+        table = TableScene(ctl)
+        app.push(table)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (ctl.started and session.phase == "play"):
+            app.step([], 16)
+            time.sleep(0.01)
+        assert ctl.started, ctl.status()
+        host.proc.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and ctl.ending() is None:
+            app.step([], 16)
+            time.sleep(0.01)
+        ending = ctl.ending()
+        assert ending is not None and ending.headline == "Game abandoned", ending
+        assert "the host left" in ending.detail and "nobody won or lost" in ending.detail
+        texts = _drawn_texts(app)
+        app.screenshot(ARTIFACTS / "net-host-quit-end.png")
+        assert "Game abandoned" in texts and not any("Draw" in t for t in texts), texts
+        assert not next(b for b in table.buttons if b.key == "rematch").enabled
+        ctl.join(10)

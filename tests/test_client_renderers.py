@@ -30,6 +30,8 @@ RENDERED = sorted(gid for gid in _MODULES if gid in engines.GAMES)
 SOLO = {gid for gid in RENDERED if engines.GAMES[gid].players == (1,)}
 # seeds that give games of a moderate length, so the whole file stays within its time budget
 SEEDS = {"ploc": 3, "turning-tides": 2}
+#: registered games whose board renderer is a later issue (the engine came first)
+AWAITING_RENDERER = {"catan"}
 
 
 def _players(gid: str) -> int:
@@ -49,6 +51,9 @@ def _open(gid: str, size: tuple[int, int] = (1280, 720), seed: int = 1) -> tuple
 def test_every_game_has_a_board_renderer() -> None:
     assert {"loyal-captain", "quedah-merchant", "madagaskar", "ploc"} <= set(RENDERED)
     for gid in engines.GAMES:  # every registered game, not only those with a renderer module
+        if gid in AWAITING_RENDERER:
+            assert not has_renderer(gid), f"{gid} has a renderer now: take it out of AWAITING_RENDERER"
+            continue
         assert has_renderer(gid), f"{gid} has no board renderer"
         assert not isinstance(renderer_for(gid), TextRenderer)
     assert isinstance(renderer_for("no-such-game"), TextRenderer)  # the fallback for a game added later

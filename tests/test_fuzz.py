@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import engines
 from bots.lib import RandomBot, sample_outcome
+from engines.chance import deal_from_bytes, remaining_cards
 from engines.core import IllegalAction
 from replays import codec
 from replays.audit import EXIT, audit_bytes
@@ -141,12 +142,20 @@ def _states(game_id: str, limit: int = 60) -> list[tuple]:
     bot = RandomBot()
     for players in game.players:
         state = game.start(players)
+        dealt: dict[tuple, list[int]] = {}
         for _ in range(3000):
             waiting = game.awaiting(state)
             if waiting.kind == "over":
                 break
             if waiting.kind == "chance":
-                state = game.chance(state, sample_outcome(game, state, rng))
+                chance = waiting.chance
+                if chance.kind == "deal":    # drawn from the cards left, as the referee does
+                    cards = dealt.setdefault((chance.deck, chance.epoch), [])
+                    value = deal_from_bytes(chance, rng.randbytes(32), remaining_cards(chance.pool, cards))
+                    cards.append(value)
+                else:
+                    value = sample_outcome(game, state, rng)
+                state = game.chance(state, value)
                 continue
             seat = waiting.seats[0]
             legal = game.legal(state, seat)

@@ -11,7 +11,10 @@ from sessionhelpers import cli_host, cli_join, processes, replays_of, same_resul
 
 import engines
 
-MULTI = [gid for gid, game in engines.GAMES.items() if max(game.players) >= 2]
+#: games the live session cannot play to the end yet; strict, so an entry must go once it can
+PENDING: dict[str, str] = {}
+MULTI = [pytest.param(gid, marks=[pytest.mark.xfail(strict=True, reason=PENDING[gid])] if gid in PENDING else [])
+         for gid, game in engines.GAMES.items() if max(game.players) >= 2]
 SOLO = [gid for gid, game in engines.GAMES.items() if max(game.players) < 2]
 
 

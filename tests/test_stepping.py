@@ -99,13 +99,20 @@ def test_render_view_is_readable_text():
 
 
 def test_show_prints_position_view_and_log():
-    result = run("show", str(QUEDAH), "--frame", "10", "--seat", "1")
+    result = run("show", str(QUEDAH), "--frame", "10", "--seat", "1", "--frames")
     assert result.exit_code == 0, result.output
-    assert "frame 10 of" in result.output and "view: seat 1" in result.output and "log:" in result.output
+    assert "frame 10 of" in result.output and "view: seat 1" in result.output and "frames:" in result.output
     assert "#10 " in result.output and "#11 " not in result.output
+    # by default the moves in the game's words, the players by name, and a compact board
+    moves = run("show", str(QUEDAH), "--frame", "10")
+    assert "moves:" in moves.output and "random-0: move 3 -> 10" in moves.output and "#" not in moves.output
+    assert "move 6 of 59" in moves.output and len(moves.output.splitlines()) < 20
+    assert "board" not in moves.output and "neighbours" not in moves.output
+    end = run("show", str(QUEDAH))
+    assert "the end: Random-1 won (no-move)" in end.output, end.output
     by_turn = run("show", str(QUEDAH), "--turn", "2", "--json")
     data = json.loads(by_turn.output)
-    assert data["turn"] == 2 and data["view"]["game"] == "quedah-merchant" and data["log"][-1].startswith("#")
+    assert data["turn"] == 2 and data["view"]["game"] == "quedah-merchant" and data["log"][-1].startswith("2. ")
     assert run("show", str(QUEDAH), "--frame", "9999").exit_code == 2
     assert run("show", str(QUEDAH), "--frame", "1", "--turn", "1").exit_code == 2
     assert run("show", str(QUEDAH), "--seat", "5").exit_code == 2
@@ -136,4 +143,4 @@ def test_export_gives_readable_json(tmp_path):
     out = tmp_path / "x.json"
     assert run("export", str(QUEDAH), "--json", "-o", str(out)).exit_code == 0
     assert json.loads(out.read_text()) == data
-    assert run("export", str(QUEDAH)).exit_code == 2  # --json is required
+    assert json.loads(run("export", str(QUEDAH)).output) == data  # JSON is the default

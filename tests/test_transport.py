@@ -4,6 +4,7 @@ joiner in a child (tests/transport_peer.py). Heartbeats are shortened so livenes
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import time
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from nethelpers import Peer
 from netplay import transport as tr
 from netplay.identity import Identity, KnownPeers
 from netplay.transport import ConnectFailed, HostTransport, Incoming, JoinTransport, parse_address
-from replays.crypto import fingerprint
+from replays.crypto import fingerprint, verify
 
 HB = 0.2          # heartbeat for these tests; a peer is gone after HB * LIVE seconds of silence
 LIVE = 3
@@ -51,6 +52,14 @@ class Run:
 def has(kind: str, key: bytes | None = None, data: bytes | None = None) -> Callable[[list[Incoming]], bool]:
     return lambda evs: any(e.kind == kind and (key is None or e.peer == key) and (data is None or e.data == data)
                            for e in evs)
+
+
+def eventually(cond: Callable[[], bool], during: Callable[[], object], timeout: float = 5.0) -> None:
+    """Wait (bounded) until `cond()` holds, calling `during` meanwhile (the host keeps polling)."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, f"not within {timeout} s"
+        during()
 
 
 def joiner(address: str, home: Path, name: str = "jo", *extra: str) -> Peer:
@@ -127,12 +136,18 @@ def test_oversized_messages_dropped_and_logged(tmp_path: Path, host_identity: Id
     jkey = key_of(home, "big")
     with HostTransport(host_identity, heartbeat_s=HB, liveness=LIVE, max_bytes=cap) as host:
         run = Run(host)
-        # The joiner allows itself four times the host's cap, so it sends what the host must drop.
+        # The joiner allows itself four times the host's cap, but WELCOME told it the host's cap: it
+        # refuses to send more than that, and says why.
         peer = joiner(host.address, home, "big", "--max-bytes", str(4 * cap))
         try:
             run.until(has("joined", jkey))
+            assert peer.event("connected", during=run.turn)["host_max_bytes"] == cap
+            peer.command(send_size=cap + 1)
+            assert peer.event("sent", during=run.turn)["ok"] is False
+            eventually(lambda: "not sending 65537 bytes: over the host's 65536 byte cap" in peer.stderr, run.turn)
+            # a joiner that skips its own check: the host drops the message with a logged reason
             with caplog.at_level(logging.WARNING, logger="netplay.transport"):
-                peer.command(send_size=cap + 1)
+                peer.command(raw_size=cap + 1)
                 peer.command(send=b"echo:after".hex())
                 evs = run.until(has("message", jkey, b"echo:after"))
             assert [len(e.data) for e in evs if e.kind == "message"] == [len(b"echo:after")]
@@ -144,7 +159,7 @@ def test_oversized_messages_dropped_and_logged(tmp_path: Path, host_identity: Id
             assert not host.send(jkey, bytes(cap + 1))
             # far over the cap ZeroMQ cuts the connection before buffering the message; the joiner
             # notices (its heartbeat reaches a host that no longer knows the connection) and comes back
-            peer.command(send_size=4 * cap)
+            peer.command(raw_size=4 * cap)
             evs = run.until(has("joined", jkey))
             assert [e.kind for e in evs] == ["left", "joined"] and evs[0].reason == "reconnected"
             peer.event("connected", during=run.turn, generation=2)
@@ -164,10 +179,7 @@ def test_oversized_messages_dropped_and_logged(tmp_path: Path, host_identity: Id
             assert host.send(jkey2, b"small one")
             peer.event("message", during=run.turn, data=b"small one".hex())
             assert not any(e.get("event") == "message" and e["data"] != b"small one".hex() for e in peer.seen)
-            deadline = time.monotonic() + 5
-            while "over the 65536 byte cap" not in peer.stderr and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert "over the 65536 byte cap" in peer.stderr
+            eventually(lambda: "over the 65536 byte cap" in peer.stderr, run.turn)
         finally:
             peer.kill()
 
@@ -218,18 +230,27 @@ def test_garbage_is_dropped_and_logged(host: HostTransport, host_identity: Ident
             reply = _recv(boot, host)
             assert reply is not None and msgpack.unpackb(reply)[0] == tr.BOOT_ERROR
             # 3. an encrypted but unauthenticated client: data is answered with "who are you",
-            #    a handshake with a bad signature is refused, nonsense is dropped
+            #    a handshake with a bad cookie or a bad signature is dropped, nonsense is dropped
             cur = _curve_client(ctx, host, host_identity)
             cur.send(bytes([tr.DATA]) + b"sneaky")
             assert _recv(cur, host) == bytes([tr.UNKNOWN])
             for msg in (bytes([tr.AUTH]) + msgpack.packb([bytes(64)]), bytes([tr.HELLO]) + b"\xc1",
-                        bytes([tr.HELLO]) + msgpack.packb([1, "x", b"short", bytes(32)]), bytes([200]), b""):
+                        bytes([tr.HELLO]) + msgpack.packb([tr.PROTOCOL, "x", b"short", bytes(32)]), bytes([200]), b""):
                 cur.send(msg)
+            # a joiner of protocol 1 is told which versions differ
+            cur.send(bytes([tr.HELLO]) + msgpack.packb([1, "old", bytes(32), bytes(32)]))
+            refused = _recv(cur, host)
+            assert refused is not None and refused[0] == tr.REFUSED
+            assert msgpack.unpackb(refused[1:]) == [f"host speaks protocol {tr.PROTOCOL}, not 1"]
             evil = Identity.generate("evil")
             cur.send(bytes([tr.HELLO]) + msgpack.packb([tr.PROTOCOL, "evil", evil.public_key, bytes(32)]))
             challenge = _recv(cur, host)
             assert challenge is not None and challenge[0] == tr.CHALLENGE
-            cur.send(bytes([tr.AUTH]) + msgpack.packb([evil.sign(b"not the transcript")]))
+            host_nonce, cookie = msgpack.unpackb(challenge[1:])
+            for bad_cookie, sig in ((bytes(32), bytes(64)), (cookie, evil.sign(b"not the transcript"))):
+                cur.send(bytes([tr.AUTH]) + msgpack.packb(["evil", evil.public_key, bytes(32), host_nonce,
+                                                           bad_cookie, sig]))
+            assert _recv(cur, host, 0.5) is None          # no WELCOME, and no signature of the host either
             # 4. a plain (unencrypted) client cannot talk to the encrypted port at all
             plain = ctx.socket(zmq.DEALER)
             plain.linger = 0
@@ -249,7 +270,8 @@ def test_garbage_is_dropped_and_logged(host: HostTransport, host_identity: Ident
         logged = "\n".join(r.getMessage() for r in caplog.records)
         for expected in ("bootstrap request: undecodable", "unknown request 'nope'", "nonce must be 32 bytes",
                          "bootstrap request of 2 parts", "does not verify", "unexpected before the handshake",
-                         "key must be 32 bytes", "unexpected after the handshake", "message of 2 parts or empty"):
+                         "key must be 32 bytes", "unexpected after the handshake", "message of 2 parts or empty",
+                         "stale or forged cookie", "expected an array of 6"):
             assert expected in logged, expected
     finally:
         peer.kill()
@@ -308,7 +330,7 @@ def rebind(make: Callable[[], HostTransport]) -> HostTransport:
     for _ in range(50):
         try:
             return make()
-        except zmq.ZMQError as exc:
+        except tr.ListenFailed as exc:
             if exc.errno != zmq.EADDRINUSE:
                 raise
             time.sleep(0.1)
@@ -473,3 +495,156 @@ def test_in_process_api_details(host: HostTransport, host_identity: Identity) ->
         thread.join()
     assert [e.kind for e in events] == ["joined", "message", "left"]
     assert events[1].data == b"x" and events[2].reason == "closed the connection"
+
+
+# -- the handshake of protocol 2: a stateless CHALLENGE, the host's signature in WELCOME -----------------
+
+def _hello(sock: zmq.Socket, ident: Identity, nonce: bytes) -> None:
+    sock.send(bytes([tr.HELLO]) + msgpack.packb([tr.PROTOCOL, ident.name, ident.public_key, nonce]))
+
+
+def _transcript(host: HostTransport, ident: Identity, join_nonce: bytes, host_nonce: bytes) -> bytes:
+    """T as docs/protocol.md writes it, built here independently of the transport's own code."""
+    return msgpack.packb([2, host.identity.curve_public_raw, host.identity.public_key, host.identity.name,
+                          ident.public_key, ident.name, join_nonce, host_nonce])
+
+
+def _auth(sock: zmq.Socket, host: HostTransport, ident: Identity, join_nonce: bytes, challenge: bytes) -> bytes:
+    assert challenge[0] == tr.CHALLENGE
+    host_nonce, cookie = msgpack.unpackb(challenge[1:])
+    assert len(host_nonce) == 32 and len(cookie) == 32
+    sig = ident.sign(b"netplay/2/handshake/joiner\x00" + _transcript(host, ident, join_nonce, host_nonce))
+    sock.send(bytes([tr.AUTH]) + msgpack.packb([ident.name, ident.public_key, join_nonce, host_nonce, cookie, sig]))
+    return host_nonce
+
+
+def test_challenge_keeps_no_state_and_is_bound_to_its_connection(host: HostTransport, host_identity: Identity,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = zmq.Context()
+    try:
+        alice = Identity.generate("alice")
+        first = _curve_client(ctx, host, host_identity)
+        nonce = bytes(range(32))
+        _hello(first, alice, nonce)
+        challenge = _recv(first, host)
+        assert challenge is not None
+        # 300 more HELLOs on 100 other connections: protocol 1 kept 64 half-done handshakes and forgot
+        # the oldest, which was the flood that locked real joiners out; now nothing is kept to forget
+        others = [_curve_client(ctx, host, host_identity) for _ in range(100)]
+        for _ in range(3):
+            for sock in others:
+                _hello(sock, Identity.generate("x"), os.urandom(32))
+        deadline = time.monotonic() + 5
+        while sum(host.stats[k] for k in ("challenge", "hello_limited")) < 301 and time.monotonic() < deadline:
+            host.poll(20)
+        assert host.stats["challenge"] + host.stats["hello_limited"] == 301
+        assert host.stats["verify"] == 0 and host.stats["card"] == 0      # no signature work for any HELLO
+        host_nonce = _auth(first, host, alice, nonce, challenge)
+        welcome = _recv(first, host)
+        assert welcome is not None and welcome[0] == tr.WELCOME
+        echoed, hb_ms, liveness, max_bytes, host_sig = msgpack.unpackb(welcome[1:])
+        assert (echoed, hb_ms, liveness, max_bytes) == (host_nonce, int(HB * 1000), LIVE, host.max_bytes)
+        signed = (b"netplay/2/handshake/host\x00" + _transcript(host, alice, nonce, host_nonce)
+                  + msgpack.packb([hb_ms, liveness, max_bytes]))
+        assert verify(host_identity.public_key, None, signed, host_sig)
+        assert host.peers == {alice.public_key: "alice"}
+        # a cookie works only on the connection it was given on
+        bob = Identity.generate("bob")
+        b1, b2 = _curve_client(ctx, host, host_identity), _curve_client(ctx, host, host_identity)
+        _hello(b1, bob, nonce)
+        challenge = _recv(b1, host)
+        _auth(b2, host, bob, nonce, challenge)
+        assert _recv(b2, host, 0.5) is None
+        assert host.stats["bad_cookie"] == 1 and bob.public_key not in host.peers
+        _auth(b1, host, bob, nonce, challenge)                      # where it belongs, it works
+        welcome = _recv(b1, host)
+        assert welcome is not None and welcome[0] == tr.WELCOME and bob.public_key in host.peers
+        # ... and only for a while (here: windows of 0.1 s, so valid 0.1 to 0.2 s)
+        monkeypatch.setattr(tr, "COOKIE_WINDOW_S", 0.1)
+        late = _curve_client(ctx, host, host_identity)
+        _hello(late, bob, nonce)
+        challenge = _recv(late, host)
+        time.sleep(0.25)
+        verified = host.stats["verify"]
+        _auth(late, host, bob, nonce, challenge)
+        assert _recv(late, host, 0.5) is None
+        assert host.stats["bad_cookie"] == 2 and host.stats["verify"] == verified   # refused before any signature
+    finally:
+        ctx.destroy(linger=0)
+
+
+@pytest.mark.parametrize(("setting", "value", "message"), [
+    ("liveness", 100, "liveness 100 heartbeats is outside 2..20 heartbeats"),
+    ("heartbeat_s", 0.001, "heartbeat interval 1 ms is outside 50..10000 ms"),
+    ("heartbeat_s", 3600.0, "heartbeat interval 3600000 ms is outside 50..10000 ms"),
+    ("max_bytes", 100, "message size cap 100 bytes is outside 1024..67108864 bytes"),
+])
+def test_welcome_outside_the_ranges_is_refused(host: HostTransport, tmp_path: Path, setting: str, value: float,
+                                               message: str) -> None:
+    setattr(host, setting, value)      # what a hostile (or patched) host advertises
+    run = Run(host)
+    peer = joiner(host.address, tmp_path / "jo")
+    try:
+        err = peer.event("error", during=run.turn, type="Refused")
+        assert message in err["message"] and "the-host" in err["message"]
+        assert peer.proc.wait(10) == 3
+    finally:
+        peer.kill()
+
+
+def test_welcome_without_the_hosts_signature_is_not_accepted(host: HostTransport, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # the host (in this process) signs WELCOME under another tag; the joiner (a child) checks it
+    monkeypatch.setattr(tr, "HOST_DOMAIN", b"netplay/2/something-else\x00")
+    run = Run(host)
+    peer = joiner(host.address, tmp_path / "jo", "jo", "--connect-timeout", "2")
+    try:
+        err = peer.event("error", during=run.turn, type="ConnectFailed")
+        assert "the host's handshake signature does not verify" in err["message"]
+    finally:
+        peer.kill()
+
+
+def test_settings_outside_the_ranges_are_refused_locally(host_identity: Identity) -> None:
+    for kwargs, fragment in (({"heartbeat_s": 0.01}, "heartbeat interval 10 ms"), ({"liveness": 1}, "liveness 1"),
+                             ({"max_bytes": 10}, "message size cap 10 bytes"),
+                             ({"port": 65535}, "port 65535 leaves no room for the encrypted port")):
+        with pytest.raises(ValueError, match=fragment):
+            HostTransport(host_identity, **kwargs)
+    with pytest.raises(ValueError, match="liveness 99"):
+        JoinTransport(host_identity, "127.0.0.1:9", KnownPeers(), liveness=99)
+
+
+def test_a_source_is_an_ipv4_address_or_an_ipv6_64() -> None:
+    assert tr.source_key("192.168.1.20") == "192.168.1.20"
+    assert tr.source_key("2001:db8:1:2:aaaa::1") == tr.source_key("[2001:db8:1:2:ffff::9]") == "2001:db8:1:2::/64"
+    assert tr.source_key("2001:db8:1:3::1") != tr.source_key("2001:db8:1:2::1")
+    assert tr.source_key("fe80::1%eth0") == "fe80::/64"
+    assert tr.source_key("::ffff:10.0.0.7") == "10.0.0.7"
+    assert tr.source_key("not an address:") == "not an address:"
+
+
+def test_a_dropped_hello_is_repeated(host: HostTransport, tmp_path: Path) -> None:
+    """A HELLO the host drops (over its rate) is repeated by the joiner a second later, with the same
+    nonce, so the handshake still completes."""
+    dropped: list[bytes] = []
+    allow = host._hello_gate.allow
+
+    def drop_first(source: str, rid: bytes, now: float) -> bool:
+        if not dropped:
+            dropped.append(rid)
+            return False
+        return allow(source, rid, now)
+
+    host._hello_gate.allow = drop_first   # type: ignore[method-assign]
+    home = tmp_path / "jo"
+    jkey = key_of(home, "jo")
+    run = Run(host)
+    peer = joiner(host.address, home)
+    try:
+        start = time.monotonic()
+        run.until(has("joined", jkey), timeout=5)
+        assert len(dropped) == 1 and time.monotonic() - start >= tr.HELLO_RETRY_S - 0.1
+        assert host.stats["challenge"] == 1
+    finally:
+        peer.kill()

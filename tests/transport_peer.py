@@ -1,11 +1,13 @@
 """A transport peer in its own process, driven by the transport and namespace tests.
 
     python tests/transport_peer.py join ADDRESS --home DIR [--name N] [--max-bytes B] [--heartbeat S]
+                                   [--challenge-delay S]
     python tests/transport_peer.py host --home DIR [--bind IP] [--port P] [--heartbeat S]
 
 It prints one JSON object per line on stdout (events, received data as hex) and reads commands, one
 JSON object per line, on stdin: {"send": hex}, {"send_size": n} (n zero bytes), {"raw": [hex, ...]}
-(a raw multipart message on the joiner's encrypted socket, to play a misbehaving peer),
+(a raw multipart message on the joiner's encrypted socket, to play a misbehaving peer), {"raw_size": n}
+(a DATA message of n zero bytes that skips the joiner's own size checks),
 {"broadcast": hex}, {"quit": true}. A host echoes every message that starts with b"echo:" back to
 its sender. Logging goes to stderr. Everything ends after --lifetime seconds at the latest.
 """
@@ -24,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from netplay.identity import Identity, KeyChanged, KnownPeers  # noqa: E402
-from netplay.transport import ConnectFailed, HostTransport, JoinTransport, Refused  # noqa: E402
+from netplay.transport import CHALLENGE, DATA, ConnectFailed, HostTransport, JoinTransport, Refused  # noqa: E402
 
 
 def emit(**obj: object) -> None:
@@ -53,6 +55,8 @@ def main() -> int:
     parser.add_argument("--liveness", type=int, default=4)
     parser.add_argument("--connect-timeout", type=float, default=10.0)
     parser.add_argument("--lifetime", type=float, default=60.0)
+    parser.add_argument("--challenge-delay", type=float, default=0.0,
+                        help="wait this long before answering a CHALLENGE: a slow network or joiner")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s %(levelname)s %(message)s")
     home = Path(args.home)
@@ -87,6 +91,15 @@ def run_host(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
 
 def run_join(args: argparse.Namespace, identity: Identity, known: KnownPeers, commands: queue.Queue,
              end: float) -> int:
+    if args.challenge_delay:
+        answer = JoinTransport._on_message
+
+        def slowly(self: JoinTransport, msg: bytes) -> None:
+            if msg[:1] == bytes([CHALLENGE]):
+                time.sleep(args.challenge_delay)
+            answer(self, msg)
+
+        JoinTransport._on_message = slowly  # type: ignore[method-assign]
     try:
         join = JoinTransport(identity, args.address, known, max_bytes=args.max_bytes,
                              connect_timeout_s=args.connect_timeout, heartbeat_s=args.heartbeat,
@@ -104,7 +117,8 @@ def run_join(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
                 return 3
             if join.generation != generation:
                 generation = join.generation
-                emit(event="connected", generation=generation, host=join.host_fingerprint, name=join.host_name)
+                emit(event="connected", generation=generation, host=join.host_fingerprint, name=join.host_name,
+                     host_max_bytes=join.host_max_bytes, heartbeat_s=join.heartbeat_s, liveness=join.liveness)
             for data in received:
                 emit(event="message", data=data.hex() if len(data) <= 4096 else f"{len(data)} bytes")
             while not commands.empty():
@@ -115,6 +129,9 @@ def run_join(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
                     emit(event="sent", ok=join.send(bytes.fromhex(cmd["send"])))
                 elif "send_size" in cmd:
                     emit(event="sent", ok=join.send(bytes(cmd["send_size"])))
+                elif "raw_size" in cmd:      # a DATA message of n zero bytes, past our own cap checks
+                    join._sock.send(bytes([DATA]) + bytes(cmd["raw_size"]))
+                    emit(event="sent", ok=True)
                 elif "raw" in cmd:
                     join._sock.send_multipart([bytes.fromhex(part) for part in cmd["raw"]])
                     emit(event="sent", ok=True)

@@ -30,6 +30,9 @@ class Renderer(Protocol):
 
     def hit(self, rect: pygame.Rect, view: dict, pos: tuple[int, int]) -> str | None: ...
 
+    # optional: `label(view, chosen, token)` names a choice for the table's list, and
+    # `mark(surface, rect, view, action)` outlines where a move happened (another seat's last move)
+
 
 def renderer_for(game_id: str) -> Renderer:
     name = _MODULES.get(game_id)

@@ -10,12 +10,13 @@ is inserted), the arrows shown beside a card being pushed `left` or `up`, and th
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 import pygame
 
 from client.games import paint
-from client.ui import theme
+from client.ui import textfit, theme
 from client.ui.widgets import wrap
 
 CARD_COLOURS = {"ebbe": theme.seat_colour(0), "flut": theme.seat_colour(1)}
@@ -140,6 +141,23 @@ class Renderer:
             arrows[name] = box
         return arrows
 
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str) -> None:
+        """Another seat's last move (or the replay's current one): the cell it placed on or pushed."""
+        lay = layout(rect, view, self.px)
+        for token in action.split():
+            box = lay.cells.get(token)
+            if box is not None:
+                pygame.draw.rect(surface, theme.LAST_MOVE, box.inflate(4, 4), max(2, box.w // 20), border_radius=6)
+
+    def label(self, view: dict, chosen: list[str], token: str) -> str | None:
+        """A choice's words for the table's list."""
+        if token.isdigit() and chosen[:1] == ["draw"]:
+            return f"stack {token}"
+        if len(token) == 4 and token[0] == "r" and token[2] == "c":
+            return f"row {token[1]}, column {token[3]}"
+        return {"draw": "draw a card", "place": "place a card", "push": "push a pile", "end": "end the turn",
+                "left": "push left", "up": "push up"}.get(token)
+
     def token_pos(self, rect: pygame.Rect, view: dict, token: str) -> tuple[int, int] | None:
         lay = layout(rect, view, self.px)
         if token in lay.cells:
@@ -200,7 +218,8 @@ class Renderer:
                 below = pile[len(pile) - 1 - under + k]
                 edge = card.move(-shift, -shift)
                 if below["face_up"]:
-                    card_face(surface, edge, below["colour"], below["face"], px)
+                    with textfit.paused():  # a covered card only peeks out: its face is not meant to be read
+                        card_face(surface, edge, below["colour"], below["face"], px)
                 else:
                     card_back(surface, edge, below["colour"])
             if cell["top"] is not None:
@@ -303,7 +322,6 @@ class Renderer:
 
     def _draw_info(self, surface: pygame.Surface, lay: Layout, view: dict, highlights: set[str], chosen: list[str],
                    px: int) -> None:
-        me = view.get("seat")
         over = view.get("result") is not None
         for colour in view["colours"]:
             box = lay.seat_boxes[colour["colour"]]
@@ -314,8 +332,9 @@ class Renderer:
             paint.rounded_panel(surface, box, (24, 36, 52), tint if active else theme.PANEL_EDGE, radius=10,
                                 alpha=235, width=3 if active else 1)
             inner = box.inflate(-px, -px // 2)
-            who = " (you)" if colour["seat"] == me and not view["solo"] else ""
-            paint.text(surface, colour["name"] + who, inner.topleft, px + 4, tint, bold=True)
+            name = colour["name"] if view["solo"] else paint.seat_label(view, colour["seat"], colour["name"])
+            paint.text(surface, paint.fit(name, px + 4, inner.w - 3 * px, bold=True), inner.topleft, px + 4, tint,
+                       bold=True)
             side = "top" if colour["side"] == "top" else "bottom"
             paint.text(surface, f"plays from the {side}", (inner.x, inner.y + px + 6), px - 4, theme.MUTED)
             paint.text(surface, str(colour["score"]), (inner.right, inner.y - 2), px * 2 + 6, theme.TEXT, bold=True,
@@ -336,7 +355,8 @@ class Renderer:
                 fan = pygame.Rect(inner.x, y, int(mini_h * 0.5), int(mini_h * 0.7))
                 step = max(4, min(fan.w // 2, (inner.w - fan.w) // max(1, len(home))))
                 for k, name in enumerate(home):
-                    card_face(surface, fan.move(k * step, 0), colour["colour"], name[2:], max(10, px - 6))
+                    with textfit.paused() if k < len(home) - 1 else contextlib.nullcontext():  # a fan: the top reads
+                        card_face(surface, fan.move(k * step, 0), colour["colour"], name[2:], max(10, px - 6))
                 y = fan.bottom + px // 3
             undrawn = sum(view["stacks"][colour["seat"]]) if not view["solo"] else None
             line = f"lost: {len(colour['lost'])}" + (f"   in stacks: {undrawn}" if undrawn is not None else "")

@@ -170,6 +170,12 @@ class Renderer:
                 return "enter"
         return None
 
+    def label(self, view: dict, chosen: list[str], token: str) -> str | None:
+        """A choice's words for the table's list."""
+        if token.isdigit():
+            return f"field {token}"
+        return {"enter": "enter a stone from your supply", "pass": "pass (no move)"}.get(token)
+
     # ------------------------------------------------------------------ drawing
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, highlights: set[str],
@@ -197,6 +203,18 @@ class Renderer:
                 centre = lay.at(f["x"], f["y"])
                 tower(surface, centre, lay.r(STONE_R), f["stones"], _facing(f, fields), px)
         self._draw_info(surface, lay, view, highlights, chosen, px)
+
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str) -> None:
+        """Another seat's last move (or the replay's current one): its fields ringed, its walk arrowed."""
+        lay = layout(rect, view["board"]["canvas"])
+        fields = self._fields(view)
+        path = [fields[int(t)] for t in action.split() if t.isdigit() and int(t) in fields]
+        points = [lay.at(f["x"], f["y"]) for f in path]
+        fr = lay.r(FIELD_R)
+        for a, b in zip(points, points[1:], strict=False):
+            _arrow(surface, a, b, theme.LAST_MOVE, max(2, fr // 8), fr)
+        for p in points:
+            pygame.draw.circle(surface, theme.LAST_MOVE, p, fr + 7, max(2, fr // 10))
 
     def _draw_chosen(self, surface: pygame.Surface, lay: Layout, fields: dict[int, dict], chosen: list[str]) -> None:
         """The half-built action: its fields ringed and joined by arrows in walking order."""
@@ -344,9 +362,10 @@ class Renderer:
             inner = card.inflate(-px, -px // 2)
             icon_r = max(10, px * 3 // 4)
             pirate(surface, (inner.x + icon_r, inner.y + icon_r + 2), icon_r, colour, -math.pi / 2)
-            name = theme.SEAT_NAMES[seat % 4].capitalize()
-            who = " (you)" if seat == me else ""
-            paint.text(surface, name + who, (inner.x + 2 * icon_r + px // 2, inner.y + 2), px + 2, colour, bold=True)
+            name = paint.seat_label(view, seat, theme.SEAT_NAMES[seat % 4].capitalize())
+            x = inner.x + 2 * icon_r + px // 2
+            paint.text(surface, paint.fit(name, px + 2, inner.right - x, bold=True), (x, inner.y + 2), px + 2, colour,
+                       bold=True)
             y = inner.y + 2 * icon_r + px // 3
             paint.text(surface, f"{stat_name}: {stats[seat]}", (inner.x, y), px - 1, theme.TEXT)
             y += px + 2

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pygame
 
-from client.ui import theme
+from client.ui import textfit, theme
 
 Colour = tuple[int, int, int]
 
@@ -56,7 +56,31 @@ def text(surface: pygame.Surface, words: str, pos: tuple[int, int], px: int, col
     if shadow:
         surface.blit(_rendered(words, px, bold, (0, 0, 0)), rect.move(1, 1))
     surface.blit(img, rect)
+    textfit.text(rect, words)
     return rect
+
+
+def seat_label(view: dict, seat: int, base: str) -> str:
+    """A seat's caption on a board: its colour or ship (`base`) and the player: "Yellow (you)" at the
+    viewer's own seat, "Red: ann" where the front end passed the players' names (`_names`, and `_me`
+    for the viewer's seat, None in a replay), else "(you)" by the view's seat as before."""
+    names = view.get("_names")
+    if names is None:
+        return base + (" (you)" if seat == view.get("seat") else "")
+    if view.get("_me") == seat:
+        return f"{base} (you)"
+    name = names[seat] if 0 <= seat < len(names) else ""
+    return f"{base}: {name}" if name and name != "you" else base
+
+
+def fit(words: str, px: int, width: int, bold: bool = False) -> str:
+    """`words` cut with an ellipsis to fit `width` pixels."""
+    f = theme.font(px, bold)
+    if f.size(words)[0] <= width:
+        return words
+    while words and f.size(words + "…")[0] > width:
+        words = words[:-1]
+    return words + "…"
 
 
 _TEXT_CACHE: dict[tuple[str, int, bool, Colour], pygame.Surface] = {}
@@ -129,6 +153,7 @@ def rounded_panel(surface: pygame.Surface, rect: pygame.Rect, fill: Colour, edge
         surface.blit(layer, rect)
     else:
         pygame.draw.rect(surface, fill, rect, border_radius=radius)
+    textfit.box(rect, "card" if alpha == 255 else "shade")
     if edge is not None:
         pygame.draw.rect(surface, edge, rect, width=width, border_radius=radius)
 
@@ -143,7 +168,8 @@ class StaticLayer:
     def get(self, key: tuple, size: tuple[int, int], paint: Callable[[pygame.Surface], None]) -> pygame.Surface:
         if self._surface is None or self._key != key:
             surface = pygame.Surface(size, pygame.SRCALPHA)
-            paint(surface)
+            with textfit.paused():  # painted once, off-window: its labels are not where the window shows them
+                paint(surface)
             self._surface = surface
             self._key = key
         return self._surface

@@ -37,6 +37,8 @@ VERBS = {
     "done": ("Keep dice", "end the reroll phase and act"),
 }
 ORDER = ("allornothing", "elim", "elimw", "weaken", "swap", "reroll", "done")
+# the tiles of a phase, all laid out whether lit or not, so a tile never moves within a phase
+PHASE_TILES = (("done", "reroll"), ("allornothing", "elim", "elimw", "swap", "weaken"))  # the engine's order
 
 
 @dataclass(slots=True)
@@ -70,7 +72,7 @@ def layout(rect: pygame.Rect, verbs: list[str], px: int) -> Layout:
     lay = Layout(header, fld, dice, columns, rolled)
     inner_l = columns[0][0].right + px * 2
     inner_r = columns[1][0].x - px * 2
-    shown = [v for v in ORDER if v in verbs]
+    shown = next((list(tiles) for tiles in PHASE_TILES if any(v in tiles for v in verbs)), [])
     if shown:
         tile_gap = max(4, px // 3)
         tile_w = min(px * 7, (inner_r - inner_l - tile_gap * (len(shown) - 1)) // len(shown))
@@ -172,6 +174,22 @@ class Renderer:
                     return str(i + 1)
         return None
 
+    def label(self, view: dict, chosen: list[str], token: str) -> str | None:
+        """A choice's words for the table's list: the tile's name, or the die a number stands for."""
+        if token in VERBS:
+            return VERBS[token][0]
+        if not token.isdigit():
+            return None
+        k = int(token) - 1
+        if len(chosen) == 2:  # a die of the mover's column
+            seat = view.get("to_move")
+            column = view["columns"][seat] if seat is not None else []
+            return f"column die {token} ({column[k]['value']})" if k < len(column) else None
+        rolled = view.get("rolled") or []
+        if k < len(rolled) and rolled[k].get("value") is not None:
+            return f"free die {token} ({rolled[k]['value']})"
+        return None
+
     # ------------------------------------------------------------------ drawing
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, highlights: set[str],
@@ -217,7 +235,6 @@ class Renderer:
     def _draw_header(self, surface: pygame.Surface, lay: Layout, view: dict, px: int) -> None:
         head = lay.header
         paint.rounded_panel(surface, head, (30, 42, 58), theme.PANEL_EDGE, radius=8, width=1)
-        me = view.get("seat")
         turn = view.get("turn_of")
         over = view.get("result") is not None
         match = view.get("match", 1)
@@ -229,7 +246,8 @@ class Renderer:
             paint.text(surface, sub, (head.centerx, head.bottom - px // 3), px - 3, theme.MUTED, anchor="midbottom")
         for seat in (0, 1):
             colour = TEAM[seat]
-            name = view["colours"][seat].capitalize() + (" (you)" if seat == me else "")
+            name = paint.fit(paint.seat_label(view, seat, view["colours"][seat].capitalize()), px + 4,
+                             head.w // 3, bold=True)
             left = seat == 0
             x = head.x + px if left else head.right - px
             label = paint.text(surface, name, (x, head.y + px // 3), px + 4, colour, bold=True,

@@ -14,13 +14,15 @@ damage lists are chosen from the table's choice list.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
 
 import pygame
 
 from client.games import paint
-from client.ui import theme
+from client.ui import textfit, theme
+from client.ui.widgets import wrap
 
 SHIP_COLOURS = ((226, 184, 64), (196, 204, 216))
 SHIP_NAMES = ("Gold", "Silver")
@@ -207,10 +209,21 @@ class Renderer:
         seat = view.get("seat")
         return seat if seat in (0, 1) else 0
 
+    @staticmethod
+    def _hand_boxes(strip: pygame.Rect, hand: list[str], lay: Layout) -> list[tuple[str, pygame.Rect]]:
+        """Where a hand lies in a strip: one card per kind, overlapping when many."""
+        cw, ch = lay.card
+        kinds = list(dict.fromkeys(hand))
+        x0 = strip.x + int(strip.w * 0.18)
+        room = int(strip.w * 0.42) - 12
+        step = min(cw + 6, (room - cw) // max(1, len(kinds) - 1)) if len(kinds) > 1 else cw
+        return [(name, pygame.Rect(x0 + k * step, strip.y + px_gap(strip), cw, ch)) for k, name in enumerate(kinds)]
+
     def _place_cards(self, lay: Layout, view: dict) -> None:
-        """The viewer's hand in its strip (bottom), and the navigate controls on the sea."""
+        """The viewer's hand in its own ship's strip (Gold's below, Silver's above: the board keeps one
+        orientation for every seat, so a strip always sits beside its ship), and the navigate controls."""
         me = self._own(view)
-        strip = lay.strips[0]
+        strip = lay.strips[me]
         cw, ch = lay.card
         hand = view["cards"][me].get("hand")
         x0 = strip.x + int(strip.w * 0.18)
@@ -230,6 +243,18 @@ class Renderer:
         lay.buttons["initiative"] = pygame.Rect(lay.sea.x + 8, pawn_y, size, size)
 
     # ------------------------------------------------------------------ tokens
+
+    def label(self, view: dict, chosen: list[str], token: str) -> str | None:
+        """A choice's words for the table's list."""
+        if token.isdigit():
+            return f"zone {token}"
+        if token in ("in", "out"):
+            return f"pointing {token}wards"
+        if token == "pick":
+            return "pick a card"
+        if chosen[:1] == ["pick"]:
+            return f"{token} card"
+        return None
 
     def token_pos(self, rect: pygame.Rect, view: dict, token: str) -> tuple[int, int] | None:
         lay = self._layout(rect, view)
@@ -475,7 +500,7 @@ class Renderer:
     def _strip(self, surface: pygame.Surface, lay: Layout, view: dict, seat: int, lit: set[str], px: int) -> None:
         """One seat's cards and hold along its edge (the viewer's at the bottom)."""
         me = self._own(view)
-        strip = lay.strips[0] if seat == me else lay.strips[1]
+        strip = lay.strips[seat]  # beside its own ship, whoever looks
         colour = SHIP_COLOURS[seat]
         paint.rounded_panel(surface, strip, (22, 32, 46), theme.PANEL_EDGE, radius=8, alpha=230, width=1)
         cards = view["cards"][seat]
@@ -484,8 +509,8 @@ class Renderer:
         y = strip.y + px_gap(strip)
         # name, crew, skulls and the hold
         x = strip.x + 8
-        who = " (you)" if seat == view.get("seat") else ""
-        paint.text(surface, SHIP_NAMES[seat] + who, (x, strip.y + 4), px + 2, colour, bold=True)
+        paint.text(surface, paint.fit(paint.seat_label(view, seat, SHIP_NAMES[seat]), px + 2, int(strip.w * 0.17),
+                                      bold=True), (x, strip.y + 4), px + 2, colour, bold=True)
         hold = ship["hold"]
         lines = [f"crew {ship['crew']}   skulls {ship['skulls']}",
                  f"hold: {'captain, ' if hold['captain'] else ''}{hold['sailors']} sailors, {hold['cannons']} cannons"]
@@ -493,22 +518,29 @@ class Renderer:
             lines.append("promotion due")
         if view.get("pawn") == seat:
             lines.append("holds the initiative")
-        for k, line in enumerate(lines):
-            paint.text(surface, line, (x, strip.y + px + 8 + k * (px - 3)), px - 5, theme.MUTED)
-        # hand
         hx = strip.x + int(strip.w * 0.18)
-        if seat == me and cards.get("hand") is not None:
-            counts = {name: cards["hand"].count(name) for name in cards["hand"]}
-            for name, box in lay.hand:
+        # the facts wrapped to their column, so none runs under the hand
+        wrapped = [part for line in lines for part in wrap(line, px - 5, hx - x - 8)]
+        room = max(1, (strip.bottom - (strip.y + px + 8)) // (px - 3))
+        for k, line in enumerate(wrapped[:room]):
+            paint.text(surface, line, (x, strip.y + px + 8 + k * (px - 3)), px - 5, theme.MUTED)
+        # hand: face up for its owner and in a revealed replay (every secret known), else backs
+        hand = cards.get("hand")
+        if hand is not None:
+            counts = {name: hand.count(name) for name in hand}
+            boxes = lay.hand if seat == me else self._hand_boxes(strip, hand, lay)
+            for name, box in boxes:
                 card(surface, box, name, px, levels=view.get("hierarchy"))
                 if counts[name] > 1:
                     badge = (box.x + box.w // 5, box.bottom - box.w // 5)
                     pygame.draw.circle(surface, paint.INK, badge, max(8, box.w // 6))
                     paint.text(surface, f"x{counts[name]}", badge, max(10, px - 6), paint.IVORY, bold=True,
                                anchor="center")
-                if name in lit:
+                if name in lit and seat == me:
                     paint.frame(surface, box, theme.HILITE, 3)
-            paint.text(surface, "your hand", (hx, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomleft")
+            mine = seat == view.get("_me", view.get("seat"))
+            paint.text(surface, "your hand" if mine else "hand (revealed)" if "_names" in view and seat != me else
+                       "hand", (hx, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomleft")
         else:
             n = cards["hand_count"]
             step = min(cw // 3, int(strip.w * 0.3) // max(1, n))
@@ -538,10 +570,14 @@ class Renderer:
         room = strip.right - cw - 24 - ex_x - small[0]
         step = min(small[0] * 2 // 3, room // max(1, len(swap) - 1)) if len(swap) > 1 else 0
         for k, name in enumerate(swap):
-            card(surface, pygame.Rect(ex_x + k * step, y, *small), name, max(10, px - 6), levels=view.get("hierarchy"))
+            with textfit.paused() if k < len(swap) - 1 else contextlib.nullcontext():  # a fan: the top card reads
+                card(surface, pygame.Rect(ex_x + k * step, y, *small), name, max(10, px - 6),
+                     levels=view.get("hierarchy"))
         label = "exchange" if cards["exchange"] else ("reserve" if cards["reserve"] else "")
+        label_right = ex_x
         if label:
-            paint.text(surface, label, (ex_x, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomleft")
+            label_right = paint.text(surface, label, (ex_x, strip.bottom - 2), px - 6, theme.MUTED,
+                                     anchor="bottomleft").right
         if cards["damage_count"]:
             dmg = pygame.Rect(ex_x, y + small[1] - small[1] // 3, *small)
             paint.text(surface, f"damage {cards['damage_count']}", (dmg.x, y + small[1] + 4), px - 5, theme.BAD)
@@ -566,7 +602,11 @@ class Renderer:
             caption = "resolving" if resolving and resolving["seat"] == seat else "played"
         else:
             caption = ""
-        paint.text(surface, caption, (slot.right, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomright")
+        room = slot.right - max(label_right + px // 2, slot.x - cw)  # never into the exchange's label
+        if theme.font(px - 6).size(caption)[0] > room and caption.startswith("choosing (last: "):
+            caption = "last: " + shown
+        paint.text(surface, paint.fit(caption, px - 6, room), (slot.right, strip.bottom - 2), px - 6, theme.MUTED,
+                   anchor="bottomright")
 
     def _reveal(self, surface: pygame.Surface, slot: pygame.Rect, name: str, view: dict, px: int) -> None:
         """Turn the card over when a new pair is revealed: the back narrows, then the face widens."""

@@ -1,5 +1,7 @@
 """The lobby: games found on the LAN (live, by zeroconf), joining by click or by typing host:port,
-hosting a game (game, players, options, seat), a local game against bots, and the saved replays.
+hosting a game (game, players, options, seat), a local game against bots (with a short, configurable
+delay before each bot move, so a person can follow them), and every saved replay: newest first,
+scrollable, filtered by game, each row with the game, the players, who won and the audit's verdict.
 
 Every failure becomes a message on screen (no host found, connection refused, key changed, version
 mismatch...), never a traceback: the lobby catches what starting a game can raise and shows its text.
@@ -18,8 +20,11 @@ from typing import Any
 import pygame
 
 import engines
-from client.ui import theme
-from client.ui.widgets import Button, TextInput, draw_text, panel
+from client.replaylist import ReplayList
+from client.ui import textfit, theme
+from client.ui.widgets import Button, TextInput, draw_text, fit, panel
+
+BOT_DELAYS = (0.6, 1.0, 2.0, 0.0, 0.3)  # seconds a bot waits before each move (the lobby's choice cycles)
 
 log = logging.getLogger("netplay.client")
 
@@ -54,12 +59,18 @@ class LobbyScene:
         self.options: dict[str, Any] = {}
         self.bot_names = ["smart", "random"]
         self.bot_index = 0
+        self.bot_delay_index = 0
         self.address = TextInput(placeholder="host:port  (then Enter or Join)")
         self.message = ""
         self.message_ok = True
         self.buttons: list[Button] = []
         self.replay_dir = Path(replay_dir) if replay_dir else None
-        self.replays: list[Path] = []
+        self.replays: list[Path] = []   # the rows shown now (filtered), newest first
+        self.replay_list: ReplayList | None = None
+        self.replay_filter: str | None = None
+        self.replay_scroll = 0
+        self.replay_rows: list[tuple[pygame.Rect, int]] = []
+        self.replay_box = pygame.Rect(0, 0, 0, 0)
         self.hosts: list[Any] = []
         self.browser = None
         self.joining: threading.Thread | None = None
@@ -98,14 +109,21 @@ class LobbyScene:
 
     def _refresh_replays(self) -> None:
         from netplay.paths import replays_dir
-        from replays.writer import SUFFIX
 
-        folder = self.replay_dir or replays_dir()
-        try:
-            files = sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
-        except OSError:
-            files = []
-        self.replays = files[:14]
+        if self.replay_list is None:
+            key = None
+            with contextlib.suppress(Exception):  # no identity yet: no row says "you"
+                from netplay.identity import Identity
+
+                key = Identity.load().public_key
+            self.replay_list = ReplayList(self.replay_dir or replays_dir(), key)
+        else:
+            self.replay_list.refresh()
+        self._filter_replays()
+
+    def _filter_replays(self) -> None:
+        self.replays = [e.path for e in self.replay_list.entries(self.replay_filter)]
+        self.replay_scroll = max(0, min(self.replay_scroll, len(self.replays) - 1))
 
     def _say(self, text: str, ok: bool = True) -> None:
         self.message, self.message_ok = text, ok
@@ -131,10 +149,12 @@ class LobbyScene:
             self._say(f"could not start the game: {exc}", ok=False)
             return None
         net = NetGame(session, NetController(session, decider))
-        peers = bot_peers(session, bot, lambda text: log.warning("%s", text))
+        peers = bot_peers(session, bot, lambda text: log.warning("%s", text),
+                          delay_s=BOT_DELAYS[self.bot_delay_index])
         peers.__enter__()
         net.closers.append(lambda: peers.__exit__(None, None, None))
-        self._open_table(app, net, f"{self.game.title} - you vs {bot} bot")
+        title = self.game.title if self.players == 1 else f"{self.game.title} - you vs the {bot} bot"
+        self._open_table(app, net, title)
         return net
 
     def host(self, app) -> NetGame | None:
@@ -190,7 +210,7 @@ class LobbyScene:
             decider = QueueDecider()
             session = JoinSession(ident, decider, address, known_peers=KnownPeers.default(),
                                   replay_dir=self.replay_dir)
-            outcome: Any = (NetGame(session, NetController(session, decider)), f"joined {address}")
+            outcome: Any = (NetGame(session, NetController(session, decider)), "")  # the table names the game
         except Exception as exc:  # refused, key changed, version mismatch, nobody there...
             outcome = f"could not join {address}: {exc}"
         with self._lock:
@@ -224,10 +244,18 @@ class LobbyScene:
         if typed is not None:
             self.join(app, typed)
             return
+        if event.type == pygame.MOUSEWHEEL:
+            if self.replay_box.collidepoint(pygame.mouse.get_pos()):
+                self._button(f"scroll:{-3 * event.y}", app)
+            return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button in self.buttons:
                 if button.hit(event.pos):
                     self._button(button.key, app)
+                    return
+            for rect, index in self.replay_rows:
+                if rect.collidepoint(event.pos):
+                    self._button(f"replay:{index}", app)
                     return
         elif event.type == pygame.KEYDOWN and not self.address.focused and event.key == pygame.K_ESCAPE:
             self.close()
@@ -249,6 +277,17 @@ class LobbyScene:
             self.options[value] = opt.choices[(i + 1) % len(opt.choices)]
         elif kind == "bot":
             self.bot_index = (self.bot_index + 1) % len(self.bot_names)
+        elif kind == "delay":
+            self.bot_delay_index = (self.bot_delay_index + 1) % len(BOT_DELAYS)
+        elif kind == "filter":
+            games = self.replay_list.games() if self.replay_list else []
+            order = [None, *games]
+            at = order.index(self.replay_filter) if self.replay_filter in order else 0
+            self.replay_filter = order[(at + 1) % len(order)]
+            self.replay_scroll = 0
+            self._filter_replays()
+        elif kind == "scroll":
+            self.replay_scroll = max(0, min(len(self.replays) - 1, self.replay_scroll + int(value)))
         elif kind == "local":
             self.start_local(app)
         elif kind == "host":
@@ -261,6 +300,8 @@ class LobbyScene:
             self._refresh_replays()
 
     def update(self, app, dt_ms: int) -> None:
+        if self.replay_list is not None and len(self.replays) != len(self.replay_list.entries(self.replay_filter)):
+            self._filter_replays()
         with self._lock:
             joined, self.joined = self.joined, None
         if joined is None:
@@ -283,9 +324,9 @@ class LobbyScene:
         w, h = surface.get_size()
         px = app.px(20)
         self.buttons = []
-        draw_text(surface, "netplay", (18, 10), app.px(36), theme.ACCENT, bold=True)
-        draw_text(surface, "board games on your LAN - every move signed, every game a replay", (160, 22), px,
-                  theme.MUTED)
+        name = draw_text(surface, "netplay", (18, 10), app.px(36), theme.ACCENT, bold=True)
+        draw_text(surface, fit("board games on your LAN - every move signed, every game a replay", px,
+                               w - name.right - 40), (name.right + 24, name.bottom - px - 2), px, theme.MUTED)
         col = (w - 48) // 3
         top = 60
         body = h - top - 56
@@ -326,8 +367,9 @@ class LobbyScene:
         inner = panel(surface, box, "start a game", px)
         y = inner.y
         for i, game in enumerate(self.games):
-            counts = "/".join(str(p) for p in game.players)
-            self.buttons.append(Button(pygame.Rect(inner.x, y, inner.w, px + 8), f"{game.title}  ({counts} players)",
+            counts = " or ".join(str(p) for p in game.players)
+            plural = "player" if game.players == (1,) else "players"
+            self.buttons.append(Button(pygame.Rect(inner.x, y, inner.w, px + 8), f"{game.title}  ({counts} {plural})",
                                        f"game:{i}", selected=i == self.game_index))
             y += px + 12
         y += 6
@@ -335,6 +377,8 @@ class LobbyScene:
                 (f"your seat: {self.seat} ({theme.SEAT_NAMES[self.seat % 4]})", "seat:", self.players > 1)]
         rows += [(f"{k}: {v}", f"option:{k}", True) for k, v in self.options.items()]
         rows.append((f"bots play as: {self.bot_names[self.bot_index]}", "bot:", True))
+        delay = BOT_DELAYS[self.bot_delay_index]
+        rows.append((f"bot delay: {delay:g} s before each move" if delay else "bot delay: none", "delay:", True))
         for label, key, enabled in rows:
             self.buttons.append(Button(pygame.Rect(inner.x, y, inner.w, px + 8), label, key, enabled=enabled))
             y += px + 12
@@ -345,13 +389,50 @@ class LobbyScene:
                                    enabled=self.players > 1))
 
     def _draw_replays(self, surface, box: pygame.Rect, px: int) -> None:
+        """Every replay, newest first, two lines a row (game and players; date, result and verdict),
+        scrolled with the wheel or the arrows, filtered by game."""
         inner = panel(surface, box, "replays", px)
-        y = inner.y
-        if not self.replays:
-            draw_text(surface, "no replays yet: they appear here after a game", (inner.x, y), px - 2, theme.MUTED)
-        for i, path in enumerate(self.replays):
-            if y > inner.bottom - 2 * px - 20:
-                break
-            self.buttons.append(Button(pygame.Rect(inner.x, y, inner.w, px + 6), path.stem[:46], f"replay:{i}"))
-            y += px + 10
+        self.replay_box = inner
+        self.replay_rows = []
+        entries = self.replay_list.entries(self.replay_filter) if self.replay_list else []
+        small = px - 4
+        bar_h = px + 8
+        shown = self.replay_filter
+        title = engines.GAMES[shown].title if shown in engines.GAMES else shown
+        self.buttons.append(Button(pygame.Rect(inner.x, inner.y, inner.w - 2 * (px + 12) - 8, bar_h),
+                                   f"game: {title or 'all games'}", "filter:"))
+        self.buttons.append(Button(pygame.Rect(inner.right - 2 * (px + 12) - 4, inner.y, px + 12, bar_h), "^",
+                                   "scroll:-5", enabled=self.replay_scroll > 0))
+        row_h = px + small + 12
+        list_top = inner.y + bar_h + 8
+        rows = max(1, (inner.bottom - px - 18 - list_top) // row_h)
+        self.replay_scroll = max(0, min(self.replay_scroll, len(entries) - rows))  # the last page stays full
+        self.buttons.append(Button(pygame.Rect(inner.right - px - 12, inner.y, px + 12, bar_h), "v", "scroll:5",
+                                   enabled=self.replay_scroll + rows < len(entries)))
+        y = list_top
+        if not entries:
+            text = "no replays yet: they appear here after a game" if not shown else "no replays of this game"
+            draw_text(surface, fit(text, px - 2, inner.w), (inner.x, y), px - 2, theme.MUTED)
+        mouse = pygame.mouse.get_pos()
+        for index in range(self.replay_scroll, min(len(entries), self.replay_scroll + rows)):
+            entry = entries[index]
+            rect = pygame.Rect(inner.x, y, inner.w, row_h - 4)
+            colour = theme.BUTTON_HOVER if rect.collidepoint(mouse) else theme.BUTTON
+            pygame.draw.rect(surface, colour, rect, border_radius=6)
+            textfit.box(rect, "row")
+            head = " - ".join(p for p in (entry.title, entry.players) if p)
+            draw_text(surface, fit(head, px - 2, rect.w - 12, bold=True), (rect.x + 6, rect.y + 3), px - 2, theme.TEXT,
+                      bold=True)
+            verdict = {"valid": theme.GOOD, "unfinished": theme.ACCENT, "": theme.MUTED}.get(entry.verdict, theme.BAD)
+            tail = entry.verdict.upper() if entry.verdict else "checking..."
+            tail_w = theme.font(small, True).size(tail)[0]
+            draw_text(surface, tail, (rect.right - 6, rect.y + px + 2), small, verdict, bold=True, anchor="topright")
+            info = " - ".join(p for p in (entry.when, entry.result) if p)
+            draw_text(surface, fit(info, small, rect.w - tail_w - 24), (rect.x + 6, rect.y + px + 2), small,
+                      theme.MUTED)
+            self.replay_rows.append((rect, index))
+            y += row_h
+        count = len(entries)
+        where = f"{self.replay_scroll + 1}-{min(count, self.replay_scroll + rows)} of {count}" if count else ""
         self.buttons.append(Button(pygame.Rect(inner.x, inner.bottom - px - 10, 120, px + 8), "refresh", "refresh:"))
+        draw_text(surface, where, (inner.right, inner.bottom - px - 6), small, theme.MUTED, anchor="topright")

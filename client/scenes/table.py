@@ -1,6 +1,13 @@
 """The game table: the board on the left, and on the right the status, the actions to choose from
 (the half-built action with undo), the move log and the chat. Clicks on the board become tokens
-through the game's renderer; nothing here knows a rule."""
+through the game's renderer; nothing here knows a rule.
+
+What a player must always know is on screen: whose turn it is, the other players' connection (a
+banner within seconds of losing one, with what happens next and when), why a button is greyed or a
+click did nothing (one notice line, the same in every game, cleared by the next action), the other
+seats' last move (named and outlined for a moment), and at the end who won and why, in words.
+Nothing irreversible by accident: resigning takes a second click on a button that says so.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +16,14 @@ import pygame
 from client.actions import ActionBuilder
 from client.controller import Controller, obliged_to_rematch
 from client.games import renderer_for
-from client.ui import theme
+from client.moves import label, words
+from client.ui import textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
 from engines.core import COMMON_ACTIONS
+
+CONFIRM_MS = 4000       # how long the armed "resign? click again" button waits for the second click
+NOTICE_MS = 6000        # how long a notice stays when nothing else happens
+LAST_MOVE_MS = 2500     # how long another seat's move stays outlined and named on the board
 
 
 class TableScene:
@@ -27,16 +39,28 @@ class TableScene:
         self.board_rect = pygame.Rect(0, 0, 10, 10)
         self.flash_ms = 0
         self.log_seen = 0
-        self.error = ""
+        self.notice = ""              # the one feedback line: why something did not happen
+        self.notice_bad = True
+        self.notice_ms = 0
+        self.resign_armed_ms = 0      # > 0: the resign button waits for its confirming click
+        self.last_move = ""           # another seat's latest move, in words
+        self.last_action = ""         # ... and as its action text, for the board's outline
+        self.last_move_ms = 0
         self.on_leave = on_leave
         self.rematch_asked = False
         self.now_ms = 0
+        self._labels: dict[tuple, str] = {}   # choice labels for one legal list (describe is not free)
 
     # ------------------------------------------------------------------ model
     @property
     def title(self) -> str:
         game = self.ctl.game
         return self._title or (game.title if game is not None else "connecting...")
+
+    @property
+    def error(self) -> str:
+        """The notice line when it reports a refusal (kept for callers that read `error`)."""
+        return self.notice if self.notice_bad else ""
 
     @property
     def renderer(self):
@@ -47,6 +71,9 @@ class TableScene:
             self._renderer, self._renderer_game = renderer_for(game.id), game.id
         return self._renderer
 
+    def say(self, text: str, bad: bool = True) -> None:
+        self.notice, self.notice_bad, self.notice_ms = text, bad, NOTICE_MS
+
     def _refresh_legal(self) -> None:
         legal = tuple(self.ctl.legal())
         if legal != self.legal_key:
@@ -54,11 +81,11 @@ class TableScene:
             self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS])
 
     def _send(self, action: str) -> None:
+        self.notice = ""
         try:
             self.ctl.submit(action)
-            self.error = ""
         except Exception as exc:  # a refused action is shown, never a traceback
-            self.error = str(exc)
+            self.say(f"{action}: refused: {exc}")
         self.builder.clear()
         self.legal_key = None  # forces a new builder even when nothing is legal now (not our turn)
         self._refresh_legal()
@@ -67,6 +94,32 @@ class TableScene:
         done = self.builder.finished()
         if done is not None:
             self._send(done)
+
+    def _why_not(self) -> str:
+        """Why nothing can be chosen now, in words."""
+        return self.ctl.unavailable() or "nothing to choose now"
+
+    def token_label(self, token: str) -> str:
+        """A choice's text: the renderer's name for it, else the engine's words for the action it
+        completes, else the token itself."""
+        key = (self.legal_key, tuple(self.builder.tokens), token)
+        cached = self._labels.get(key)
+        if cached is not None:
+            return cached
+        if len(self._labels) > 500:
+            self._labels.clear()
+        view = self.ctl.view()
+        renderer = self.renderer
+        named = renderer.label(view, list(self.builder.tokens), token) if hasattr(renderer, "label") else None
+        whole = " ".join([*self.builder.tokens, token])
+        if named:
+            text = named
+        elif whole in self.builder.legal:
+            text = label(self.ctl.describe(whole), whole)
+        else:
+            text = token
+        self._labels[key] = text
+        return text
 
     # ------------------------------------------------------------------ events
     def handle(self, event: pygame.event.Event, app) -> None:
@@ -84,27 +137,61 @@ class TableScene:
 
     def _click(self, pos: tuple[int, int], app) -> None:
         for button in self.buttons:
-            if button.hit(pos):
-                self._button(button.key, app)
-                return
-        view = self.ctl.view()
-        if self.board_rect.collidepoint(pos) and self.renderer is not None and view:
-            token = self.renderer.hit(self.board_rect, view, pos)
-            if token is not None:
-                # one click may give several tokens (a cannon slot is its zone and its side: "5 in")
-                saved = list(self.builder.tokens)
-                if all(self.builder.push(part) for part in token.split(" ")):
-                    self._after_token()
+            if button.rect.collidepoint(pos):
+                if button.enabled:
+                    if button.key != "action:resign":
+                        self.resign_armed_ms = 0
+                    self._button(button.key, app)
                 else:
-                    self.builder.tokens[:] = saved
-                    self.error = f"{token}: not a legal choice now"
+                    self.say(f"{button.label}: not possible now ({self._disabled_reason(button.key)})")
+                return
+        self.resign_armed_ms = 0
+        view = self.ctl.view()
+        if not (self.board_rect.collidepoint(pos) and self.renderer is not None and view):
+            return
+        token = self.renderer.hit(self.board_rect, view, pos)
+        if token is None:
+            return
+        if not self.builder.legal:
+            self.say(f"not now: {self._why_not()}")
+            return
+        # one click may give several tokens (a cannon slot is its zone and its side: "5 in")
+        saved = list(self.builder.tokens)
+        if all(self.builder.push(part) for part in token.split(" ")):
+            self.notice = ""
+            self._after_token()
+        else:
+            self.builder.tokens[:] = saved
+            options = ", ".join(self.token_label(t) for t in self.builder.candidates()[:4])
+            self.say(f"{token}: not possible now" + (f"; choose {options}" if options else ""))
+
+    def _disabled_reason(self, key: str) -> str:
+        kind, _, value = key.partition(":")
+        if kind == "action":
+            why = self.ctl.unavailable()
+            if why:
+                return why
+            if value == "offer draw" and self.ctl.players == 1:
+                return "a solo game has no opponent to agree"
+            if value in ("accept draw", "decline draw"):
+                return "no draw is offered"
+            return "the rules do not allow it at this point"
+        if kind == "send":
+            return "the action is not complete yet"
+        if kind == "rematch":
+            return "the others have left" if not self._rematch_open() else "already asked"
+        return "not available"
 
     def _button(self, key: str, app) -> None:
         kind, _, value = key.partition(":")
         if kind == "token":
             self.builder.push(value)
             self._after_token()
+        elif kind == "action" and value == "resign" and not self.resign_armed_ms:
+            self.resign_armed_ms = CONFIRM_MS
+            self.say("click \u201cconfirm resign\u201d again to give up this game", bad=False)
         elif kind == "action":
+            self.resign_armed_ms = 0
             self._send(value)
         elif kind == "undo":
             self.builder.undo()
@@ -126,6 +213,7 @@ class TableScene:
             self.builder.undo()
         elif event.key == pygame.K_ESCAPE:
             self.builder.clear()
+            self.resign_armed_ms = 0
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             done = self.builder.complete()
             if done:
@@ -142,46 +230,86 @@ class TableScene:
         self.now_ms += dt_ms
         self.ctl.poll(self.now_ms)
         self._refresh_legal()
-        if len(self.ctl.log) != self.log_seen:
-            self.log_seen = len(self.ctl.log)
-            self.flash_ms = 450
+        log = self.ctl.log
+        if len(log) != self.log_seen:
+            self.log_seen = len(log)
+            last = self.ctl.last_move()
+            if last is not None and last[0] != self.ctl.seat and last[1] != self.last_move:
+                self.last_move, self.last_action, self.last_move_ms = last[1], last[2], LAST_MOVE_MS
+                self.flash_ms = 450  # a fading frame marks another seat's move
         self.flash_ms = max(0, self.flash_ms - dt_ms)
+        self.last_move_ms = max(0, self.last_move_ms - dt_ms)
+        self.resign_armed_ms = max(0, self.resign_armed_ms - dt_ms)
+        if self.notice_ms:
+            self.notice_ms = max(0, self.notice_ms - dt_ms)
+            if not self.notice_ms:
+                self.notice = ""
         if self.rematch_asked and self.ctl.result() is None:
             self.rematch_asked = False  # the rematch has begun
         elif (not self.rematch_asked and self.ctl.result() is not None and hasattr(self.ctl, "rematch")
-              and obliged_to_rematch(self.ctl.view(), self.ctl.seat)):
+              and self._rematch_open() and obliged_to_rematch(self.ctl.view(), self.ctl.seat)):
             self.rematch_asked = True  # the winner of a surrendered game must accept (the view says so)
             self.ctl.rematch(True)
+
+    def _named(self, text: str) -> str:
+        """A log line with the seat number turned into the player's name."""
+        names = self.ctl.names
+        out = words(text) if text.startswith("seat ") else text
+        for seat, name in enumerate(names):
+            if name and f"seat {seat}" in text and seat != self.ctl.seat:
+                return f"{name}: {out}" if text.startswith("seat ") else out
+        return out
+
+    def _rematch_open(self) -> bool:
+        ending = self.ctl.ending() if hasattr(self.ctl, "ending") else None
+        return ending is not None and ending.rematch_open
 
     def draw(self, surface: pygame.Surface, app) -> None:
         w, h = surface.get_size()
         px = app.px(20)
-        side_w = max(330, int(w * 0.3))
-        self.board_rect = pygame.Rect(12, 52, w - side_w - 36, h - 64)
-        side = pygame.Rect(w - side_w - 12, 52, side_w, h - 64)
+        side_w = max(300, int(w * 0.3))
+        top = px * 2 + 14
+        ending = self.ctl.ending()
+        banner = self._peer_lines(px, w - side_w - 60) if ending is None else []
+        board_top = top + (len(banner) * (px + 2) + 22 if banner else 0)
+        self.board_rect = pygame.Rect(12, board_top, w - side_w - 36, h - board_top - 12)
+        side = pygame.Rect(w - side_w - 12, top, side_w, h - top - 12)
         self.buttons = []
-        result = self.ctl.result()
 
-        draw_text(surface, self.title, (16, 12), app.px(30), theme.ACCENT, bold=True)
-        seat_txt = f"you are seat {self.ctl.seat} ({theme.SEAT_NAMES[self.ctl.seat % 4]})" \
-            if self.ctl.seat is not None else "spectator"
-        draw_text(surface, seat_txt, (w - 16, 18), px, theme.seat_colour(self.ctl.seat or 0), anchor="topright")
+        seat = self.ctl.seat
+        names = self.ctl.names
+        if seat is None:
+            seat_txt = "spectator"
+        else:
+            name = names[seat] if seat < len(names) and names[seat] and names[seat] != "you" else ""
+            seat_txt = f"you: seat {seat}" + (f", {name}" if name else "")
+        seat_rect = draw_text(surface, fit(seat_txt, px, side_w), (w - 16, 14), px, theme.seat_colour(seat or 0),
+                              anchor="topright")
+        title_px = app.px(30)
+        draw_text(surface, fit(self.title, title_px, seat_rect.x - 40, bold=True), (16, 10), title_px, theme.ACCENT,
+                  bold=True)
 
         pygame.draw.rect(surface, theme.PANEL, self.board_rect, border_radius=10)
         highlights = set(self.builder.clickable())
         renderer = self.renderer
         view = self.ctl.view()
+        if view:
+            view = dict(view, _names=self.ctl.names, _me=self.ctl.seat)  # seats named on the board
         if renderer is None or not view:  # a joiner before the host's header, a host before the joiners
             draw_text(surface, "waiting for the game to start...", self.board_rect.center, app.px(28), theme.MUTED,
                       anchor="center")
         else:
             renderer.draw(surface, self.board_rect, view, highlights, list(self.builder.tokens), px)
+            if self.last_move_ms and self.last_action and hasattr(renderer, "mark"):
+                renderer.mark(surface, self.board_rect, view, self.last_action)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
             pygame.draw.rect(surface, theme.HILITE, self.board_rect, width=width, border_radius=10)
+        if banner:
+            self._draw_banner(surface, banner, pygame.Rect(12, top, self.board_rect.w, board_top - top - 6), px)
 
-        y = self._draw_status(surface, side, px, result)
-        y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, int(side.h * 0.42)), px)
+        y = self._draw_status(surface, side, px)
+        y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, int(side.h * 0.40)), px)
         log_h = side.bottom - y - px * 2 - 24
         self._draw_log(surface, pygame.Rect(side.x, y + 6, side.w, log_h), px)
         self.chat_input.rect = pygame.Rect(side.x, side.bottom - px - 14, side.w, px + 14)
@@ -189,31 +317,76 @@ class TableScene:
         mouse = pygame.mouse.get_pos()
         for button in self.buttons:
             button.draw(surface, mouse, px)
-        if result is not None:
-            self._draw_end(surface, result, app)
+        if ending is not None:
+            self._draw_end(surface, ending, app)
 
-    def _draw_status(self, surface, side: pygame.Rect, px: int, result) -> int:
-        box = pygame.Rect(side.x, side.y, side.w, px * 3 + 20)
-        inner = panel(surface, box)
+    def _peer_lines(self, px: int, width: int) -> list[str]:
+        """The other players' connection in words, wrapped: empty while every one is connected."""
+        lost = [p for p in self.ctl.peers() if not p.connected]
+        lines: list[str] = []
+        for peer in lost:
+            text = f"lost {peer.name}, reconnecting... {peer.gone_s:.0f} s"
+            if peer.next:
+                text += f" - {peer.next}"
+            lines += wrap(text, px, width)
+        return lines[:3]
+
+    def _draw_banner(self, surface, lines: list[str], band: pygame.Rect, px: int) -> None:
+        """A red band above the board, within seconds of losing a peer: who, how long, what comes next."""
+        pygame.draw.rect(surface, (60, 18, 18), band, border_radius=8)
+        textfit.box(band, "banner")
+        pygame.draw.rect(surface, theme.BAD, band, width=2, border_radius=8)
+        y = band.y + 6
+        for line in lines:
+            draw_text(surface, line, (band.x + 12, y), px, (255, 200, 190))
+            y += px + 2
+
+    def _draw_status(self, surface, side: pygame.Rect, px: int) -> int:
         status = self.ctl.status()
-        colour = theme.GOOD if status.startswith("your") else theme.MUTED
-        draw_text(surface, fit(status, px + 2, inner.w, bold=True), inner.topleft, px + 2, colour, bold=True)
-        if self.error:
-            draw_text(surface, fit(self.error, px - 2, inner.w), (inner.x, inner.y + px + 6), px - 2, theme.BAD)
+        ending = self.ctl.ending()
+        if ending is not None:
+            status = ending.headline + (" - rematch?" if ending.rematch_open else "")
+        elif not self.legal_key:
+            why = self.ctl.unavailable()
+            status = why[:1].upper() + why[1:] if why and why != "it is not your turn" else status
+        head = wrap(status, px + 2, side.w - 16, bold=True)[:2]
+        last = wrap(f"last move: {self._named(self.last_move)}", px - 2, side.w - 16)[:1] if self.last_move else []
+        notice = wrap(self.notice, px - 2, side.w - 16)[:2] if self.notice else []
+        # a fixed layout: the buttons never move under the mouse (resign's second click must hit it)
+        box = pygame.Rect(side.x, side.y, side.w, 12 + 2 * (px + 4) + px + 12 + 3 * px + 4)
+        inner = panel(surface, box)
+        colour = theme.GOOD if self.legal_key else theme.MUTED
+        y = inner.y
+        for line in head:
+            draw_text(surface, line, (inner.x, y), px + 2, colour, bold=True)
+            y += px + 4
+        y = inner.y + 2 * (px + 4)
         bw = (inner.w - 12) // 3
-        row = inner.y + 2 * px + 2
-        legal = set(self.legal_key)
-        for i, name in enumerate(("resign", "offer draw", "accept draw" if "accept draw" in legal else "decline draw")):
-            self.buttons.append(Button(pygame.Rect(inner.x + i * (bw + 6), row, bw, px + 6), name, f"action:{name}",
-                                       enabled=name in legal))
+        legal = set(self.legal_key or ())
+        answer = "accept draw" if "accept draw" in legal else "decline draw"
+        for i, name in enumerate(("resign", "offer draw", answer)):
+            caption = name
+            if name == "resign" and self.resign_armed_ms:
+                caption = "confirm resign"
+            button = Button(pygame.Rect(inner.x + i * (bw + 6), y, bw, px + 6), caption, f"action:{name}",
+                            enabled=name in legal, selected=name == "resign" and bool(self.resign_armed_ms))
+            self.buttons.append(button)
+        y += px + 12
+        for line in last:
+            draw_text(surface, line, (inner.x, y), px - 2, theme.HILITE if self.last_move_ms else theme.MUTED)
+            y += px
+        for line in notice:
+            draw_text(surface, line, (inner.x, y), px - 2, theme.BAD if self.notice_bad else theme.HILITE)
+            y += px
         return box.bottom + 8
 
     def _draw_actions(self, surface, box: pygame.Rect, px: int) -> int:
         inner = panel(surface, box, "your choices" if self.legal_key else "choices", px)
         tokens = self.builder.tokens
         if tokens:
-            draw_text(surface, "building: " + " ".join(tokens), inner.topleft, px, theme.HILITE)
-            bw = 80
+            bw = max(60, min(90, inner.w // 5))
+            draw_text(surface, fit("chosen: " + " ".join(tokens), px, inner.w - 2 * bw - 16), inner.topleft, px,
+                      theme.HILITE)
             self.buttons.append(Button(pygame.Rect(inner.right - 2 * bw - 6, inner.y - 2, bw, px + 4), "undo", "undo"))
             self.buttons.append(Button(pygame.Rect(inner.right - bw, inner.y - 2, bw, px + 4), "send", "send",
                                        enabled=self.builder.complete() is not None))
@@ -225,55 +398,60 @@ class TableScene:
         for i, token in enumerate(choices[: rows * cols]):
             r, c = i % rows, i // rows
             rect = pygame.Rect(inner.x + c * (bw + 6), inner.y + r * (px + 8), bw, px + 4)
-            label = f"{i + 1}. {token}" if i < 9 else token
-            self.buttons.append(Button(rect, label, f"token:{token}"))
+            text = self.token_label(token)
+            self.buttons.append(Button(rect, f"{i + 1}. {text}" if i < 9 else text, f"token:{token}"))
         if not choices and not self.legal_key:
-            draw_text(surface, "nothing to choose now", inner.topleft, px, theme.MUTED)
+            for n, line in enumerate(wrap(self._why_not(), px - 2, inner.w)[:3]):
+                draw_text(surface, line, (inner.x, inner.y + n * px), px - 2, theme.MUTED)
         return box.bottom
 
     def _draw_log(self, surface, box: pygame.Rect, px: int) -> None:
         inner = panel(surface, box, "moves and chat", px)
+        rows = max(1, inner.h // (px + 1))
         lines: list[tuple[str, tuple]] = []
-        for entry in self.ctl.log[-200:]:
-            for part in wrap(entry, px - 2, inner.w):
-                lines.append((part, theme.TEXT))
-        for entry in self.ctl.chat_lines[-50:]:
-            for part in wrap(entry, px - 2, inner.w):
-                lines.append((part, theme.ACCENT))
-        fit = max(1, inner.h // (px + 1))
+        for entry in self.ctl.log[-rows:]:
+            if entry.startswith("chat "):
+                continue  # chat lines come from chat_lines, once
+            lines += [(part, theme.TEXT) for part in wrap(entry, px - 2, inner.w)]
+        for entry in self.ctl.chat_lines[-rows:]:
+            lines += [(part, theme.ACCENT) for part in wrap(entry, px - 2, inner.w)]
         y = inner.y
-        for text, colour in lines[-fit:]:
+        for text, colour in lines[-rows:]:
             draw_text(surface, text, (inner.x, y), px - 2, colour)
             y += px + 1
 
-    def _draw_end(self, surface, result, app) -> None:
-        w, h = surface.get_size()
-        box = pygame.Rect(0, 0, min(640, w - 80), 220)
-        box.center = (self.board_rect.centerx, self.board_rect.centery)
-        shade = pygame.Surface(box.size, pygame.SRCALPHA)
-        shade.fill((10, 14, 20, 230))
-        surface.blit(shade, box)
-        pygame.draw.rect(surface, theme.ACCENT, box, width=2, border_radius=10)
-        if not result.winners:
-            head = "Draw"
-        elif self.ctl.seat in result.winners:
-            head = "You won!"
-        else:
-            head = "You lost" if self.ctl.seat is not None else f"Seat {result.winners[0]} won"
-        draw_text(surface, head, (box.centerx, box.y + 20), app.px(40), theme.ACCENT, bold=True, anchor="midtop")
-        draw_text(surface, f"{result.reason}, scores {list(result.scores)}", (box.centerx, box.y + 80), app.px(22),
-                  theme.TEXT, anchor="midtop")
+    def _draw_end(self, surface, ending, app) -> None:
+        big, body, small = app.px(40), app.px(22), app.px(17)
+        width = min(640, self.board_rect.w - 40)
+        detail = wrap(ending.detail, body, width - 40)[:4]
         path = getattr(self.ctl, "replay_path", None)
-        if path:
-            y = box.y + 112
-            for line in wrap(f"replay saved: {path}".replace("/", "/ "), app.px(17), box.w - 40)[:3]:
-                draw_text(surface, line.replace("/ ", "/"), (box.centerx, y), app.px(17), theme.MUTED, anchor="midtop")
-                y += app.px(17)
-        row = [Button(pygame.Rect(box.centerx + 10, box.bottom - 50, 180, 36), "leave table", "leave")]
+        saved = wrap(f"replay saved: {path}".replace("/", "/ "), small, width - 40)[:3] if path else []
+        height = 20 + big + 16 + len(detail) * (body + 4) + len(saved) * small + 16 + 44
+        box = pygame.Rect(0, 0, width, height)
+        box.center = self.board_rect.center
+        shade = pygame.Surface(box.size, pygame.SRCALPHA)
+        shade.fill((10, 14, 20, 235))
+        surface.blit(shade, box)
+        textfit.box(box, "modal")
+        colour = {"good": theme.GOOD, "bad": theme.BAD}.get(ending.mood, theme.ACCENT)
+        pygame.draw.rect(surface, colour, box, width=2, border_radius=10)
+        y = box.y + 20
+        draw_text(surface, fit(ending.headline, big, box.w - 40, bold=True), (box.centerx, y), big, colour, bold=True,
+                  anchor="midtop")
+        y += big + 16
+        for line in detail:
+            draw_text(surface, line, (box.centerx, y), body, theme.TEXT, anchor="midtop")
+            y += body + 4
+        for line in saved:
+            draw_text(surface, line.replace("/ ", "/"), (box.centerx, y), small, theme.MUTED, anchor="midtop")
+            y += small
+        bw = min(180, (box.w - 60) // 2)
+        row = [Button(pygame.Rect(box.centerx + 10, box.bottom - 50, bw, 36), "leave table", "leave")]
         if hasattr(self.ctl, "rematch"):
-            label = "rematch asked..." if self.rematch_asked else "rematch"
-            row.append(Button(pygame.Rect(box.centerx - 190, box.bottom - 50, 180, 36), label, "rematch",
-                              enabled=not self.rematch_asked))
+            open_ = ending.rematch_open
+            caption = "rematch asked..." if self.rematch_asked else ("rematch" if open_ else "no rematch: they left")
+            row.append(Button(pygame.Rect(box.centerx - 10 - bw, box.bottom - 50, bw, 36), caption, "rematch",
+                              enabled=open_ and not self.rematch_asked))
         for button in row:
             self.buttons.append(button)
             button.draw(surface, pygame.mouse.get_pos(), app.px(20))

@@ -1,61 +1,104 @@
 """The replay viewer: the game's own board renderer in read-only mode over the stepping API of
 `replays.stepping.Stepper`, with a timeline (turn ticks; rolls, reveals and disputes marked), VCR
 buttons and keys, autoplay, a view switch (revealed / spectator / each seat) and the audit verdict
-on top. Nothing here re-implements the audit: the verdict and the positions come from the Stepper."""
+on top. Nothing here re-implements the audit: the verdict and the positions come from the Stepper.
+
+As on lichess: the move list is the game's own words (protocol frames on a toggle), a click on a
+line jumps there, the current move is outlined and named on the board, the last position says who
+won and why, the players are named as in the replay's header, and from any position of a replay
+whose secrets are all revealed, "play on from here" opens a sandbox table against bots.
+"""
 
 from __future__ import annotations
 
 import pygame
 
+from client.ending import line
 from client.games import renderer_for
-from client.ui import theme
-from client.ui.widgets import Button, draw_text, panel, wrap
+from client.replaytext import move_text, replay_ending
+from client.ui import textfit, theme
+from client.ui.widgets import Button, draw_text, fit, panel, wrap
 from replays.stepping import Stepper
 
-SPEEDS = (250, 500, 1000, 2000)  # autoplay: milliseconds per frame
-KEYS = ("left/right: frame   shift: turn   [ ]: round   Home/End   j: next roll/reveal/dispute   "
-        "space: autoplay   +/-: speed   v: switch view   Esc: close")
+SPEEDS = (250, 500, 1000, 2000)  # autoplay: milliseconds per step
+KEYS = ("left/right: move   shift: frame   up/down: turn   [ ]: round   Home/End   j: next roll/reveal/dispute   "
+        "space: autoplay   +/-: speed   v: view   f: frames/moves   Esc: close")
 
 
 class ViewerScene:
-    def __init__(self, stepper: Stepper, title: str = ""):
+    def __init__(self, stepper: Stepper, title: str = "", sandbox_bot: str = "smart", bot_delay_ms: int = 600):
         self.st = stepper
-        self.title = title or f"Replay: {stepper.game.title}"
+        names = stepper.names
+        self.title = title or f"Replay: {stepper.game.title} - {' vs '.join(names)}"
         self.renderer = renderer_for(stepper.game.id)
         self.buttons: list[Button] = []
+        self.rows: list[tuple[pygame.Rect, int]] = []  # clickable lines of the move list: (rect, position)
         self.timeline = pygame.Rect(0, 0, 10, 10)
         self.playing = False
         self.speed = 1
         self.clock_ms = 0
         self.dragging = False
-        self._cache: tuple[int, str, dict] | None = None
+        self.show_frames = False
+        self.perspective = 0  # the seat whose side of the board is in front in the revealed view
+        self.sandbox_bot = sandbox_bot
+        self.bot_delay_ms = bot_delay_ms
+        self.notice = ""
+        self._cache: tuple[int, str, int, dict] | None = None
 
     # ------------------------------------------------------------------ helpers
     def _view(self) -> dict:
-        key = (self.st.position, self.st.mode)
-        if self._cache is None or self._cache[:2] != key:
-            view = self.st.view()
-            if self.st.mode == "revealed":
-                # the board as seat 0 sees it with every secret known; other seats' hands are listed
-                state = self.st.state_at(self.st.position, "revealed")
-                view = self.st.game.view(state, 0)
+        key = (self.st.position, self.st.mode, self.perspective)
+        if self._cache is None or self._cache[:3] != key:
+            view = self.st.merged_view(seat=self.perspective)
+            view = dict(view, _names=self.st.names, _me=None)
             self._cache = (*key, view)
-        return self._cache[2]
+        return self._cache[3]
 
     def _seek_x(self, x: int) -> None:
         if self.st.count == 0:
             return
         frac = (x - self.timeline.x) / max(1, self.timeline.w)
-        self.st.seek(round(frac * self.st.count) - 1)
+        self.st.seek_number(round(frac * self.st.count))
 
-    def _x_of(self, frame: int) -> int:
-        return self.timeline.x + int(self.timeline.w * (frame + 1) / max(1, self.st.count))
+    def _x_of(self, position: int) -> int:
+        return self.timeline.x + int(self.timeline.w * (position + 1) / max(1, self.st.count))
+
+    def can_fork(self) -> tuple[bool, str]:
+        """Whether "play on from here" is possible, and why not."""
+        if not self.st.revealed_known:
+            return False, "the replay does not reveal every secret"
+        state = self.st.state_at(self.st.position, "revealed")
+        if self.st.game.result(state) is not None:
+            return False, "the game is over at this position"
+        return True, ""
+
+    def fork(self, app) -> None:
+        """A sandbox table from this position: you at the seat to move (or the perspective seat), bots
+        at the others, every secret of the position known (the replay revealed them)."""
+        from client.controller import LocalController
+        from client.scenes.table import TableScene
+
+        ok, why = self.can_fork()
+        if not ok:
+            self.notice = f"cannot play on from here: {why}"
+            return
+        game, header = self.st.game, self.st.header
+        state = self.st.state_at(self.st.position, "revealed")
+        waiting = game.awaiting(state)
+        seat = waiting.seats[0] if waiting.seats else self.perspective
+        ctl = LocalController(game, seat, [self.sandbox_bot], players=header.players,
+                              options=dict(header.option_dict), seed=self.st.number() + 1,
+                              bot_delay_ms=self.bot_delay_ms, start=state)
+        ctl.log.append(f"sandbox from frame {self.st.number()} of the replay: you play seat {seat}, "
+                       f"{self.sandbox_bot} bots the others; nothing is recorded")
+        app.push(TableScene(ctl, f"Sandbox: {game.title} from frame {self.st.number()}"))
 
     # ------------------------------------------------------------------ events
     def handle(self, event: pygame.event.Event, app) -> None:
         if event.type == pygame.KEYDOWN:
             shift = event.mod & pygame.KMOD_SHIFT
-            moves = {pygame.K_RIGHT: "next-turn" if shift else "next", pygame.K_LEFT: "prev-turn" if shift else "prev",
+            moves = {pygame.K_RIGHT: "next" if shift else "next-move", pygame.K_LEFT: "prev" if shift else "prev-move",
+                     pygame.K_DOWN: "next-turn", pygame.K_UP: "prev-turn",
                      pygame.K_RIGHTBRACKET: "next-round", pygame.K_LEFTBRACKET: "prev-round",
                      pygame.K_HOME: "first", pygame.K_END: "last", pygame.K_j: "next-mark"}
             if event.key in moves:
@@ -68,12 +111,18 @@ class ViewerScene:
                 self.speed = min(len(SPEEDS) - 1, self.speed + 1)
             elif event.key == pygame.K_v:
                 self.st.next_mode()
+            elif event.key == pygame.K_f:
+                self.show_frames = not self.show_frames
             elif event.key == pygame.K_ESCAPE:
                 app.pop()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button in self.buttons:
                 if button.hit(event.pos):
                     self._button(button.key, app)
+                    return
+            for rect, position in self.rows:
+                if rect.collidepoint(event.pos):
+                    self.st.seek(position)
                     return
             if self.timeline.inflate(0, 16).collidepoint(event.pos):
                 self.dragging = True
@@ -84,10 +133,17 @@ class ViewerScene:
             self._seek_x(event.pos[0])
 
     def _button(self, key: str, app) -> None:
+        self.notice = ""
         if key == "play":
             self.playing = not self.playing
         elif key == "view":
             self.st.next_mode()
+        elif key == "side":
+            self.perspective = (self.perspective + 1) % self.st.header.players
+        elif key == "frames":
+            self.show_frames = not self.show_frames
+        elif key == "fork":
+            self.fork(app)
         elif key == "close":
             app.pop()
         else:
@@ -99,53 +155,138 @@ class ViewerScene:
         self.clock_ms += dt_ms
         while self.clock_ms >= SPEEDS[self.speed]:
             self.clock_ms -= SPEEDS[self.speed]
-            if self.st.position >= self.st.count - 1:
+            before = self.st.position
+            self.st.jump("next" if self.show_frames else "next-move")
+            if self.st.position == before:
                 self.playing = False
                 break
-            self.st.jump("next")
 
     # ------------------------------------------------------------------ frame
     def draw(self, surface: pygame.Surface, app) -> None:
         w, h = surface.get_size()
         px = app.px(20)
         self.buttons = []
+        self.rows = []
         verdict = self.st.verdict
-        draw_text(surface, self.title, (16, 10), app.px(28), theme.ACCENT, bold=True)
         colour = {"valid": theme.GOOD, "unfinished": theme.ACCENT}.get(verdict.status, theme.BAD)
-        badge = f"{verdict.status.upper()}: {verdict.reason}"
-        draw_text(surface, badge[:110], (w - 16, 14), px, colour, bold=True, anchor="topright")
+        badge_px = px - 2
+        badge = fit(f"{verdict.status.upper()}: {verdict.reason}", badge_px, w // 2 - 20, bold=True)
+        badge_rect = draw_text(surface, badge, (w - 16, 14), badge_px, colour, bold=True, anchor="topright")
+        title_px = app.px(28)
+        draw_text(surface, fit(self.title, title_px, badge_rect.x - 36, bold=True), (16, 10), title_px, theme.ACCENT,
+                  bold=True)
 
-        side_w = max(320, int(w * 0.28))
-        board = pygame.Rect(12, 48, w - side_w - 36, h - 48 - 110)
-        side = pygame.Rect(w - side_w - 12, 48, side_w, board.h)
+        side_w = max(300, int(w * 0.28))
+        top = title_px + 18
+        foot = 2 * px + 64
+        caption = pygame.Rect(12, top, w - side_w - 36, px + 14)
+        board = pygame.Rect(12, caption.bottom + 6, caption.w, h - caption.bottom - 6 - foot - 10)
+        side = pygame.Rect(w - side_w - 12, top, side_w, board.bottom - top)
         pygame.draw.rect(surface, theme.PANEL, board, border_radius=10)
-        self.renderer.draw(surface, board, self._view(), set(), [], px)
+        view = self._view()
+        self.renderer.draw(surface, board, view, set(), [], px)
+        moves, done = self.st.moves(), self.st.moves_done()
+        if done and moves[done - 1].kind == "play" and not moves[done - 1].hidden and hasattr(self.renderer, "mark"):
+            self.renderer.mark(surface, board, view, str(moves[done - 1].action))  # the move that led here
+        self._draw_caption(surface, caption, px)
         self._draw_side(surface, side, px)
-        self._draw_timeline(surface, pygame.Rect(12, board.bottom + 10, w - 24, 92), px)
+        self._draw_timeline(surface, pygame.Rect(12, board.bottom + 10, w - 24, foot), px)
         mouse = pygame.mouse.get_pos()
         for button in self.buttons:
-            button.draw(surface, mouse, px)
+            button.draw(surface, mouse, px - 2)
+
+    def _draw_caption(self, surface, band: pygame.Rect, px: int) -> None:
+        """Above the board: the move that led here, in words, or at the last position who won and why."""
+        moves = self.st.moves()
+        done = self.st.moves_done()
+        ending = replay_ending(self.st) if self.st.position == self.st.count - 1 else None
+        if ending is not None:
+            text, colour = f"the end: {line(ending)}", theme.ACCENT
+        elif done:
+            text = f"move {done}: {move_text(moves[done - 1], self.st.names)}"
+            colour = theme.HILITE if moves[done - 1].position == self.st.position else theme.MUTED
+        else:
+            text, colour = "the start: the game is set up", theme.MUTED
+        pygame.draw.rect(surface, (14, 20, 28), band, border_radius=8)
+        textfit.box(band, "caption")
+        pygame.draw.rect(surface, colour, band, width=2, border_radius=8)
+        draw_text(surface, fit(text, px, band.w - 24, bold=True), (band.x + 12, band.centery), px, colour, bold=True,
+                  anchor="midleft")
 
     def _draw_side(self, surface, box: pygame.Rect, px: int) -> None:
-        inner = panel(surface, box, f"view: {self.st.mode}", px)
+        small = px - 3
+        mode = self.st.mode
+        what = {"revealed": "every secret revealed", "spectator": "public knowledge only"}.get(
+            mode, f"as {self.st.names[int(mode[5:])]} saw it" if mode.startswith("seat ") else mode)
+        inner = panel(surface, box, fit(f"view: {mode} - {what}", px, box.w - 16), px)
         y = inner.y
-        for line in self.st.seats_text():
-            draw_text(surface, line[:60], (inner.x, y), px - 3, theme.MUTED)
-            y += px
-        if self.st.mode == "revealed":
-            draw_text(surface, "every secret revealed; board as seat 0", (inner.x, y), px - 3, theme.MUTED)
-            y += px
-        y += 6
-        lines: list[tuple[str, tuple]] = []
-        start = max(-1, self.st.position - 40)
-        for n in range(start, self.st.position + 1):
+        for s, name in enumerate(self.st.names):
+            draw_text(surface, fit(f"seat {s}: {name}", small, inner.w), (inner.x, y), small, theme.seat_colour(s))
+            y += small + 2
+        if self.notice:
+            for line in wrap(self.notice, small, inner.w)[:2]:
+                draw_text(surface, line, (inner.x, y), small, theme.BAD)
+                y += small + 2
+        y += 4
+        bw = (inner.w - 12) // 3
+        ok, _ = self.can_fork()
+        specs = [("moves" if self.show_frames else "frames", "frames", True),
+                 ("switch side", "side", mode == "revealed"),
+                 ("play from here", "fork", ok)]
+        for i, (caption, key, enabled) in enumerate(specs):
+            self.buttons.append(Button(pygame.Rect(inner.x + i * (bw + 6), y, bw, px + 4), caption, key,
+                                       enabled=enabled))
+        y += px + 12
+        list_box = pygame.Rect(inner.x, y, inner.w, inner.bottom - y)
+        if self.show_frames:
+            self._frame_list(surface, list_box, small)
+        else:
+            self._move_list(surface, list_box, small)
+
+    def _move_list(self, surface, box: pygame.Rect, px: int) -> None:
+        """The moves in the game's words, numbered; the current one lit; a click jumps there."""
+        moves = self.st.moves()
+        done = self.st.moves_done()
+        row_h = px + 3
+        rows = max(1, box.h // row_h)
+        y = box.y
+        entries = [(0, "start: the game is set up", -1)] + [
+            (i, f"{i}. {move_text(m, self.st.names)}", m.position) for i, m in enumerate(moves, 1)]
+        ending = replay_ending(self.st)
+        if ending is not None:  # the result closes the list, as on lichess
+            entries.append((-1, line(ending), self.st.count - 1))
+        start = max(0, min(done - rows // 2, len(entries) - rows))
+        for number, text, position in entries[start:start + rows]:
+            current = number == done
+            rect = pygame.Rect(box.x, y, box.w, row_h)
+            if current:
+                pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=4)
+            if number < 0:
+                colour = theme.ACCENT
+            else:
+                colour = theme.HILITE if current else (theme.MUTED if number and moves[number - 1].kind == "chance"
+                                                       else theme.TEXT)
+            draw_text(surface, fit(text, px, box.w - 8), (box.x + 4, y + 1), px, colour)
+            self.rows.append((rect, position))
+            y += row_h
+
+    def _frame_list(self, surface, box: pygame.Rect, px: int) -> None:
+        """The protocol frames (the toggle), numbered as everywhere: #k moved the game to frame k."""
+        row_h = px + 3
+        rows = max(1, box.h // row_h)
+        pos = self.st.position
+        start = max(-1, min(pos - rows // 2, self.st.count - rows))
+        y = box.y
+        for n in range(start, min(self.st.count, start + rows)):
             text = self.st.describe(n)
-            colour = theme.BAD if n in self.st.disputes else (theme.HILITE if n == self.st.position else theme.TEXT)
-            lines += [(part, colour) for part in wrap(text, px - 3, inner.w)]
-        fit = max(1, (inner.bottom - y) // (px - 1))
-        for text, colour in lines[-fit:]:
-            draw_text(surface, text, (inner.x, y), px - 3, colour)
-            y += px - 1
+            current = n == pos
+            rect = pygame.Rect(box.x, y, box.w, row_h)
+            if current:
+                pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=4)
+            colour = theme.BAD if n in self.st.disputes else (theme.HILITE if current else theme.TEXT)
+            draw_text(surface, fit(text, px, box.w - 8), (box.x + 4, y + 1), px, colour)
+            self.rows.append((rect, n))
+            y += row_h
 
     def _draw_timeline(self, surface, box: pygame.Rect, px: int) -> None:
         inner = panel(surface, box)
@@ -165,16 +306,18 @@ class ViewerScene:
         pygame.draw.circle(surface, theme.HILITE, (x, self.timeline.centery), 8)
 
         row = self.timeline.bottom + 12
-        turn = self.st.turn_index(self.st.position)
-        status = (f"frame {self.st.position + 1}/{self.st.count}   turn {turn}/{len(self.st.turns)}   "
-                  f"{'playing' if self.playing else 'paused'} at {SPEEDS[self.speed]} ms/frame")
-        draw_text(surface, status, (inner.x, row + 4), px - 2, theme.TEXT)
-        specs = [("|<", "first"), ("<<", "prev-turn"), ("<", "prev"), ("pause" if self.playing else "play", "play"),
-                 (">", "next"), (">>", "next-turn"), (">|", "last"), ("next mark", "next-mark"),
-                 ("switch view", "view"), ("close", "close")]
-        bw = [44, 44, 44, 70, 44, 44, 44, 100, 110, 70]
-        x = inner.right - sum(bw) - 6 * len(bw)
-        for (label, key), width in zip(specs, bw, strict=True):
-            self.buttons.append(Button(pygame.Rect(x, row, width, px + 8), label, key))
+        small = px - 2
+        specs = [("|<", "first", 40), ("<", "prev-move", 40), ("pause" if self.playing else "play", "play", 64),
+                 (">", "next-move", 40), (">|", "last", 40), ("next mark", "next-mark", 96),
+                 ("switch view", "view", 104), ("close", "close", 64)]
+        total = sum(width for _, _, width in specs) + 6 * len(specs)
+        x = inner.right - total
+        for label, key, width in specs:
+            self.buttons.append(Button(pygame.Rect(x, row, width, px + 6), label, key))
             x += width + 6
-        draw_text(surface, KEYS, (inner.x, row + px + 14), px - 5, theme.MUTED)
+        status = (f"frame {self.st.number()}/{self.st.count}   move {self.st.moves_done()}/{len(self.st.moves())}   "
+                  f"{'playing' if self.playing else 'paused'}, {SPEEDS[self.speed]} ms a step")
+        draw_text(surface, fit(status, small, inner.right - total - inner.x - 12), (inner.x, row + 4), small,
+                  theme.TEXT)
+        keys_px = px - 5
+        draw_text(surface, fit(KEYS, keys_px, inner.w), (inner.x, row + px + 14), keys_px, theme.MUTED)

@@ -15,6 +15,7 @@ ACCENT = (242, 178, 52)
 GOOD = (96, 196, 120)
 BAD = (230, 90, 80)
 HILITE = (255, 226, 120)
+LAST_MOVE = (120, 200, 255)  # another seat's last move, outlined on the board
 BUTTON = (56, 74, 98)
 BUTTON_HOVER = (78, 102, 134)
 BUTTON_DOWN = (44, 58, 78)

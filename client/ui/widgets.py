@@ -4,10 +4,11 @@ the events. Keeping no widget tree means a resize never leaves stale geometry be
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import pygame
 
-from client.ui import theme
+from client.ui import textfit, theme
 
 
 def draw_text(surface: pygame.Surface, text: str, pos: tuple[int, int], px: int = 22,
@@ -15,12 +16,19 @@ def draw_text(surface: pygame.Surface, text: str, pos: tuple[int, int], px: int 
     img = theme.font(px, bold).render(text, True, colour)
     rect = img.get_rect(**{anchor: pos})
     surface.blit(img, rect)
+    textfit.text(rect, text)
     return rect
 
 
-def wrap(text: str, px: int, width: int) -> list[str]:
-    """Greedy word wrap for a font size and pixel width."""
-    f = theme.font(px)
+def wrap(text: str, px: int, width: int, bold: bool = False) -> list[str]:
+    """Greedy word wrap for a font size and pixel width; a word wider than the line is cut to fit.
+    Cached: scenes wrap the same log lines every frame."""
+    return list(_wrap(text, px, width, bold))
+
+
+@lru_cache(maxsize=4096)
+def _wrap(text: str, px: int, width: int, bold: bool) -> tuple[str, ...]:
+    f = theme.font(px, bold)
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
@@ -32,7 +40,7 @@ def wrap(text: str, px: int, width: int) -> list[str]:
                 lines.append(line)
                 line = word
         lines.append(line)
-    return lines
+    return tuple(fit(line, px, width, bold) for line in lines)
 
 
 def fit(text: str, px: int, width: int, bold: bool = False) -> str:
@@ -49,6 +57,7 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None, 
     """Draw a panel; returns the inner rect below its title."""
     pygame.draw.rect(surface, theme.PANEL, rect, border_radius=8)
     pygame.draw.rect(surface, theme.PANEL_EDGE, rect, width=1, border_radius=8)
+    textfit.box(rect, "panel")
     inner = rect.inflate(-16, -12)
     if title:
         draw_text(surface, title, inner.topleft, px, theme.MUTED, bold=True)
@@ -72,6 +81,7 @@ class Button:
         if not self.enabled:
             colour = theme.BUTTON_DOWN
         pygame.draw.rect(surface, colour, self.rect, border_radius=6)
+        textfit.box(self.rect, "button")
         text_colour = (20, 20, 20) if self.selected else (theme.TEXT if self.enabled else theme.MUTED)
         label = fit(self.label, px, self.rect.w - 10)
         draw_text(surface, label, self.rect.center, px, text_colour, anchor="center")
@@ -94,6 +104,7 @@ class TextInput:
         pygame.draw.rect(surface, (18, 24, 34), self.rect, border_radius=5)
         edge = theme.ACCENT if self.focused else theme.PANEL_EDGE
         pygame.draw.rect(surface, edge, self.rect, width=1, border_radius=5)
+        textfit.box(self.rect, "text field")
         shown = self.text or self.placeholder
         colour = theme.TEXT if self.text else theme.MUTED
         f = theme.font(px)

@@ -89,6 +89,8 @@ class Ledger:
         self.my_choices: dict[int, str] = {}
         self._my_chains: dict[int, list[bytes]] = {}
         self._built: tuple | None = None  # (frame, state, commit, digest) of the last own frame built
+        #: hashes of frames whose signatures were already checked (the audit checks them in parallel)
+        self.verified: set[bytes] = set()
 
     # ------------------------------------------------------------------------------ what comes next
 
@@ -242,7 +244,7 @@ class Ledger:
         frame = self._attributable(frame)
         built, self._built = self._built, None
         own = built is not None and built[0].hash == frame.hash and built[0].signature == frame.signature
-        if not own and not frame.verify(self.publics[frame.seat]):
+        if not own and frame.hash not in self.verified and not frame.verify(self.publics[frame.seat]):
             raise Rejected(f"frame {frame.seq}: bad signature, not made by seat {frame.seat}'s key "
                            "(forged or corrupted)", frame.seq)
         try:

@@ -1,0 +1,504 @@
+"""Catan bots: `random` (uniform over the legal actions) and `smart`.
+
+The smart bot reads only `game.view(state, seat)` of its own knowledge state, plus the public board
+geometry of engines.catan.board and the public road-length function. It plays by rules of thumb over
+one value scale, "pips": the number of the 36 dice outcomes on which a hex produces, weighted per
+resource by how much the bot lacks it.
+
+- Placement: a node is worth the weighted pips of its hexes, a bonus for resources it does not
+  produce yet, and its harbour if the bot produces that resource; roads head for the best free node.
+- Each turn it picks a *target* (city, settlement, the road towards the best free node or towards
+  Longest Road, or a development card), keeps it for the turn, and trades only surplus cards (beyond
+  the target's cost) at its best maritime rate, or offers them 1:1 to the table, when that completes
+  the target. It does not end a turn holding more than 7 cards if a card or a trade can spend some.
+- The weights were tuned by self-play of a candidate seat against three copies of the previous version
+  (rotating seats, random boards): see docs/catan.md for the figures.
+- Robber: on the hex that costs the leader most (VP-weighted pips of the opponents on it), never on
+  its own; it robs the opponent with the most VP. Knights are played before the roll whenever one is
+  playable (army and robber); monopoly when the table holds 3 or more of a resource; year of plenty
+  for what completes a build; road building when a free node is two roads away or Longest Road is near.
+- Offers of others: accepted when they bring its target closer and the offerer is not close to winning.
+All arithmetic is on ints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bots.lib import RandomBot, game_actions
+from engines.catan.board import EDGES, NODE_EDGES, NODE_HEXES, NODE_NEIGHBOURS
+from engines.catan.cards import RESOURCES, multiset_text
+from engines.catan.roads import road_length
+from engines.core import Game, State
+
+__all__ = ["BOTS", "RandomBot", "SmartBot"]
+
+PIPS = {0: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
+TERRAIN_RES = {"hills": 0, "forest": 1, "pasture": 2, "fields": 3, "mountains": 4}
+COSTS = {"road": (1, 1, 0, 0, 0), "settlement": (1, 1, 1, 1, 0), "city": (0, 0, 0, 2, 3), "dev": (0, 0, 1, 1, 1)}
+HARBOUR_RES = {"brick": 0, "lumber": 1, "wool": 2, "grain": 3, "ore": 4}
+#: what a resource is worth before the bot's own production is known (ore and grain build cities)
+BASE_WEIGHT = (10, 10, 8, 11, 10)
+
+
+class Position:
+    """What the bot reads from its view, in the shapes it needs."""
+
+    def __init__(self, view: dict, me: int):
+        self.view = view
+        self.me = me
+        self.n = len(view["hands"])
+        self.out = set(view["out"])
+        self.hand = tuple(view["hands"][me])
+        self.bank = tuple(view["bank"])
+        self.robber = view["robber"]
+        self.res = [TERRAIN_RES.get(h["terrain"], -1) for h in view["hexes"]]
+        self.pips = [PIPS[h["number"] or 0] for h in view["hexes"]]
+        self.owner: dict[int, tuple[int, str]] = {int(k): (v[0], v[1]) for k, v in view["nodes"].items()}
+        self.roads: dict[int, int] = {int(k): v for k, v in view["roads"].items()}
+        self.vp = list(view["vp_public"])
+        dev = view["dev"][me]
+        self.cards = list(dev.get("cards", []))
+        self.new = list(dev.get("new", []))
+        self.my_vp = view.get("vp", self.vp[me])
+        harbours = view["harbours"]
+        self.harbour_at: dict[int, str] = {}
+        for h in harbours:
+            for node in h["nodes"]:
+                if h["type"] is not None:
+                    self.harbour_at[node] = h["type"]
+        self.prod = self.production(me)
+        self.weight = self.weights()
+
+    # ---------------------------------------------------------------- production
+
+    def production(self, seat: int, extra: int = -1) -> list[int]:
+        """Pips per resource of `seat`'s buildings (robber hex excluded), with a settlement on `extra`."""
+        prod = [0] * 5
+        for node, (owner, kind) in self.owner.items():
+            if owner == seat:
+                self._add(prod, node, 2 if kind == "city" else 1)
+        if extra >= 0:
+            self._add(prod, extra, 1)
+        return prod
+
+    def _add(self, prod: list[int], node: int, k: int) -> None:
+        for h in NODE_HEXES[node]:
+            r = self.res[h]
+            if r >= 0 and h != self.robber:
+                prod[r] += k * self.pips[h]
+
+    def weights(self) -> list[int]:
+        """Per resource: scarce for me is worth more (ints, ~10 = normal)."""
+        out = []
+        for r in range(5):
+            p = self.prod[r]
+            out.append(BASE_WEIGHT[r] + (8 if p == 0 else 4 if p <= 3 else 0))
+        return out
+
+    def node_value(self, node: int) -> int:
+        """What a settlement on `node` would add, on the pips × weight scale."""
+        value = 0
+        new_types = set()
+        for h in NODE_HEXES[node]:
+            r = self.res[h]
+            if r >= 0:
+                value += self.pips[h] * self.weight[r]
+                if self.prod[r] == 0:
+                    new_types.add(r)
+        value += 12 * len(new_types)
+        kind = self.harbour_at.get(node)
+        if kind == "3:1":
+            value += 15
+        elif kind in HARBOUR_RES:
+            value += 4 * self.prod[HARBOUR_RES[kind]]
+        return value
+
+    # ---------------------------------------------------------------- the board around me
+
+    def free(self, node: int) -> bool:
+        """A node where a settlement could stand now (empty, distance rule)."""
+        if node in self.owner:
+            return False
+        return not any(m in self.owner for m in NODE_NEIGHBOURS[node])
+
+    def distances(self, extra_road: int = -1) -> dict[int, int]:
+        """Roads still to build from my network to each node (through empty edges, never through
+        another player's building); my own roads cost nothing."""
+        me = self.me
+        start = {n for n, (o, _) in self.owner.items() if o == me}
+        for e, o in self.roads.items():
+            if o == me:
+                start.update(EDGES[e])
+        if extra_road >= 0:
+            start.update(EDGES[extra_road])
+        dist = {n: 0 for n in start}
+        frontier = sorted(start)
+        for d in range(1, 4):
+            nxt = []
+            for a in frontier:
+                if a in self.owner and self.owner[a][0] != me:
+                    continue  # another player's building: the network stops here
+                for e in NODE_EDGES[a]:
+                    if e in self.roads and self.roads[e] != me:
+                        continue
+                    b = EDGES[e][0] + EDGES[e][1] - a
+                    if b not in dist:
+                        dist[b] = d
+                        nxt.append(b)
+            frontier = nxt
+        return dist
+
+    def best_spot(self, extra_road: int = -1) -> tuple[int, int, int]:
+        """(score, node, roads needed) of the best free node within 3 roads (score -1: none)."""
+        best = (-1, -1, 9)
+        for node, d in self.distances(extra_road).items():
+            if self.free(node):
+                score = self.node_value(node) - 25 * d
+                if score > best[0]:
+                    best = (score, node, d)
+        return best
+
+    def my_roads(self) -> int:
+        mask = 0
+        for e, o in self.roads.items():
+            if o == self.me:
+                mask |= 1 << e
+        return mask
+
+    def others_buildings(self) -> int:
+        mask = 0
+        for n, (o, _) in self.owner.items():
+            if o != self.me:
+                mask |= 1 << n
+        return mask
+
+
+def _missing(hand: tuple[int, ...], cost: tuple[int, ...]) -> list[int]:
+    return [max(0, c - h) for h, c in zip(hand, cost, strict=True)]
+
+
+class SmartBot:
+    name = "smart"
+
+    def __init__(self) -> None:
+        self.turn = -1
+        self.target = ""
+        self.offers_tried: set[str] = set()
+
+    # ================================================================= entry
+
+    def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
+        if "decline draw" in legal:
+            return "decline draw"
+        actions = game_actions(legal)
+        if len(actions) == 1:
+            return actions[0]
+        view = game.view(state, seat)
+        step = view["step"]
+        if view["turn"] != self.turn:
+            self.turn, self.target, self.offers_tried = view["turn"], "", set()
+        pos = Position(view, seat)
+        allowed = set(actions)
+        choice = None
+        if step == "setup-settle":
+            choice = self._setup_settle(pos, actions)
+        elif step in ("setup-road", "free-road"):
+            choice = self._road(pos, actions)
+        elif step == "pre-roll":
+            choice = self._pre_roll(pos, allowed)
+        elif step == "discard":
+            choice = self._discard(pos, view)
+        elif step == "robber":
+            choice = self._robber(pos, allowed)
+        elif step == "steal":
+            choice = self._steal(pos, actions)
+        elif step == "respond":
+            choice = self._respond(pos, view)
+        elif step == "confirm":
+            choice = self._confirm(pos, actions)
+        elif step == "main":
+            choice = self._main(pos, view, allowed)
+        if choice in allowed:
+            return choice
+        return "end" if "end" in allowed else rng.choice(actions)
+
+    # ================================================================= placement
+
+    def _setup_settle(self, pos: Position, actions: list[str]) -> str:
+        best, choice = -1, actions[0]
+        for a in actions:
+            node = int(a.split()[1])
+            # the node itself, and a little for good free nodes two steps away (room to expand)
+            value = 10 * pos.node_value(node)
+            room = [pos.node_value(m2) for m in NODE_NEIGHBOURS[node] for m2 in NODE_NEIGHBOURS[m]
+                    if m2 != node and pos.free(m2) and all(x != node for x in NODE_NEIGHBOURS[m2])]
+            value += 2 * max(room, default=0)
+            if value > best:
+                best, choice = value, a
+        return choice
+
+    def _road(self, pos: Position, actions: list[str]) -> str:
+        roads = [a for a in actions if a.startswith("road ")]
+        if not roads:
+            return actions[0]
+        mine = pos.my_roads()
+        blockers = pos.others_buildings()
+        length = road_length(mine, blockers)
+        view = pos.view
+        holder = view["longest_road"]["holder"]
+        lengths = view["longest_road"]["lengths"]
+        top = max((lengths[o] for o in range(pos.n) if o != pos.me), default=0)
+        best, choice = -10**9, roads[0]
+        for a in roads:
+            e = int(a.split()[1])
+            score, _, _ = pos.best_spot(e)
+            new_length = road_length(mine | (1 << e), blockers)
+            if new_length > length and holder != pos.me and new_length >= 5 and new_length > top:
+                score += 150  # takes Longest Road
+            elif new_length > length:
+                score += 8
+            if score > best:
+                best, choice = score, a
+        return choice
+
+    # ================================================================= robber
+
+    def _pre_roll(self, pos: Position, allowed: set[str]) -> str:
+        if "play knight" in allowed:
+            return "play knight"
+        return "roll"
+
+    def _robber(self, pos: Position, allowed: set[str]) -> str:
+        leader_vp = max((pos.vp[o] for o in range(pos.n) if o != pos.me and o not in pos.out), default=0)
+        best, choice = -10**9, ""
+        for h in range(19):
+            text = f"robber h{h}"
+            if text not in allowed:
+                continue
+            score = 0
+            for node, (owner, kind) in pos.owner.items():
+                if h in NODE_HEXES[node]:
+                    k = 2 if kind == "city" else 1
+                    if owner == pos.me:
+                        score -= 40 * k * pos.pips[h]
+                    else:
+                        lead = 3 if pos.vp[owner] == leader_vp else 1
+                        cards = 2 if sum(pos.view["hands"][owner]) else 0
+                        score += k * pos.pips[h] * (2 + pos.vp[owner]) * lead + cards
+            if score > best:
+                best, choice = score, text
+        return choice
+
+    def _steal(self, pos: Position, actions: list[str]) -> str:
+        def key(a: str) -> tuple[int, int]:
+            o = int(a.split()[1])
+            return (pos.vp[o], sum(pos.view["hands"][o]))
+        return max(actions, key=key)
+
+    # ================================================================= cards in hand
+
+    def _discard(self, pos: Position, view: dict) -> str:
+        hand = list(pos.hand)
+        k = sum(hand) // 2
+        need = self._need(pos)
+        thrown = [0] * 5
+        for _ in range(k):
+            # throw the card furthest beyond what the target needs, the commonest first
+            r = max((r for r in range(5) if hand[r]), key=lambda r: (hand[r] - need[r], hand[r], -pos.weight[r]))
+            hand[r] -= 1
+            thrown[r] += 1
+        return "discard " + multiset_text(tuple(thrown))
+
+    def _need(self, pos: Position) -> tuple[int, ...]:
+        """The cost of what the bot is saving for (the turn's target, or a guess off turn)."""
+        target = self.target or self._pick_target(pos)[0]
+        return COSTS.get(target, COSTS["settlement"])
+
+    def _respond(self, pos: Position, view: dict) -> str:
+        offer = view["offer"]
+        offerer = view["active"]
+        if pos.vp[offerer] >= 7:
+            return "decline"
+        give = _counts(offer["give"])  # what the offerer gives me
+        get = _counts(offer["get"])  # what I give
+        need = self._need(pos)
+        before = sum(_missing(pos.hand, need))
+        after_hand = tuple(h - g + r for h, g, r in zip(pos.hand, get, give, strict=True))
+        after = sum(_missing(after_hand, need))
+        if after < before and sum(get) <= sum(give) + 1:
+            return "accept"
+        if after == before and sum(give) > sum(get):
+            return "accept"
+        return "decline"
+
+    def _confirm(self, pos: Position, actions: list[str]) -> str:
+        confirms = [a for a in actions if a.startswith("confirm")]
+        if not confirms:
+            return "cancel"
+        return min(confirms, key=lambda a: pos.vp[int(a.split()[1])])
+
+    # ================================================================= main
+
+    def _pick_target(self, pos: Position) -> tuple[str, int]:
+        """The build to save for: (name, value)."""
+        view = pos.view
+        pieces = view["pieces"][pos.me]
+        options = []
+        settlements = [n for n, (o, kind) in pos.owner.items() if o == pos.me and kind == "settlement"]
+        if settlements and pieces["cities"]:
+            gain = max(sum(pos.pips[h] for h in NODE_HEXES[n] if pos.res[h] >= 0) for n in settlements)
+            options.append(("city", 220 + 10 * gain))
+        score, node, d = pos.best_spot()
+        if node >= 0 and pieces["settlements"]:
+            value = 180 + pos.node_value(node)
+            options.append(("settlement" if d == 0 else "road", value - 40 * d))
+        if view["deck"]:
+            options.append(("dev", 260))
+        if pieces["roads"]:
+            lengths = view["longest_road"]["lengths"]
+            holder = view["longest_road"]["holder"]
+            mine = lengths[pos.me]
+            top = max((lengths[o] for o in range(pos.n) if o != pos.me), default=0)
+            if holder != pos.me and mine >= 3 and mine + 1 > max(top, 4):
+                options.append(("road", 330))
+        if not options:
+            return "", 0
+        best = max(options, key=lambda o: o[1] - 45 * sum(_missing(pos.hand, COSTS[o[0]])))
+        return best
+
+    def _main(self, pos: Position, view: dict, allowed: set[str]) -> str | None:
+        # 1. build what is worth most and affordable now
+        cities = [a for a in allowed if a.startswith("city ")]
+        if cities:
+            return max(cities, key=lambda a: sum(pos.pips[h] for h in NODE_HEXES[int(a.split()[1])]
+                                                 if pos.res[h] >= 0 and h != pos.robber))
+        settles = [a for a in allowed if a.startswith("settle ")]
+        if settles:
+            return max(settles, key=lambda a: pos.node_value(int(a.split()[1])))
+        # 2. development cards that pay now
+        play = self._play_card(pos, view, allowed)
+        if play:
+            return play
+        # 3. the turn's target
+        if not self.target:
+            self.target = self._pick_target(pos)[0]
+        target = self.target
+        if not target:
+            return "end"
+        cost = COSTS[target]
+        missing = _missing(pos.hand, cost)
+        if not any(missing):
+            action = self._build(pos, target, allowed)
+            if action:
+                self.target = ""
+                return action
+            self.target = target = "dev" if view["deck"] else ""
+            if not target:
+                return "end"
+            cost = COSTS[target]
+            missing = _missing(pos.hand, cost)
+            if not any(missing) and "buy" in allowed:
+                return "buy"
+        # 4. trade surplus for what is missing, if that completes the target
+        trade = self._trade(pos, view, cost, missing, allowed)
+        if trade:
+            return trade
+        # 5. spare cards: a development card if it leaves the target's cards alone
+        spare = [h - c for h, c in zip(pos.hand, cost, strict=True)]
+        if "buy" in allowed and spare[2] >= 1 and spare[3] >= 1 and spare[4] >= 1:
+            return "buy"
+        if sum(pos.hand) > 7 and "buy" in allowed:
+            return "buy"
+        if sum(pos.hand) > 7:
+            rates = view["rates"][pos.me]
+            give = max(range(5), key=lambda r: (pos.hand[r] - cost[r] - rates[r], pos.hand[r]))
+            want = max(range(5), key=lambda r: (missing[r], -pos.hand[r], pos.weight[r]))
+            if give != want and pos.hand[give] >= rates[give]:
+                text = f"trade {rates[give]}{RESOURCES[give]} for 1{RESOURCES[want]}"
+                if text in allowed:
+                    return text
+        return "end"
+
+    def _build(self, pos: Position, target: str, allowed: set[str]) -> str | None:
+        if target == "dev":
+            return "buy" if "buy" in allowed else None
+        if target == "road":
+            roads = sorted(a for a in allowed if a.startswith("road "))
+            return self._road(pos, roads) if roads else None
+        return None  # city and settlement texts were taken above when legal
+
+    def _trade(self, pos: Position, view: dict, cost: tuple[int, ...], missing: list[int],
+               allowed: set[str]) -> str | None:
+        short = sum(missing)
+        if not short:
+            return None
+        rates = view["rates"][pos.me]
+        surplus = [max(0, h - c) for h, c in zip(pos.hand, cost, strict=True)]
+        # maritime: can the surplus buy every missing card?
+        trades = sum(s // r for s, r in zip(surplus, rates, strict=True))
+        if trades >= short:
+            want = max(range(5), key=lambda r: (missing[r], -r))
+            give = max(range(5), key=lambda r: (surplus[r] // rates[r], surplus[r]))
+            if surplus[give] >= rates[give]:
+                text = f"trade {rates[give]}{RESOURCES[give]} for 1{RESOURCES[want]}"
+                if text in allowed:
+                    return text
+        # domestic: one surplus card for one missing card, to everybody, once per pair per turn
+        if short <= 2 and sum(surplus) >= short and view["offers_made"] < 3:
+            want = max(range(5), key=lambda r: (missing[r], -r))
+            for give in sorted(range(5), key=lambda r: -surplus[r]):
+                if surplus[give] <= 0:
+                    break
+                text = f"offer 1{RESOURCES[give]} for 1{RESOURCES[want]} to all"
+                if text in allowed and text not in self.offers_tried:
+                    self.offers_tried.add(text)
+                    return text
+        return None
+
+    def _play_card(self, pos: Position, view: dict, allowed: set[str]) -> str | None:
+        plays = [a for a in allowed if a.startswith("play ")]
+        if not plays:
+            return None
+        if "play knight" in allowed:
+            return "play knight"
+        # monopoly: the resource the table holds most of, worth it from 3 cards
+        best, choice = 0, None
+        for r, name in enumerate(RESOURCES):
+            text = f"play monopoly {name}"
+            if text in allowed:
+                total = sum(view["hands"][o][r] for o in range(pos.n) if o != pos.me)
+                if total >= 3 and total * pos.weight[r] > best:
+                    best, choice = total * pos.weight[r], text
+        if choice:
+            return choice
+        # year of plenty: what completes (or nears) the best build
+        yop = [a for a in plays if a.startswith("play yearofplenty")]
+        if yop:
+            for name in ("city", "settlement", "dev", "road"):
+                missing = _missing(pos.hand, COSTS[name])
+                if 0 < sum(missing) <= 2:
+                    fill = list(missing)
+                    while sum(fill) < 2:
+                        fill[max(range(5), key=lambda r: pos.weight[r])] += 1
+                    text = "play yearofplenty " + multiset_text(tuple(fill))
+                    if text in allowed:
+                        return text
+        if "play roadbuilding" in allowed:
+            _, node, d = pos.best_spot()
+            if node >= 0 and 1 <= d <= 2:
+                return "play roadbuilding"
+        return None
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    counts = [0] * 5
+    for term in text.split("+"):
+        i = 0
+        while term[i].isdigit():
+            i += 1
+        counts[RESOURCES.index(term[i:])] = int(term[:i])
+    return tuple(counts)
+
+
+BOTS = {"random": RandomBot, "smart": SmartBot}

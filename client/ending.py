@@ -1,0 +1,94 @@
+"""The end of a game in words, the same in the terminal, the table's end screen and the replay viewer:
+who won and why ("Anna won by resignation", "You win: Anna did not send her move in time and
+forfeits"), never raw scores alone, and never a draw for a game that was abandoned or forfeited.
+No pygame here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.core import Result
+
+# engine result reasons -> words (an engine's own reason reads as it is when it is not listed)
+_REASONS = {
+    "resign": "by resignation",
+    "draw-agreed": "by agreement",
+    "repetition": "by repetition",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    headline: str          # "You won", "Anna won", "Draw", "Game abandoned", "Dispute"
+    detail: str            # why, in words
+    mood: str              # "good" | "bad" | "neutral": the colour a front end gives it
+    rematch_open: bool = False
+
+
+def who(seat: int, names: list[str] | None, me: int | None = None) -> str:
+    """A seat by its player's name (the header's), `you` for the viewer's own seat."""
+    if me is not None and seat == me:
+        return "you"
+    if names and 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return f"seat {seat}"
+
+
+def reason_words(reason: str) -> str:
+    return _REASONS.get(reason, f"({reason})" if reason else "")
+
+
+def scores_words(result: Result, names: list[str] | None, me: int | None = None) -> str:
+    if not result.scores:
+        return ""
+    return "score " + ", ".join(f"{who(s, names, me)} {v}" for s, v in enumerate(result.scores))
+
+
+def from_result(result: Result, me: int | None, names: list[str] | None, rematch_open: bool = False) -> Ending:
+    """The engine's result, from the point of view of seat `me` (None: a spectator or a replay)."""
+    scores = scores_words(result, names, me)
+    if not result.winners:
+        detail = "draw " + reason_words(result.reason)
+        return Ending("Draw", _join(detail.strip(), scores), "neutral", rematch_open)
+    winners = " and ".join(who(w, names, me) for w in result.winners)
+    detail = _join(f"{winners} won {reason_words(result.reason)}".strip(), scores)
+    if me is None:
+        return Ending(f"{_cap(winners)} won", detail, "neutral", rematch_open)
+    if me in result.winners:
+        return Ending("You won", detail, "good", rematch_open)
+    return Ending("You lost", detail, "bad", rematch_open)
+
+
+def from_game_end(end, me: int | None, names: list[str] | None) -> Ending:
+    """A session's `GameEnd` (netplay.session): a result, a forfeit, an abandoned game or a dispute."""
+    if end.kind == "result" and end.result is not None:
+        return from_result(end.result, me, names, end.rematch_open)
+    if end.kind == "forfeit":
+        if me is not None and me == end.blamed:
+            return Ending("You lost", f"forfeit: {end.reason}", "bad")
+        if me is not None and me in end.winners:
+            return Ending("You won", f"forfeit: {end.reason}", "good")
+        winners = " and ".join(who(w, names, me) for w in end.winners)
+        return Ending(f"{_cap(winners)} won", f"forfeit: {end.reason}", "neutral")
+    if end.kind == "dispute":
+        return Ending("Dispute", end.reason, "bad")
+    if end.kind == "contested":
+        return Ending("Contested", f"{end.reason}.", "neutral")
+    return Ending("Game abandoned", f"{end.reason}. Not a result: nobody won or lost.", "neutral")
+
+
+def line(ending: Ending) -> str:
+    """One line for a terminal or a log."""
+    if not ending.detail:
+        return ending.headline
+    if ending.detail.lower().startswith(ending.headline.lower()):
+        return _cap(ending.detail)  # "Ann won (zones); score ..." says it once
+    return f"{ending.headline}: {ending.detail}"
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a and b else a or b
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,173 @@
+"""Catan properties over many seeded games: every seat's knowledge state agrees with the referee
+(digest) at every step, legal() and play() agree on every text (legal ones are accepted, by the
+full-knowledge state and by every other seat's public checks alike; anything else is refused with a
+reason), equal seeds give equal games, and the referee deals uniformly over the remaining cards."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from catanhelpers import G
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bots import make as make_bots
+from bots.selfplay import play_match
+from engines.catan import dev
+from engines.catan.cards import DEV_POOL, DEV_TOTALS, RESOURCES, multiset_text
+from engines.contract import COMMON_ACTIONS, HIDDEN, IllegalAction
+from engines.referee import Referee, replay_steps, seeded_bytes
+
+OPTIONS = st.fixed_dictionaries({
+    "board": st.sampled_from(["beginner", "random"]),
+    "domestic": st.sampled_from(["on", "off"]),
+    "max_rounds": st.sampled_from(["0", "12", "40"]),
+})
+
+
+def candidates(rng: random.Random, n: int) -> list[str]:
+    """Texts from every verb with arguments in and out of range: most are illegal at any moment."""
+    def ms(most: int = 4) -> str:
+        counts = [0] * 5
+        for _ in range(rng.randint(1, most)):
+            counts[rng.randrange(5)] += 1
+        return multiset_text(tuple(counts))
+    out = [f"settle {rng.randrange(56)}", f"road {rng.randrange(74)}", f"city {rng.randrange(56)}", "buy", "roll",
+           "end", "accept", "decline", "cancel", "play knight", "play roadbuilding",
+           f"play monopoly {rng.choice(RESOURCES)}", f"play yearofplenty {ms(3)}", f"discard {ms(8)}",
+           f"robber h{rng.randrange(20)}", f"steal {rng.randrange(n + 1)}", f"confirm {rng.randrange(n + 1)}",
+           f"claim {rng.randrange(4)}", f"reveal {rng.randrange(4)}",
+           f"trade {rng.randint(1, 5)}{rng.choice(RESOURCES)} for 1{rng.choice(RESOURCES)}",
+           f"offer {ms()} for {ms()} to {rng.choice(['all', *map(str, range(n + 1))])}"]
+    return out
+
+
+def drive(seed: int, players: int, options: dict, every: int = 7, limit: int = 4000) -> Referee:
+    """A random-bot game on a referee with view checks; every `every` steps, every text the acting seat
+    may play is played on the referee and on every knowledge state (honest actions pass the public
+    checks, with equal digests), and random texts outside legal() are refused with a reason."""
+    referee = Referee(G, players, options, seed, check_views=True)
+    bots = make_bots("catan", ["random"], players)
+    rngs = [random.Random(f"{seed}/{s}") for s in range(players)]
+    check = random.Random(seed)
+    while len(referee.steps) < limit:
+        waiting = referee.awaiting()
+        if waiting.kind == "over":
+            break
+        if waiting.kind == "chance":
+            chance = waiting.chance
+            if chance.kind == "deal":
+                left = dev.remaining_deck(referee.state.inner)
+                assert left is not None
+                assert referee.remaining(chance) == tuple(t for t, k in enumerate(left) for _ in range(k))
+                assert chance.n == sum(left) and chance.pool == DEV_POOL
+            referee.feed_chance()
+            continue
+        (seat,) = referee.awaited_seats()
+        own = referee.state_of(seat)
+        legal = G.legal(own, seat)
+        assert legal == sorted(legal) and legal == G.legal(referee.state, seat)
+        if len(referee.steps) % every == 0:
+            actions = [a for a in legal if a not in COMMON_ACTIONS]
+            if len(actions) > 40:
+                actions = check.sample(actions, 40)
+            for action in actions:
+                digest = G.digest(G.play(referee.state, seat, action))
+                for other in range(players):
+                    peer = G.legal(referee.state_of(other), seat)
+                    assert action in peer, (action, other)
+                    assert G.digest(G.play(referee.state_of(other), seat, action)) == digest
+            allowed = set(legal)
+            for text in candidates(check, players):
+                if text in allowed:
+                    G.play(own, seat, text)
+                else:
+                    try:
+                        G.play(referee.state, seat, text)
+                    except IllegalAction as error:
+                        assert error.reason
+                    else:
+                        raise AssertionError(f"{text!r} is not in legal() but was accepted")
+        referee.submit(seat, bots[seat].choose(G, own, seat, legal, rngs[seat]))
+    return referee
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]), options=OPTIONS)
+def test_views_agree_and_legal_matches_play(seed, players, options):
+    referee = drive(seed, players, options)
+    assert referee.steps
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]), options=OPTIONS)
+def test_same_seed_same_game(seed, players, options):
+    options = {**options, "max_rounds": "30"}
+    first = play_match(G, make_bots("catan", ["random"], players), seed, players, options, check_views=True)
+    again = play_match(G, make_bots("catan", ["random"], players), seed, players, options, check_views=True)
+    assert first.result is not None and first.digests == again.digests
+    assert replay_steps(G, players, options, first.steps) == first.digests
+
+
+def test_knowledge_states_hide_other_hands():
+    referee = Referee(G, 4, {"max_rounds": "40"}, 5, check_views=True)
+    bots = make_bots("catan", ["random"], 4)
+    rngs = [random.Random(s) for s in range(4)]
+    saw_hidden = False
+    while referee.awaiting().kind != "over":
+        if referee.awaiting().kind == "chance":
+            referee.feed_chance()
+            continue
+        (seat,) = referee.awaited_seats()
+        for other in range(4):
+            k = referee.state_of(other).inner
+            for o in range(4):
+                if o != other and referee.state.inner.seats[o].dev_n:
+                    assert k.private[o] is HIDDEN
+                    view = G.view(referee.state_of(other), other)
+                    assert "cards" not in view["dev"][o] and "cards" in view["dev"][other]
+                    saw_hidden = True
+            assert "cards" not in G.view(referee.state_of(other), None)["dev"][other]
+        own = referee.state_of(seat)
+        referee.submit(seat, bots[seat].choose(G, own, seat, G.legal(own, seat), rngs[seat]))
+    assert saw_hidden
+
+
+# ----------------------------------------------------------------------------- the deal
+
+
+def test_the_referee_deals_uniformly_over_the_remaining_cards():
+    """Chi-square over 5,000 deals from the full deck and from a deck with 11 cards gone (both
+    monopolies, both road buildings, all 5 victory points, 2 knights): loose bounds, fixed seeds."""
+    state = G.start(4)
+    referee = Referee(G, 4, {}, 0, check_views=False)
+    chance = G.rules.awaiting(state.inner.put(step="deal", active=0)).chance
+    assert chance.kind == "deal" and chance.n == 25 and chance.private_to == 0
+    for dealt, expected in [((), DEV_TOTALS), ((1, 1, 2, 2, 3, 3, 3, 3, 3, 0, 0), (12, 0, 0, 0, 2))]:
+        referee.dealt = {("development", 0): list(dealt)}
+        left = sum(expected)
+        deal = replace(chance, n=left)
+        counts = [0] * 5
+        draws = 5000
+        for i in range(draws):
+            counts[referee.outcome(deal, seeded_bytes(i, "deal"))] += 1
+        chi2 = sum((counts[t] - draws * expected[t] / left) ** 2 / (draws * expected[t] / left)
+                   for t in range(5) if expected[t])
+        for t in range(5):
+            if not expected[t]:
+                assert counts[t] == 0
+        assert chi2 < 25, (counts, chi2)  # 4 degrees of freedom: p < 1e-4 to fail by chance
+
+
+def test_deal_type_lists_the_remaining_deck_in_canonical_order():
+    state = G.start(3).inner
+    assert [dev.deal_type(state, i) for i in (0, 13, 14, 15, 16, 17, 18, 22, 23, 24)] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    held = state.put(private=(state.private[0]._replace(held=(14, 0, 0, 0, 0)),) + state.private[1:])
+    assert dev.deal_type(held, 0) == 1
+    try:
+        dev.deal_type(state.put(private=(HIDDEN,) + state.private[1:]), 0)
+    except ValueError as error:
+        assert "full knowledge" in str(error)
+    else:
+        raise AssertionError("deal_type must refuse a state with a hidden hand")

@@ -1,0 +1,149 @@
+"""The terminal table as a person meets it (issue 15): numbers name the game's own actions only, the
+common actions are words and `resign` asks first; a compact board per game instead of the whole state;
+the choices printed once per decision; `help` prints help only; a chat line goes out at once."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+from click.testing import CliRunner
+
+import bots
+import engines
+from client.cli import main
+from client.controller import LocalController
+from client.moves import readable, split_actions
+from client.terminal import play
+from client.textview import board
+from engines.core import COMMON_ACTIONS
+from engines.referee import Referee
+
+
+def _run(ctl: LocalController, script: str, seconds: float = 10) -> str:
+    out = io.StringIO()
+    play(ctl, io.StringIO(script), out, poll_s=0.01, max_seconds=seconds)
+    return out.getvalue()
+
+
+def _ctl(gid: str = "madagaskar", seed: int = 1) -> LocalController:
+    game = engines.get(gid)
+    return LocalController(game, 0, ["random"], players=game.players[0], seed=seed, bot_delay_ms=0)
+
+
+def test_a_bare_number_never_resigns_and_resign_asks_first() -> None:
+    ctl = _ctl()
+    out = _run(ctl, "1\n1\nresign\nno\n1\n")
+    assert ctl.result() is None, out                      # "1" three times and a declined resign: still playing
+    assert "resign: you lose this game at once. Sure? [y/N]" in out and "not resigned" in out
+    numbered = [line for line in out.splitlines() if line.strip()[:3].strip(". ").isdigit()]
+    assert numbered and not any("resign" in line or "draw" in line for line in numbered), numbered
+    assert "or type: resign" in out
+    ctl = _ctl()
+    out = _run(ctl, "resign\ny\n")
+    assert ctl.result() is not None and ctl.result().winners == (1,)
+    assert "game over: You lost: random bot won by resignation" in out
+
+
+def test_the_choices_are_printed_once_and_help_is_only_help() -> None:
+    ctl = _ctl()
+    out = _run(ctl, "help\nhelp\n")
+    assert out.count("choose:") == 1, out                 # one decision, listed once
+    assert out.count("commands:") == 2
+    assert out.count("supply") == 2                        # the compact board once (two seat lines)
+    assert "state" in out and "fields:" not in out         # the full state only on request
+    full = _run(_ctl(), "state\n")
+    assert "fields:" in full
+
+
+def test_a_chat_line_goes_out_at_once_and_appears_once() -> None:
+    ctl = _ctl()
+    out = _run(ctl, "say hello there\n")
+    assert ctl.chat_lines == ["you: hello there"] and out.count("hello there") == 1
+
+
+def test_numbers_stay_stable_and_follow_the_engine_order() -> None:
+    game = engines.get("ploc")  # ploc's legal list mixes resign and draw in among the game's actions
+    referee = Referee(game, 2, {}, 3)
+    rng = random.Random(1)
+    seated = bots.make("ploc", ["random"], 2)
+    for _ in range(200):
+        if game.result(referee.state) is not None:
+            break
+        if referee.awaiting().kind == "chance":
+            referee.feed_chance()
+            continue
+        seat = referee.awaited_seats()[0]
+        legal = game.legal(referee.state_of(seat), seat)
+        actions, common = split_actions(legal)
+        assert actions == [a for a in legal if a not in COMMON_ACTIONS] and set(common) <= set(COMMON_ACTIONS)
+        referee.submit(seat, seated[seat].choose(game, referee.state_of(seat), seat, legal, rng))
+
+
+def test_readable_drops_the_seat_and_what_the_text_already_says() -> None:
+    assert readable("seat 0: step 6 -> 12", "step 6 12") == ""
+    assert readable("Gold (seat 0): pick cannon", "pick cannon") == ""
+    assert readable("yellow pairs 4 with 4: a red athlete is laid down", "weaken 1 3").startswith("yellow pairs")
+
+
+@pytest.mark.parametrize("gid", sorted(engines.GAMES))
+def test_every_game_has_a_compact_board(gid: str) -> None:
+    ctl = _ctl(gid)
+    for _ in range(5):
+        ctl.poll(0)
+        legal = ctl.legal()
+        if legal:
+            ctl.submit(split_actions(legal)[0][0])
+    text = board(ctl.view(), ctl.names, me=0)
+    lines = text.splitlines()
+    assert 2 <= len(lines) <= 16, text
+    assert all(len(line) <= 110 for line in lines), text
+    assert "(you)" in text or "= you" in text or gid.startswith("ebbe"), text
+
+
+def test_watch_prints_moves_in_words_and_a_board() -> None:
+    result = CliRunner().invoke(main, ["watch", "ploc", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "roll of the three free dice: " in out
+    assert not re.search(r"\(\d, \d, \d\)", out), "raw chance tuples"
+    assert "yellow pairs" in out and "result: " in out and "won" in out
+    assert "match 1" in out  # the compact board
+
+
+def test_games_lists_players_options_and_bots_in_words() -> None:
+    out = CliRunner().invoke(main, ["games"]).output
+    assert "(1 players)" not in out and "1 player " in out and "2 or 3 players" in out
+    assert "bots: random, smart" in out and "False" not in out and "(D13)" not in out
+    assert "random or smart" in CliRunner().invoke(main, ["play", "--help"]).output
+
+
+class _Flaky(LocalController):
+    """A local table whose opponent drops off and comes back (the networked case has its own test)."""
+
+    lost = True
+
+    def peers(self) -> list:
+        from netplay.session import PeerState
+
+        if self.lost:
+            return [PeerState(1, "anna", False, 3.0, "if anna is not back in 117 s, you win by forfeit", 117.0)]
+        return [PeerState(1, "anna", True)]
+
+
+def test_the_terminal_says_when_a_player_is_lost_and_back() -> None:
+    game = engines.get("madagaskar")
+    ctl = _Flaky(game, 0, ["random"], players=2, seed=1, bot_delay_ms=0)
+    out = io.StringIO()
+    from client.terminal import Lines, TerminalTable
+
+    table = TerminalTable(ctl, Lines(io.StringIO("")), out)
+    table._show_peers()
+    table._show_peers()
+    ctl.lost = False
+    table._show_peers()
+    text = out.getvalue()
+    assert text.count("[lost anna, reconnecting... if anna is not back in 117 s, you win by forfeit]") == 1
+    assert "[anna is back]" in text

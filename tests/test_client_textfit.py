@@ -1,0 +1,154 @@
+"""Text that fits (issue 15): every scene of every game is drawn at 1024x600 and 1920x1080 and every
+text's rendered extent is measured against the box it sits in (`client.ui.textfit`): none may leave
+the window or its box, overlap another text, or lie under a card or panel drawn after it. A screenshot
+of each scene goes to tests/artifacts/fit-*.png."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+import pytest
+
+import bots
+import engines
+from client.app import App
+from client.controller import LocalController
+from client.moves import split_actions
+from client.scenes.lobby import LobbyScene
+from client.scenes.table import TableScene
+from client.scenes.viewer import ViewerScene
+from client.ui import textfit
+from netplay.session import PeerState
+from replays.local import record_match
+from replays.stepping import Stepper
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+SIZES = [(1024, 600), (1920, 1080)]
+GAMES = sorted(engines.GAMES)
+
+
+def _check(app: App, name: str) -> None:
+    app.step([], 16)
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    app.screenshot(ARTIFACTS / f"fit-{name}-{app.size[0]}.png")
+    texts = [words for kind, _, words in frame.items if kind == "text"]
+    assert len(texts) > 5, f"{name}: hardly any text was recorded"
+    found = textfit.problems(frame)
+    assert not found, f"{name} at {app.size}: " + "\n".join(found[:12])
+
+
+def _advance(ctl: LocalController, rng: random.Random, moves: int) -> None:
+    for _ in range(moves * 4):
+        ctl.poll(10**9)
+        if ctl.result() is not None or moves <= 0:
+            return
+        actions, _ = split_actions(ctl.legal())
+        if actions:
+            ctl.submit(rng.choice(actions))
+            moves -= 1
+
+
+def _to_the_end(ctl: LocalController, rng: random.Random) -> None:
+    for _ in range(20000):
+        ctl.poll(10**9)
+        if ctl.result() is not None:
+            return
+        actions, _ = split_actions(ctl.legal())
+        if actions:
+            ctl.submit(rng.choice(actions))
+
+
+def test_the_recorder_catches_clipped_and_overlapping_text() -> None:
+    """The check itself can fail: a text out of its box, two texts on top of each other, a card over text."""
+    frame = textfit.Frame((200, 100))
+    frame.items = [("box", pygame.Rect(0, 0, 100, 50), "panel"), ("text", pygame.Rect(10, 10, 120, 20), "too long"),
+                   ("text", pygame.Rect(150, 60, 40, 20), "a"), ("text", pygame.Rect(160, 62, 30, 20), "b"),
+                   ("text", pygame.Rect(10, 70, 60, 16), "hold: captain"), ("box", pygame.Rect(50, 60, 40, 30), "card"),
+                   ("text", pygame.Rect(100, 90, 40, 10), "exchange"),
+                   ("text", pygame.Rect(141, 90, 50, 10), "choosing")]
+    found = "\n".join(textfit.problems(frame))
+    assert "runs out of its box" in found and "overlaps" in found and "covered by a card" in found
+    assert "'exchange' at (100, 90, 40, 10) runs into 'choosing'" in found
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_table_fits(gid: str, size: tuple[int, int]) -> None:
+    game = engines.get(gid)
+    players = game.players[0]
+    rng = random.Random(5)
+    ctl = LocalController(game, 0, ["random"], players=players, seed=3, bot_delay_ms=0)
+    app = App(size)
+    table = TableScene(ctl)
+    app.push(table)
+    _check(app, f"{gid}-start")
+    _advance(ctl, rng, 9)
+    table.say("a refusal in words: this choice is not possible now because of a long enough reason")
+    _check(app, f"{gid}-middle")
+    _to_the_end(ctl, rng)
+    _check(app, f"{gid}-end")
+
+
+@dataclass
+class _LostPeer(LocalController):
+    """A local table whose opponent's connection is lost, to draw the banner."""
+
+    def peers(self) -> list:
+        return [PeerState(1, "Anna-with-a-rather-long-name@some-host", False, 12.0,
+                          "if Anna-with-a-rather-long-name@some-host is not back in 108 s, you win by forfeit", 108.0)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_peer_banner_fits(size: tuple[int, int]) -> None:
+    ctl = _LostPeer(engines.get("turning-tides"), 0, ["random"], seed=2, bot_delay_ms=0)
+    app = App(size)
+    app.push(TableScene(ctl))
+    _check(app, "banner")
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("fit-replays")
+    out = {}
+    for gid in GAMES:
+        players = engines.get(gid).players[0]
+        out[gid] = record_match(gid, bots.make(gid, ["smart", "random"], players), seed=2, players=players,
+                                directory=folder).path
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_viewer_fits(gid: str, size: tuple[int, int], replays) -> None:
+    stepper = Stepper.load(replays[gid])
+    app = App(size)
+    viewer = ViewerScene(stepper)
+    app.push(viewer)
+    stepper.seek(stepper.count // 2)
+    _check(app, f"viewer-{gid}-middle")
+    stepper.seek(stepper.count - 1)
+    _check(app, f"viewer-{gid}-end")
+    stepper.set_mode("seat 1" if stepper.header.players > 1 else "spectator")
+    viewer.show_frames = True
+    _check(app, f"viewer-{gid}-frames")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_lobby_fits(size: tuple[int, int], replays, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
+    folder = next(iter(replays.values())).parent
+    app = App(size)
+    lobby = LobbyScene(folder, browse=False)
+    app.push(lobby)
+    lobby.replay_list.wait(60)
+    lobby._say("could not join 192.0.2.1:7000: no netplay host answered within 10 s (last problem: bootstrap "
+               "timed out); check the address and that the host is running", ok=False)
+    _check(app, "lobby")

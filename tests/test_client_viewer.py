@@ -1,0 +1,126 @@
+"""The replay viewer at lichess level (issue 15): moves in the game's words and clickable, one frame
+numbering, the result on the last frame, the revealed view hiding nothing, seats named from the
+header, a board that keeps its sides in every seat's view, and "play on from here" in a sandbox."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+from pathlib import Path
+
+import pygame
+import pytest
+from clickplay import _click
+
+import bots
+from client.app import App
+from client.scenes.table import TableScene
+from client.scenes.viewer import ViewerScene
+from client.ui import textfit
+from replays.local import record_match
+from replays.stepping import Stepper
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+@pytest.fixture(scope="module")
+def tides(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("replays")
+    return record_match("turning-tides", bots.make("turning-tides", ["smart", "random"], 2), seed=3,
+                        directory=folder).path
+
+
+def _texts(app: App) -> list[str]:
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    return [words for kind, _, words in frame.items if kind == "text"]
+
+
+def _open(path: Path, size=(1280, 720)) -> tuple[App, ViewerScene]:
+    app = App(size)
+    viewer = ViewerScene(Stepper.load(path))
+    app.push(viewer)
+    app.step([], 16)
+    return app, viewer
+
+
+def test_moves_in_words_clickable_and_one_numbering(tides):
+    app, viewer = _open(tides)
+    st = viewer.st
+    moves = st.moves()
+    assert len(moves) < st.count, "the move list is not the protocol frames"
+    texts = _texts(app)
+    assert not any("shares its next random value" in t or "commits a choice" in t for t in texts), texts
+    assert any(t.startswith(f"{len(moves)}. ") for t in texts)
+    # a click on a line of the list jumps to that move
+    rect, position = viewer.rows[len(viewer.rows) // 2]
+    _click(app, rect.center)
+    assert st.position == position
+    # one numbering: the timeline says frame k/N with k = the position after k frames
+    st.seek_number(20)
+    assert st.position == 19 and any(t.startswith("frame 20/") for t in _texts(app))
+    st.seek_number(0)
+    assert st.position == -1 and any(t.startswith("frame 0/") for t in _texts(app))
+    # the frames are on a toggle, numbered the same way (#k moved the game to frame k)
+    _click(app, next(b.rect for b in viewer.buttons if b.key == "frames").center)
+    st.seek_number(5)
+    assert any(t.startswith("#5 ") for t in _texts(app))
+
+
+def test_the_last_frame_says_who_won_and_why(tides):
+    app, viewer = _open(tides)
+    viewer.st.seek(viewer.st.count - 1)
+    texts = " ".join(_texts(app))
+    result = viewer.st.ledger.result
+    winner = viewer.st.names[result.winners[0]]
+    assert f"{winner[:1].upper()}{winner[1:]} won" in texts and result.reason in texts, texts
+    assert "(you)" not in texts, "a replay has no viewer's seat"
+    app.screenshot(ARTIFACTS / "viewer-tides-end.png")
+
+
+def test_revealed_means_every_secret_and_sides_stay_with_their_ships(tides):
+    app, viewer = _open(tides)
+    st = viewer.st
+    st.seek(st.count // 2)
+    st.set_mode("revealed")
+    view = viewer._view()
+    assert all("hand" in cards for cards in view["cards"]), "the revealed view hides a hand"
+    texts = " ".join(_texts(app))
+    assert "hidden" not in texts, texts
+    names = st.names
+    assert f"Gold: {names[0]}" in texts and f"Silver: {names[1]}" in texts
+    st.set_mode("seat 1")
+    renderer = viewer.renderer
+    board = pygame.Rect(12, 46, 860, 540)
+    lay = renderer._layout(board, viewer._view())
+    hand = lay.hand
+    assert hand and all(rect.centery < board.centery for _, rect in hand), "seat 1's hand sits by its ship (top)"
+    app.step([], 16)
+    app.screenshot(ARTIFACTS / "viewer-tides-seat1.png")
+
+
+def test_play_on_from_here_opens_a_sandbox(tides):
+    app, viewer = _open(tides)
+    st = viewer.st
+    st.seek(st.count // 3)
+    app.step([], 16)
+    fork = next(b for b in viewer.buttons if b.key == "fork")
+    assert fork.enabled
+    _click(app, fork.rect.center)
+    table = app.scene
+    assert isinstance(table, TableScene) and table.title.startswith("Sandbox: Turning Tides")
+    state = st.state_at(st.position, "revealed")
+    assert table.ctl.game.digest(table.ctl.start) == st.game.digest(state)  # (a chance point may resolve at once)
+    assert len(table.ctl.referee.steps) <= 1
+    for _ in range(400):
+        app.step([], 50)
+        if table.builder.candidates():
+            break
+    assert table.builder.candidates(), "the sandbox offers moves"
+    app.screenshot(ARTIFACTS / "viewer-sandbox.png")
+    st.seek(st.count - 1)
+    app.pop()
+    app.step([], 16)
+    assert not next(b for b in viewer.buttons if b.key == "fork").enabled  # the game is over there

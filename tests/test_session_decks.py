@@ -1,0 +1,152 @@
+"""The shared secret deck over the network, proven on Toy Deck (tests/deckgame.py): four peers through
+the host's relay, a peer holding two seats, a joiner killed in the middle of a shuffle round and
+resumed, a seat that vanishes, and a rematch. Every replay verifies and every card a seat saw is the
+card the audit decrypts."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sessionhelpers import deck_peer, processes, replays_of
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from deckgame import DECK_GAME  # noqa: E402
+
+from replays.reader import read_replay  # noqa: E402
+from replays.stepping import Stepper  # noqa: E402
+
+pytestmark = pytest.mark.slow
+GAMES = {DECK_GAME.id: DECK_GAME}
+
+
+def _seen_cards(out: str) -> list[int]:
+    """The cards a peer's log says it drew ("you draw a card 2 (secret)"), in order."""
+    return [int(m) for m in re.findall(r"you draw a card (\d+) \(secret\)", out)]
+
+
+def _decrypted(path: Path, seat: int) -> list[int]:
+    """The cards the audit decrypts for `seat`, in deal order."""
+    stepper = Stepper(read_replay(path), GAMES)
+    return [e.full for e in stepper.events if e.kind == "chance" and e.seat == seat and e.deal is not None]
+
+
+def _same_game(procs_: list, games: int = 1):
+    files = [f for p in procs_ for f in replays_of(p)]
+    assert len(files) == games * len(procs_), files
+    by_session: dict[str, list[Path]] = {}
+    for f in files:
+        by_session.setdefault(f.name.rsplit("_", 1)[1], []).append(f)
+    verdicts = []
+    for group in by_session.values():
+        v = same_result_games(group)
+        verdicts.append(v)
+    return verdicts
+
+
+def same_result_games(paths: list[Path]):
+    from replays.audit import audit_file
+    verdicts = [audit_file(p, GAMES) for p in paths]
+    first = verdicts[0]
+    for v in verdicts[1:]:
+        assert (v.status, v.result, v.frames) == (first.status, first.result, first.frames), (first.reason, v.reason)
+    return first
+
+
+def test_four_peers_deal_in_secret_and_every_card_is_what_the_audit_decrypts(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = deck_peer(tmp_path, "host", tag="host")
+        procs.append(host)
+        address = host.address()
+        joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(3)]
+        procs.extend(joiners)
+        for p in [host, *joiners]:
+            assert p.wait(150) == 0, p.describe()
+        (v,) = _same_game([host, *joiners])
+        assert v.status == "valid", v.reason
+        path = replays_of(host)[0]
+        seats = {p: int(re.search(r"you are seat (\d)", p.out).group(1)) for p in [host, *joiners]}
+        for peer, seat in seats.items():
+            assert _seen_cards(peer.out) == _decrypted(path, seat), peer.tag
+        assert sum(len(_seen_cards(p.out)) for p in seats) > 0
+
+
+def test_a_peer_holding_two_seats_beside_two_bot_peers(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = deck_peer(tmp_path, "host", "--also", "1", tag="host")
+        procs.append(host)
+        address = host.address()
+        joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(2)]
+        procs.extend(joiners)
+        for p in [host, *joiners]:
+            assert p.wait(150) == 0, p.describe()
+        (v,) = _same_game([host, *joiners])
+        assert v.status == "valid", v.reason
+        assert "you are seats 0, 1" in host.out
+        # the host's second seat keeps its own cards: each seat's drawn cards are logged as its own
+        path = replays_of(host)[0]
+        assert _seen_cards(host.out) == _decrypted(path, 0)
+
+
+def test_a_joiner_killed_in_a_shuffle_round_resumes_and_the_game_completes(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = deck_peer(tmp_path, "host", "--players", "3", tag="host")
+        procs.append(host)
+        address = host.address()
+        first = deck_peer(tmp_path, "join", address, tag="join0")
+        victim = deck_peer(tmp_path, "join", address, tag="join1")
+        procs.extend([first, victim])
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:   # until a shuffle round is under way but not finished
+            files = replays_of(host)
+            kinds = [f.kind for f in read_replay(files[0]).frames] if files else []
+            if 1 <= kinds.count("shuffle") < 3:
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError("no shuffle round was seen under way")
+        victim.kill()
+        again = deck_peer(tmp_path, "join", "--resume", tag="join1")
+        procs.append(again)
+        for p in (host, first, again):
+            assert p.wait(150) == 0, p.describe()
+        assert "resuming" in again.out
+        (v,) = _same_game([host, first, again])
+        assert v.status == "valid", v.reason
+
+
+def test_a_seat_that_vanishes_forfeits_and_the_others_cosign(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = deck_peer(tmp_path, "host", "--players", "3", "--reveal-timeout", "2", tag="host")
+        procs.append(host)
+        address = host.address()
+        stays = deck_peer(tmp_path, "join", address, tag="join0")
+        goes = deck_peer(tmp_path, "join", address, tag="join1")
+        procs.extend([stays, goes])
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (replays_of(host) and
+                                                   len(read_replay(replays_of(host)[0]).frames) > 20):
+            time.sleep(0.02)
+        goes.kill()
+        assert host.wait(60) == 3, host.describe()
+        assert stays.wait(30) == 3, stays.describe()
+        v = same_result_games([replays_of(host)[0], replays_of(stays)[0]])
+        assert v.status == "unfinished" and v.blame is None and v.claim["final"], v.reason
+        assert len(v.claim["cosigned"]) == 2, v.claim
+
+
+def test_four_peers_play_a_rematch(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = deck_peer(tmp_path, "host", "--games", "2", tag="host")
+        procs.append(host)
+        address = host.address()
+        joiners = [deck_peer(tmp_path, "join", address, "--games", "2", tag=f"join{i}") for i in range(3)]
+        procs.extend(joiners)
+        for p in [host, *joiners]:
+            assert p.wait(240) == 0, p.describe()
+        verdicts = _same_game([host, *joiners], games=2)
+        assert [v.status for v in verdicts] == ["valid", "valid"], [v.reason for v in verdicts]
+

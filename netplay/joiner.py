@@ -519,6 +519,30 @@ class JoinSession(Session):
 
     # ------------------------------------------------------------------------------ own frames
 
+    def _game_closed(self) -> None:
+        transcript = self.transcript
+        ledger = transcript.ledger
+        claim = ledger.claim
+        if (self.phase == "play" and ledger.status == "unfinished" and claim is not None
+                and claim.blamed == transcript.seat and self._evidence is not None):
+            self._contest_locally()
+        super()._game_closed()
+
+    def _contest_locally(self) -> None:
+        """The claim against us closed the game although we had sent our frame, and our contest never came
+        back from the host (it crossed the others' last frames, or the host dropped it): record the contest
+        in our own replay (a closed session still takes the blamed seat's contest) and send it on, so that
+        no host can make our own replay say that we forfeit."""
+        transcript = self.transcript
+        frame = transcript.ledger.build_contest("our frame for the claimed slot was sent in time and not passed on",
+                                                self._evidence)
+        self._contested, self.pending = True, None
+        transcript.accept(frame)
+        for line in transcript.lines():
+            self.say(line)
+        self.say("the host did not pass our contest on: recorded it in our own replay")
+        self._send("frame", frame.encode(), b"")
+
     def blocked(self) -> bool:
         return self.pending is not None or not self.synced or self._claim_frame is not None
 

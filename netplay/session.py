@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engines.core import Game, IllegalAction, Result, State
-from netplay import resume
+from netplay import paths, resume
 from netplay.deadlines import AUTOMATIC, DECISIONS, Deadlines
 from netplay.identity import Identity
 from netplay.transcript import Transcript
@@ -208,6 +209,9 @@ class Session:
     def run(self, max_seconds: float | None = None, step_ms: int = 100) -> Outcome:
         """Step until the session is over; then close it. Returns the outcome."""
         deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        problem = self.replay_dir_problem()
+        if problem is not None:    # say so before anyone joins, not when the first frame is due
+            self.finish(EXIT_FAILED, problem)
         try:
             while self.outcome is None:
                 self.step(step_ms)
@@ -224,6 +228,18 @@ class Session:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def replay_dir_problem(self) -> str | None:
+        """Why this peer could not write its replay files (None: it can); checked when the session starts."""
+        folder = Path(self.replay_dir) if self.replay_dir is not None else paths.replays_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=folder) as probe:
+                probe.write(b"netplay")
+                probe.flush()
+        except OSError as exc:
+            return f"cannot write replays to {folder}: {exc.strerror or exc}"
+        return None
 
     def post(self, call: Callable[[], None]) -> None:
         """Run `call` in the session's own thread at its next step (the transport is not thread-safe)."""

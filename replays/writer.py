@@ -4,6 +4,7 @@ acknowledged frame and leaves a readable prefix (see docs/replay-format.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
@@ -83,8 +84,11 @@ class ReplayWriter:
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
-            self._file = None
+            handle, self._file = self._file, None
+            # every record is flushed when it is written: what is still buffered here is a record whose write
+            # already failed and was reported then (a full disk), not one more loss
+            with contextlib.suppress(OSError):
+                handle.close()
 
     def __enter__(self) -> ReplayWriter:
         return self

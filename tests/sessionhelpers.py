@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from replays.audit import Verdict, audit_file
@@ -30,7 +30,7 @@ class Proc:
     one: lockstep must not depend on Python's str/bytes hashing (set or dict order)."""
 
     def __init__(self, args: Sequence[str], home: Path, tag: str, prefix: Sequence[str] = (),
-                 stdin: str | None = None):
+                 stdin: str | None = None, preexec: Callable[[], None] | None = None):
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.home, self.tag = home, tag
         self.out_path = home / f"{tag}.out"
@@ -40,7 +40,8 @@ class Proc:
                    PYTHONHASHSEED=str(self.hash_seed))
         with open(self.out_path, "ab") as out, open(self.err_path, "ab") as err:
             self.proc = subprocess.Popen([*prefix, *args], stdout=out, stderr=err, env=env, cwd=str(ROOT),
-                                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL)
+                                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                                         preexec_fn=preexec)
         if stdin is not None:
             self.proc.stdin.write(stdin.encode())
             self.proc.stdin.close()
@@ -106,9 +107,11 @@ def cli_join(tmp: Path, address: str | None, *extra: str, tag: str = "join", pre
                 prefix)
 
 
-def peer(tmp: Path, role: str, target: str, *extra: str, tag: str) -> Proc:
+def peer(tmp: Path, role: str, target: str, *extra: str, tag: str,
+         preexec: Callable[[], None] | None = None) -> Proc:
     home = tmp / tag
-    return Proc([*PEER, role, target, "--home", str(home), "--replay-dir", str(home / "replays"), *extra], home, tag)
+    return Proc([*PEER, role, target, "--home", str(home), "--replay-dir", str(home / "replays"), *extra], home, tag,
+                preexec=preexec)
 
 
 def replays_of(proc: Proc) -> list[Path]:

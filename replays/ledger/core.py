@@ -117,7 +117,7 @@ class Ledger:
         if status == "claimed":
             return (self.claim.kind, self.claim.blamed)
         if status == "reveal":
-            return ("seed", next(s for s in self._revealing() if s not in self.seeds))
+            return ("seed", next(s for s in self._seeding() if s not in self.seeds))
         if status == "cosign":
             return ("final", next(s for s in self._revealing() if s not in self.finals))
         waiting = self.game.awaiting(self.state)
@@ -174,11 +174,16 @@ class Ledger:
         blamed = self.claim.blamed if self.claim is not None else None
         return [s for s in range(self.players) if s != blamed]
 
+    def _seeding(self) -> list[int]:
+        """The seats that reveal their seed: those of `_revealing()` that committed one (a claim made
+        while the seats open can come before some of them sent their open frame)."""
+        return [s for s in self._revealing() if self.seed_commits[s] is not None]
+
     def _after_claim(self) -> tuple[str, int]:
         """The frame that makes an open claim final: the first other seat's missing seed, else its
         co-signature of the forfeit."""
         seats = self._revealing()
-        missing = [s for s in seats if s not in self.seeds]
+        missing = [s for s in self._seeding() if s not in self.seeds]
         return ("seed", missing[0]) if missing else ("final", seats[0])
 
     def claimable(self) -> tuple[str, int] | None:
@@ -305,7 +310,7 @@ class Ledger:
     def _advance_status(self) -> None:
         if self.status == "play" and self.game.result(self.state) is not None:
             self.status = "reveal"
-        if self.status == "reveal" and all(s in self.seeds for s in self._revealing()):
+        if self.status == "reveal" and all(s in self.seeds for s in self._seeding()):
             self.status = "cosign"
             try:
                 if self.claim is None:  # every seed is known: check every secret with full knowledge

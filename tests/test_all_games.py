@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+import quick
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,10 +36,11 @@ def test_registry_is_consistent():
 def test_random_play_is_deterministic_and_views_agree(game_id, players, seed):
     game = engines.get(game_id)
     bots = make_bots(game_id, ["random"], players)
-    record = play_match(game, bots, seed, players, check_views=True)
+    short = quick.options(game_id)
+    record = play_match(game, bots, seed, players, short, check_views=True)
     assert record.result is not None
-    assert replay_steps(game, players, {}, record.steps) == record.digests
-    again = play_match(game, make_bots(game_id, ["random"], players), seed, players, check_views=True)
+    assert replay_steps(game, players, game.check_options(short), record.steps) == record.digests
+    again = play_match(game, make_bots(game_id, ["random"], players), seed, players, short, check_views=True)
     assert again.digests == record.digests
 
 

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable
 
 import pytest
+import quick
 from attack_table import BY_ID, Attack
 from test_ledger import CARDS, GAMES, LyingBot, LyingCards, forge, play_out
 
@@ -38,7 +39,7 @@ def _players(game: Game) -> int:
 def _match(game_id: str, seed: int = 7, chain_length: int = 128) -> SignedMatch:
     game = ALL[game_id]
     return SignedMatch(game, RandomBot(), seed=seed, players=_players(game), reproducible=True,
-                       chain_length=chain_length)
+                       chain_length=chain_length, options=quick.options(game_id))
 
 
 def _until(match: SignedMatch, want: Callable[[str, int], bool]) -> bool:

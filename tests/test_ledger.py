@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import pytest
+import quick
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -195,7 +196,8 @@ def play_out(table: SignedMatch) -> None:
 
 @pytest.mark.parametrize(("game_id", "players"), [(g, p) for g, game in engines.GAMES.items() for p in game.players])
 def test_every_game_round_trips_through_the_ledger(game_id, players, tmp_path):
-    record = record_match(game_id, RandomBot(), seed=5, players=players, path=tmp_path / "r.npr", sync=False)
+    record = record_match(game_id, RandomBot(), seed=5, players=players, path=tmp_path / "r.npr", sync=False,
+                          options=quick.options(game_id))
     assert record.result is not None
     assert all(ledger.status == "complete" for ledger in record.ledgers)
     hashes = {tuple(f.hash for f in ledger.frames) for ledger in record.ledgers}

@@ -15,7 +15,7 @@ from replays.audit import audit_file
 from replays.reader import read_replay
 
 pytestmark = pytest.mark.slow
-SHORT = ("--game", "catan", "--option", "max_rounds=30")
+SHORT = ("--game", "catan", "--option", "max_rounds=20")
 
 
 def _verified(procs_: list) -> None:

@@ -1,0 +1,14 @@
+"""Options that keep the long games short in the quick run of the suite (`NETPLAY_LONG=1`: whole
+games). A Catan game of random bots has about 5,000 actions; 25 rounds have about 1,600 and still
+deal development cards, roll sevens and trade."""
+
+from __future__ import annotations
+
+import os
+
+LONG = os.environ.get("NETPLAY_LONG") == "1"
+QUICK_OPTIONS: dict[str, dict[str, str]] = {} if LONG else {"catan": {"max_rounds": "25"}}
+
+
+def options(game_id: str) -> dict[str, str]:
+    return dict(QUICK_OPTIONS.get(game_id, {}))

@@ -20,6 +20,7 @@ from typing import Any
 import pygame
 
 import engines
+from client.games import seat_style
 from client.replaylist import ReplayList
 from client.ui import textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel
@@ -374,7 +375,7 @@ class LobbyScene:
             y += px + 12
         y += 6
         rows = [(f"players: {self.players}", "players:", len(self.game.players) > 1),
-                (f"your seat: {self.seat} ({theme.SEAT_NAMES[self.seat % 4]})", "seat:", self.players > 1)]
+                (f"your seat: {self.seat} ({seat_style(self.game.id, self.seat)[1]})", "seat:", self.players > 1)]
         rows += [(f"{k}: {v}", f"option:{k}", True) for k, v in self.options.items()]
         rows.append((f"bots play as: {self.bot_names[self.bot_index]}", "bot:", True))
         delay = BOT_DELAYS[self.bot_delay_index]

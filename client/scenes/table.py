@@ -15,7 +15,7 @@ import pygame
 
 from client.actions import ActionBuilder
 from client.controller import Controller, obliged_to_rematch
-from client.games import renderer_for
+from client.games import renderer_for, seat_style
 from client.moves import label, words
 from client.ui import textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
@@ -91,9 +91,23 @@ class TableScene:
         self._refresh_legal()
 
     def _after_token(self) -> None:
+        # a word that is the only way on (Catan's `for` and `to` between two card lists) comes by itself
+        fillers = getattr(self.renderer, "fillers", frozenset())
+        while fillers and self.builder.complete() is None:
+            following = self.builder.candidates()
+            if len(following) != 1 or following[0] not in fillers:
+                break
+            self.builder.push(following[0])
         done = self.builder.finished()
         if done is not None:
             self._send(done)
+
+    def _undo(self) -> None:
+        """Take back the last token chosen (and the words that came with it by themselves)."""
+        fillers = getattr(self.renderer, "fillers", frozenset())
+        self.builder.undo()
+        while self.builder.tokens and self.builder.tokens[-1] in fillers:
+            self.builder.undo()
 
     def _why_not(self) -> str:
         """Why nothing can be chosen now, in words."""
@@ -131,7 +145,7 @@ class TableScene:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._click(event.pos, app)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
-            self.builder.undo()
+            self._undo()
         elif event.type == pygame.KEYDOWN:
             self._key(event, app)
 
@@ -151,6 +165,9 @@ class TableScene:
             return
         token = self.renderer.hit(self.board_rect, view, pos)
         if token is None:
+            press = getattr(self.renderer, "press", None)  # a widget on the board keeps the click (a + or -)
+            if press is not None and self.builder.legal:
+                press(self.board_rect, view, pos)
             return
         if not self.builder.legal:
             self.say(f"not now: {self._why_not()}")
@@ -194,7 +211,7 @@ class TableScene:
             self.resign_armed_ms = 0
             self._send(value)
         elif kind == "undo":
-            self.builder.undo()
+            self._undo()
         elif kind == "send":
             done = self.builder.complete()
             if done:
@@ -210,7 +227,7 @@ class TableScene:
 
     def _key(self, event: pygame.event.Event, app) -> None:
         if event.key == pygame.K_BACKSPACE:
-            self.builder.undo()
+            self._undo()
         elif event.key == pygame.K_ESCAPE:
             self.builder.clear()
             self.resign_armed_ms = 0
@@ -283,7 +300,8 @@ class TableScene:
         else:
             name = names[seat] if seat < len(names) and names[seat] and names[seat] != "you" else ""
             seat_txt = f"you: seat {seat}" + (f", {name}" if name else "")
-        seat_rect = draw_text(surface, fit(seat_txt, px, side_w), (w - 16, 14), px, theme.seat_colour(seat or 0),
+        colour = seat_style(self.ctl.game.id if self.ctl.game is not None else None, seat or 0)[0]
+        seat_rect = draw_text(surface, fit(seat_txt, px, side_w), (w - 16, 14), px, colour,
                               anchor="topright")
         title_px = app.px(30)
         draw_text(surface, fit(self.title, title_px, seat_rect.x - 40, bold=True), (16, 10), title_px, theme.ACCENT,
@@ -294,7 +312,8 @@ class TableScene:
         renderer = self.renderer
         view = self.ctl.view()
         if view:
-            view = dict(view, _names=self.ctl.names, _me=self.ctl.seat)  # seats named on the board
+            # seats named on the board; the legal texts, for a board that lights what they allow
+            view = dict(view, _names=self.ctl.names, _me=self.ctl.seat, _legal=self.builder.legal)
         if renderer is None or not view:  # a joiner before the host's header, a host before the joiners
             draw_text(surface, "waiting for the game to start...", self.board_rect.center, app.px(28), theme.MUTED,
                       anchor="center")

@@ -7,6 +7,11 @@ banner within seconds of losing one, with what happens next and when), why a but
 click did nothing (one notice line, the same in every game, cleared by the next action), the other
 seats' last move (named and outlined for a moment), and at the end who won and why, in words.
 Nothing irreversible by accident: resigning takes a second click on a button that says so.
+
+Hot seat: when several people play seats of this peer, the controller shows one of them at a time
+(`ctl.seat`); whenever that changes from one person to another, a cover over the whole window says
+whom to pass the screen to ("pass to Anna"), and nothing of the board shows until that person
+clicks (or presses Enter), so that nobody sees another one's hidden cards.
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ class TableScene:
         self.rematch_asked = False
         self.now_ms = 0
         self._labels: dict[tuple, str] = {}   # choice labels for one legal list (describe is not free)
+        self.revealed_for: int | None = None  # hot seat: the person the screen was last handed to
+        self.cover: int | None = None         # ... and the one it must be handed to now (covered until then)
 
     # ------------------------------------------------------------------ model
     @property
@@ -136,7 +143,22 @@ class TableScene:
         return text
 
     # ------------------------------------------------------------------ events
+    def _humans(self) -> list[int]:
+        humans = getattr(self.ctl, "humans", None)
+        return humans() if humans is not None else []
+
+    def _uncover(self) -> None:
+        self.revealed_for, self.cover = self.cover, None
+        self.builder.clear()
+
     def handle(self, event: pygame.event.Event, app) -> None:
+        if self.cover is not None:  # nothing reaches the table under the cover but the hand-over itself
+            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                if any(b.key == "uncover" and b.rect.collidepoint(event.pos) for b in self.buttons):
+                    self._uncover()
+            elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                self._uncover()
+            return
         said = self.chat_input.handle(event)
         if said:
             self.ctl.chat(said)
@@ -246,6 +268,11 @@ class TableScene:
     def update(self, app, dt_ms: int) -> None:
         self.now_ms += dt_ms
         self.ctl.poll(self.now_ms)
+        humans = self._humans()
+        if len(humans) > 1:
+            seat = self.ctl.seat
+            if seat in humans and seat != self.revealed_for and seat != self.cover:
+                self.cover = seat   # another person's turn at this screen: cover it until they are there
         self._refresh_legal()
         log = self.ctl.log
         if len(log) != self.log_seen:
@@ -338,6 +365,36 @@ class TableScene:
             button.draw(surface, mouse, px)
         if ending is not None:
             self._draw_end(surface, ending, app)
+        if self.cover is not None:
+            self._draw_cover(surface, app, self.cover)
+
+    def _draw_cover(self, surface, app, seat: int) -> None:
+        """The hand-over between two people at one screen: an opaque cover over everything."""
+        w, h = surface.get_size()
+        whole = pygame.Rect(0, 0, w, h)
+        pygame.draw.rect(surface, theme.BG, whole)
+        textfit.box(whole, "modal")
+        names = self.ctl.names
+        name = names[seat] if seat < len(names) and names[seat] else f"seat {seat}"
+        game = self.ctl.game
+        colour, colour_name = seat_style(game.id if game is not None else None, seat)
+        big, body = app.px(44), app.px(22)
+        width = w - 80
+        y = h // 2 - big - body * 3
+        draw_text(surface, fit(f"pass to {name}", big, width, bold=True), (w // 2, y), big, colour, bold=True,
+                  anchor="midtop")
+        y += big + body
+        lines = wrap(f"seat {seat} ({colour_name}) plays next on this screen. The others look away: "
+                     f"{name}'s cards show once {name} is here.", body, min(width, body * 36))
+        for line in lines[:3]:
+            draw_text(surface, line, (w // 2, y), body, theme.TEXT, anchor="midtop")
+            y += body + 4
+        y += body
+        bw = min(width, max(body * 14, theme.font(body).size(f"I am {name}: show my cards")[0] + 40))
+        button = Button(pygame.Rect(w // 2 - bw // 2, y, bw, body + 18), f"I am {name}: show my cards", "uncover")
+        self.buttons = [button]  # under the cover no other button can be hit
+        button.draw(surface, pygame.mouse.get_pos(), body)
+        draw_text(surface, "(or press Enter)", (w // 2, button.rect.bottom + 8), body - 4, theme.MUTED, anchor="midtop")
 
     def _peer_lines(self, px: int, width: int) -> list[str]:
         """The other players' connection in words, wrapped: empty while every one is connected."""

@@ -172,6 +172,12 @@ class NetController:
                 return []
             return decision[1]
 
+    def turn(self) -> tuple[int | None, list[str]]:
+        """(`seat`, `legal()`) read together: a front end with several people here acts only while the
+        seat is the one it handed the screen to (the session may move on in between two calls)."""
+        with self.session.lock:
+            return self._follow(), self.legal()
+
     def submit(self, action: str) -> None:
         if self.session.outcome is not None:
             raise RuntimeError(f"the session is over: {self.session.outcome.message}")

@@ -822,7 +822,9 @@ class Renderer:
         # the first line: colour, name, victory points
         disc_r = max(5, px // 3)
         paint.disc(surface, (inner.x + disc_r, inner.y + px // 2), disc_r, colour, rim_width=1)
-        vp = view["vp_public"][seat]
+        # public points plus the victory point cards shown at the end; the viewer's own total in brackets
+        revealed = (view.get("revealed") or [None] * (seat + 1))[seat] or 0
+        vp = view["vp_public"][seat] + revealed
         hidden_vp = view.get("vp") if seat == view.get("seat") else None
         vp_text = f"{vp} VP" + (f" ({hidden_vp})" if hidden_vp is not None and hidden_vp != vp else "")
         vp_rect = paint.text(surface, vp_text, (inner.right, inner.y), px, theme.ACCENT, bold=True, anchor="topright")
@@ -855,10 +857,11 @@ class Renderer:
             card_back(surface, pygame.Rect(inner.x + k * (back_w // 2 + 2), y, back_w, back_h))
         tx = inner.x + (shown - 1) * (back_w // 2 + 2) + back_w + 4 if shown else inner.x
         if known is not None and seat != view.get("seat"):
-            words = ", ".join(f"{known.count(c)} {DEV_WORDS[c]}" for c in dict.fromkeys(known)) or "no cards"
+            kinds = dict.fromkeys(known)
+            words = ", ".join(f"{known.count(c)} {DEV_WORDS[c]}" for c in kinds) or "no development cards"
         else:
-            words = f"{count} development card{'s' * (count != 1)}" if count or known is None else "no cards"
-            if dev.get("bought_this_turn"):
+            words = f"{count} development card{'s' * (count != 1)}" if count else "no development cards"
+            if dev.get("bought_this_turn") and count:
                 words += f" ({dev['bought_this_turn']} new)"
         paint.text(surface, paint.fit(words, small, inner.right - tx), (tx, y + back_h // 2), small, theme.TEXT,
                    anchor="midleft")
@@ -885,9 +888,8 @@ class Renderer:
             tags.append(("accepts the offer", theme.GOOD))
         elif offer is not None and seat in offer.get("declined", []):
             tags.append(("declines", theme.BAD))
-        revealed = view.get("revealed", [None] * (seat + 1))[seat]
         if revealed:
-            tags.append((f"{revealed} VP cards shown", theme.ACCENT))
+            tags.append((f"{revealed} VP card{'s' * (revealed != 1)} shown", theme.ACCENT))
         x = inner.x
         ty = min(y, inner.bottom - small)
         if ty + small > inner.bottom + 3 or ty < inner.y + px:
@@ -969,7 +971,7 @@ class Renderer:
         box = lay.hand.inflate(-px // 2, -px // 3)
         ok_w = round(px * 2.6)
         area = pygame.Rect(box.x, box.y, box.w - ok_w - px // 2, box.h)
-        button_h = px + 4
+        button_h = px + 8
         cards = self._hand_cards(area, box.y + px + 4, box.bottom - button_h - 4)
         out = {}
         for name, card in zip(RESOURCES, cards, strict=True):

@@ -82,7 +82,11 @@ class TableScene:
         self.notice, self.notice_bad, self.notice_ms = text, bad, NOTICE_MS
 
     def _refresh_legal(self) -> None:
-        legal = tuple(self.ctl.legal())
+        if len(self._humans()) > 1:   # hot seat: nothing to choose until the screen is handed over
+            seat, legal_now = self.ctl.turn()
+            legal = tuple(legal_now) if seat == self.revealed_for and self.cover is None else ()
+        else:
+            legal = tuple(self.ctl.legal())
         if legal != self.legal_key:
             self.legal_key = legal
             self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS])
@@ -146,6 +150,12 @@ class TableScene:
     def _humans(self) -> list[int]:
         humans = getattr(self.ctl, "humans", None)
         return humans() if humans is not None else []
+
+    def _check_cover(self, seat: int | None) -> None:
+        """Cover the screen when `seat` (shown now) is another person here than the one it was handed to."""
+        humans = self._humans()
+        if len(humans) > 1 and seat in humans and seat != self.revealed_for and seat != self.cover:
+            self.cover = seat   # another person's turn at this screen: cover it until they are there
 
     def _uncover(self) -> None:
         self.revealed_for, self.cover = self.cover, None
@@ -268,11 +278,7 @@ class TableScene:
     def update(self, app, dt_ms: int) -> None:
         self.now_ms += dt_ms
         self.ctl.poll(self.now_ms)
-        humans = self._humans()
-        if len(humans) > 1:
-            seat = self.ctl.seat
-            if seat in humans and seat != self.revealed_for and seat != self.cover:
-                self.cover = seat   # another person's turn at this screen: cover it until they are there
+        self._check_cover(self.ctl.seat)
         self._refresh_legal()
         log = self.ctl.log
         if len(log) != self.log_seen:
@@ -338,6 +344,10 @@ class TableScene:
         highlights = set(self.builder.clickable())
         renderer = self.renderer
         view = self.ctl.view()
+        if view and view.get("seat") is not None:
+            self._check_cover(view["seat"])   # the session may have moved on since the update
+        if self.cover is not None:
+            view = {}   # nothing of any seat's view is drawn under the cover
         if view:
             # seats named on the board; the legal texts, for a board that lights what they allow
             view = dict(view, _names=self.ctl.names, _me=self.ctl.seat, _legal=self.builder.legal)

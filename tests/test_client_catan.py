@@ -25,7 +25,7 @@ from client.actions import ActionBuilder
 from client.app import App
 from client.controller import LocalController
 from client.games import renderer_for, seat_style
-from client.games.catan import RESOURCES, Renderer
+from client.games.catan import DEV_PLURAL, DEV_WORDS, RESOURCES, Renderer
 from client.scenes.table import TableScene
 from client.ui import textfit
 from engines.catan.board import EDGES, NODE_XY
@@ -280,6 +280,44 @@ def test_screenshots_of_a_game_from_set_up_to_the_end(size: tuple[int, int]) -> 
     assert _button(table, "leave") is not None
 
 
+def test_the_viewer_shows_a_seats_view_and_the_revealed_view(tmp_path: Path) -> None:
+    """In a seat's view the others' development cards are backs with a count; in the revealed view
+    every seat's cards are named."""
+    from client.scenes.viewer import ViewerScene
+    from replays.local import record_match
+    from replays.stepping import Stepper
+
+    path = record_match("catan", bots.make("catan", ["smart"], 3), seed=4, players=3, directory=tmp_path).path
+    stepper = Stepper.load(path)
+    app = App((1920, 1080))
+    viewer = ViewerScene(stepper)
+    app.push(viewer)
+    # a position where seat 1 holds development cards (the revealed view shows seat 0's side)
+    for at in range(stepper.count - 1, -1, -1):
+        if stepper.merged_view(at, "revealed")["dev"][1]["count"]:
+            break
+    else:
+        pytest.fail("no development card was held in this game")
+    stepper.seek(at)
+    held = stepper.merged_view(at, "revealed")["dev"][1]["cards"]
+    words = ", ".join(f"{held.count(c)} {(DEV_WORDS if held.count(c) == 1 else DEV_PLURAL)[c]}"
+                      for c in dict.fromkeys(held))  # e.g. "2 victory points, 1 knight"
+
+    def texts() -> list[str]:
+        with textfit.recording(app.size) as frame:
+            app.step([], 16)
+        return [w for kind, _, w in frame.items if kind == "text"]
+
+    stepper.set_mode("revealed")
+    assert words in texts()
+    app.screenshot(ARTIFACTS / "catan-viewer-revealed.png")
+    stepper.set_mode("seat 0")
+    shown = texts()
+    count = len(held)
+    assert f"{count} development card{'s' * (count != 1)}" in shown and words not in shown, shown
+    app.screenshot(ARTIFACTS / "catan-viewer-seat0.png")
+
+
 # ---------------------------------------------------------------------------------------------- hot seat
 
 
@@ -341,6 +379,9 @@ def test_the_hot_seat_cover_hides_every_card_until_the_next_person_is_there(tmp_
                 time.sleep(0.005)
         # snake order 0 1 2 2 1 0, then turns 0 1 2: each change between the two people is covered
         assert covers[:4] == [0, 1, 0, 1], covers
+        # the session names the first local seat's secret draws; another person here must not read it
+        host.log.append("you draw development card for seat 0 3 (secret)")
+        assert ctl.log[-1] == "seat 0 (on this machine) draws in secret"
         app.step([], 16)
         app.screenshot(ARTIFACTS / "catan-hotseat-table.png")
     finally:

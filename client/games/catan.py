@@ -57,6 +57,8 @@ RED_NUMBER = (196, 32, 28)
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 DEV_WORDS = {"knight": "knight", "monopoly": "monopoly", "roadbuilding": "road building",
              "victorypoint": "victory point", "yearofplenty": "year of plenty"}
+DEV_PLURAL = {"knight": "knights", "monopoly": "monopolies", "roadbuilding": "road buildings",
+              "victorypoint": "victory points", "yearofplenty": "years of plenty"}
 DEV_COLOURS = {"knight": (120, 70, 150), "monopoly": (60, 130, 90), "roadbuilding": (60, 130, 90),
                "victorypoint": (196, 150, 40), "yearofplenty": (60, 130, 90)}
 VERB_WORDS = {
@@ -221,6 +223,34 @@ def glyph(surface: pygame.Surface, resource: str, centre: tuple[int, int], r: in
     elif resource == "ore":
         pygame.draw.polygon(surface, ink, [(x - r, y + r * 2 // 3), (x - r // 3, y - r * 2 // 3), (x + r // 4, y),
                                            (x + r // 2, y - r // 3), (x + r, y + r * 2 // 3)], 2)
+
+
+def dev_icon(surface: pygame.Surface, name: str, centre: tuple[int, int], r: int, colour: paint.Colour) -> None:
+    """A picture per development card: shield, coins, roads, two cards, a star."""
+    x, y = centre
+    if r < 4:
+        return
+    if name == "knight":
+        shield = [(x - r, y - r), (x + r, y - r), (x + r, y), (x, y + r * 5 // 4), (x - r, y)]
+        pygame.draw.polygon(surface, colour, shield)
+        pygame.draw.line(surface, paint.IVORY, (x, y - r + 3), (x, y + r - 2), max(2, r // 4))
+        pygame.draw.line(surface, paint.IVORY, (x - r + 3, y - r // 3), (x + r - 3, y - r // 3), max(2, r // 4))
+    elif name == "monopoly":
+        for k in range(3):
+            coin = pygame.Rect(x - r, y + r // 2 - k * (r // 2), 2 * r, r // 2 + 2)
+            pygame.draw.ellipse(surface, paint.darker(colour, 0.2), coin)
+            pygame.draw.ellipse(surface, (214, 176, 60), coin.move(0, -2))
+    elif name == "roadbuilding":
+        for dx in (-r // 2, r // 2):
+            road(surface, (x + dx - r // 2, y + r), (x + dx + r // 2, y - r), max(2, r // 3), colour)
+    elif name == "yearofplenty":
+        for k, tint in enumerate(((232, 196, 70), (46, 116, 58))):
+            box = pygame.Rect(x - r + k * r // 2, y - r + k * r // 3, r * 3 // 2 - 2, r * 2 - r // 3)
+            pygame.draw.rect(surface, tint, box, border_radius=2)
+            pygame.draw.rect(surface, paint.INK, box, 1, border_radius=2)
+    elif name == "victorypoint":
+        points = [paint.polar(centre, -math.pi / 2 + k * math.pi / 5, r if k % 2 == 0 else r * 0.45) for k in range(10)]
+        pygame.draw.polygon(surface, colour, points)
 
 
 def card_back(surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -751,8 +781,27 @@ class Renderer:
         step, detail = self._step_words(view)
         if dice:
             detail = f"last roll {sum(dice)}" + (" (the robber moves)" if sum(dice) == 7 else "") + f" - {detail}"
+        hint = self._hint(lay, view)
         paint.text(surface, paint.fit(step, px, width, bold=True), (x, lay.header.y + 1), px, theme.TEXT, bold=True)
-        paint.text(surface, paint.fit(detail, px - 3, width), (x, lay.header.y + px + 3), px - 3, theme.MUTED)
+        paint.text(surface, paint.fit(hint or detail, px - 3, width), (x, lay.header.y + px + 3), px - 3,
+                   theme.HILITE if hint else theme.MUTED)
+
+    def _hint(self, lay: Layout, view: dict) -> str:
+        """What a click on the board does now, in words (empty when nothing here may be chosen)."""
+        if not self._split:
+            return ""
+        if self._tray_options() is not None:
+            return "put the cards together below with + and -, then ok (or pick them in the list)"
+        kinds = {p[0] if p[0] != "tokens" else p[1][0] for p in self._places(lay, view) if self._lit(p, view)}
+        words = [w for k, w in (("node", "a lit corner"), ("edge", "a lit path"), ("hex", "a lit hex"),
+                                ("seat", "a lit player"), ("roll", "the dice"), ("buy", "the deck to buy"),
+                                ("play", "a lit card"), ("bank", "a lit resource"),
+                                ("accept", "accept or decline"), ("confirm", "a player to trade with"),
+                                ("cancel", "cancel")) if k in kinds]
+        if not words:
+            return "choose on the right"
+        return "click " + ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] + \
+            (" - or choose on the right" if len(words) < 3 else "")
 
     def _step_words(self, view: dict) -> tuple[str, str]:
         step = view.get("step", "")
@@ -858,7 +907,8 @@ class Renderer:
         tx = inner.x + (shown - 1) * (back_w // 2 + 2) + back_w + 4 if shown else inner.x
         if known is not None and seat != view.get("seat"):
             kinds = dict.fromkeys(known)
-            words = ", ".join(f"{known.count(c)} {DEV_WORDS[c]}" for c in kinds) or "no development cards"
+            words = ", ".join(f"{known.count(c)} {(DEV_WORDS if known.count(c) == 1 else DEV_PLURAL)[c]}"
+                              for c in kinds) or "no development cards"
         else:
             words = f"{count} development card{'s' * (count != 1)}" if count else "no development cards"
             if dev.get("bought_this_turn") and count:
@@ -1112,7 +1162,7 @@ class Renderer:
                    bold=True)
         boxes = self._dev_boxes(lay, view, me)
         if not boxes:
-            line = "none yet: buy one with 1 wool, 1 grain and 1 ore"
+            line = "none yet: buy one with 1 wool, 1 grain and 1 ore" if me == self.me else "no development cards"
             for k, part in enumerate(wrap(line, small, inner.w)[:2]):
                 paint.text(surface, part, (inner.x, inner.y + px + 4 + k * (small + 2)), small, theme.MUTED)
             return
@@ -1134,6 +1184,9 @@ class Renderer:
                 paint.text(surface, paint.fit(word, size, card.w - 4), (card.centerx, y), size, paint.INK,
                            anchor="midtop")
                 y += size
+            room = card.bottom - size - 4 - y
+            if room > 12:
+                dev_icon(surface, name, (card.centerx, y + room // 2), min(card.w // 3, room // 2 - 2), colour)
             badge = f"x{count}" + (f" ({fresh} new)" if fresh and card.w > px * 3 else " new" if fresh else "")
             paint.text(surface, paint.fit(badge, size, card.w - 4), (card.centerx, card.bottom - 2), size,
                        RED_NUMBER if fresh else paint.INK, bold=True, anchor="midbottom")

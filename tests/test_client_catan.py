@@ -318,6 +318,24 @@ def test_the_viewer_shows_a_seats_view_and_the_revealed_view(tmp_path: Path) -> 
     app.screenshot(ARTIFACTS / "catan-viewer-seat0.png")
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_four_seat_replay_fits_the_viewer_in_every_view(size: tuple[int, int], tmp_path: Path) -> None:
+    """The viewer's board is smaller than the table's: four seat cards there keep every text in its box."""
+    from client.scenes.viewer import ViewerScene
+    from replays.local import record_match
+    from replays.stepping import Stepper
+
+    path = record_match("catan", bots.make("catan", ["smart", "random"], 4), seed=5, players=4,
+                        directory=tmp_path).path
+    stepper = Stepper.load(path)
+    app = App(size)
+    app.push(ViewerScene(stepper))
+    stepper.seek(stepper.count // 2)
+    for mode in ("revealed", "spectator", "seat 3"):
+        stepper.set_mode(mode)
+        _fits(app, f"catan-viewer-4-{mode.replace(' ', '')}")
+
+
 # ---------------------------------------------------------------------------------------------- hot seat
 
 

@@ -808,9 +808,9 @@ class Renderer:
         to_act = view.get("to_act")
         who = self._who(view, to_act) if to_act is not None else ""
         result = view.get("result")
-        turn = f"round {view.get('round', 0)}, turn {view.get('turn', 0)}"
-        if view.get("options", {}).get("max_rounds", "0") != "0":
-            turn += f" of at most {view['options']['max_rounds']} rounds"
+        limit = view.get("options", {}).get("max_rounds", "0")
+        of = f" of {limit}" if limit != "0" else ""
+        turn = f"round {view.get('round', 0)}{of}, turn {view.get('turn', 0)}"
         if result is not None:
             return "game over", turn
         words = {
@@ -916,7 +916,8 @@ class Renderer:
         paint.text(surface, paint.fit(words, small, inner.right - tx), (tx, y + back_h // 2), small, theme.TEXT,
                    anchor="midleft")
         y += back_h + 4
-        if y + small <= inner.bottom + 2:
+        # the facts row only where the tags row still fits below it (a short card keeps the tags)
+        if y + 2 * small + 5 <= inner.bottom + 2:
             self._facts_row(surface, view, seat, pygame.Rect(inner.x, y, inner.w, small), small)
             y += small + 3
         # awards and state, on the last line
@@ -941,8 +942,8 @@ class Renderer:
         if revealed:
             tags.append((f"{revealed} VP card{'s' * (revealed != 1)} shown", theme.ACCENT))
         x = inner.x
-        ty = min(y, inner.bottom - small)
-        if ty + small > inner.bottom + 3 or ty < inner.y + px:
+        ty = y
+        if ty + small > inner.bottom + 2:
             return
         for words_, tag_colour in tags:
             w = theme.font(small, True).size(words_)[0] + 8

@@ -2,7 +2,10 @@
 
 With `--bot NAME` a bot plays this peer's seat with no prompts at all (demo, tests, scripted
 matches); otherwise the terminal UI (client/terminal.py) drives the seat while the session runs in
-a background thread. Exit status: 0 the game ended normally, 1 failed (refused, connection lost,
+a background thread. A peer may hold several seats (`host --seats 0,1`, `join --seats 2`), each with
+a bot (`--bot NAME` for all of them, `--bot SEAT=NAME` for one) or played by a person at this
+terminal (hot seat: the terminal covers the screen with a "pass to ..." prompt between two of them).
+Exit status: 0 the game ended normally, 1 failed (refused, connection lost,
 interrupted), 3 ended by a timeout claim, 4 a dispute; every failure is one line on stderr.
 Never imports pygame.
 """
@@ -59,6 +62,48 @@ def _decider(bot: str | None, games: int, delay: float = 0.0) -> BotDecider | Qu
     return BotDecider(bot, games=games, delay_s=delay) if bot else QueueDecider()
 
 
+def _bot_map(values: tuple[str, ...], keys: list[int], what: str) -> dict[int, str]:
+    """`--bot KEY=NAME` (one of `keys`) and `--bot NAME` (every other one), repeatable."""
+    bots: dict[int, str] = {}
+    every: str | None = None
+    for value in values:
+        key, sep, name = value.partition("=")
+        if not sep:
+            every = value.strip()
+            continue
+        try:
+            number = int(key)
+        except ValueError:
+            raise click.BadParameter(f"expected NAME or {what}=NAME, got {value!r}", param_hint="--bot") from None
+        if number not in keys:
+            held = ", ".join(str(k) for k in keys)
+            raise click.BadParameter(f"{what} {number} is not one this peer holds ({held})", param_hint="--bot")
+        if not name.strip():
+            raise click.BadParameter(f"name the bot of {what} {number}", param_hint="--bot")
+        bots[number] = name.strip()
+    if every:
+        bots.update({k: every for k in keys if k not in bots})
+    return bots
+
+
+def _parse_seats(text: str) -> list[int]:
+    """`--seats 0,2` of a host: the seat numbers it holds, in that order, each once."""
+    try:
+        seats = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected seat numbers such as 0,1, got {text!r}", param_hint="--seats") from None
+    if not seats or len(set(seats)) != len(seats) or min(seats) < 0:
+        raise click.BadParameter(f"name each seat once, e.g. 0,1 (got {text!r})", param_hint="--seats")
+    return seats
+
+
+def _held(keys: list[int], bots: dict[int, str]) -> list[int]:
+    """The seats (or positions) in order, the first one without a bot first: the peer's own seat is
+    a person's whenever one plays here (the terminal's rematch prompt is that seat's vote)."""
+    people = [k for k in keys if k not in bots]
+    return [people[0], *(k for k in keys if k != people[0])] if people else list(keys)
+
+
 def _session_options(replay_dir: str | None, reveal_timeout: float, fsync: bool, quiet: bool,
                      clock: str | None = None) -> dict:
     from client.cli_args import parse_clock
@@ -102,8 +147,9 @@ def _common(func):
 
 def _peer_options(func):
     options = [
-        click.option("--bot", default=None, metavar="NAME", help="let bot NAME play this seat (no prompts): "
-                     + BOT_HELP),
+        click.option("--bot", "bot_values", multiple=True, metavar="NAME|SEAT=NAME",
+                     help="let bot NAME play this peer's seats (no prompts), or with SEAT=NAME one of them "
+                          "(repeatable; seats without a bot are people at this terminal): " + BOT_HELP),
         click.option("--games", default=1, show_default=True, type=click.IntRange(1, 10_000),
                      help="with --bot: games to play in a row (the bot asks for rematches until then)"),
         click.option("--name", default=None, help="the name other players see (default: user@host)"),
@@ -128,7 +174,9 @@ def _check_port(ctx: click.Context, param: click.Parameter, port: int) -> int:
 
 @click.command()
 @click.argument("game_id", metavar="GAME")
-@click.option("--seat", default=0, show_default=True, type=int, help="the host's seat")
+@click.option("--seat", default=None, type=int, help="the host's seat (default 0)")
+@click.option("--seats", "seats_text", default=None, metavar="S,S,...",
+              help="the seats this host holds (e.g. 0,1): people at this terminal (hot seat) or bots (--bot)")
 @click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535), callback=_check_port,
               help="bootstrap port P, at most 65534 (the encrypted port is P+1); 0: any free port")
 @click.option("--bind", default="0.0.0.0", show_default=True, help="address to listen on")
@@ -138,9 +186,10 @@ def _check_port(ctx: click.Context, param: click.Parameter, port: int) -> int:
 @click.option("--clock", default=None, metavar="S[+I]", help=_CLOCK_HELP)
 @_peer_options
 @_common
-def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str, ...], players: int | None,
-         no_advertise: bool, clock: str | None, bot: str | None, games: int, name: str | None, bot_delay: float,
-         quiet: bool, replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
+def host(game_id: str, seat: int | None, seats_text: str | None, port: int, bind: str, option_pairs: tuple[str, ...],
+         players: int | None, no_advertise: bool, clock: str | None, bot_values: tuple[str, ...], games: int,
+         name: str | None, bot_delay: float, quiet: bool, replay_dir: str | None, reveal_timeout: float, fsync: bool,
+         verbose: bool) -> None:
     """Host a game of GAME and wait until every seat is taken."""
     import zmq
 
@@ -150,8 +199,18 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
 
     _setup(verbose)
     engines.get(game_id)
+    if seats_text is not None and seat is not None:
+        raise click.BadParameter("give the host's seats with --seats or its one seat with --seat, not both",
+                                 param_hint="--seats")
+    held = _parse_seats(seats_text) if seats_text is not None else [0 if seat is None else seat]
+    bot_of = _bot_map(bot_values, held, "seat")
+    held = _held(held, bot_of)
+    seat = held[0]
+    bot = bot_of.get(seat)
     ident = _identity(name, bot)
     decider = _decider(bot, games, bot_delay)
+    also = {s: (f"{ident.name}-{k}", _decider(bot_of.get(s), games, bot_delay)) for k, s in enumerate(held[1:], 2)}
+    people = [s for s in held if s not in bot_of]
     with contextlib.ExitStack() as stack:
         advert: list = []
 
@@ -162,27 +221,40 @@ def host(game_id: str, seat: int, port: int, bind: str, option_pairs: tuple[str,
 
         try:
             session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs),
-                                  seat=seat, bind=bind, port=port, known_peers=_known_peers(),
+                                  seat=seat, bind=bind, port=port, known_peers=_known_peers(), also=also,
                                   on_free_seats=free_seats, **_session_options(replay_dir, reveal_timeout, fsync,
-                                                                                quiet or bot is None, clock))
+                                                                                quiet or bool(people), clock))
         except ListenFailed as exc:     # names the port that failed: the bootstrap P or the encrypted P+1
             raise click.ClickException(str(exc)) from None
         except (OSError, zmq.ZMQError) as exc:
             raise click.ClickException(f"cannot listen on {bind}:{port}: {exc}") from None
         stack.callback(_close_quietly, session)
         game = session.game
-        click.echo(f"hosting {game.title} ({game_id}) for {session.players} players; you are seat {seat}"
-                   + (f", played by bot {bot}" if bot else ""))
+        click.echo(f"hosting {game.title} ({game_id}) for {session.players} players; "
+                   + _seats_words(session, bot_of))
         click.echo(f"host key fingerprint: {ident.fingerprint} ({ident.name})")
         for address in _shown_addresses(bind):
             click.echo(f"join with: netplay join {address}:{session.port}/{ident.fingerprint}")
         if not no_advertise and session.players > 1:
             advert.extend(_advertise(stack, session, bind, ident))
             free_seats(session.free_seats())
-        if session.players > 1:
+        if session.free_seats():
             click.echo(f"waiting for {session.free_seats()} more player(s)...")
-        outcome = _drive(session, decider, bot)
+        outcome = _drive(session, decider, None if people else "bots")
     _exit(outcome)
+
+
+def _seats_words(session: Session, bot_of: dict[int, str]) -> str:
+    """Who plays the seats this peer holds, e.g. "you are seat 0; seat 1 (ann-2): bot smart"."""
+    seats = sorted(session.deciders) if session.deciders else [session.host_seat]
+    names = {session.host_seat: session.identity.name, **{s: n for s, (n, _, _) in getattr(session, "also",
+                                                                                             {}).items()}}
+    if len(seats) == 1:
+        bot = bot_of.get(seats[0])
+        return f"you are seat {seats[0]}" + (f", played by bot {bot}" if bot else "")
+    parts = [f"seat {s} ({names.get(s, '?')}): " + (f"bot {bot_of[s]}" if s in bot_of else "a person at this terminal")
+             for s in seats]
+    return "this peer holds " + "; ".join(parts)
 
 
 def _shown_addresses(bind: str) -> list[str]:
@@ -222,11 +294,14 @@ def _close_quietly(session: Session) -> None:
 @click.option("--browse-seconds", default=3.0, show_default=True, type=click.FloatRange(0.5, 60),
               help="without an address: how long to look for hosts on the LAN")
 @click.option("--connect-timeout", default=10.0, show_default=True, type=click.FloatRange(0.5, 600))
+@click.option("--seats", "seat_count", default=1, show_default=True, type=click.IntRange(1, 8),
+              help="how many seats this peer takes (named NAME, NAME-2, ...): people at this terminal or bots "
+                   "(--bot NAME for all, --bot K=NAME for the K-th)")
 @_peer_options
 @_common
 def join(address: str | None, resume: bool, game_filter: str | None, browse_seconds: float, connect_timeout: float,
-         bot: str | None, games: int, name: str | None, bot_delay: float, quiet: bool, replay_dir: str | None,
-         reveal_timeout: float, fsync: bool, verbose: bool) -> None:
+         seat_count: int, bot_values: tuple[str, ...], games: int, name: str | None, bot_delay: float, quiet: bool,
+         replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
     """Join a hosted game at HOST:PORT (or pick one found on the LAN)."""
     from netplay import resume as saved_games
     from netplay.identity import KeyChanged
@@ -235,6 +310,11 @@ def join(address: str | None, resume: bool, game_filter: str | None, browse_seco
     from netplay.transport import ConnectFailed, Refused
 
     _setup(verbose)
+    positions = list(range(1, seat_count + 1))
+    bot_of = _bot_map(bot_values, positions, "seat number K of this peer, K")
+    positions = _held(positions, bot_of)
+    bot = bot_of.get(positions[0])
+    people = [k for k in positions if k not in bot_of]
     ident = _identity(name, bot)
     saved = None
     if resume:
@@ -247,17 +327,19 @@ def join(address: str | None, resume: bool, game_filter: str | None, browse_seco
         address = address or saved.address
         click.echo(f"resuming {saved.game} session {saved.session[:8]} as seat {saved.seat} with {address}")
     if address is None:
-        address = _pick_host(browse_seconds, game_filter, pick_first=bot is not None)
+        address = _pick_host(browse_seconds, game_filter, pick_first=not people)
     decider = _decider(bot, games, bot_delay)
+    also = [(f"{ident.name}-{k}", _decider(bot_of.get(position), games, bot_delay))
+            for k, position in enumerate(positions[1:], 2)]
     try:
         session = JoinSession(ident, decider, address, saved=saved, known_peers=_known_peers(),
-                              connect_timeout_s=connect_timeout,
-                              **_session_options(replay_dir, reveal_timeout, fsync, quiet or bot is None))
+                              connect_timeout_s=connect_timeout, also=also,
+                              **_session_options(replay_dir, reveal_timeout, fsync, quiet or bool(people)))
     except (ConnectFailed, Refused, KeyChanged, ResumeError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"connected to {session.transport.host_name} at {address}; host key fingerprint "
-               f"{session.host_fingerprint}")
-    _exit(_drive(session, decider, bot))
+               f"{session.host_fingerprint}" + (f"; taking {seat_count} seats" if seat_count > 1 else ""))
+    _exit(_drive(session, decider, None if people else "bots"))
 
 
 def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
@@ -328,7 +410,8 @@ def _drive(session: Session, decider, bot: str | None) -> Outcome:
 
 def _human(session: Session, decider: QueueDecider) -> Outcome:
     """The terminal UI over a session running in a background thread, with rematch prompts. One line
-    reader serves the table and the rematch prompt, so a piped script is read in order."""
+    reader serves the table and the rematch prompt, so a piped script is read in order. Every seat
+    this peer holds without a bot is a person at this terminal (the table hands over between them)."""
     from client import terminal
     from client.controller import obliged_to_rematch
     from client.ending import line

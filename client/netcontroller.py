@@ -5,19 +5,30 @@ may block: the terminal waits on input, Pygame on its frame clock). The UI threa
 under the session's lock and hands decisions over through queues, so nothing it does can stall the
 network or touch a ZeroMQ socket from the wrong thread. `thread=False` instead steps the session in
 `poll()`, for a UI loop that polls often enough (at least once a second).
+
+Several seats on this peer (DESIGN.md, "Several seats on one peer"): every seat whose decider is a
+`QueueDecider` is a person at this screen (hot seat); bots decide by themselves. The controller shows
+one human seat at a time, `seat`: the one whose decision is due, and the last one that decided while
+none is. Its view, legal actions, words and log come from that seat's own ledger (its knowledge
+state), never from another seat's, and `submit` goes to that seat's decider. A front end hands the
+screen over with a cover ("pass to Anna") whenever `seat` changes from one human to another.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 
 from client.ending import Ending, from_game_end
 from engines.core import HIDDEN, Game, Result
+from netplay.deadlines import DECISIONS
 from netplay.session import EXIT_FAILED, Outcome, PeerState, QueueDecider, Session
 
 log = logging.getLogger("netplay.session")
+
+_OWN_DRAW = re.compile(r"^you draw (.*) \(secret\)$")  # the session's line for the first local seat's draw
 
 
 class NetController:
@@ -25,6 +36,7 @@ class NetController:
         self.session = session
         self.decider = decider
         self.threaded = thread
+        self._current: int | None = None   # the human seat shown now (see the module docstring)
         self._thread: threading.Thread | None = None
         if thread:
             self._thread = threading.Thread(target=self._run, name="netplay-session", daemon=True)
@@ -46,7 +58,66 @@ class NetController:
 
     @property
     def seat(self) -> int | None:
-        return self.session.seat
+        """The local human seat whose screen this is now: the one to decide, else the last one shown."""
+        with self.session.lock:
+            return self._follow()
+
+    def humans(self) -> list[int]:
+        """The seats this peer holds that a person at this screen plays (their decider is a queue)."""
+        with self.session.lock:
+            return self._humans()
+
+    def _humans(self) -> list[int]:
+        transcript = self.session.transcript
+        if transcript is None:
+            return []
+        return [s for s in transcript.seats if self._human(s)]
+
+    def _human(self, seat: int) -> bool:
+        decider = self.session.decider_for(seat)
+        return decider is self.decider or isinstance(decider, QueueDecider)
+
+    def _deciding(self) -> int | None:
+        """The local human seat whose decision the game waits for now (None: nobody's here)."""
+        session = self.session
+        transcript = session.transcript
+        if transcript is None or session.phase != "play" or transcript.ledger.closed:
+            return None
+        nxt = transcript.ledger.awaited()
+        if nxt is None or nxt[0] not in DECISIONS or not transcript.holds(nxt[1]):
+            return None
+        return nxt[1] if self._human(nxt[1]) else None
+
+    def _follow(self) -> int | None:
+        """Move `seat` to the human seat that must decide now (call under the session's lock)."""
+        transcript = self.session.transcript
+        if transcript is None:
+            self._current = None
+            return None
+        deciding = self._deciding()
+        if deciding is not None:
+            self._current = deciding
+        elif self._current is None or not transcript.holds(self._current):
+            humans = self._humans()
+            self._current = transcript.seat if not humans or transcript.seat in humans else humans[0]
+        return self._current
+
+    def _ledger(self):
+        """The shown seat's own ledger (its own secrets and knowledge); None before the game."""
+        transcript = self.session.transcript
+        if transcript is None:
+            return None
+        seat = self._follow()
+        return transcript.ledger_for(seat) if seat is not None and transcript.holds(seat) else transcript.ledger
+
+    def _decider(self):
+        seat = self._follow()
+        return self.session.decider_for(seat) if seat is not None and self._human(seat) else self.decider
+
+    def _waiting(self) -> bool:
+        """A decision of a person here is handed over and not yet taken by the session."""
+        deciders = {id(d): d for d in self.session.deciders.values()} or {id(self.decider): self.decider}
+        return any(getattr(d, "waiting", False) for d in deciders.values())
 
     @property
     def players(self) -> int:
@@ -54,8 +125,16 @@ class NetController:
 
     @property
     def log(self) -> list[str]:
-        """The lines of the current game (lobby lines included for the first one)."""
-        return self.session.log[self.session.game_log_start:]
+        """The lines of the current game (lobby lines included for the first one). With several
+        people at this screen, the first local seat's secret draw is not named: another one reads it."""
+        lines = self.session.log[self.session.game_log_start:]
+        with self.session.lock:
+            transcript = self.session.transcript
+            if transcript is None or len(self._humans()) < 2:
+                return lines
+            first = transcript.seat
+        return [f"seat {first} (on this machine) draws in secret" if _OWN_DRAW.match(line) else line
+                for line in lines]
 
     @property
     def chat_lines(self) -> list[str]:
@@ -75,30 +154,48 @@ class NetController:
             transcript = self.session.transcript
             if transcript is None:
                 return {}
-            return transcript.game.view(transcript.ledger.state, transcript.seat)
+            seat = self._follow()
+            return transcript.game.view(self._ledger().state, seat)
 
     def legal(self) -> list[str]:
         session = self.session
         with session.lock:
             transcript = session.transcript
-            if (transcript is None or session.phase != "play" or session.outcome is not None or self.decider.waiting
+            if (transcript is None or session.phase != "play" or session.outcome is not None or self._waiting()
                     or session.blocked() or transcript.ledger.closed or self._cut_off()):
                 return []
-            decision = transcript.ledger.decision()
-            if decision is None or decision[0] != transcript.seat:
+            seat = self._follow()
+            if self._deciding() != seat:
+                return []
+            decision = transcript.ledger_for(seat).decision()
+            if decision is None or decision[0] != seat:
                 return []
             return decision[1]
+
+    def turn(self) -> tuple[int | None, list[str]]:
+        """(`seat`, `legal()`) read together: a front end with several people here acts only while the
+        seat is the one it handed the screen to (the session may move on in between two calls)."""
+        with self.session.lock:
+            return self._follow(), self.legal()
 
     def submit(self, action: str) -> None:
         if self.session.outcome is not None:
             raise RuntimeError(f"the session is over: {self.session.outcome.message}")
-        self.decider.submit(action)
+        with self.session.lock:
+            decider = self._decider()
+        decider.submit(action)
 
     def status(self) -> str:
         with self.session.lock:
             lost = [p for p in self.session.peers() if not p.connected]
             if lost and self.session.outcome is None and self.session.phase in ("play", "over"):
                 return f"lost {lost[0].name}, reconnecting... {lost[0].gone_s:.0f} s"
+            seat = self._follow()
+            if self.session.outcome is None and seat is not None and self._deciding() == seat \
+                    and seat != self.session.transcript.seat:
+                waiting = self.session.game.awaiting(self._ledger().state)
+                return "your choice (the others choose at the same time)" if waiting.kind == "simultaneous" \
+                    else "your move"
             return self.session.status()
 
     def result(self) -> Result | None:
@@ -129,14 +226,16 @@ class NetController:
             if self.session.phase == "lobby" and self.session.outcome is None:
                 return None
             end = self.session.game_end()
-            return None if end is None else from_game_end(end, self.session.seat, self.session.names)
+            # with several people here the end names the winners instead of saying "you"
+            me = self.session.seat if len(self._humans()) < 2 else None
+            return None if end is None else from_game_end(end, me, self.session.names)
 
     def describe(self, action: str) -> str:
         with self.session.lock:
             transcript = self.session.transcript
             if transcript is None:
                 return action
-            return transcript.game.describe(transcript.ledger.state, transcript.seat, action)
+            return transcript.game.describe(self._ledger().state, self._follow(), action)
 
     def last_move(self) -> tuple[int, str, str] | None:
         """(seat, words, action text) of the latest play of any seat (a secret choice stays unnamed)."""
@@ -144,13 +243,14 @@ class NetController:
             transcript = self.session.transcript
             if transcript is None:
                 return None
-            for event in reversed(transcript.ledger.events):
+            ledger = self._ledger()   # the shown seat's knowledge: another local seat's secret stays secret
+            for event in reversed(ledger.events):
                 if event.kind != "play" or event.seat is None:
                     continue
                 if event.value is HIDDEN:
                     return event.seat, f"seat {event.seat} has chosen in secret", ""
                 try:
-                    words = transcript.game.describe(transcript.ledger.state, event.seat, event.value)
+                    words = transcript.game.describe(ledger.state, event.seat, event.value)
                 except Exception:  # a describe that trips over the later state: the action's own text
                     words = f"seat {event.seat}: {event.value}"
                 return event.seat, words, str(event.value)
@@ -169,10 +269,13 @@ class NetController:
             lost = [p for p in session.peers() if not p.connected]
             if lost and session.role == "joiner":
                 return f"{lost[0].name} is unreachable: nothing can be sent until it is back"
-            if self.decider.waiting or session.blocked():
+            if self._waiting() or session.blocked():
                 return "sending your last move"
-            decision = session.transcript.ledger.decision()
-            if decision is None or decision[0] != session.transcript.seat:
+            seat = self._follow()
+            if self._deciding() != seat:
+                return "it is not your turn"
+            decision = session.transcript.ledger_for(seat).decision()
+            if decision is None or decision[0] != seat:
                 return "it is not your turn"
             return ""
 

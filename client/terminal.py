@@ -6,6 +6,11 @@ a pipe works as well as a keyboard (tests, scripted matches).
 Nothing irreversible by accident: the numbers name the game's own actions only, in the engine's
 order, stable while the choice is the same; the common actions (`resign`, `draw`, `accept`,
 `decline`) are words, never numbers, and `resign` asks to be confirmed.
+
+Hot seat: when several people play at this terminal (a controller with more than one `humans()`),
+the prompts name the seat, and whenever the turn passes from one of them to another the screen is
+cleared and covered with "pass to <name>" until that person presses Enter; only then are that seat's
+board and choices shown.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ HELP = """commands:
   quit                         leave the table (a game under way stays unfinished)"""
 
 EOF_LINE = None  # what Lines.get returns once the input has ended
+ENTER = "\n"     # what Lines.get returns for an empty line (Enter alone): "" means no line came
+CLEAR = "\033[H\033[2J\033[3J"  # clear the screen and its scrollback (a terminal, not a pipe)
 
 
 class Lines:
@@ -45,7 +52,7 @@ class Lines:
     def _read(self, stream: TextIO) -> None:
         try:
             for line in iter(stream.readline, ""):
-                self._queue.put(line.rstrip("\r\n"))
+                self._queue.put(line.rstrip("\r\n") or ENTER)
         except (OSError, ValueError):  # the stream was closed under us
             pass
         self._queue.put(EOF_LINE)
@@ -79,12 +86,12 @@ class Lines:
             self._queue.put(item)
 
     def wait_line(self, timeout_s: float = 24 * 3600) -> str | None:
-        """Block (bounded) for the next line; None if the input ended."""
+        """Block (bounded) for the next line ("" for Enter alone); None if the input ended."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             item = self.get(0.1)
             if item != "":
-                return item
+                return "" if item == ENTER else item
         return ""
 
 
@@ -103,13 +110,44 @@ class TerminalTable:
         self.confirming = False        # `resign` typed: waiting for yes/no
         self.left = False              # the player typed quit or the input ended
         self.shown_peers: tuple = ()   # the other players' connection as last told
+        self.revealed_for: int | None = None   # hot seat: the person the screen was last handed to
+        self.covering: int | None = None       # ... and the one it is covered for now
 
     def say(self, text: str = "", end: str = "\n") -> None:
         print(text, end=end, file=self.out, flush=True)
 
     # ------------------------------------------------------------------ the loop
+    def _humans(self) -> list[int]:
+        humans = getattr(self.ctl, "humans", None)
+        return humans() if humans is not None else []
+
+    def _name(self, seat: int) -> str:
+        names = self.ctl.names
+        return names[seat] if 0 <= seat < len(names) and names[seat] else f"seat {seat}"
+
+    def _legal(self) -> list[str]:
+        """The legal actions of the person at the terminal: none while the seat to decide is another
+        one than the person the screen was handed to (the cover comes first)."""
+        if len(self._humans()) < 2:
+            return self.ctl.legal()
+        seat, legal = self.ctl.turn()
+        return legal if seat == self.revealed_for else []
+
+    def _cover(self, seat: int) -> None:
+        """Hand the terminal over: clear it and name who comes next; nothing of that seat shows yet."""
+        self.covering = seat
+        isatty = getattr(self.out, "isatty", None)
+        self.say(CLEAR if isatty is not None and isatty() else "\n" + "=" * 72)
+        name = self._name(seat)
+        self.say(f"pass to {name} (seat {seat}): the others look away; {name}, press Enter to see your cards")
+
     def run(self, poll_s: float = 0.05, max_seconds: float = 24 * 3600) -> None:
-        self.say(f"{self.ctl.game.title}: you are seat {self.ctl.seat}. Type help for the commands.")
+        humans = self._humans()
+        if len(humans) > 1:
+            self.say(f"{self.ctl.game.title}: seats {', '.join(str(s) for s in humans)} play at this terminal "
+                     "(hot seat; the screen is covered between them). Type help for the commands.")
+        else:
+            self.say(f"{self.ctl.game.title}: you are seat {self.ctl.seat}. Type help for the commands.")
         deadline = time.monotonic() + max_seconds
         while time.monotonic() < deadline:
             self.ctl.poll(int(time.monotonic() * 1000))
@@ -125,13 +163,25 @@ class TerminalTable:
                     self.say(f"replay saved: {path}")
                 return
             self._show_peers()
+            if len(humans) > 1:
+                seat = self.ctl.seat
+                if seat in humans and seat != self.revealed_for and seat != self.covering:
+                    self._cover(seat)
+            if self.covering is not None:
+                if not self._read(poll_s):
+                    return
+                if self.pending:  # the next line typed (Enter) is the person saying they are here
+                    self.pending.pop(0)
+                    self.revealed_for, self.covering = self.covering, None
+                    self.shown_choices = None
+                continue
             self._show_choices()
             if not self._read(poll_s):
                 return
-            if self.pending and (self.confirming or self.ctl.legal()):
+            if self.pending and (self.confirming or self._legal()):
                 self._action(self.pending.pop(0))
                 self.told = False
-            elif self.pending and not self.told and self.ctl.ending() is None:
+            elif self.pending and not self.told and self.ctl.ending() is None and self.pending[0] != ENTER:
                 self.told = True
                 why = self.ctl.unavailable() or "nothing to choose now"
                 self.say(f"({why}: {self.pending[0]!r} is kept for your turn)")
@@ -152,6 +202,12 @@ class TerminalTable:
                 return False
             if not text:
                 return True
+            if self.covering is not None and text.strip().lower() not in ("quit", "exit"):
+                self.pending.append(text)   # under the cover the next line is the answer to it: the rest
+                return True                 # waits, to be read at the table it was typed for
+            if text == ENTER:
+                self.pending.append(ENTER)  # (kept in order: in a script it answers a cover to come)
+                continue
             text = text.strip()
             if not text:
                 continue
@@ -181,7 +237,7 @@ class TerminalTable:
 
     def _show_choices(self) -> None:
         """The board and the numbered actions once per new decision; the status once when it changes."""
-        legal = tuple(self.ctl.legal())
+        legal = tuple(self._legal())
         if legal == self.shown_choices:
             return
         self.shown_choices = legal
@@ -192,12 +248,18 @@ class TerminalTable:
                 self.say(f"[{status}]")
             return
         self.shown_status = ""
-        self.say(board(self.ctl.view(), self.ctl.names, me=self.ctl.seat))
+        view = self.ctl.view()
+        if len(self._humans()) > 1 and view.get("seat") != self.revealed_for:
+            self.shown_choices = None   # the turn has just passed on: the cover comes first
+            return
+        self.say(board(view, self.ctl.names, me=view.get("seat", self.ctl.seat)))
         self._list_actions(legal)
 
     def _list_actions(self, legal: tuple[str, ...]) -> None:
         actions, common = split_actions(list(legal))
-        self.say(f"[{self.ctl.status()}] choose:")
+        seat = self.ctl.seat
+        who = f"{self._name(seat)}, seat {seat}: " if len(self._humans()) > 1 and seat is not None else ""
+        self.say(f"[{who}{self.ctl.status()}] choose:")
         for i, action in enumerate(actions, 1):
             words = readable(self.ctl.describe(action), action)
             self.say(f"  {i:3}. {action}" + (f"   ({words})" if words else ""))
@@ -215,10 +277,14 @@ class TerminalTable:
             return False
         if word in ("help", "?"):
             self.say(HELP)
-        elif word == "board":
-            self.say(board(self.ctl.view(), self.ctl.names, me=self.ctl.seat))
-        elif word == "state":
-            self.say(render(self.ctl.view()))
+        elif word in ("board", "state"):
+            view = self.ctl.view()
+            if len(self._humans()) > 1 and view.get("seat") != self.revealed_for:
+                self.say("(the turn has just passed to another person here: the screen is handed over first)")
+            elif word == "board":
+                self.say(board(view, self.ctl.names, me=view.get("seat", self.ctl.seat)))
+            else:
+                self.say(render(view))
         elif word in ("actions", "moves"):
             self.shown_choices = None
             return True
@@ -235,11 +301,13 @@ class TerminalTable:
         return True
 
     def _prompt(self) -> None:
-        if self.ctl.legal():
+        if self._legal():
             self.say("> ", end="")
 
     def _action(self, text: str) -> None:
         """An action (or the answer to `resign`'s question) at a moment this seat may act."""
+        if text == ENTER and not self.confirming:
+            return  # Enter alone chooses nothing
         if self.confirming:
             self.confirming = False
             if text.lower() in ("y", "yes"):
@@ -248,7 +316,7 @@ class TerminalTable:
                 self.say("not resigned; the game goes on")
                 self._prompt()
             return
-        legal = self.ctl.legal()
+        legal = self._legal()
         actions, common = split_actions(legal)
         word = text.lower()
         if word in COMMON_WORDS:

@@ -208,7 +208,7 @@ def _tides(view: dict, names: list[str]) -> list[str]:
     return lines
 
 
-_RESOURCES = ("brick", "grain", "lumber", "ore", "wool")
+_RESOURCES = ("brick", "lumber", "wool", "grain", "ore")  # the spec's canonical order, the view's counts
 
 
 def _catan(view: dict, names: list[str]) -> list[str]:

@@ -52,6 +52,14 @@ def _play_one(app: App, scene: TableScene, rng: random.Random, stats: dict[str, 
                 _click(app, pos)
                 stats["board"] += 1
                 break
+            # a token put together on the board (a Catan card multiset: + and - per card, then ok)
+            path = renderer.clicks(scene.board_rect, view, token) if token in clickable and hasattr(
+                renderer, "clicks") else None
+            if path:
+                for pos in path:
+                    _click(app, pos)
+                    stats["board"] += 1
+                break
         else:
             rect = _button(scene, f"token:{target[n]}")
             assert rect is not None, f"no way to choose {target[n]!r} of {' '.join(target)}"

@@ -31,16 +31,20 @@ SOLO = {gid for gid in RENDERED if engines.GAMES[gid].players == (1,)}
 # seeds that give games of a moderate length, so the whole file stays within its time budget
 SEEDS = {"ploc": 3, "turning-tides": 2}
 #: registered games whose board renderer is a later issue (the engine came first)
-AWAITING_RENDERER = {"catan"}
+AWAITING_RENDERER: set[str] = set()
+#: a Catan game of random moves lasts thousands of actions: by clicks it is played to its round limit
+#: (rules/catan.md, option max_rounds), which ends it with the final reveal like any other end
+OPTIONS = {"catan": {"max_rounds": "40"}}
 
 
 def _players(gid: str) -> int:
-    return 1 if gid in SOLO else 2
+    return engines.GAMES[gid].players[0] if gid not in SOLO else 1
 
 
 def _open(gid: str, size: tuple[int, int] = (1280, 720), seed: int = 1) -> tuple[App, TableScene]:
     app = App(size)
-    ctl = LocalController(engines.get(gid), 0, ["random"], players=_players(gid), seed=seed, bot_delay_ms=0)
+    ctl = LocalController(engines.get(gid), 0, ["random"], players=_players(gid), seed=seed, bot_delay_ms=0,
+                          options=dict(OPTIONS.get(gid, {})))
     scene = TableScene(ctl)
     app.push(scene)
     app.step([], 16)

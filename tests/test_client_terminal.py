@@ -103,6 +103,16 @@ def test_every_game_has_a_compact_board(gid: str) -> None:
     assert "(you)" in text or "= you" in text or gid.startswith("ebbe"), text
 
 
+def test_the_catan_board_names_each_count_by_its_resource() -> None:
+    """Hands and the bank are counts in the spec's canonical order (brick, lumber, wool, grain, ore)."""
+    from catanhelpers import position
+
+    view = engines.get("catan").view(position(players=3, s0=dict(settlements=[12], hand="2brick+1wool+3ore")), 0)
+    text = board(view, ["ann", "bob", "cy"], me=0)
+    assert "2 brick, 1 wool, 3 ore" in text, text
+    assert "bank: 17 brick, 19 lumber, 18 wool, 19 grain, 16 ore" in text, text
+
+
 def test_watch_prints_moves_in_words_and_a_board() -> None:
     result = CliRunner().invoke(main, ["watch", "ploc", "--seed", "2"])
     assert result.exit_code == 0, result.output

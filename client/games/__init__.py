@@ -14,6 +14,7 @@ import pygame
 
 # game id -> module under client.games; a game without an entry gets the text renderer
 _MODULES: dict[str, str] = {
+    "catan": "catan",
     "ebbe-flut": "ebbeflut",
     "ebbe-flut-solo": "ebbeflut",
     "loyal-captain": "kidd",
@@ -30,8 +31,11 @@ class Renderer(Protocol):
 
     def hit(self, rect: pygame.Rect, view: dict, pos: tuple[int, int]) -> str | None: ...
 
-    # optional: `label(view, chosen, token)` names a choice for the table's list, and
-    # `mark(surface, rect, view, action)` outlines where a move happened (another seat's last move)
+    # optional: `label(view, chosen, token)` names a choice for the table's list,
+    # `mark(surface, rect, view, action)` outlines where a move happened (another seat's last move),
+    # `press(rect, view, pos)` keeps a click for a widget of the board's own (a card composer's + or -),
+    # `fillers`: words the table adds by itself when they are the only way on, and
+    # `clicks(rect, view, token)`: the clicks that put a composed token together (for tests)
 
 
 def renderer_for(game_id: str) -> Renderer:
@@ -41,6 +45,19 @@ def renderer_for(game_id: str) -> Renderer:
 
         return TextRenderer()
     return import_module(f"client.games.{name}").Renderer()
+
+
+def seat_style(game_id: str | None, seat: int) -> tuple[tuple[int, int, int], str]:
+    """A seat's colour and its name on the game's board: the renderer module's own (`SEAT_COLOURS`,
+    `SEAT_NAMES`: Catan's red, blue, white, orange), else the theme's, so that the table's and the
+    viewer's seat lines match the pieces."""
+    from client.ui import theme
+
+    name = _MODULES.get(game_id or "")
+    module = import_module(f"client.games.{name}") if name else None
+    colours = getattr(module, "SEAT_COLOURS", theme.SEAT_COLOURS)
+    names = getattr(module, "SEAT_NAMES", theme.SEAT_NAMES)
+    return colours[seat % len(colours)], names[seat % len(names)]
 
 
 def has_renderer(game_id: str) -> bool:

@@ -1,6 +1,8 @@
 """The lobby: games found on the LAN (live, by zeroconf), joining by click or by typing host:port,
-hosting a game (game, players, options, seat), a local game against bots (with a short, configurable
-delay before each bot move, so a person can follow them), and every saved replay: newest first,
+hosting a game (game, players, options, and per seat who plays it: "me", "open (LAN)" for a player
+who joins, "hot seat" for another person at this screen, or a bot on this machine), a local game
+against bots (with a short, configurable delay before each bot move, so a person can follow them),
+and every saved replay: newest first,
 scrollable, filtered by game, each row with the game, the players, who won and the audit's verdict.
 
 Every failure becomes a message on screen (no host found, connection refused, key changed, version
@@ -20,6 +22,7 @@ from typing import Any
 import pygame
 
 import engines
+from client.games import seat_style
 from client.replaylist import ReplayList
 from client.ui import textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel
@@ -55,7 +58,7 @@ class LobbyScene:
         self.games = list(engines.GAMES.values())
         self.game_index = 0
         self.players_index = 0
-        self.seat = 0
+        self.roles: list[str] = ["me"]  # per seat: "me", "open", "here" (hot seat) or "bot:NAME"
         self.options: dict[str, Any] = {}
         self.bot_names = ["smart", "random"]
         self.bot_index = 0
@@ -90,10 +93,59 @@ class LobbyScene:
     def players(self) -> int:
         return self.game.players[self.players_index % len(self.game.players)]
 
+    @property
+    def seat(self) -> int:
+        """The host's own seat (the one marked "me")."""
+        return self.roles.index("me")
+
+    @seat.setter
+    def seat(self, seat: int) -> None:
+        self.roles = ["open"] * self.players
+        self.roles[seat] = "me"
+
+    def _fit_roles(self) -> None:
+        """One role per seat of the chosen player count, exactly one of them "me"."""
+        roles = (self.roles + ["open"] * self.players)[:self.players]
+        if "me" not in roles:
+            roles[0] = "me"
+        self.roles = roles
+
+    def _cycle_role(self, seat: int) -> None:
+        """"me" moves on to the next seat (the two swap); any other seat cycles open, hot seat, bots."""
+        roles = self.roles
+        if roles[seat] == "me":
+            other = (seat + 1) % len(roles)
+            roles[seat], roles[other] = roles[other], "me"
+            return
+        order = ["open", "here", *(f"bot:{name}" for name in self.bot_names)]
+        at = order.index(roles[seat]) if roles[seat] in order else -1
+        roles[seat] = order[(at + 1) % len(order)]
+
+    @staticmethod
+    def role_words(role: str) -> str:
+        return {"me": "me", "open": "open (LAN)", "here": "hot seat"}.get(role, role.replace("bot:", "bot "))
+
+    def _extra_seats(self) -> dict[int, tuple[str, Any]]:
+        """The seats this machine plays besides the host's own: hot-seat players and bots."""
+        from bots.decider import BotDecider
+        from netplay.session import QueueDecider
+
+        also: dict[int, tuple[str, Any]] = {}
+        for seat, role in enumerate(self.roles):
+            colour = seat_style(self.game.id, seat)[1]
+            if role == "here":
+                also[seat] = (f"player {seat} ({colour})", QueueDecider())
+            elif role.startswith("bot:"):
+                name = role[4:]
+                also[seat] = (f"{name}-bot-{seat}", BotDecider(name, games=10_000,
+                                                               delay_s=BOT_DELAYS[self.bot_delay_index]))
+        return also
+
     def _reset_options(self) -> None:
         self.options = {k: o.default for k, o in sorted(self.game.options.items())}
         self.players_index = 0
-        self.seat = 0
+        self.roles = ["me"]
+        self._fit_roles()
 
     def _start_browser(self) -> None:
         try:
@@ -130,8 +182,9 @@ class LobbyScene:
 
     # ------------------------------------------------------------------ actions
     def start_local(self, app) -> NetGame | None:
-        """A game against bots on this machine: a host on loopback and one bot peer process per other
-        seat, through the very same protocol, so the game is signed, recorded and auditable."""
+        """A game against bots on this machine: a host on loopback and one bot peer process per open
+        seat, through the very same protocol, so the game is signed, recorded and auditable (hot-seat
+        and bot seats of the seat form are played here too)."""
         from client.netcontroller import NetController
         from netplay.botpeers import bot_peers
         from netplay.host import HostSession
@@ -144,7 +197,7 @@ class LobbyScene:
             decider = QueueDecider()
             session = HostSession(ident, decider, self.game.id, players=self.players, options=dict(self.options),
                                   seat=self.seat, bind="127.0.0.1", port=0, known_peers=None,
-                                  replay_dir=self.replay_dir)
+                                  replay_dir=self.replay_dir, also=self._extra_seats())
         except Exception as exc:
             self._say(f"could not start the game: {exc}", ok=False)
             return None
@@ -169,11 +222,14 @@ class LobbyScene:
             decider = QueueDecider()
             session = HostSession(ident, decider, self.game.id, players=self.players, options=dict(self.options),
                                   seat=self.seat, bind="0.0.0.0", port=0, known_peers=KnownPeers.default(),
-                                  replay_dir=self.replay_dir)
+                                  replay_dir=self.replay_dir, also=self._extra_seats())
         except Exception as exc:
             self._say(f"could not host: {exc}", ok=False)
             return None
         net = NetGame(session, NetController(session, decider))
+        if not session.free_seats():  # every seat is played on this machine: nothing to announce
+            self._open_table(app, net, f"{self.game.title} - every seat on this machine")
+            return net
         try:
             ad = discovery.advertise(port=session.port, game=self.game.id, version=version(),
                                      fingerprint=ident.fingerprint, free_seats=session.free_seats(),
@@ -268,9 +324,11 @@ class LobbyScene:
             self._reset_options()
         elif kind == "players":
             self.players_index += 1
-            self.seat = min(self.seat, self.players - 1)
+            self._fit_roles()
         elif kind == "seat":
             self.seat = (self.seat + 1) % self.players
+        elif kind == "role":
+            self._cycle_role(int(value))
         elif kind == "option":
             opt = self.game.options[value]
             i = opt.choices.index(self.options[value]) if self.options[value] in opt.choices else -1
@@ -373,19 +431,31 @@ class LobbyScene:
                                        f"game:{i}", selected=i == self.game_index))
             y += px + 12
         y += 6
-        rows = [(f"players: {self.players}", "players:", len(self.game.players) > 1),
-                (f"your seat: {self.seat} ({theme.SEAT_NAMES[self.seat % 4]})", "seat:", self.players > 1)]
-        rows += [(f"{k}: {v}", f"option:{k}", True) for k, v in self.options.items()]
-        rows.append((f"bots play as: {self.bot_names[self.bot_index]}", "bot:", True))
+        # two settings a row: the players and the bots' name, who plays each seat (click to change;
+        # the "me" seat swaps with the next one), the game's options and the bots' delay
+        half = (inner.w - 8) // 2
         delay = BOT_DELAYS[self.bot_delay_index]
-        rows.append((f"bot delay: {delay:g} s before each move" if delay else "bot delay: none", "delay:", True))
-        for label, key, enabled in rows:
-            self.buttons.append(Button(pygame.Rect(inner.x, y, inner.w, px + 8), label, key, enabled=enabled))
-            y += px + 12
+        cells = [(f"players: {self.players}", "players:", len(self.game.players) > 1, False),
+                 (f"bots: {self.bot_names[self.bot_index]}", "bot:", True, False)]
+        cells += [(f"{seat} {seat_style(self.game.id, seat)[1]}: {self.role_words(role)}", f"role:{seat}",
+                   self.players > 1, role == "me") for seat, role in enumerate(self.roles)]
+        if len(cells) % 2:
+            cells.append(None)
+        cells += [(f"{k}: {v}", f"option:{k}", True, False) for k, v in self.options.items()]
+        cells.append((f"bot delay: {delay:g} s" if delay else "bot delay: none", "delay:", True, False))
+        for k, cell in enumerate(cells):
+            if cell is not None:
+                label, key, enabled, selected = cell
+                rect = pygame.Rect(inner.x + (k % 2) * (half + 8), y, half, px + 8)
+                self.buttons.append(Button(rect, label, key, enabled=enabled, selected=selected))
+            if k % 2 == 1:
+                y += px + 12
         half = (inner.w - 8) // 2
         y = inner.bottom - px - 14
         self.buttons.append(Button(pygame.Rect(inner.x, y, half, px + 14), "play here vs bots", "local:"))
-        self.buttons.append(Button(pygame.Rect(inner.x + half + 8, y, half, px + 14), "host on the LAN", "host:",
+        everyone_here = "open" not in self.roles
+        self.buttons.append(Button(pygame.Rect(inner.x + half + 8, y, half, px + 14),
+                                   "play, all seats here" if everyone_here else "host on the LAN", "host:",
                                    enabled=self.players > 1))
 
     def _draw_replays(self, surface, box: pygame.Rect, px: int) -> None:

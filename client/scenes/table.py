@@ -7,6 +7,11 @@ banner within seconds of losing one, with what happens next and when), why a but
 click did nothing (one notice line, the same in every game, cleared by the next action), the other
 seats' last move (named and outlined for a moment), and at the end who won and why, in words.
 Nothing irreversible by accident: resigning takes a second click on a button that says so.
+
+Hot seat: when several people play seats of this peer, the controller shows one of them at a time
+(`ctl.seat`); whenever that changes from one person to another, a cover over the whole window says
+whom to pass the screen to ("pass to Anna"), and nothing of the board shows until that person
+clicks (or presses Enter), so that nobody sees another one's hidden cards.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import pygame
 
 from client.actions import ActionBuilder
 from client.controller import Controller, obliged_to_rematch
-from client.games import renderer_for
+from client.games import renderer_for, seat_style
 from client.moves import label, words
 from client.ui import textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
@@ -50,6 +55,8 @@ class TableScene:
         self.rematch_asked = False
         self.now_ms = 0
         self._labels: dict[tuple, str] = {}   # choice labels for one legal list (describe is not free)
+        self.revealed_for: int | None = None  # hot seat: the person the screen was last handed to
+        self.cover: int | None = None         # ... and the one it must be handed to now (covered until then)
 
     # ------------------------------------------------------------------ model
     @property
@@ -75,7 +82,11 @@ class TableScene:
         self.notice, self.notice_bad, self.notice_ms = text, bad, NOTICE_MS
 
     def _refresh_legal(self) -> None:
-        legal = tuple(self.ctl.legal())
+        if len(self._humans()) > 1:   # hot seat: nothing to choose until the screen is handed over
+            seat, legal_now = self.ctl.turn()
+            legal = tuple(legal_now) if seat == self.revealed_for and self.cover is None else ()
+        else:
+            legal = tuple(self.ctl.legal())
         if legal != self.legal_key:
             self.legal_key = legal
             self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS])
@@ -91,9 +102,23 @@ class TableScene:
         self._refresh_legal()
 
     def _after_token(self) -> None:
+        # a word that is the only way on (Catan's `for` and `to` between two card lists) comes by itself
+        fillers = getattr(self.renderer, "fillers", frozenset())
+        while fillers and self.builder.complete() is None:
+            following = self.builder.candidates()
+            if len(following) != 1 or following[0] not in fillers:
+                break
+            self.builder.push(following[0])
         done = self.builder.finished()
         if done is not None:
             self._send(done)
+
+    def _undo(self) -> None:
+        """Take back the last token chosen (and the words that came with it by themselves)."""
+        fillers = getattr(self.renderer, "fillers", frozenset())
+        self.builder.undo()
+        while self.builder.tokens and self.builder.tokens[-1] in fillers:
+            self.builder.undo()
 
     def _why_not(self) -> str:
         """Why nothing can be chosen now, in words."""
@@ -122,7 +147,28 @@ class TableScene:
         return text
 
     # ------------------------------------------------------------------ events
+    def _humans(self) -> list[int]:
+        humans = getattr(self.ctl, "humans", None)
+        return humans() if humans is not None else []
+
+    def _check_cover(self, seat: int | None) -> None:
+        """Cover the screen when `seat` (shown now) is another person here than the one it was handed to."""
+        humans = self._humans()
+        if len(humans) > 1 and seat in humans and seat != self.revealed_for and seat != self.cover:
+            self.cover = seat   # another person's turn at this screen: cover it until they are there
+
+    def _uncover(self) -> None:
+        self.revealed_for, self.cover = self.cover, None
+        self.builder.clear()
+
     def handle(self, event: pygame.event.Event, app) -> None:
+        if self.cover is not None:  # nothing reaches the table under the cover but the hand-over itself
+            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                if any(b.key == "uncover" and b.rect.collidepoint(event.pos) for b in self.buttons):
+                    self._uncover()
+            elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                self._uncover()
+            return
         said = self.chat_input.handle(event)
         if said:
             self.ctl.chat(said)
@@ -131,7 +177,7 @@ class TableScene:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._click(event.pos, app)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
-            self.builder.undo()
+            self._undo()
         elif event.type == pygame.KEYDOWN:
             self._key(event, app)
 
@@ -151,6 +197,9 @@ class TableScene:
             return
         token = self.renderer.hit(self.board_rect, view, pos)
         if token is None:
+            press = getattr(self.renderer, "press", None)  # a widget on the board keeps the click (a + or -)
+            if press is not None and self.builder.legal:
+                press(self.board_rect, view, pos)
             return
         if not self.builder.legal:
             self.say(f"not now: {self._why_not()}")
@@ -194,7 +243,7 @@ class TableScene:
             self.resign_armed_ms = 0
             self._send(value)
         elif kind == "undo":
-            self.builder.undo()
+            self._undo()
         elif kind == "send":
             done = self.builder.complete()
             if done:
@@ -210,7 +259,7 @@ class TableScene:
 
     def _key(self, event: pygame.event.Event, app) -> None:
         if event.key == pygame.K_BACKSPACE:
-            self.builder.undo()
+            self._undo()
         elif event.key == pygame.K_ESCAPE:
             self.builder.clear()
             self.resign_armed_ms = 0
@@ -229,6 +278,7 @@ class TableScene:
     def update(self, app, dt_ms: int) -> None:
         self.now_ms += dt_ms
         self.ctl.poll(self.now_ms)
+        self._check_cover(self.ctl.seat)
         self._refresh_legal()
         log = self.ctl.log
         if len(log) != self.log_seen:
@@ -283,7 +333,8 @@ class TableScene:
         else:
             name = names[seat] if seat < len(names) and names[seat] and names[seat] != "you" else ""
             seat_txt = f"you: seat {seat}" + (f", {name}" if name else "")
-        seat_rect = draw_text(surface, fit(seat_txt, px, side_w), (w - 16, 14), px, theme.seat_colour(seat or 0),
+        colour = seat_style(self.ctl.game.id if self.ctl.game is not None else None, seat or 0)[0]
+        seat_rect = draw_text(surface, fit(seat_txt, px, side_w), (w - 16, 14), px, colour,
                               anchor="topright")
         title_px = app.px(30)
         draw_text(surface, fit(self.title, title_px, seat_rect.x - 40, bold=True), (16, 10), title_px, theme.ACCENT,
@@ -293,8 +344,13 @@ class TableScene:
         highlights = set(self.builder.clickable())
         renderer = self.renderer
         view = self.ctl.view()
+        if view and view.get("seat") is not None:
+            self._check_cover(view["seat"])   # the session may have moved on since the update
+        if self.cover is not None:
+            view = {}   # nothing of any seat's view is drawn under the cover
         if view:
-            view = dict(view, _names=self.ctl.names, _me=self.ctl.seat)  # seats named on the board
+            # seats named on the board; the legal texts, for a board that lights what they allow
+            view = dict(view, _names=self.ctl.names, _me=self.ctl.seat, _legal=self.builder.legal)
         if renderer is None or not view:  # a joiner before the host's header, a host before the joiners
             draw_text(surface, "waiting for the game to start...", self.board_rect.center, app.px(28), theme.MUTED,
                       anchor="center")
@@ -319,6 +375,36 @@ class TableScene:
             button.draw(surface, mouse, px)
         if ending is not None:
             self._draw_end(surface, ending, app)
+        if self.cover is not None:
+            self._draw_cover(surface, app, self.cover)
+
+    def _draw_cover(self, surface, app, seat: int) -> None:
+        """The hand-over between two people at one screen: an opaque cover over everything."""
+        w, h = surface.get_size()
+        whole = pygame.Rect(0, 0, w, h)
+        pygame.draw.rect(surface, theme.BG, whole)
+        textfit.box(whole, "modal")
+        names = self.ctl.names
+        name = names[seat] if seat < len(names) and names[seat] else f"seat {seat}"
+        game = self.ctl.game
+        colour, colour_name = seat_style(game.id if game is not None else None, seat)
+        big, body = app.px(44), app.px(22)
+        width = w - 80
+        y = h // 2 - big - body * 3
+        draw_text(surface, fit(f"pass to {name}", big, width, bold=True), (w // 2, y), big, colour, bold=True,
+                  anchor="midtop")
+        y += big + body
+        lines = wrap(f"seat {seat} ({colour_name}) plays next on this screen. The others look away: "
+                     f"{name}'s cards show once {name} is here.", body, min(width, body * 36))
+        for line in lines[:3]:
+            draw_text(surface, line, (w // 2, y), body, theme.TEXT, anchor="midtop")
+            y += body + 4
+        y += body
+        bw = min(width, max(body * 14, theme.font(body).size(f"I am {name}: show my cards")[0] + 40))
+        button = Button(pygame.Rect(w // 2 - bw // 2, y, bw, body + 18), f"I am {name}: show my cards", "uncover")
+        self.buttons = [button]  # under the cover no other button can be hit
+        button.draw(surface, pygame.mouse.get_pos(), body)
+        draw_text(surface, "(or press Enter)", (w // 2, button.rect.bottom + 8), body - 4, theme.MUTED, anchor="midtop")
 
     def _peer_lines(self, px: int, width: int) -> list[str]:
         """The other players' connection in words, wrapped: empty while every one is connected."""

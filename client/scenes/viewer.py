@@ -14,7 +14,7 @@ from __future__ import annotations
 import pygame
 
 from client.ending import line
-from client.games import renderer_for
+from client.games import renderer_for, seat_style
 from client.replaytext import move_text, replay_ending
 from client.ui import textfit, theme
 from client.ui.widgets import Button, draw_text, fit, panel, wrap
@@ -221,7 +221,8 @@ class ViewerScene:
         inner = panel(surface, box, fit(f"view: {mode} - {what}", px, box.w - 16), px)
         y = inner.y
         for s, name in enumerate(self.st.names):
-            draw_text(surface, fit(f"seat {s}: {name}", small, inner.w), (inner.x, y), small, theme.seat_colour(s))
+            draw_text(surface, fit(f"seat {s}: {name}", small, inner.w), (inner.x, y), small,
+                      seat_style(self.st.game.id, s)[0])
             y += small + 2
         if self.notice:
             for line in wrap(self.notice, small, inner.w)[:2]:

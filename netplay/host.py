@@ -111,7 +111,7 @@ class HostSession(Session):
             self._between_games()
 
     def _my_decision_queued(self) -> bool:
-        return bool(getattr(self.decider, "waiting", False))
+        return self.decision_queued()
 
     def close(self) -> None:
         with self.lock:

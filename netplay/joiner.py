@@ -119,7 +119,7 @@ class JoinSession(Session):
             self._work()
             self._timers()
             self._between_games()
-            urgent = self.outcome is not None or bool(getattr(self.decider, "waiting", False))
+            urgent = self.outcome is not None or self.decision_queued()
         try:
             messages = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms))
         except (Refused, KeyChanged) as exc:   # on a reconnection: another host now answers there

@@ -328,6 +328,10 @@ class Session:
         """True while this peer may not build its next frame (a joiner with a frame in flight)."""
         return False
 
+    def decision_queued(self) -> bool:
+        """A person at this machine (any seat it holds) has just chosen: do not wait on the network."""
+        return any(getattr(d, "waiting", False) for d in (self.decider, *self.deciders.values()))
+
     def decider_for(self, seat: int) -> Decider:
         return self.deciders.get(seat, self.decider)
 

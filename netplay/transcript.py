@@ -132,7 +132,7 @@ class Transcript:
                 label = f"{event.chance.label} " if event.chance is not None and event.chance.label else ""
                 if event.seat is None:
                     lines.append(f"chance: {label}{_show(event.value)}")
-                elif event.seat == self.seat:
+                elif event.seat == self.seat and len(self.ledgers) == 1:
                     lines.append(f"you draw {label}{_show(event.value)} (secret)")
                 elif event.seat in self.ledgers:
                     lines.append(f"seat {event.seat} (on this machine) draws {label}in secret")

@@ -86,9 +86,10 @@ def test_a_peer_holding_two_seats_beside_two_bot_peers(tmp_path: Path) -> None:
         (v,) = _same_game([host, *joiners])
         assert v.status == "valid", v.reason
         assert "you are seats 0, 1" in host.out
-        # the host's second seat keeps its own cards: each seat's drawn cards are logged as its own
+        # two seats share this peer's log (and screen): neither seat's card is written in it
         path = replays_of(host)[0]
-        assert _seen_cards(host.out) == _decrypted(path, 0)
+        assert _seen_cards(host.out) == [] and _decrypted(path, 0) + _decrypted(path, 1)
+        assert "(on this machine) draws a card in secret" in host.out
 
 
 def test_a_joiner_killed_in_a_shuffle_round_resumes_and_the_game_completes(tmp_path: Path) -> None:

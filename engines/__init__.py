@@ -1,7 +1,7 @@
 """The rules engines, one package per game, behind the contract of `engines.core`.
 
 `engines.GAMES` maps a game id to its `Game`; `engines.get(id)` looks one up and raises
-`UnknownGame` with the known ids. `engines.bots(id)` gives the bots of a game by name.
+`UnknownGame` with the known ids. The bots of a game are in the `bots` package (`bots.for_game(id)`).
 """
 
 from __future__ import annotations
@@ -31,15 +31,11 @@ _PACKAGES = (
 )
 
 
-_HOME: dict[str, str] = {}
-
-
 def _load() -> dict[str, Game]:
     games: dict[str, Game] = {}
     for name in _PACKAGES:
         for game in import_module(name).GAMES:
             games[game.id] = game
-            _HOME[game.id] = name
     return dict(sorted(games.items()))
 
 
@@ -54,14 +50,6 @@ def get(game_id: str) -> Game:
         raise UnknownGame(f"unknown game {game_id!r} (known: {known})") from None
 
 
-def bots(game_id: str) -> dict[str, type]:
-    """The bots of a game by name ("random", "smart", ...), from its package's `bot.BOTS`."""
-    get(game_id)
-    module = import_module(_HOME[game_id] + ".bot")
-    table = module.BOTS
-    return dict(table(game_id) if callable(table) else table)
-
-
 __all__ = [
     "GAMES",
     "HIDDEN",
@@ -73,7 +61,6 @@ __all__ = [
     "Result",
     "State",
     "UnknownGame",
-    "bots",
     "get",
     "uniform",
 ]

@@ -5,8 +5,9 @@ acceptance of a frame, the end-of-game re-simulation and this seat's own frames.
 
 `accept` raises `Rejected` for a frame that cannot be attributed or does not belong here (malformed:
 no frame of this protocol, a wrong envelope field or an unknown kind; wrong session, replayed, out of
-order, not chained, bad signature); the ledger is untouched and the frame should be dropped. It raises `Dispute` for a correctly signed, correctly chained frame whose
-content the protocol or the rules forbid (wrong turn, illegal action, wrong reveal, digest mismatch):
+order, not chained, bad signature); the ledger is untouched and the frame should be dropped. It
+raises `Dispute` for a correctly signed, correctly chained frame whose content the protocol or the
+rules forbid (wrong turn, illegal action, wrong reveal, digest mismatch):
 the ledger halts, keeps the frame as evidence, and the dispute names the frame, the seat, what was
 claimed, what was allowed and the rule.
 """

@@ -69,6 +69,8 @@ class Transcript:
             replay = read_replay(path)
         except (OSError, ValueError) as exc:
             raise ResumeError(f"cannot read the replay {path}: {exc}") from None
+        if replay.malformed is not None:   # never cut it off: those bytes are someone's evidence
+            raise ResumeError(f"the replay {path} holds a record that is no frame: {replay.notes[-1]}")
         writer = ReplayWriter.resume(path, replay.end, 1 + len(replay.frames), fsync)
         transcript = cls(replay.header, secrets, writer, game)
         try:

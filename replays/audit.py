@@ -38,7 +38,7 @@ EXIT = {"valid": 0, "unfinished": 1, "contested": 1, "invalid": 1, "unreadable":
 @dataclass(slots=True)
 class Verdict:
     path: str
-    status: str  # valid | unfinished | invalid | unreadable
+    status: str  # valid | unfinished | contested | invalid | unreadable
     reason: str
     game: str = ""
     players: int = 0
@@ -53,6 +53,10 @@ class Verdict:
     claim: dict[str, Any] | None = None
     #: what comparing this file with other seats' copies of the game found (replays.forks)
     forks: list[dict[str, Any]] = field(default_factory=list)
+    #: the frame the verdict names (docs/replay-format.md "Verdicts"): the offending frame (invalid), the
+    #: claim (unfinished by a timeout claim), the contest (contested), the first missing frame (unfinished,
+    #: cut short); None for valid and unreadable
+    frame: int | None = None
 
     @property
     def exit_code(self) -> int:
@@ -60,9 +64,9 @@ class Verdict:
 
     def as_dict(self) -> dict[str, Any]:
         return {"path": self.path, "verdict": self.status, "exit": self.exit_code, "reason": self.reason,
-                "game": self.game, "players": self.players, "seats": self.seats, "frames": self.frames,
-                "checked": self.checked, "result": self.result, "dispute": self.dispute, "blame": self.blame,
-                "claim": self.claim, "forks": self.forks, "notes": self.notes}
+                "frame": self.frame, "game": self.game, "players": self.players, "seats": self.seats,
+                "frames": self.frames, "checked": self.checked, "result": self.result, "dispute": self.dispute,
+                "blame": self.blame, "claim": self.claim, "forks": self.forks, "notes": self.notes}
 
     def lines(self) -> list[str]:
         """The verdict as a person reads it."""
@@ -162,11 +166,11 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
             if on_frame is not None:
                 on_frame(n, len(replay.frames))
     except Rejected as exc:
-        verdict.status = "invalid"
+        verdict.status, verdict.frame = "invalid", verdict.checked
         verdict.reason = f"frame {verdict.checked} rejected: {exc.reason}"
         return verdict
     except Dispute as exc:
-        verdict.status = "invalid"
+        verdict.status, verdict.frame = "invalid", exc.frame_no
         verdict.checked = len(ledger.frames)
         verdict.dispute = exc.as_dict()
         verdict.blame = exc.seat if exc.seat >= 0 else None
@@ -175,9 +179,14 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
     except DealUnsupported as exc:
         verdict.status, verdict.reason = "unreadable", f"cannot audit: {exc}"
         return verdict
+    if replay.malformed is not None:    # what the ledger says of bytes that are no frame: rejected
+        number, index, offset, reason = replay.malformed
+        verdict.status, verdict.frame = "invalid", number
+        verdict.reason = f"frame {number} rejected: malformed frame: {reason} (record {index} at byte {offset})"
+        return verdict
     problem = _certificates(replay, ledger)
     if problem is not None:
-        verdict.status, verdict.reason = "invalid", problem[1]
+        verdict.status, verdict.reason, verdict.frame = "invalid", problem[1], problem[2]
         verdict.blame = problem[0]
         if problem[0] is not None:
             verdict.dispute = {"frame": problem[2], "seat": problem[0], "claimed": "two certificates",
@@ -202,6 +211,7 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
     verdict.status = "unfinished"
     awaited = ledger.awaited()
     count = len(replay.frames)
+    verdict.frame = count
     if awaited is None:
         verdict.reason = f"unfinished at frame {count}: the transcript stops early"
         return verdict
@@ -241,6 +251,7 @@ def _certificates(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int]
 def _claimed(ledger: Ledger, verdict: Verdict) -> Verdict:
     """A game a timeout claim stopped: say who claimed what and who vouched for it; blame nobody."""
     claim = ledger.claim
+    verdict.frame = claim.frame_no
     cosigned = sorted(ledger.finals) if not claim.open and ledger.status == "unfinished" else []
     verdict.claim = {"frame": claim.frame_no, "claimant": claim.claimant, "blamed": claim.blamed, "kind": claim.kind,
                      "final": not claim.open, "cosigned": cosigned, "contest": None}
@@ -248,7 +259,7 @@ def _claimed(ledger: Ledger, verdict: Verdict) -> Verdict:
             f"{claim.kind} frame")
     if ledger.status == "contested":
         frame_no, seat, reason, evidence = ledger.contest
-        verdict.status = "contested"
+        verdict.status, verdict.frame = "contested", frame_no
         verdict.claim["contest"] = {"frame": frame_no, "reason": reason, "evidence": evidence}
         backed = "with its own signed frame for that slot as evidence" if evidence else "without evidence"
         verdict.reason = (f"contested: {said}; seat {seat} contests it in frame {frame_no} {backed} "

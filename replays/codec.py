@@ -136,6 +136,8 @@ def iter_records(data: bytes, limits: Limits = DEFAULT_LIMITS):
     A record cut off by the end of the data is yielded as (offset, rest, FormatError("truncated
     record ...")) and ends the stream, so a caller can tell a torn tail from garbage in the middle;
     a record that cannot be delimited at all (bad type byte, over a limit) also ends the stream.
+    Every limit applies to every record, `max_bytes` included: a record longer than that is a
+    FormatError (never a torn tail), however it ends.
     Data is fed in small pieces, so a huge declared length costs no memory.
     """
     unpacker = msgpack.Unpacker(max_buffer_size=limits.max_bytes, **_unpack_args(limits))
@@ -144,6 +146,8 @@ def iter_records(data: bytes, limits: Limits = DEFAULT_LIMITS):
     fed = pos = 0
     while pos < total:
         stop, problem = scan(view, limits, pos)
+        if not problem and stop is not None and stop - pos > limits.max_bytes:
+            problem = f"record of {stop - pos} bytes exceeds the limit of {limits.max_bytes}"
         if problem:                # decided without decoding (which would reserve what headers declare)
             if stop is None:
                 yield pos, bytes(view[pos:]), FormatError(problem)
@@ -170,6 +174,9 @@ def iter_records(data: bytes, limits: Limits = DEFAULT_LIMITS):
         except msgpack.OutOfData:
             rest = bytes(view[pos:])
             oversize = _declared_oversize(rest, limits)
+            if not oversize and len(rest) > limits.max_bytes:
+                # a torn write of a record within the limits is shorter than the limit: this is no torn write
+                oversize = f"record of more than {limits.max_bytes} bytes (cut off after {len(rest)})"
             if oversize:
                 yield pos, rest, FormatError(oversize)
             else:

@@ -1,6 +1,9 @@
 """Reading a replay file without trusting it: every record is decoded under limits, a torn last
-record (a crash mid-write) is reported and skipped, anything else malformed is a FormatError naming
-the record and its offset. Whether the frames are genuine and legal is the audit's job."""
+record (a crash mid-write) is reported and skipped, and a record that breaks the file's syntax (not
+canonical msgpack within the limits, or a header this netplay cannot read) is a FormatError naming the
+record and its offset: the file is unreadable. A well-formed record in a frame's place that is no frame
+(`Replay.malformed`) is not a reading error: a live peer would reject those bytes, and so the audit
+reports the file invalid at that frame. Whether the frames are genuine and legal is the audit's job."""
 
 from __future__ import annotations
 
@@ -63,6 +66,10 @@ class Replay:
     certs: list[Cert] = field(default_factory=list)
     #: records of a type this netplay does not know, which no signature it checks covers
     skipped: int = 0
+    #: the first frame record that is no frame (frame number, record index, byte offset, reason), or None.
+    #: `frames` stops before it: a peer would have rejected those bytes, so the audit reports the file
+    #: invalid at that frame (docs/replay-format.md, "Reading without trust")
+    malformed: tuple[int, int, int, str] | None = None
 
 
 def read_replay(path: str | os.PathLike, max_file: int = MAX_FILE) -> Replay:
@@ -106,9 +113,14 @@ def parse_replay(data: bytes) -> Replay:
                 replay.notes.append(f"record {index} at byte {offset}: unknown record type {value[0][:32]!r} skipped")
             replay.end = offset + len(raw)
             continue
-        try:
-            replay.frames.append(frame_from_value(value, raw))
-        except codec.FormatError as exc:
-            raise codec.FormatError(f"record {index} at byte {offset}: {exc.reason}") from None
+        if replay.malformed is None:
+            try:
+                replay.frames.append(frame_from_value(value, raw))
+            except codec.FormatError as exc:
+                # well-formed msgpack, but no frame: a live peer rejects such bytes, so the file is judged,
+                # not unreadable; reading goes on to the end so that a broken record later still decides
+                replay.malformed = (len(replay.frames), index, offset, exc.reason)
+                replay.notes.append(f"record {index} at byte {offset} is no frame ({exc.reason}); the frames after "
+                                    "it are not read")
         replay.end = offset + len(raw)
     return replay

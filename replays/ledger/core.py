@@ -3,10 +3,11 @@ docstring). It decides which frame comes next and dispatches each frame to its k
 (`replays.ledger.kinds.KINDS`) for the checks; this module holds the order of the protocol, the
 acceptance of a frame, the end-of-game re-simulation and this seat's own frames.
 
-`accept` raises `Rejected` for a frame that cannot be attributed or does not belong here (malformed,
-wrong session, replayed, out of order, not chained, bad signature); the ledger is untouched and the
-frame should be dropped. It raises `Dispute` for a correctly signed, correctly chained frame whose
-content the protocol or the rules forbid (wrong turn, illegal action, wrong reveal, digest mismatch):
+`accept` raises `Rejected` for a frame that cannot be attributed or does not belong here (malformed:
+no frame of this protocol, a wrong envelope field or an unknown kind; wrong session, replayed, out of
+order, not chained, bad signature); the ledger is untouched and the frame should be dropped. It
+raises `Dispute` for a correctly signed, correctly chained frame whose content the protocol or the
+rules forbid (wrong turn, illegal action, wrong reveal, digest mismatch):
 the ledger halts, keeps the frame as evidence, and the dispute names the frame, the seat, what was
 claimed, what was allowed and the rule.
 """
@@ -282,6 +283,8 @@ class Ledger:
                 frame = decode_frame(frame)
             except codec.FormatError as exc:
                 raise Rejected(f"malformed frame: {exc.reason}") from None
+        if self.protocol == 1 and frame.kind not in PROTOCOL_1:   # (decode_frame knows every protocol's kinds)
+            raise Rejected(f"malformed frame: kind {frame.kind!r} is not a frame kind of protocol 1", frame.seq)
         expected_no = len(self.frames)
         if frame.session != self.session:
             raise Rejected(f"frame for another session ({short(frame.session)}, this is {short(self.session)})")
@@ -341,10 +344,7 @@ class Ledger:
         """Check a frame's content against the protocol and the rules; return the new knowledge state and
         the bookkeeping to commit once the digest matches. Raises Dispute; changes nothing itself (except
         that a frame closing a claim's window marks the claim final before its checks)."""
-        handler = KINDS.get(kind)
-        if handler is None or (self.protocol == 1 and kind not in PROTOCOL_1):
-            raise Dispute(frame_no, seat, f"a {kind!r} frame", "a frame kind of this protocol version", "frame format",
-                          f"seat {seat} sent a frame of a kind protocol {self.protocol} does not have")
+        handler = KINDS[kind]   # an unknown kind never gets here: it is no frame (Rejected as malformed)
         if kind in ("timeout", "contest"):
             return handler.check(self, seat, body, frame_no)
         if kind == "spoiled" and self.status == "play":

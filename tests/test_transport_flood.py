@@ -60,7 +60,7 @@ def host(seats: Seats):
 def flood(host: HostTransport, run: Run, mode: str, source: str = "", key: bytes | None = None,
           duration: float = 8.0) -> Peer:
     port = host.port if mode == "card" else host.curve_port
-    args = [mode, "127.0.0.1", str(port), "--server-key", host.identity.curve_public.decode(),
+    args = [mode, "127.0.0.1", str(port), f"--server-key={host.identity.curve_public.decode()}",
             "--connections", str(CONNECTIONS), "--interval", str(INTERVAL), "--duration", str(duration)]
     if source:
         args += ["--source", source]

@@ -163,8 +163,10 @@ class ProgressMixin:
 
     def smith_texts(self: CatanCK, s: CatanState, seat: int) -> list[str]:
         can = self.promotable(s, seat)
-        nodes = [n for n in range(54) if can >> n & 1]
-        out = [f"play smith {n}" for n in nodes]
+        out = [f"play smith {n}" for n in range(54) if can >> n & 1]
+        cs = s.ext.seats[seat]
+        mask = (cs.k1 | cs.k2) & ~cs.promoted
+        nodes = [n for n in range(54) if mask >> n & 1]
         for i, a in enumerate(nodes):
             for b in nodes[i + 1:]:
                 try:

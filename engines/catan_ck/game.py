@@ -33,6 +33,8 @@ from engines.catan.state import (
     STEAL_PICK,
     TERRAIN,
     CatanState,
+    pack_layout,
+    pack_seat,
 )
 from engines.catan.trade import OfferTable
 from engines.catan_ck import decks
@@ -887,6 +889,21 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     def reveals(self, inner: CatanState, seat: int, action: str) -> tuple[tuple[str, int], ...]:
         return decks.reveals(self, inner, seat, action)
+
+    def public(self, inner: CatanState) -> tuple:
+        """The public part in a dozen values: texts as they are, every number packed into bytes (the
+        digest of every frame costs per encoded value). Private parts and `ext.seen` are left out."""
+        s = inner
+        offer = s.offer
+        packed = (bytes((s.n, int(s.domestic), s.active, s.robber + 1, s.longest + 1, s.setup, s.spot + 1,
+                         s.victim + 1, s.free, s.offers, s.claimant + 1, len(s.dice), *s.dice, len(s.queue),
+                         *s.queue, len(s.out), *s.out, *s.bank))
+                  + s.max_rounds.to_bytes(4, "big") + s.turn.to_bytes(4, "big") + s.round.to_bytes(4, "big"))
+        if offer is not None:
+            packed += bytes((1, *offer.give, *offer.get, offer.to + 1, len(offer.accepted), *offer.accepted,
+                             len(offer.declined), *offer.declined))
+        return (packed, s.board, s.step, s.back, s.reason, pack_layout(s.layout),
+                b"".join([pack_seat(seat) for seat in s.seats]), s.ext.public())
 
     def disclose(self, inner: CatanState) -> tuple[int, ...]:
         return decks.disclose(inner)

@@ -106,9 +106,10 @@ class CKExt(NamedTuple):
         return _new(CKExt, values)
 
     def public(self) -> tuple:
-        return (tuple([pack_ck_seat(x) for x in self.seats]), self.defense, self.ship, self.attacked, self.metro,
-                self.metro_at, self.merchant, self.merchant_owner, self.pool, self.epoch, self.epoch_pool,
-                self.under, self.agenda, self.ctx, self.fleet, self.harbored, self.commits)
+        """Everything but `seen`, packed into a few byte strings (the canonical encoder's cost grows
+        with the number of values): the seats, then one blob of the small numbers (see `pack_numbers`)."""
+        return (b"".join([pack_ck_seat(x) for x in self.seats]), self.defense, pack_numbers(self),
+                self.agenda, self.ctx)
 
     def knights(self) -> int:
         """Every node holding a knight."""
@@ -132,6 +133,29 @@ def pack_ck_seat(x: CKSeat) -> bytes:
         if len(_PACKED) > 100_000:
             _PACKED.clear()
         _PACKED[x] = found
+    return found
+
+
+_PACKED_NUMBERS: dict[tuple, bytes] = {}
+
+
+def pack_numbers(x: CKExt) -> bytes:
+    """ship, first attack, metropolis owners and nodes, merchant hex and owner (each + 1, one byte),
+    pool sizes, epochs (two bytes each), merchant-fleet and harbor masks, the 25 under-pile counts,
+    each epoch pool (length byte, then its entries) and the committed knight masks (7 bytes each)."""
+    key = (x.ship, x.attacked, x.metro, x.metro_at, x.merchant, x.merchant_owner, x.pool, x.epoch, x.fleet,
+           x.harbored, x.under, x.epoch_pool, x.commits)
+    found = _PACKED_NUMBERS.get(key)
+    if found is None:
+        head = bytes((x.ship, int(x.attacked), *(v + 1 for v in x.metro), *(v + 1 for v in x.metro_at),
+                      x.merchant + 1, x.merchant_owner + 1, x.fleet, x.harbored, *x.under))
+        sizes = b"".join(v.to_bytes(2, "big") for v in (*x.pool, *x.epoch))
+        pools = b"".join(bytes((len(p), *p)) for p in x.epoch_pool)
+        commits = bytes((len(x.commits),)) + b"".join(m.to_bytes(7, "big") for m in x.commits)
+        found = head + sizes + pools + commits
+        if len(_PACKED_NUMBERS) > 100_000:
+            _PACKED_NUMBERS.clear()
+        _PACKED_NUMBERS[key] = found
     return found
 
 

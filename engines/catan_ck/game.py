@@ -10,6 +10,7 @@ and their paths in knights.py, the decks (pools, epochs, deals) in decks.py.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engines.catan import cards as K
@@ -87,6 +88,9 @@ _STEAL = tuple(Awaiting("chance", (), Chance("pick", n=k, label="card stolen")) 
 #: yields of a city per terrain (hills, forest, pasture, fields, mountains), as (resource, commodity, count)
 _CITY_YIELD = ((0, -1, 2), (1, 7, 1), (2, 5, 1), (3, -1, 2), (4, 6, 1))
 _WALL = (2, 0, 0, 0, 0, 0, 0, 0)
+#: verbs after which nobody's victory points can have changed (a roll or a trade changes only cards)
+_NO_POINTS = frozenset(("offer", "accept", "decline", "confirm", "cancel", "trade", "discard", "activate", "roll",
+                        "aqueduct", "harbor", "keep", "bury"))
 _TASKS_OF_SEAT = frozenset(("draw", "pick", "pillage", "aqueduct", "bishopsteal", "harbor", "give", "metro"))
 
 
@@ -116,6 +120,9 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     def __init__(self) -> None:
         super().__init__()
+        # 8 card types capped at 3 give many more hand keys than the base game: a bigger memo
+        table = self.offers_table
+        table._texts = lru_cache(maxsize=131072)(table._compute)
         self.cost_knight = (0, 0, 1, 0, 1, 0, 0, 0)
         self.cost_grain = (0, 0, 0, 1, 0, 0, 0, 0)
 
@@ -370,6 +377,8 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         steps = self.verb_steps.get(verb)
         if steps is None or s.step not in steps:
             return self.play_other(s, seat, parsed, action)
+        if verb in _NO_POINTS:  # the commonest actions (offers) change nobody's points: no victory check
+            return self.handlers[verb](s, seat, parsed, action)
         return self.check_win(self.handlers[verb](s, seat, parsed, action))
 
     def play_other(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:

@@ -67,8 +67,13 @@ class ProgressMixin:
     def card_texts(self: CatanCK, s: CatanState, seat: int) -> list[str]:
         """Every `play <id> ...` text legal in main (sorted)."""
         out: list[str] = []
-        for g in range(len(PROGRESS)):
-            if g == _ALCHEMIST or g in _VP or not decks.may_hold(s, seat, g):
+        mine = s.private[seat]
+        if mine is not HIDDEN:
+            ids = [g for g, k in enumerate(mine.held) if k]
+        else:
+            ids = [g for g in range(len(PROGRESS)) if decks.may_hold(s, seat, g)]
+        for g in ids:
+            if g == _ALCHEMIST or g in _VP:
                 continue
             out += self.texts_of(s, seat, g)
         out.sort()

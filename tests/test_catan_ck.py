@@ -500,3 +500,33 @@ def test_maritime_rates_trading_house_and_fleet():
     assert "play merchantfleet cloth" not in moves(give_progress(state, 0, "merchantfleet"), 0)
     after = play(state, 0, "end")
     assert after.inner.ext.fleet == 0
+
+
+def test_resignation_removes_knights_walls_cards_and_passes_the_metropolis():
+    state = position(4, active=1, s0=dict(cities=[12]),
+                     s1=dict(cities=[14, 40], walls=[14], levels=(4, 0, 0), knights={9: (2, True)},
+                             hand="2brick+3cloth", progress=["spy", "merchant"]),
+                     s2=dict(cities=[23, 31], levels=(3, 0, 0)), s3=dict(cities=[28], levels=(4, 0, 0)))
+    state = with_ext(state, metro=(1, -1, -1), metro_at=(14, -1, -1), merchant=2, merchant_owner=1)
+    bank = state.inner.bank
+    state = G.play(state, 1, "resign")
+    x = state.inner.ext
+    assert x.seats[1].knights() == 0 and x.seats[1].walls == 0 and x.seats[1].cards() == 0
+    assert state.inner.seats[1].cities == 0 and state.inner.bank[0] == bank[0] + 2 and state.inner.bank[5] == bank[5] + 3
+    assert x.merchant == -1 and x.merchant_owner == -1
+    # seat 3 is now the only one at trade level 4 and owns a city without a metropolis
+    assert state.inner.step == "metropolis" and G.awaiting(state).seats == (3,)
+    state = play(state, 3, "metropolis 28")
+    assert state.inner.step == "pre-roll" and state.inner.active == 2 and state.inner.ext.metro[0] == 3
+    assert G.result(state) is None
+
+
+def test_the_active_player_resigns_mid_turn():
+    state = position(3, active=1, s0=dict(cities=[12]), s1=dict(cities=[14], progress=["bishop"]),
+                     s2=dict(cities=[40]))
+    state = G.play(state, 1, "resign")
+    assert state.inner.step == "pre-roll" and state.inner.active == 2
+    assert state.inner.gone[P["bishop"]] == 1  # full knowledge: the card left the game
+    peer = G.play(knowledge(position(3, active=1, s0=dict(cities=[12]), s1=dict(cities=[14], progress=["bishop"]),
+                                     s2=dict(cities=[40])), 0), 1, "resign")
+    assert peer.inner.gone is HIDDEN and G.digest(peer) == G.digest(state)

@@ -23,7 +23,7 @@ from test_catan_ck_helpers import (
     with_inner,
 )
 
-from engines.catan_ck.cards import CARD_TOTALS, DECK_CARDS, DECK_INDEX, P, PROGRESS
+from engines.catan_ck.cards import CARD_TOTALS, DECK_CARDS, DECK_INDEX, PROGRESS, P
 from engines.contract import HIDDEN, IllegalAction
 from engines.referee import Referee
 
@@ -401,7 +401,7 @@ def test_refill_through_the_referee_every_seat_agrees():
 
 
 def test_every_card_id_has_a_test_here_or_in_the_examples():
-    here = open(__file__).read()
-    examples = open(__file__.replace("_cards", "")).read()
+    with open(__file__) as here_file, open(__file__.replace("_cards", "")) as examples_file:
+        here, examples = here_file.read(), examples_file.read()
     for card in PROGRESS:
         assert f'"{card}"' in here + examples or f"play {card}" in here + examples, card

@@ -13,7 +13,7 @@ import engines
 from engines.catan.board import EDGE_BIT, NODE_BIT
 from engines.catan.cards import parse_multiset
 from engines.catan.state import MAIN
-from engines.catan_ck.cards import CARD_DECK, NAMES, P, PROGRESS
+from engines.catan_ck.cards import CARD_DECK, NAMES, PROGRESS, P
 from engines.catan_ck.state import PHand
 from engines.contract import COMMON_ACTIONS, HIDDEN, IllegalAction
 from engines.game import State
@@ -244,7 +244,7 @@ def garbage(rng: random.Random, n: int) -> list[str]:
     return [f"settle {node}", f"city {node}", f"road {edge}", f"wall {node}", f"knight {node}", f"activate {node}",
             f"promote {node}", f"chase {node}", f"knightmove {node} {rng.randrange(56)}", f"displace {node} {node}",
             f"improve {rng.choice(['trade', 'politics', 'science'])}", "end", "roll", "keep", "skip",
-            f"bury {card}", f"take {card}", f"play {card}", f"play {card} {node}", f"pick politics",
+            f"bury {card}", f"take {card}", f"play {card}", f"play {card} {node}", "pick politics",
             f"reveal {card}", f"give 1{rng.choice(NAMES)}", f"harbor {rng.choice(NAMES)}", f"metropolis {node}",
             f"pillage {node}", f"retreat {node}", f"desert {node}", f"recruit {node}", "commit none",
             f"aqueduct {rng.choice(NAMES)}", f"steal {rng.randrange(n + 1)}", f"robber h{rng.randrange(20)}",

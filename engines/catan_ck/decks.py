@@ -13,7 +13,7 @@ while applying that seat's own action or chance outcome, or where it is known an
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.catan.state import CatanState
 from engines.catan_ck.cards import (
@@ -29,9 +29,6 @@ from engines.catan_ck.cards import (
 from engines.catan_ck.state import CKExt, CKSeat, PHand
 from engines.catan_ck.steps import DRAW, DRAWN
 from engines.contract import HIDDEN, Awaiting, Chance, IllegalAction
-
-if TYPE_CHECKING:
-    from engines.catan_ck.game import CatanCK
 
 __all__ = ["dealt", "drawable", "may_hold", "public_copies", "remaining_pool", "start_draw"]
 
@@ -100,7 +97,7 @@ def start_draw(s: CatanState, seat: int, d: int) -> CatanState | None:
     return s.put(step=DRAW, queue=(), ext=x.put(ctx=(seat, d)))
 
 
-def dealt(rules: CatanCK, s: CatanState, value: Any) -> CatanState:
+def dealt(rules: Any, s: CatanState, value: Any) -> CatanState:
     """The deal's outcome: the card's index in its deck (the drawer's engine) or HIDDEN."""
     x = s.ext
     seat, d = x.ctx
@@ -152,7 +149,7 @@ def drawn_legal(s: CatanState, seat: int) -> list[str]:
     return out
 
 
-def keep(rules: CatanCK, s: CatanState, seat: int, action: str) -> CatanState:
+def keep(rules: Any, s: CatanState, seat: int, action: str) -> CatanState:
     mine = s.private[seat]
     if mine is not HIDDEN:
         if mine.drawn in _VP_BIT:
@@ -161,7 +158,7 @@ def keep(rules: CatanCK, s: CatanState, seat: int, action: str) -> CatanState:
     return rules.after_draw(s, seat)
 
 
-def reveal(rules: CatanCK, s: CatanState, seat: int, g: int, action: str) -> CatanState:
+def reveal(rules: Any, s: CatanState, seat: int, g: int, action: str) -> CatanState:
     x = s.ext
     _, d = x.ctx
     if g not in _VP_BIT or CARD_DECK[g] != d:
@@ -226,7 +223,7 @@ def receive_known(s: CatanState, seat: int, g: int) -> CatanState:
 
 # ------------------------------------------------------------------------------ what the protocol proves
 
-def reveals(rules: CatanCK, s: CatanState, seat: int, action: str) -> tuple[tuple[str, int], ...]:
+def reveals(rules: Any, s: CatanState, seat: int, action: str) -> tuple[tuple[str, int], ...]:
     """Dealt cards an action shows from `seat`'s own hand: a card played or buried that is not a
     publicly known copy (those were proven when they became public), and a revealed VP card."""
     parsed = rules.notation.parse(action)

@@ -51,6 +51,7 @@ from engines.catan_ck.cards import (
 from engines.catan_ck.knights import KnightsMixin
 from engines.catan_ck.notation import CK_FORMS, CKNotation
 from engines.catan_ck.progress import ProgressMixin
+from engines.catan_ck.resign import eliminate
 from engines.catan_ck.state import CKExt, CKSeat, PHand
 from engines.catan_ck.steps import (
     AQUEDUCT,
@@ -75,6 +76,8 @@ from engines.catan_ck.steps import (
     TAKE,
     WORDS_OF_STEP,
 )
+from engines.catan_ck.view import describe as ck_describe
+from engines.catan_ck.view import view as ck_view
 from engines.contract import Awaiting, Chance, IllegalAction, Option, Result
 
 __all__ = ["CatanCK"]
@@ -880,21 +883,15 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     # ============================================================================ resignation
 
     def eliminate(self, inner: CatanState, seat: int) -> CatanState:
-        from engines.catan_ck.resign import eliminate
-
         return eliminate(self, inner, seat)
 
     # ============================================================================ view
 
     def view(self, inner: CatanState, seat: int | None) -> dict:
-        from engines.catan_ck.view import view
-
-        return view(self, inner, seat)
+        return ck_view(self, inner, seat)
 
     def describe(self, inner: CatanState, seat: int, action: str) -> str:
-        from engines.catan_ck.view import describe
-
-        return describe(self, inner, seat, action)
+        return ck_describe(self, inner, seat, action)
 
     def reveals(self, inner: CatanState, seat: int, action: str) -> tuple[tuple[str, int], ...]:
         return decks.reveals(self, inner, seat, action)

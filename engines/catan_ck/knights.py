@@ -8,17 +8,12 @@ hook), so every change of knights recomputes the road lengths of every seat stil
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engines.catan.board import EDGES, HEX_NODE_MASK, NODE_BIT, NODE_EDGES, road_nodes
 from engines.catan.game import _put
 from engines.catan.state import CatanState
 from engines.catan_ck.state import CKExt, CKSeat
 from engines.catan_ck.steps import RETREAT
 from engines.contract import IllegalAction
-
-if TYPE_CHECKING:
-    from engines.catan_ck.game import CatanCK
 
 __all__ = ["KnightsMixin"]
 
@@ -39,15 +34,15 @@ class KnightsMixin:
 
     # ------------------------------------------------------------------------------ geometry
 
-    def occupied(self: CatanCK, s: CatanState) -> int:
+    def occupied(self, s: CatanState) -> int:
         """Nodes holding a building or a knight."""
         return self.buildings(s) | s.ext.knights()
 
-    def others_pieces(self: CatanCK, s: CatanState, p: int) -> int:
+    def others_pieces(self, s: CatanState, p: int) -> int:
         """Nodes holding another player's building or knight (they end an own road path)."""
         return self.blockers(s, s.seats, p)
 
-    def paths(self: CatanCK, s: CatanState, p: int, a: int) -> int:
+    def paths(self, s: CatanState, p: int, a: int) -> int:
         """Nodes b != a with an own road path of p from a to b: along p's roads, every node strictly
         between empty or holding only p's own pieces."""
         roads = s.seats[p].roads
@@ -69,13 +64,13 @@ class KnightsMixin:
                             frontier.append(w)
         return seen & ~NODE_BIT[a]
 
-    def relength_all(self: CatanCK, s: CatanState) -> CatanState:
+    def relength_all(self, s: CatanState) -> CatanState:
         seats, longest = self._relength(s, s.seats, list(s.alive()))
         return s.put(seats=seats, longest=longest)
 
     # ------------------------------------------------------------------------------ legal
 
-    def knight_texts(self: CatanCK, s: CatanState, p: int) -> tuple[list[str], ...]:
+    def knight_texts(self, s: CatanState, p: int) -> tuple[list[str], ...]:
         """(activate, chase, displace, knight, knightmove, promote) texts, each list sorted."""
         N = self.notation
         x = s.ext
@@ -117,7 +112,7 @@ class KnightsMixin:
             place = [N.knight[n] for n in N.node_order if spots >> n & 1]
         return activate, chase, displace, place, moves, promote
 
-    def weaker_knights(self: CatanCK, x: CKExt, p: int, level: int) -> int:
+    def weaker_knights(self, x: CKExt, p: int, level: int) -> int:
         mask = 0
         for o, cs in enumerate(x.seats):
             if o != p:
@@ -127,7 +122,7 @@ class KnightsMixin:
                     mask |= cs.k2
         return mask
 
-    def promotable(self: CatanCK, s: CatanState, p: int) -> int:
+    def promotable(self, s: CatanState, p: int) -> int:
         """Own knights that may be promoted now (marks, free pieces, the Fortress), cost aside."""
         cs = s.ext.seats[p]
         mask = 0
@@ -139,7 +134,7 @@ class KnightsMixin:
 
     # ------------------------------------------------------------------------------ pieces
 
-    def put_knight(self: CatanCK, x: CKExt, p: int, n: int, level: int, active: bool, fresh: bool,
+    def put_knight(self, x: CKExt, p: int, n: int, level: int, active: bool, fresh: bool,
                    promoted: bool) -> CKExt:
         cs = x.seats[p]
         bit = NODE_BIT[n]
@@ -150,7 +145,7 @@ class KnightsMixin:
                     promoted=cs.promoted | bit if promoted else cs.promoted)
         return _seat(x, p, cs)
 
-    def take_knight(self: CatanCK, x: CKExt, p: int, n: int) -> tuple[CKExt, tuple[int, bool, bool, bool]]:
+    def take_knight(self, x: CKExt, p: int, n: int) -> tuple[CKExt, tuple[int, bool, bool, bool]]:
         """Remove p's knight from n: the new ext and (level, active, fresh, promoted)."""
         cs = x.seats[p]
         bit = NODE_BIT[n]
@@ -161,20 +156,20 @@ class KnightsMixin:
                     promoted=cs.promoted & ~bit)
         return _seat(x, p, cs), mark
 
-    def knight_owner(self: CatanCK, x: CKExt, n: int) -> int:
+    def knight_owner(self, x: CKExt, n: int) -> int:
         bit = NODE_BIT[n]
         for o, cs in enumerate(x.seats):
             if (cs.k1 | cs.k2 | cs.k3) & bit:
                 return o
         return -1
 
-    def _own_knight(self: CatanCK, s: CatanState, p: int, n: int, action: str) -> CKSeat:
+    def _own_knight(self, s: CatanState, p: int, n: int, action: str) -> CKSeat:
         cs = s.ext.seats[p]
         if n >= 54 or not (cs.k1 | cs.k2 | cs.k3) & NODE_BIT[n]:
             raise IllegalAction(f"{action}: seat {p} has no knight on node {n}")
         return cs
 
-    def _pay(self: CatanCK, s: CatanState, p: int, cost: tuple[int, ...], words: str, action: str) -> CatanState:
+    def _pay(self, s: CatanState, p: int, cost: tuple[int, ...], words: str, action: str) -> CatanState:
         me = s.seats[p]
         hand = me.hand
         if any(c > h for c, h in zip(cost, hand, strict=True)):
@@ -185,7 +180,7 @@ class KnightsMixin:
 
     # ------------------------------------------------------------------------------ verbs
 
-    def _do_knight(self: CatanCK, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
+    def _do_knight(self, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
         n = parsed[1]
         if n >= 54:
             raise IllegalAction(f"{action}: there is no node {n} (nodes 0-53)")
@@ -199,7 +194,7 @@ class KnightsMixin:
         s = self._pay(s, p, self.cost_knight, "1wool+1ore", action)
         return self.relength_all(s.put(ext=self.put_knight(s.ext, p, n, 1, False, False, False)))
 
-    def _do_activate(self: CatanCK, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
+    def _do_activate(self, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
         n = parsed[1]
         cs = self._own_knight(s, p, n, action)
         bit = NODE_BIT[n]
@@ -208,13 +203,13 @@ class KnightsMixin:
         s = self._pay(s, p, self.cost_grain, "1grain", action)
         return s.put(ext=_seat(s.ext, p, cs.put(active=cs.active | bit, fresh=cs.fresh | bit)))
 
-    def _do_promote(self: CatanCK, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
+    def _do_promote(self, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
         n = parsed[1]
         self._own_knight(s, p, n, action)
         s = self._pay(s, p, self.cost_knight, "1wool+1ore", action)
         return self.promote_knight(s, p, n, action)
 
-    def promote_knight(self: CatanCK, s: CatanState, p: int, n: int, action: str) -> CatanState:
+    def promote_knight(self, s: CatanState, p: int, n: int, action: str) -> CatanState:
         cs = self._own_knight(s, p, n, action)
         bit = NODE_BIT[n]
         level = cs.level_at(bit)
@@ -231,7 +226,7 @@ class KnightsMixin:
                     promoted=cs.promoted | bit)
         return s.put(ext=_seat(s.ext, p, cs))
 
-    def _ready(self: CatanCK, s: CatanState, p: int, a: int, action: str) -> CKSeat:
+    def _ready(self, s: CatanState, p: int, a: int, action: str) -> CKSeat:
         cs = self._own_knight(s, p, a, action)
         bit = NODE_BIT[a]
         if not cs.active & bit:
@@ -240,7 +235,7 @@ class KnightsMixin:
             raise IllegalAction(f"{action}: the knight on node {a} was activated this turn")
         return cs
 
-    def _do_knightmove(self: CatanCK, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
+    def _do_knightmove(self, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
         _, a, b = parsed
         self._ready(s, p, a, action)
         if b >= 54 or self.occupied(s) & NODE_BIT[b]:
@@ -251,7 +246,7 @@ class KnightsMixin:
         x = self.put_knight(x, p, b, level, False, fresh, promoted)
         return self.relength_all(s.put(ext=x))
 
-    def _do_displace(self: CatanCK, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
+    def _do_displace(self, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
         _, a, b = parsed
         cs = self._ready(s, p, a, action)
         x = s.ext
@@ -268,7 +263,7 @@ class KnightsMixin:
         x = self.put_knight(x, p, b, lv, False, fresh, promoted)
         return self.displaced(s.put(ext=x), o, b, mark)
 
-    def displaced(self: CatanCK, s: CatanState, o: int, b: int, mark: tuple) -> CatanState:
+    def displaced(self, s: CatanState, o: int, b: int, mark: tuple) -> CatanState:
         """o's knight (level, active, fresh, promoted) was pushed off node b: retreat or supply."""
         s = self.relength_all(s)
         s2 = s.put(ext=s.ext.put(ctx=(b, *[int(v) for v in mark])))
@@ -276,11 +271,11 @@ class KnightsMixin:
             return s2.put(step=RETREAT, queue=(o,))
         return self.resume(s) if s.ext.agenda else s.put(ext=s.ext.put(ctx=()))
 
-    def retreat_mask(self: CatanCK, s: CatanState, o: int) -> int:
+    def retreat_mask(self, s: CatanState, o: int) -> int:
         b = s.ext.ctx[0]
         return self.paths(s, o, b) & ~self.occupied(s) & ~NODE_BIT[b]
 
-    def _do_retreat(self: CatanCK, s: CatanState, o: int, parsed: tuple, action: str) -> CatanState:
+    def _do_retreat(self, s: CatanState, o: int, parsed: tuple, action: str) -> CatanState:
         n = parsed[1]
         if n >= 54 or not self.retreat_mask(s, o) & NODE_BIT[n]:
             raise IllegalAction(f"{action}: node {n} is not a free node on seat {o}'s roads from the knight's node")
@@ -288,7 +283,7 @@ class KnightsMixin:
         x = self.put_knight(s.ext, o, n, level, bool(active), bool(fresh), bool(promoted))
         return self.resume(self.relength_all(s.put(ext=x)))
 
-    def _do_chase(self: CatanCK, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
+    def _do_chase(self, s: CatanState, p: int, parsed: tuple, action: str) -> CatanState:
         n = parsed[1]
         cs = self._ready(s, p, n, action)
         if not s.ext.attacked:

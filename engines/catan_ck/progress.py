@@ -9,7 +9,7 @@ check elsewhere (decks.may_hold).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.catan import cards as K
 from engines.catan.board import EDGES, HEX_NODE_MASK, NODE_BIT, NODE_EDGE_MASK, Layout, road_nodes
@@ -20,9 +20,6 @@ from engines.catan_ck.cards import DECKS, NAMES, PROGRESS, P
 from engines.catan_ck.state import CKExt, CKSeat
 from engines.catan_ck.steps import DESERT, GIVE, HARBOR, RECRUIT, REPLACE, SHOW, TAKE
 from engines.contract import HIDDEN, IllegalAction
-
-if TYPE_CHECKING:
-    from engines.catan_ck.game import CatanCK
 
 __all__ = ["ProgressMixin"]
 
@@ -61,10 +58,10 @@ class ProgressMixin:
 
     # ============================================================================ legal
 
-    def alchemist_texts(self: CatanCK, s: CatanState, seat: int) -> tuple[str, ...]:
+    def alchemist_texts(self, s: CatanState, seat: int) -> tuple[str, ...]:
         return _ALCHEMY if decks.may_hold(s, seat, _ALCHEMIST) else ()
 
-    def card_texts(self: CatanCK, s: CatanState, seat: int) -> list[str]:
+    def card_texts(self, s: CatanState, seat: int) -> list[str]:
         """Every `play <id> ...` text legal in main (sorted)."""
         out: list[str] = []
         mine = s.private[seat]
@@ -79,7 +76,7 @@ class ProgressMixin:
         out.sort()
         return out
 
-    def texts_of(self: CatanCK, s: CatanState, seat: int, g: int) -> list[str]:
+    def texts_of(self, s: CatanState, seat: int, g: int) -> list[str]:
         name = PROGRESS[g]
         x = s.ext
         me = s.seats[seat]
@@ -158,7 +155,7 @@ class ProgressMixin:
             return [f"play trademonopoly {NAMES[c]}" for c in range(5, 8) if any(s.seats[o].hand[c] for o in others)]
         return []
 
-    def harvest(self: CatanCK, s: CatanState, seat: int, g: int) -> int:
+    def harvest(self, s: CatanState, seat: int, g: int) -> int:
         """Cards an irrigation (grain) or mining (ore) would give now."""
         terrain = _FIELDS if g == _IRRIGATION else _MOUNTAINS
         r = 3 if g == _IRRIGATION else 4
@@ -166,7 +163,7 @@ class ProgressMixin:
         hexes = sum(1 for h in range(19) if s.layout[0][h] == terrain and HEX_NODE_MASK[h] & own)
         return min(2 * hexes, s.bank[r])
 
-    def smith_texts(self: CatanCK, s: CatanState, seat: int) -> list[str]:
+    def smith_texts(self, s: CatanState, seat: int) -> list[str]:
         can = self.promotable(s, seat)
         out = [f"play smith {n}" for n in range(54) if can >> n & 1]
         cs = s.ext.seats[seat]
@@ -181,7 +178,7 @@ class ProgressMixin:
                 out.append(f"play smith {a} {b}")
         return out
 
-    def smith(self: CatanCK, s: CatanState, seat: int, nodes: tuple[int, ...], action: str) -> CatanState:
+    def smith(self, s: CatanState, seat: int, nodes: tuple[int, ...], action: str) -> CatanState:
         cs = s.ext.seats[seat]
         for n in nodes:
             self._own_knight(s, seat, n, action)
@@ -190,7 +187,7 @@ class ProgressMixin:
             s = self.promote_knight(s, seat, n, action)
         return s
 
-    def open_road(self: CatanCK, s: CatanState, e: int) -> int:
+    def open_road(self, s: CatanState, e: int) -> int:
         """The owner of the road on edge e if it is open (at one end its owner has no building, knight
         or other road), else -1."""
         bit = 1 << e
@@ -204,24 +201,24 @@ class ProgressMixin:
                 return -1
         return -1
 
-    def sabotaged(self: CatanCK, s: CatanState, seat: int) -> tuple[int, ...]:
+    def sabotaged(self, s: CatanState, seat: int) -> tuple[int, ...]:
         mine = self.public_vp(s, seat)
         return tuple(o for o in self.order_from(s, seat, include=False)
                      if self.public_vp(s, o) >= mine and sum(s.seats[o].hand) >= 2)
 
-    def guests(self: CatanCK, s: CatanState, seat: int) -> tuple[int, ...]:
+    def guests(self, s: CatanState, seat: int) -> tuple[int, ...]:
         mine = self.public_vp(s, seat)
         return tuple(o for o in self.order_from(s, seat, include=False)
                      if self.public_vp(s, o) > mine and sum(s.seats[o].hand))
 
-    def harbor_partners(self: CatanCK, s: CatanState, seat: int) -> tuple[int, ...]:
+    def harbor_partners(self, s: CatanState, seat: int) -> tuple[int, ...]:
         used = s.ext.harbored
         return tuple(o for o in self.order_from(s, seat, include=False)
                      if not used >> o & 1 and any(s.seats[o].hand[5:]))
 
     # ============================================================================ play
 
-    def _do_play(self: CatanCK, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
+    def _do_play(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         _, g, arg = parsed
         name = PROGRESS[g]
         if g in _VP:
@@ -241,7 +238,7 @@ class ProgressMixin:
         s = decks.give_up(s, seat, g, to_under=True)
         return self.effect(s, seat, g, arg, action)
 
-    def why_not(self: CatanCK, s: CatanState, seat: int, g: int, arg: Any) -> str:
+    def why_not(self, s: CatanState, seat: int, g: int, arg: Any) -> str:
         reasons = {
             _CRANE: "that improvement is not possible, even one commodity cheaper",
             _ENGINEER: "needs an own city without a wall, and fewer than 3 walls",
@@ -262,7 +259,7 @@ class ProgressMixin:
         }
         return f"the {PROGRESS[g]} needs {reasons.get(g, 'other conditions')}"
 
-    def effect(self: CatanCK, s: CatanState, seat: int, g: int, arg: Any, action: str) -> CatanState:
+    def effect(self, s: CatanState, seat: int, g: int, arg: Any, action: str) -> CatanState:
         x = s.ext
         me = s.seats[seat]
         if g == _CRANE:
@@ -340,7 +337,7 @@ class ProgressMixin:
 
     # ============================================================================ card tasks and sub-steps
 
-    def card_task(self: CatanCK, s: CatanState, task: tuple) -> CatanState | None:
+    def card_task(self, s: CatanState, task: tuple) -> CatanState | None:
         kind = task[0]
         if kind == "bishopsteal":
             o = task[1]
@@ -361,7 +358,7 @@ class ProgressMixin:
             return self.resume(self.relength_all(s))
         raise ValueError(f"unknown task {task!r}")  # pragma: no cover
 
-    def card_step_legal(self: CatanCK, s: CatanState, seat: int) -> list[str]:
+    def card_step_legal(self, s: CatanState, seat: int) -> list[str]:
         step = s.step
         x = s.ext
         if step == DESERT:
@@ -386,17 +383,17 @@ class ProgressMixin:
             return sorted(["skip", *(f"harbor {NAMES[r]}" for r in range(5) if hand[r])])
         return []
 
-    def recruit_spots(self: CatanCK, s: CatanState, seat: int) -> int:
+    def recruit_spots(self, s: CatanState, seat: int) -> int:
         return road_nodes(s.seats[seat].roads) & ~self.occupied(s) & _ALL
 
-    def takeable(self: CatanCK, s: CatanState, seat: int) -> list[int]:
+    def takeable(self, s: CatanState, seat: int) -> list[int]:
         (target,) = s.ext.ctx
         seen = s.ext.seen[seat]
         if seen is not None and seen[0] == target:
             return [g for g in range(len(PROGRESS)) if seen[1][g]]
         return [g for g in range(len(PROGRESS)) if g not in _VP and decks.may_hold(s, target, g)]
 
-    def shown(self: CatanCK, s: CatanState, value: Any) -> CatanState:
+    def shown(self, s: CatanState, value: Any) -> CatanState:
         """The spy's look: the target's hand (on the spy's engine) or HIDDEN (everywhere else)."""
         x = s.ext
         player, target = x.ctx
@@ -405,7 +402,7 @@ class ProgressMixin:
             x = x.put(seen=_set(x.seen, player, (target, tuple(value))))
         return s.put(step=TAKE, queue=(), ext=x.put(ctx=(target,)))
 
-    def _do_take(self: CatanCK, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
+    def _do_take(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         g = parsed[1]
         x = s.ext
         (target,) = x.ctx
@@ -416,7 +413,7 @@ class ProgressMixin:
         s = s.put(ext=s.ext.put(seen=_set(s.ext.seen, seat, None), ctx=()))
         return self.after_draw(s, seat)
 
-    def _do_desert(self: CatanCK, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
+    def _do_desert(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         n = parsed[1]
         self._own_knight(s, seat, n, action)
         (player,) = s.ext.ctx
@@ -428,7 +425,7 @@ class ProgressMixin:
             return s.put(step=RECRUIT, queue=(), ext=s.ext.put(ctx=(free[-1], int(active))))
         return self.resume(s)
 
-    def _do_recruit(self: CatanCK, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
+    def _do_recruit(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         n = parsed[1]
         if n >= 54 or not self.recruit_spots(s, seat) & NODE_BIT[n]:
             raise IllegalAction(f"{action}: node {n} is not a free node touched by seat {seat}'s roads")
@@ -436,21 +433,21 @@ class ProgressMixin:
         x = self.put_knight(s.ext, seat, n, level, bool(active), bool(active), False)
         return self.resume(self.relength_all(s.put(ext=x.put(ctx=()))))
 
-    def _do_skip(self: CatanCK, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
+    def _do_skip(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         x = s.ext
         if s.step == HARBOR:
             (o,) = x.ctx
             x = x.put(harbored=x.harbored | (1 << o))
         return self.resume(s.put(ext=x.put(ctx=())))
 
-    def _do_harbor(self: CatanCK, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
+    def _do_harbor(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         r = parsed[1]
         if not s.seats[seat].hand[r]:
             raise IllegalAction(f"{action}: seat {seat} holds no {NAMES[r]}")
         (o,) = s.ext.ctx
         return s.put(step=GIVE, queue=(o,), ext=s.ext.put(ctx=("harbor", r)))
 
-    def _do_give(self: CatanCK, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
+    def _do_give(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         cards = parsed[1]
         x = s.ext
         me = s.seats[seat]

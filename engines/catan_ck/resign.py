@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from engines.catan.state import MAIN, OVER, CatanState, Seat
 from engines.catan_ck.state import CKSeat, PHand
 from engines.catan_ck.steps import SETUP_CITY
 from engines.contract import HIDDEN
 
-if TYPE_CHECKING:
-    from engines.catan_ck.game import CatanCK
-
 __all__ = ["eliminate"]
 
 
-def eliminate(rules: CatanCK, s: CatanState, seat: int) -> CatanState:
+def eliminate(rules: Any, s: CatanState, seat: int) -> CatanState:
     """Its pieces, knights and walls leave the board; its cards go to the bank; its progress cards
     leave the game (HIDDEN where they were not known); its metropolises become unowned (and pass at
     once to a sole remaining seat at the highest level >= 4 that owns a city without a metropolis);
@@ -59,7 +56,7 @@ def eliminate(rules: CatanCK, s: CatanState, seat: int) -> CatanState:
     return s
 
 
-def _skip(rules: CatanCK, s: CatanState, seat: int) -> CatanState:
+def _skip(rules: Any, s: CatanState, seat: int) -> CatanState:
     step = s.step
     if step in ("terrain", "spiral", "harbour", OVER):
         return s

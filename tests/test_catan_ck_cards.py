@@ -201,9 +201,30 @@ def test_wedding_richer_opponents_give_two_cards():
     assert state.inner.step == "main" and hand_of(state, 0) == cards("1wool+2ore")  # seat 3: same VP
 
 
+def test_spy_public_the_target_shows_its_hand_to_everybody():
+    state = position(3, s0=dict(settlements=[12], progress=["spy"]),
+                     s1=dict(settlements=[14], progress=["bishop", "merchant"]), s2=dict(progress=["spy"]))
+    full = digests_agree(state, 0, "play spy 1")
+    assert full.inner.step == "show" and G.awaiting(full).seats == (1,)
+    assert moves(full, 1) == ["show 1bishop+1merchant"]
+    peer = play(knowledge(state, 2), 0, "play spy 1")
+    shown = moves(peer, 1)  # from public knowledge: one politics and one trade card
+    assert "show 1bishop+1merchant" in shown and "show 1merchant+1spy" in shown and len(shown) == 8 * 6
+    assert all("constitution" not in m and "printer" not in m for m in shown)
+    assert G.reveals(full, 1, "show 1bishop+1merchant") == (("politics", DECK_INDEX[P["bishop"]]),
+                                                            ("trade", DECK_INDEX[P["merchant"]]))
+    illegal(full, 1, "show 1bishop+1spy", "holds")
+    full = digests_agree(full, 1, "show 1bishop+1merchant")
+    assert G.view(full, None)["progress"][1]["known"] == ["bishop", "merchant"]
+    assert moves(full, 0) == ["take bishop", "take merchant"]
+    full = digests_agree(full, 0, "take bishop")
+    assert held(full, 0) == {"bishop": 1} and G.view(full, None)["progress"][1]["known"] == ["merchant"]
+
+
 def test_spy_is_a_private_look_and_the_taken_card_is_named():
     state = position(3, s0=dict(settlements=[12], progress=["spy"]), s1=dict(settlements=[14],
-                                                                             progress=["bishop", "merchant"]))
+                                                                             progress=["bishop", "merchant"]),
+                     options={"spy": "private"})
     peers = [knowledge(state, o) for o in range(3)]
     assert texts(state, 0, "spy") == ["play spy 1"]
     full = play(state, 0, "play spy 1")
@@ -236,7 +257,8 @@ def test_spy_is_a_private_look_and_the_taken_card_is_named():
 
 def test_spy_through_the_referee_shows_only_to_the_spy():
     state = position(3, s0=dict(settlements=[12], progress=["spy"]), s1=dict(settlements=[14],
-                                                                             progress=["bishop"]))
+                                                                             progress=["bishop"]),
+                     options={"spy": "private"})
     referee = Referee.from_state(G, state, 3, 0)
     referee.knowing = [knowledge(state, o) for o in range(3)]
     referee.diverged = True

@@ -21,6 +21,7 @@ OPTIONS = st.fixed_dictionaries({
     "board": st.sampled_from(["beginner", "random"]),
     "defense": st.sampled_from(["all", "choose"]),
     "domestic": st.sampled_from(["on", "off"]),
+    "spy": st.sampled_from(["public", "private"]),
 })
 
 

@@ -230,6 +230,10 @@ def reveals(rules: Any, s: CatanState, seat: int, action: str) -> tuple[tuple[st
     if parsed is None:
         return ()
     verb = parsed[0]
+    if verb == "show":
+        known = s.ext.seats[seat].known
+        return tuple((DECKS[CARD_DECK[g]], DECK_INDEX[g]) for g, k in enumerate(parsed[1])
+                     for _ in range(k - known[g]) if k > known[g])
     if verb in ("play", "bury", "reveal"):
         g = parsed[1]
         if verb != "reveal" and s.ext.seats[seat].known[g]:
@@ -253,6 +257,44 @@ def shows(s: CatanState, value: Any) -> tuple[tuple[str, int], ...]:
     known = s.ext.seats[target].known
     return tuple((DECKS[CARD_DECK[g]], DECK_INDEX[g]) for g, k in enumerate(value) for _ in range(k - known[g])
                  if k > known[g])
+
+
+def show_texts(s: CatanState, seat: int) -> list[str]:
+    """`show <cards>` texts: exactly its hand on the seat's own engine; elsewhere every hand possible
+    from public knowledge (its known cards plus, per deck, as many undisclosed cards as it holds)."""
+    mine = s.private[seat]
+    if mine is not HIDDEN:
+        return [f"show {progress_text(mine.held)}"]
+    x = s.ext
+    cs = x.seats[seat]
+    parts: list[list[tuple[int, ...]]] = []
+    for d in range(3):
+        room = [0 if g in _VP_BIT else max(0, CARD_TOTALS[g] - public_copies(x, g)) for g in DECK_CARDS[d]]
+        parts.append(_fill(DECK_CARDS[d], room, cs.hidden[d]))
+    out = []
+    for a in parts[0]:
+        for b in parts[1]:
+            for c in parts[2]:
+                counts = list(cs.known)
+                for extra in (a, b, c):
+                    for g, k in extra:
+                        counts[g] += k
+                out.append(f"show {progress_text(tuple(counts))}")
+    out.sort()
+    return out
+
+
+def _fill(ids: tuple[int, ...], room: list[int], k: int) -> list[tuple[tuple[int, int], ...]]:
+    """Every way to put `k` cards on `ids` with at most room[i] on ids[i]."""
+    if k == 0:
+        return [()]
+    if not ids:
+        return []
+    out = []
+    for take in range(min(k, room[0]), -1, -1):
+        for rest in _fill(ids[1:], room[1:], k - take):
+            out.append((((ids[0], take),) if take else ()) + rest)
+    return out
 
 
 def check_shown(s: CatanState, target: int, value: tuple[int, ...]) -> None:

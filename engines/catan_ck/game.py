@@ -65,6 +65,7 @@ from engines.catan_ck.steps import (
     EVENT,
     GIVE,
     HARBOR,
+    LOOK,
     METRO,
     PICK,
     PILLAGE,
@@ -102,7 +103,10 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     title = "Catan: Cities & Knights"
     options = {**Catan.options,
                "defense": Option(default="all", choices=("all", "choose"),
-                                 help="all: every active knight defends; choose: each seat commits its knights")}
+                                 help="all: every active knight defends; choose: each seat commits its knights"),
+               "spy": Option(default="public", choices=("public", "private"),
+                             help="public: the spied hand is shown to all (D19); private: to the spy only "
+                                  "(needs the protocol's show frame)")}
     rules_version = "1"
     names = NAMES
     notation = CKNotation()
@@ -118,7 +122,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         "metropolis": (METRO,), "retreat": (RETREAT,), "pillage": (PILLAGE,), "commit": (COMMIT,),
         "pick": (PICK,), "keep": (DRAWN,), "reveal": (DRAWN,), "bury": (BURY, MAIN), "aqueduct": (AQUEDUCT,),
         "desert": (DESERT,), "recruit": (RECRUIT,), "skip": (RECRUIT, REPLACE, HARBOR), "take": (TAKE,),
-        "give": (GIVE,), "harbor": (HARBOR,),
+        "give": (GIVE,), "harbor": (HARBOR,), "show": (SHOW,),
     }
 
     def __init__(self) -> None:
@@ -133,8 +137,8 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     def start(self, players: int, options: dict[str, Any]) -> CatanState:
         s = super().start(players, options)
-        ext = CKExt(seats=(CKSeat(),) * players, defense=options.get("defense", "all"), epoch_pool=DECK_POOL,
-                    seen=(None,) * players)
+        ext = CKExt(seats=(CKSeat(),) * players, defense=options.get("defense", "all"),
+                    spy=options.get("spy", "public"), epoch_pool=DECK_POOL, seen=(None,) * players)
         return s.put(bank=(19,) * 5 + (12,) * 3, ext=ext, private=(PHand(),) * players, gone=ZERO25, deck=0)
 
     # ============================================================================ who acts
@@ -161,7 +165,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
             return _EVENT
         if step == DRAW:
             return decks.deal_chance(s.ext, *s.ext.ctx)
-        if step == SHOW:
+        if step == LOOK:
             player, target = s.ext.ctx
             return _show(player, target)
         if step == STEAL_PICK:
@@ -300,7 +304,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         if step == RETREAT:
             mask = self.retreat_mask(s, seat)
             return [N.retreat[n] for n in N.node_order if mask >> n & 1]
-        if step in (DESERT, RECRUIT, REPLACE, TAKE, GIVE, HARBOR):
+        if step in (DESERT, RECRUIT, REPLACE, TAKE, GIVE, HARBOR, SHOW):
             return self.card_step_legal(s, seat)
         if step == ROBBER:
             return [N.robber[h] for h in N.hex_order if h != s.robber]
@@ -599,7 +603,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
             out = self.after_roll(s, (*s.dice[:2], value[0]))
         elif step == DRAW:
             out = decks.dealt(self, s, value)
-        elif step == SHOW:
+        elif step == LOOK:
             out = self.shown(s, value)
         elif step == STEAL_PICK:
             out = self._steal(s, value)

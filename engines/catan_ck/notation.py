@@ -15,7 +15,8 @@ CK_FORMS = ("settle <node>, city <node>, road <edge>, roll, end, discard <cards>
             "cancel, wall <node>, knight <node>, activate <node>, promote <node>, knightmove <node> <node>, "
             "displace <node> <node>, chase <node>, improve <track>, metropolis <node>, retreat <node>, "
             "pillage <node>, commit none|<nodes>, pick <deck>, keep, reveal <id>, bury <id>, aqueduct <resource>, "
-            "desert <node>, recruit <node>, skip, take <id>, give <cards>, harbor <resource>, play <id> ...")
+            "desert <node>, recruit <node>, skip, show <progress cards>, take <id>, give <cards>, "
+            "harbor <resource>, play <id> ...")
 
 _ONE_NODE = frozenset(("wall", "knight", "activate", "promote", "chase", "metropolis", "retreat", "pillage",
                        "desert", "recruit"))
@@ -78,6 +79,9 @@ class CKNotation(Notation):
             if verb == "give":
                 cards = parse_multiset(arg, NAMES)
                 return None if cards is None else ("give", cards)
+            if verb == "show":
+                shown = parse_multiset(arg, PROGRESS)
+                return None if shown is None else ("show", shown)
         if verb == "commit":
             if words[1:] == ["none"]:
                 return ("commit", ())

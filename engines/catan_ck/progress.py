@@ -18,7 +18,7 @@ from engines.catan.state import DISCARD, FREE_ROAD, MAIN, PRE_ROLL, CatanState
 from engines.catan_ck import decks
 from engines.catan_ck.cards import DECKS, NAMES, PROGRESS, P
 from engines.catan_ck.state import CKExt, CKSeat
-from engines.catan_ck.steps import DESERT, GIVE, HARBOR, RECRUIT, REPLACE, SHOW, TAKE
+from engines.catan_ck.steps import DESERT, GIVE, HARBOR, LOOK, RECRUIT, REPLACE, SHOW, TAKE
 from engines.contract import HIDDEN, IllegalAction
 
 __all__ = ["ProgressMixin"]
@@ -302,7 +302,9 @@ class ProgressMixin:
         if g == _SABOTEUR:
             return s.put(step=DISCARD, queue=self.sabotaged(s, seat), ext=x.put(ctx=()))
         if g == _SPY:
-            return s.put(step=SHOW, queue=(), ext=x.put(ctx=(seat, arg)))
+            if x.spy == "private":
+                return s.put(step=LOOK, queue=(), ext=x.put(ctx=(seat, arg)))
+            return s.put(step=SHOW, queue=(arg,), ext=x.put(ctx=(seat, arg)))
         if g == _WARLORD:
             cs = x.seats[seat]
             mine = cs.knights()
@@ -372,6 +374,8 @@ class ProgressMixin:
             return sorted(["skip", *(f"road {e}" for e in range(72) if mask >> e & 1)])
         if step == TAKE:
             return [self.notation.take[g] for g in self.takeable(s, seat)]
+        if step == SHOW:
+            return decks.show_texts(s, seat)
         if step == GIVE:
             hand = s.seats[seat].hand
             if x.ctx[0] == "wedding":
@@ -400,6 +404,16 @@ class ProgressMixin:
         if value is not HIDDEN:
             decks.check_shown(s, target, value)
             x = x.put(seen=_set(x.seen, player, (target, tuple(value))))
+        return s.put(step=TAKE, queue=(), ext=x.put(ctx=(target,)))
+
+    def _do_show(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
+        """spy=public: the target shows its whole hand; every card in it becomes publicly known."""
+        value = parsed[1]
+        decks.check_shown(s, seat, value)
+        x = s.ext
+        cs = x.seats[seat]
+        x = _seat(x, seat, cs.put(known=tuple(value), hidden=(0, 0, 0)))
+        player, target = x.ctx
         return s.put(step=TAKE, queue=(), ext=x.put(ctx=(target,)))
 
     def _do_take(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:

@@ -98,6 +98,7 @@ class CKExt(NamedTuple):
     harbored: int = 0
     commits: tuple[int, ...] = ()
     seen: tuple[Any, ...] = ()
+    spy: str = "public"
 
     def put(self, **fields: Any) -> CKExt:
         values = list(self)
@@ -108,7 +109,7 @@ class CKExt(NamedTuple):
     def public(self) -> tuple:
         """Everything but `seen`, packed into a few byte strings (the canonical encoder's cost grows
         with the number of values): the seats, then one blob of the small numbers (see `pack_numbers`)."""
-        return (b"".join([pack_ck_seat(x) for x in self.seats]), self.defense, pack_numbers(self),
+        return (b"".join([pack_ck_seat(x) for x in self.seats]), self.defense, self.spy, pack_numbers(self),
                 self.agenda, self.ctx)
 
     def knights(self) -> int:

@@ -21,13 +21,16 @@ COMMIT, PILLAGE, PICK = "commit", "pillage", "pick"
 DRAW, DRAWN, BURY = "draw", "drawn", "bury"  # DRAW: chance (a private deal)
 AQUEDUCT, METRO, RETREAT = "aqueduct", "metropolis", "retreat"
 DESERT, RECRUIT, REPLACE = "desert", "recruit", "replace"
-SHOW, TAKE, GIVE, HARBOR = "show", "take", "give", "harbor"  # SHOW: chance (a private show)
+TAKE, GIVE, HARBOR = "take", "give", "harbor"
+LOOK = "look"  # chance: the spy's private look (option spy=private)
+SHOW = "show"  # the spy's target shows its hand publicly (option spy=public)
 
 #: steps in which the active player acts
 BY_ACTIVE = frozenset((SETUP_SETTLE, SETUP_CITY, SETUP_ROAD, PRE_ROLL, ROBBER, STEAL, MAIN, FREE_ROAD, CONFIRM, TAKE,
                        HARBOR, RECRUIT, REPLACE))
 #: steps in which the head of `queue` acts
-BY_QUEUE = frozenset((DISCARD, RESPOND, COMMIT, PILLAGE, PICK, DRAWN, BURY, AQUEDUCT, METRO, RETREAT, DESERT, GIVE))
+BY_QUEUE = frozenset((DISCARD, RESPOND, COMMIT, PILLAGE, PICK, DRAWN, BURY, AQUEDUCT, METRO, RETREAT, DESERT, GIVE,
+                      SHOW))
 
 WORDS_OF_STEP = {
     SETUP_SETTLE: "settle <node>", SETUP_CITY: "city <node>", SETUP_ROAD: "road <edge>",
@@ -37,5 +40,6 @@ WORDS_OF_STEP = {
     COMMIT: "commit none or commit <nodes>", PILLAGE: "pillage <node>", PICK: "pick <deck>",
     DRAWN: "keep or reveal <id>", BURY: "bury <id>", AQUEDUCT: "aqueduct <resource>",
     METRO: "metropolis <node>", RETREAT: "retreat <node>", DESERT: "desert <node>", RECRUIT: "recruit <node> or skip",
-    REPLACE: "road <edge> or skip", TAKE: "take <id>", GIVE: "give <cards>", HARBOR: "harbor <resource> or skip",
+    REPLACE: "road <edge> or skip", TAKE: "take <id>",
+    SHOW: "show <progress cards>", GIVE: "give <cards>", HARBOR: "harbor <resource> or skip",
 }

@@ -47,6 +47,7 @@ def view(rules: Any, s: Any, seat: int | None) -> dict[str, Any]:
     data["first_attack_done"] = x.attacked
     data["defense"] = x.defense
     data["options"]["defense"] = x.defense
+    data["options"]["spy"] = x.spy
     progress = []
     for o, cs in enumerate(x.seats):
         entry: dict[str, Any] = {"count": cs.cards(), "undisclosed": dict(zip(DECKS, cs.hidden, strict=True)),

@@ -18,6 +18,7 @@ __all__ = ["for_game", "make"]
 # game id -> the bots module of its family; one line per game package
 _MODULES = {
     "catan": "bots.catan",
+    "catan-ck": "bots.catan_ck",
     "ebbe-flut": "bots.ebbeflut",
     "ebbe-flut-solo": "bots.ebbeflut",
     "loyal-captain": "bots.kidd",

@@ -24,6 +24,7 @@ from engines.core import (
 # game package -> the module attribute listing its games; one line per package
 _PACKAGES = (
     "engines.catan",
+    "engines.catan_ck",
     "engines.ebbeflut",
     "engines.kidd",
     "engines.ploc",

@@ -73,6 +73,10 @@ class Chance:
       (a sorted tuple of card type indices, one entry per card) and `n` the number of cards still in
       the deck. The value is the drawn card's *type index* (an entry of `pool`), never a position:
       no engine knows the order or the remaining cards of such a deck.
+    kind "show": seat `source`'s hidden cards shown to seat `private_to` only (a spy's look). The
+      value is a tuple of `n` counts (a multiset over the game's card ids), which only the two seats
+      know: the source's peer sends it to the looker, committed in public, so that the audit can check
+      it; no randomness is involved. A full-knowledge driver takes it from `Game.disclose`.
     `private_to` names the only seat that learns the value; every other peer feeds `HIDDEN`.
     """
 
@@ -84,6 +88,7 @@ class Chance:
     label: str = ""
     epoch: int = 0
     pool: tuple[int, ...] = ()
+    source: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -210,6 +210,14 @@ class Game:
             return ()
         return tuple(self.rules.reveals(state.inner, seat, action))
 
+    def disclose(self, state: State) -> Any:
+        """The value of the pending "show" chance point, from a full-knowledge state (see Rules.disclose)."""
+        return self.rules.disclose(state.inner)
+
+    def shows(self, state: State, value: Any) -> tuple[tuple[str, int], ...]:
+        """The dealt cards (deck, type) a "show" value shows from its source seat's hand (Rules.shows)."""
+        return tuple(self.rules.shows(state.inner, value))
+
     def describe(self, state: State, seat: int, action: str) -> str:
         """A plain-words line for the move log."""
         if action in COMMON_ACTIONS:
@@ -326,6 +334,10 @@ def check_outcome(chance: Chance, value: Any) -> None:
     elif chance.kind == "pick":
         if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < chance.n):
             raise IllegalAction(f"pick outcome must be an int in 0..{chance.n - 1}, not {value!r}")
+    elif chance.kind == "show":
+        if not (isinstance(value, tuple) and len(value) == chance.n
+                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
+            raise IllegalAction(f"show outcome must be a tuple of {chance.n} counts, not {value!r}")
     elif chance.kind == "deal":
         if not (isinstance(value, int) and not isinstance(value, bool) and value in chance.pool):
             raise IllegalAction(f"deal outcome must be a card type of deck {chance.deck!r} "

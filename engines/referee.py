@@ -106,7 +106,12 @@ class Referee:
     def feed_chance(self, value: Any = None) -> Step:
         """Resolve the chance point, with `value` or one drawn from the seed."""
         chance = self.awaiting().chance
-        if value is None:
+        if chance.kind == "show":
+            shown = self.game.disclose(self.state)  # no randomness: what the source seat holds
+            if value is not None and value != shown:
+                raise IllegalAction(f"seat {chance.source} does not hold {value!r}")
+            value = shown
+        elif value is None:
             value = self.outcome(chance, seeded_bytes(self.seed, len(self.steps)))
         elif chance.kind == "deal" and value not in self.remaining(chance):
             raise IllegalAction(f"deck {chance.deck!r} epoch {chance.epoch} holds no card of type {value!r} any more")

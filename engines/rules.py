@@ -159,6 +159,18 @@ class Rules(Generic[S]):
         was dealt to that seat and not shown before. Called before the action is played."""
         return ()
 
+    def disclose(self, inner: S) -> Any:
+        """The value of the pending "show" chance point (one seat's hidden cards shown to another),
+        computed from a state that knows the source seat's private part (the referee, the audit).
+        Games without such a chance point never call it."""
+        raise NotImplementedError(f"{self.id} has no show chance points")
+
+    def shows(self, inner: S, value: Any) -> tuple[tuple[str, int], ...]:
+        """The cards dealt from shared secret decks that the pending "show" value shows from its source
+        seat's hand, as (deck, card type) pairs: the protocol proves to the looker that each was dealt
+        to the source and not shown before. Called before the value is fed."""
+        return ()
+
     def describe(self, inner: S, seat: int, action: str) -> str:
         """A plain-words line for the move log."""
         return f"seat {seat}: {action}"

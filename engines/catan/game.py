@@ -9,7 +9,7 @@ tables (trade.py), longest road (roads.py), the development deck (dev.py).
 
 Extension points for a subclass are the class attributes (`names`, `notation`, `offers_table`,
 `hand_limit`, `win_vp`, `max_offers`, `verb_steps` with a `_do_<verb>` method per verb) and the
-methods `public_vp`, `blockers`, `free_nodes`, `seat_rates`, `produce_owed`, `after_roll`,
+methods `public_vp`, `blockers`, `free_nodes`, `settlements_left`, `seat_rates`, `produce_owed`, `after_roll`,
 `discard_limit`, `step_legal`, `main_legal`, `play_other` and `_second_placement`.
 """
 
@@ -258,6 +258,10 @@ class Catan(Rules[CatanState]):
         """Empty nodes that satisfy the distance rule and touch one of p's roads."""
         return road_nodes(s.seats[p].roads) & ~blocked_nodes(self.buildings(s)) & self.free_nodes(s)
 
+    def settlements_left(self, s: CatanState, seat: int) -> int:
+        """Settlement pieces in the seat's supply (C&K: a reduced city is a settlement on a city piece)."""
+        return 5 - s.seats[seat].settlements.bit_count()
+
     def free_nodes(self, s: CatanState) -> int:
         """Nodes on which a settlement may stand at all (C&K: not on a knight)."""
         return _ALL_NODES
@@ -367,7 +371,7 @@ class Catan(Rules[CatanState]):
         if me.roads.bit_count() < 15 and _fits(self.cost_road, hand):
             mask = self.road_mask(s, seat)
             out += [N.road[e] for e in N.edge_order if mask >> e & 1]
-        if me.settlements.bit_count() < 5 and _fits(self.cost_settlement, hand):
+        if self.settlements_left(s, seat) and _fits(self.cost_settlement, hand):
             mask = self.settle_mask(s, seat)
             out += [N.settle[n] for n in N.node_order if mask >> n & 1]
         out += self._trades(s, seat)
@@ -457,7 +461,7 @@ class Catan(Rules[CatanState]):
             return s.put(seats=_put(s.seats, seat, me), bank=bank, spot=n, step=SETUP_ROAD)
         if not road_nodes(me.roads) & NODE_BIT[n]:
             raise IllegalAction(f"{action}: seat {seat} has no road touching node {n}")
-        if me.settlements.bit_count() >= 5:
+        if not self.settlements_left(s, seat):
             raise IllegalAction(f"{action}: seat {seat} has no settlement left in supply")
         if not _fits(self.cost_settlement, me.hand):
             raise IllegalAction(f"{action}: a settlement costs 1brick+1lumber+1wool+1grain")

@@ -37,6 +37,7 @@ from netplay.transport import (
 )
 from replays import codec
 from replays import deck as D
+from replays import look as L
 from replays.certs import sign_ack, sign_cert
 from replays.crypto import (
     PREFIX,
@@ -401,11 +402,25 @@ def deck() -> dict[str, Any]:
     fault = D.check_spoiled(SESSION, drawer, name, epoch, position, publics[drawer], stripped.value, spoiled.value,
                             spoiled.proof, table)
     ctx = D.deck_context(SESSION, "strip", stripper, name, epoch, position)
+    # a look at the drawer's hand by the other seat (chance index 5): peek, show, the looker's decryption
+    looker, index = stripper, 5
+    j = L.look_key(seeds[looker], SESSION, looker, index)
+    peeked = L.peek(seeds[looker], SESSION, looker, index, name, epoch, position, stripped.value)
+    showed = L.show(seeds[drawer], SESSION, drawer, name, epoch, position, peeked.value)
+    public_j = L.look_public(seeds[looker], SESSION, looker, index)
+    assert L.check_peek(SESSION, looker, name, epoch, position, public_j, stripped.value, peeked.value,
+                        peeked.proof) is None
+    assert L.check_show(SESSION, drawer, name, epoch, position, publics[drawer], peeked.value, showed.value,
+                        showed.proof) is None
+    seen = L.open_seen(seeds[looker], SESSION, looker, index, name, epoch, position, showed.value)
+    assert L.check_seen(SESSION, looker, name, epoch, position, public_j, showed.value, seen.value, seen.proof,
+                        table) == drawn.card[1]
     return {
         "about": "The shared secret deck (docs/protocol.md \"Shared secret deck\", replays/deck.py): card points, "
                  "each seat's key, permutation and shuffle with its cut-and-choose proof, a strip with its "
-                 "Chaum-Pedersen proof, the drawer's unmasking, a shown card, a release and a (false) spoiled "
-                 "claim. Points and scalars are libsodium's 32-byte encodings.",
+                 "Chaum-Pedersen proof, the drawer's unmasking, a shown card, a release, a (false) spoiled "
+                 "claim, and a look at the drawer's hand by the other seat (docs/protocol.md \"A look at a "
+                 "hand\", replays/look.py). Points and scalars are libsodium's 32-byte encodings.",
         "session": SESSION.hex(), "deck": name, "epoch": epoch, "pool": list(pool),
         "cards": cards,
         "seats": seats,
@@ -421,6 +436,18 @@ def deck() -> dict[str, Any]:
                     "attachment": typed(("release", *released.to_wire()))},
         "spoiled": {"seat": drawer, "position": position, "point": spoiled.value.hex(), "proof": spoiled.proof.hex(),
                     "verdict": f"{fault.rule}: the point is a card, so this claim is false" if fault else "holds"},
+        "look": {"looker": looker, "source": drawer, "chance_index": index, "look_key": j.hex(), "J": public_j.hex(),
+                 "peek": {"value_in": stripped.value.hex(), "value_out": peeked.value.hex(),
+                          "context": D.deck_context(SESSION, "peek", looker, name, epoch, position).hex(),
+                          "proof": peeked.proof.hex(),
+                          "frame_body": typed((public_j, ((name, epoch, position, peeked.value, peeked.proof),)))},
+                 "show": {"value_out": showed.value.hex(),
+                          "context": D.deck_context(SESSION, "show", drawer, name, epoch, position).hex(),
+                          "proof": showed.proof.hex(),
+                          "frame_body": typed(((name, epoch, position, showed.value, showed.proof),))},
+                 "decrypted": L.unpeek(seeds[looker], SESSION, looker, index, showed.value).hex(),
+                 "seen": {"point": seen.value.hex(), "proof": seen.proof.hex(),
+                          "attachment": typed(("seen", name, epoch, position, seen.value, seen.proof))}},
     }
 
 

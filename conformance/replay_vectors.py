@@ -21,6 +21,7 @@ import engines
 from engines.core import COMMON_ACTIONS, Game
 from replays import codec
 from replays import deck as D
+from replays import look as L
 from replays.audit import audit_bytes
 from replays.certs import sign_cert
 from replays.curve import add, mul, mul_base
@@ -211,6 +212,30 @@ def _catan(until: Callable[[SignedMatch], bool] | None = None) -> SignedMatch:
     raise AssertionError("no end")
 
 
+def _ck_look_rule():
+    state = {"taken": False}
+
+    def rule(game, st, seat, legal):
+        if state["taken"] and "resign" in legal:
+            return "resign"
+        for prefix in ("play spy", "take ", "improve politics"):
+            for action in legal:
+                if action.startswith(prefix):
+                    state["taken"] = state["taken"] or prefix == "take "
+                    return action
+        return None
+    return rule
+
+
+def _catan_ck_look() -> SignedMatch:
+    """Cities & Knights, 3 seats (spy=private, 25-round limit): a spy card is played, the spy looks at
+    its target's hand in private (`peek` by the spy, `show` by the target, every value proven), takes a
+    card it saw (an `act` with a `seen` attachment), then every seat resigns as soon as it may."""
+    match = _match("catan-ck", _ck_look_rule(), seed=4, players=3, options={"max_rounds": "25"})
+    _play_out(match)
+    return match
+
+
 def _madagaskar3() -> SignedMatch:
     return _match("madagaskar", seed=5, players=3)
 
@@ -254,6 +279,10 @@ def _games(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
     c = cache["catan"] = _catan()
     out.append(Vector("valid-catan-deck", _catan.__doc__, {"valid-catan-deck.npr": _file(c.header, _frames(c))},
                       _expect("valid", 0, None), _kinds(_frames(c))))
+    k = cache["catan-ck"] = _catan_ck_look()
+    out.append(Vector("valid-catan-ck-look", _catan_ck_look.__doc__,
+                      {"valid-catan-ck-look.npr": _file(k.header, _frames(k))}, _expect("valid", 0, None),
+                      _kinds(_frames(k))))
     # format 1.0 (frame protocol 1): still read and verified
     v1 = _match("quedah-merchant", seed=6, chain_length=4)
     h = v1.header
@@ -616,6 +645,38 @@ def _deck_disputes(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
              forged.seq, D.RULE_SHUFFLE, 1)
 
 
+def _look_disputes(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
+    k = cache["catan-ck"]
+    frames = _frames(k)
+    keys = [s.key for s in k.secrets]
+
+    def add_case(name: str, about: str, fs: list, at: int, rule: str, blame: int) -> None:
+        out.append(Vector(name, about, {f"{name}.npr": _file(k.header, fs)}, _expect("invalid", 1, at, rule, blame),
+                          ["deck", "look", "dispute"], "deck"))
+    peek = _first(frames, lambda f: f.kind == "peek")
+    i = peek.seq
+    entries = [list(e) for e in peek.body[1]]
+    entries[0][3] = add(entries[0][3], entries[0][3])
+    body = (peek.body[0], tuple(tuple(e) for e in entries))
+    add_case("peek-wrong", f"Cities & Knights, frame {i}: a spy's peek whose value is not its look key's layer on "
+             "the target's card (the proof fails).", [*frames[:i], _resign(peek, keys[peek.seat], body=body)], i,
+             L.RULE_PEEK_PROOF, peek.seat)
+    add_case("peek-short", f"Cities & Knights, frame {i}: a spy's peek that leaves out one of the target's "
+             "undisclosed cards.", [*frames[:i], _resign(peek, keys[peek.seat], body=(peek.body[0], ()))], i,
+             "look order", peek.seat)
+    show = frames[i + 1]
+    entries = [list(e) for e in show.body]
+    entries[0][3] = add(entries[0][3], entries[0][3])
+    add_case("show-wrong", f"Cities & Knights, frame {show.seq}: the target's show whose value is not its layer "
+             "removed from the peek (the proof fails).",
+             [*frames[:show.seq], _resign(show, keys[show.seat], body=tuple(tuple(e) for e in entries))], show.seq,
+             L.RULE_SHOW_PROOF, show.seat)
+    take = _first(frames, lambda f: f.kind == "act" and f.body[0].startswith("take "), show.seq)
+    add_case("take-not-proven", f"Cities & Knights, frame {take.seq}: the spy takes a card without proving it "
+             "from the look.", [*frames[:take.seq], _resign(take, keys[take.seat], body=(take.body[0],))], take.seq,
+             D.RULE_REVEAL_PROOF, take.seat)
+
+
 def _resign_after_deal():
     def rule(game, st, seat, legal):
         if st.inner.deck < 25 and "resign" in legal:
@@ -681,6 +742,7 @@ def build() -> list[Vector]:
     _rejected(out, cache)
     _disputes(out, cache)
     _deck_disputes(out, cache)
+    _look_disputes(out, cache)
     _unreadable(out, cache)
     return out
 

@@ -74,9 +74,11 @@ class Chance:
       the deck. The value is the drawn card's *type index* (an entry of `pool`), never a position:
       no engine knows the order or the remaining cards of such a deck.
     kind "show": seat `source`'s hidden cards shown to seat `private_to` only (a spy's look). The
-      value is a tuple of `n` counts (a multiset over the game's card ids), which only the two seats
-      know: the source's peer sends it to the looker, committed in public, so that the audit can check
-      it; no randomness is involved. A full-knowledge driver takes it from `Game.disclose`.
+      value is a tuple of `n` counts (a multiset over the game's card ids); no randomness is involved.
+      Over the network the protocol decrypts the source's undisclosed dealt cards for the looker
+      alone (replays.look) and the looker's engine gets `Game.show_value` of them; a full-knowledge
+      driver takes the value from `Game.disclose`. The looker's next action's `reveals` names cards
+      of the source's hand (a card taken), which the protocol proves from the look.
     `private_to` names the only seat that learns the value; every other peer feeds `HIDDEN`.
     """
 

@@ -218,6 +218,11 @@ class Game:
         """The dealt cards (deck, type) a "show" value shows from its source seat's hand (Rules.shows)."""
         return tuple(self.rules.shows(state.inner, value))
 
+    def show_value(self, state: State, cards: tuple[tuple[str, int], ...]) -> Any:
+        """The looker's value of the pending "show" chance point from the source's undisclosed dealt
+        cards (see Rules.show_value)."""
+        return self.rules.show_value(state.inner, tuple(cards))
+
     def describe(self, state: State, seat: int, action: str) -> str:
         """A plain-words line for the move log."""
         if action in COMMON_ACTIONS:

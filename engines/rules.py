@@ -171,6 +171,13 @@ class Rules(Generic[S]):
         to the source and not shown before. Called before the value is fed."""
         return ()
 
+    def show_value(self, inner: S, cards: tuple[tuple[str, int], ...]) -> Any:
+        """The value of the pending "show" chance point for the looker, made of what is public of the
+        source seat's hand and `cards`, its undisclosed dealt cards as (deck, card type) pairs (the
+        protocol decrypts exactly those for the looker): the inverse of `shows`. Games without such a
+        chance point never call it."""
+        raise NotImplementedError(f"{self.id} has no show chance points")
+
     def describe(self, inner: S, seat: int, action: str) -> str:
         """A plain-words line for the move log."""
         return f"seat {seat}: {action}"

@@ -18,7 +18,8 @@ from replays.header import Terms
 
 __all__ = ["AUTOMATIC", "DECISIONS", "Deadlines"]
 
-AUTOMATIC = frozenset({"open", "chain", "shuffle", "strip", "reveal", "seed", "final"})   # need no decision
+#: the kinds that need no decision
+AUTOMATIC = frozenset({"open", "chain", "shuffle", "strip", "peek", "show", "reveal", "seed", "final"})
 DECISIONS = frozenset({"act", "commit"})
 
 

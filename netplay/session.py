@@ -142,7 +142,8 @@ class GameEnd:
 # the frame a timeout claim names, as a player would say it
 _FRAME_WORDS = {"act": "its move", "commit": "its choice", "reveal": "its revealed choice",
                 "chain": "its share of a random draw", "shuffle": "its shuffle of the deck",
-                "strip": "its part of a card's deal", "seed": "its seed at the end", "final": "its signature on "
+                "strip": "its part of a card's deal", "peek": "its part of a look at a hand",
+                "show": "its part of a look at its hand", "seed": "its seed at the end", "final": "its signature on "
                 "the result", "open": "its opening commitments"}
 
 

@@ -132,7 +132,13 @@ class Transcript:
         for event in events:
             if event.kind == "chance":
                 label = f"{event.chance.label} " if event.chance is not None and event.chance.label else ""
-                if event.seat is None:
+                if event.chance is not None and event.chance.kind == "show":   # a look at a hand
+                    source = event.chance.source
+                    if event.seat == self.seat and len(self.ledgers) == 1:
+                        lines.append(f"you look at seat {source}'s hand: {_show(event.value)} (secret)")
+                    else:
+                        lines.append(f"seat {event.seat} looks at seat {source}'s hand in secret")
+                elif event.seat is None:
                     lines.append(f"chance: {label}{_show(event.value)}")
                 elif event.seat == self.seat and len(self.ledgers) == 1:
                     lines.append(f"you draw {label}{_show(event.value)} (secret)")

@@ -21,8 +21,8 @@ from replays.crypto import PublicKey, SigningKey, hash_parts, sign, verify
 __all__ = ["Frame", "KINDS", "make_frame", "decode_frame", "SESSION_BYTES"]
 
 SESSION_BYTES = 16
-KINDS = ("open", "act", "commit", "reveal", "chain", "shuffle", "strip", "spoiled", "seed", "final", "timeout",
-         "contest")
+KINDS = ("open", "act", "commit", "reveal", "chain", "shuffle", "strip", "spoiled", "peek", "show", "seed", "final",
+         "timeout", "contest")
 _KINDS = frozenset(KINDS)
 
 

@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from deckgame import DECK_GAME  # noqa: E402
+from spybot import SpyDecider  # noqa: E402
 
 import engines  # noqa: E402
 from bots.decider import BotDecider  # noqa: E402
@@ -68,7 +69,7 @@ def main() -> int:
     parser.add_argument("--bind", default="127.0.0.1")
     parser.add_argument("--option", action="append", default=[], metavar="K=V")
     parser.add_argument("--game", default=None, help="a host's game (default: Toy Deck)")
-    parser.add_argument("--bot", default="random", help="the bot of every bot seat")
+    parser.add_argument("--bot", default="random", help="every bot seat's bot (spy: C&K, plays spy cards)")
     parser.add_argument("--humans", type=int, default=0, help="how many of this peer's seats are people (simulated)")
     parser.add_argument("--also", type=int, default=0, help="more seats this peer plays, each a bot")
     parser.add_argument("--replay-dir", required=True)
@@ -83,7 +84,7 @@ def main() -> int:
     ident = Identity.load(name=args.name or f"{args.role}-{os.getpid()}")
     common = {"replay_dir": args.replay_dir, "reveal_timeout": args.reveal_timeout, "fsync": False,
               "on_line": lambda line: print(f"  {line}", flush=True)}
-    kind = DeckBot if args.game in (None, DECK_GAME.id) else BotDecider
+    kind = DeckBot if args.game in (None, DECK_GAME.id) else SpyDecider if args.bot == "spy" else BotDecider
     bots = [kind(args.bot, games=args.games) for _ in range(args.also + 1)]
     humans = [QueueDecider() for _ in range(args.humans)]
     for i, person in enumerate(humans):

@@ -203,7 +203,8 @@ def test_wedding_richer_opponents_give_two_cards():
 
 def test_spy_public_the_target_shows_its_hand_to_everybody():
     state = position(3, s0=dict(settlements=[12], progress=["spy"]),
-                     s1=dict(settlements=[14], progress=["bishop", "merchant"]), s2=dict(progress=["spy"]))
+                     s1=dict(settlements=[14], progress=["bishop", "merchant"]), s2=dict(progress=["spy"]),
+                     options={"spy": "public"})
     full = digests_agree(state, 0, "play spy 1")
     assert full.inner.step == "show" and G.awaiting(full).seats == (1,)
     assert moves(full, 1) == ["show 1bishop+1merchant"]
@@ -234,6 +235,8 @@ def test_spy_is_a_private_look_and_the_taken_card_is_named():
     value = G.disclose(full)
     assert value[P["bishop"]] == 1 and value[P["merchant"]] == 1 and sum(value) == 2
     assert sorted(G.shows(full, value)) == [("politics", DECK_INDEX[P["bishop"]]), ("trade", DECK_INDEX[P["merchant"]])]
+    # the protocol decrypts the undisclosed cards for the spy; the rules make the value of them
+    assert G.show_value(peers[0], G.shows(full, value)) == value
     full = G.chance(full, value)
     peers = [G.chance(k, value if o == 0 else HIDDEN) for o, k in enumerate(peers)]
     assert all(G.digest(k) == G.digest(full) for k in peers)
@@ -244,6 +247,8 @@ def test_spy_is_a_private_look_and_the_taken_card_is_named():
     with pytest.raises(IllegalAction):
         G.chance(play(state, 0, "play spy 1"), tuple(1 if g == P["wedding"] else 0 for g in range(25)))
     illegal(peers[0], 0, "take spy", "not shown")
+    # the take shows a card of the target's hand (proven from the look): the same on every peer
+    assert {G.reveals(k, 0, "take merchant") for k in peers} == {(("trade", DECK_INDEX[P["merchant"]]),)}
     full = play(full, 0, "take merchant")
     peers = [play(k, 0, "take merchant") for k in peers]
     assert all(G.digest(k) == G.digest(full) for k in peers)

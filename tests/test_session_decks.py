@@ -92,6 +92,36 @@ def test_a_peer_holding_two_seats_beside_two_bot_peers(tmp_path: Path) -> None:
         assert "(on this machine) draws a card in secret" in host.out
 
 
+def _looked(out: str) -> list[tuple[int, ...]]:
+    """The hands a peer's log says it looked at ("you look at seat 2's hand: 1 0 2 0 (secret)")."""
+    return [tuple(int(v) for v in m.split()) for m in re.findall(r"you look at seat \d's hand: ([\d ]+) \(secret\)",
+                                                                   out)]
+
+
+def test_a_private_look_at_a_hand_through_the_relay(tmp_path: Path) -> None:
+    """Toy Deck with spy=on: peek and show frames cross the host's relay (and a peer holding two seats);
+    each spy's log shows the hand it saw, which is what the audit finds with every seed revealed."""
+    with processes() as procs:
+        host = deck_peer(tmp_path, "host", "--option", "spy=on", "--also", "1", tag="host")
+        procs.append(host)
+        address = host.address()
+        joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(2)]
+        procs.extend(joiners)
+        for p in [host, *joiners]:
+            assert p.wait(150) == 0, p.describe()
+        (v,) = _same_game([host, *joiners])
+        assert v.status == "valid", v.reason
+        path = replays_of(host)[0]
+        kinds = [f.kind for f in read_replay(path).frames]
+        assert kinds.count("peek") == kinds.count("show") > 0
+        stepper = Stepper(read_replay(path), GAMES)
+        for peer in joiners:
+            seat = int(re.search(r"you are seat (\d)", peer.out).group(1))
+            audited = [e.full for e in stepper.events if e.kind == "chance" and e.look is not None and e.seat == seat]
+            assert _looked(peer.out) == audited, peer.tag
+        assert "looks at seat" in host.out
+
+
 def test_a_joiner_killed_in_a_shuffle_round_resumes_and_the_game_completes(tmp_path: Path) -> None:
     with processes() as procs:
         host = deck_peer(tmp_path, "host", "--players", "3", tag="host")

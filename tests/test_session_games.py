@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from quick import option_args
 from sessionhelpers import cli_host, cli_join, processes, replays_of, same_result
 
 import engines
@@ -27,7 +28,8 @@ def _two_players(game_id: str) -> int:
 def test_two_processes_play_a_whole_game(tmp_path: Path, game_id: str) -> None:
     players = _two_players(game_id)
     with processes() as procs:
-        host = cli_host(tmp_path, game_id, "--bot", "random", "--players", str(players), "--quiet")
+        host = cli_host(tmp_path, game_id, "--bot", "random", "--players", str(players), "--quiet",
+                        *option_args(game_id))
         procs.append(host)
         address = host.address()
         joins = [cli_join(tmp_path, address, "--bot", "random", "--quiet", tag=f"join{i}") for i in range(players - 1)]

@@ -225,7 +225,8 @@ def receive_known(s: CatanState, seat: int, g: int) -> CatanState:
 
 def reveals(rules: Any, s: CatanState, seat: int, action: str) -> tuple[tuple[str, int], ...]:
     """Dealt cards an action shows from `seat`'s own hand: a card played or buried that is not a
-    publicly known copy (those were proven when they became public), and a revealed VP card."""
+    publicly known copy (those were proven when they became public), and a revealed VP card; for a
+    spy's `take`, the card from the target's hand (proven from the look), unless a known copy."""
     parsed = rules.notation.parse(action)
     if parsed is None:
         return ()
@@ -234,6 +235,10 @@ def reveals(rules: Any, s: CatanState, seat: int, action: str) -> tuple[tuple[st
         known = s.ext.seats[seat].known
         return tuple((DECKS[CARD_DECK[g]], DECK_INDEX[g]) for g, k in enumerate(parsed[1])
                      for _ in range(k - known[g]) if k > known[g])
+    if verb == "take":   # the spy's take of a card it saw: from the target's hand (the protocol's look)
+        g = parsed[1]
+        (target,) = s.ext.ctx
+        return () if s.ext.seats[target].known[g] else ((DECKS[CARD_DECK[g]], DECK_INDEX[g]),)
     if verb in ("play", "bury", "reveal"):
         g = parsed[1]
         if verb != "reveal" and s.ext.seats[seat].known[g]:
@@ -257,6 +262,19 @@ def shows(s: CatanState, value: Any) -> tuple[tuple[str, int], ...]:
     known = s.ext.seats[target].known
     return tuple((DECKS[CARD_DECK[g]], DECK_INDEX[g]) for g, k in enumerate(value) for _ in range(k - known[g])
                  if k > known[g])
+
+
+def show_value(s: CatanState, cards: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+    """The spy's look from the target's publicly known cards and its undisclosed dealt cards (the ones
+    the protocol decrypted for the spy): the inverse of `shows`."""
+    _, target = s.ext.ctx
+    counts = list(s.ext.seats[target].known)
+    for deck, index in cards:
+        d = DECKS.index(deck) if deck in DECKS else -1
+        if d < 0 or not 0 <= index < len(DECK_CARDS[d]):
+            raise IllegalAction(f"no card {index} in deck {deck!r}")
+        counts[DECK_CARDS[d][index]] += 1
+    return tuple(counts)
 
 
 def show_texts(s: CatanState, seat: int) -> list[str]:

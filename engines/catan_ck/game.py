@@ -104,9 +104,9 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     options = {**Catan.options,
                "defense": Option(default="all", choices=("all", "choose"),
                                  help="all: every active knight defends; choose: each seat commits its knights"),
-               "spy": Option(default="public", choices=("public", "private"),
-                             help="public: the spied hand is shown to all (D19); private: to the spy only "
-                                  "(needs the protocol's show frame)")}
+               "spy": Option(default="private", choices=("private", "public"),
+                             help="private: the spied hand is shown to the spy only (the protocol's look); "
+                                  "public: to everybody (the spec's D19)")}
     rules_version = "1"
     names = NAMES
     notation = CKNotation()
@@ -920,6 +920,9 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     def shows(self, inner: CatanState, value: Any) -> tuple[tuple[str, int], ...]:
         return decks.shows(inner, value)
+
+    def show_value(self, inner: CatanState, cards: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+        return decks.show_value(inner, cards)
 
 
 # -------------------------------------------------------------------------------- helpers

@@ -87,6 +87,8 @@ class Ledger:
         self.decks: dict[tuple[str, int], decks.Epoch] = {}   # shared secret decks, by (deck, epoch)
         self.last_deal: tuple[tuple[str, int], int] | None = None  # the latest deal, until its drawer acts
         self.spoiled: tuple | None = None          # (frame no, seat, (deck, epoch), position) of a spoiled deal
+        self.look: decks.Look | None = None        # the latest look at a seat's hand (a "show" chance point)
+        self.looks: list[decks.Look] = []
         self.my_choices: dict[int, str] = {}
         self._my_chains: dict[int, list[bytes]] = {}
         self._built: tuple | None = None  # (frame, state, commit, digest) of the last own frame built
@@ -126,6 +128,8 @@ class Ledger:
             return ("act", waiting.seats[0])
         if waiting.kind == "chance" and waiting.chance is not None and waiting.chance.kind == "deal":
             return self._next_deal(waiting.chance)
+        if waiting.kind == "chance" and waiting.chance is not None and waiting.chance.kind == "show":
+            return self._next_look(waiting.chance)
         if waiting.kind == "chance":
             return ("chain", self.contributors(waiting.chance)[len(self.contributions)])
         if waiting.kind == "simultaneous":
@@ -152,6 +156,22 @@ class Ledger:
         if not deal.strippers:
             raise RuntimeError(f"deck {chance.deck!r}: seat {deal.drawer} is the only seat with a layer on it")
         return ("strip", deal.strippers[len(deal.strips)])
+
+    def _next_look(self, chance: Chance) -> tuple[str, int]:
+        """A look at a seat's hand: the looker's peek, then the source's show (replays.look)."""
+        if self.protocol < 2:
+            raise DealUnsupported(chance)
+        look = self.look
+        if look is None or look.index != self.chance_index:
+            return ("peek", chance.private_to)
+        return ("show", chance.source)
+
+    def show_chance(self) -> Chance:
+        """The look the game awaits (for the kinds peek and show)."""
+        waiting = self.game.awaiting(self.state)
+        if waiting.kind != "chance" or waiting.chance is None or waiting.chance.kind != "show":
+            raise RuntimeError("no look at a hand is awaited")
+        return waiting.chance
 
     def deal_chance(self) -> Chance:
         """The deal the game awaits (for the deck kinds)."""
@@ -505,6 +525,8 @@ class Ledger:
                 owner = event.seat
                 if event.deal is not None:
                     value = event.full   # decrypted by the deck audit
+                elif event.look is not None:   # the source's cards the deck audit decrypted
+                    value = game.show_value(state, tuple((ep.deck, deal.card) for ep, deal in event.look.cards))
                 elif owner is None:
                     value = event.value
                 else:

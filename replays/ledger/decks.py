@@ -2,12 +2,14 @@
 poker): per deck epoch the shufflers and their shuffles, the current value of every position, the
 seats that still have a layer on the undealt cards, and every deal with its strips. The arithmetic is
 replays.deck; the frames are the kinds `shuffle`, `strip`, `spoiled` and the attachments of `act`.
+A look at a seat's hand (a `show` chance point) adds the kinds `peek` and `show` (replays.look).
 
 Order on the frame chain (docs/protocol.md): at an epoch's first deal every seat still in the game
 sends a `shuffle`, in seat order; each deal then takes one `strip` from every other seat with a layer
 on the deck, in seat order, and the chance point is applied with the last one (the drawer unmasks its
 card privately). The audit, once the seeds are revealed, recomputes every shuffle, strip and release
-from the seeds and decrypts every dealt card (`audit`), which the full-knowledge re-simulation feeds.
+from the seeds and decrypts every dealt card (`audit`), which the full-knowledge re-simulation feeds;
+it recomputes every look's peek and show values too.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from replays import deck as D
+from replays import look as L
 from replays.ledger.errors import Dispute
 from replays.ledger.values import Event
 
-__all__ = ["Deal", "Epoch", "audit"]
+__all__ = ["Deal", "Epoch", "Look", "audit", "undisclosed"]
 
 
 @dataclass(slots=True)
@@ -75,6 +78,35 @@ class Epoch:
         return tuple(self.cards[self.next:])
 
 
+@dataclass(slots=True)
+class Look:
+    """A `show` chance point under way or done (replays.look): the source's undisclosed dealt cards, in
+    order, the looker's J and peek values, then the source's show values; `cards` are the types the
+    looker decrypted (its own ledger only); `open` until the looker's next `act`, whose `seen`
+    attachments take cards from here."""
+
+    index: int                       # the chance index of the look
+    spy: int
+    source: int
+    public: bytes                    # J
+    cards: list[tuple[Epoch, Deal]]
+    peeks: list[bytes]               # Z per card
+    peek_frame: int
+    shows: list[bytes] | None = None  # W per card, once the source has sent them
+    show_frame: int = -1
+    seen: list[int] | None = None    # the decrypted types (the looker's own ledger)
+    open: bool = False
+
+
+def undisclosed(led, seat: int) -> list[tuple[Epoch, Deal]]:
+    """The cards dealt to `seat` and not shown since, in (deck, epoch, position) order: what a look at
+    its hand shows."""
+    out = [(ep, deal) for ep in led.decks.values() for deal in ep.deals.values()
+           if deal.drawer == seat and deal.shown is None and deal.done]
+    out.sort(key=lambda item: (item[0].deck, item[0].epoch, item[1].position))
+    return out
+
+
 def audit(led, known: dict[int, bytes]) -> None:
     """Recompute every deck value of the seats whose seed is `known` and decrypt every card dealt to
     one of them; the first value that does not follow from its author's seed is a Dispute naming the
@@ -118,6 +150,20 @@ def audit(led, known: dict[int, bytes]) -> None:
             deal.card = drawn.card[1]
             if deal.event is not None:
                 deal.event.full = deal.card
+    for look in led.looks:
+        spy_seed, source_seed = known.get(look.spy), known.get(look.source)
+        if spy_seed is not None:
+            fault = L.audit_peek(spy_seed, session, look.spy, look.index, look.public,
+                                 [(ep.deck, ep.epoch, deal.position, deal.last, z)
+                                  for (ep, deal), z in zip(look.cards, look.peeks, strict=True)])
+            if fault is not None:
+                raise _dispute(look.peek_frame, look.spy, fault.rule, fault.reason)
+        if source_seed is not None and look.shows is not None:
+            fault = L.audit_show(source_seed, session, look.source,
+                                 [(ep.deck, ep.epoch, deal.position, z, w)
+                                  for (ep, deal), z, w in zip(look.cards, look.peeks, look.shows, strict=True)])
+            if fault is not None:
+                raise _dispute(look.show_frame, look.source, fault.rule, fault.reason)
 
 
 def _dispute(frame_no: int, seat: int, rule: str, reason: str) -> Dispute:

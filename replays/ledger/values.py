@@ -44,6 +44,7 @@ class Event:
     contributions: tuple = ()
     secret: bool = False
     deal: tuple[str, int, int] | None = None  # (deck, epoch, position) of a card dealt from a shared deck
+    look: Any = None  # the ledger's Look of a "show" chance point
 
 
 @dataclass(slots=True)

@@ -11,8 +11,10 @@ from replays.ledger.kinds import (
     contest,
     final,
     open,
+    peek,
     reveal,
     seed,
+    show,
     shuffle,
     spoiled,
     strip,
@@ -23,6 +25,6 @@ from replays.ledger.kinds.base import FrameKind
 __all__ = ["KINDS", "FrameKind"]
 
 KINDS: dict[str, FrameKind] = {kind.NAME: kind.KIND for kind in (
-    open, act, commit, reveal, chain, shuffle, strip, spoiled, seed, final, timeout, contest)}
+    open, act, commit, reveal, chain, shuffle, strip, spoiled, peek, show, seed, final, timeout, contest)}
 #: the kinds protocol 1 has (the others are refused in a protocol 1 transcript)
 PROTOCOL_1 = frozenset({"open", "act", "commit", "reveal", "chain", "seed", "final", "timeout"})

@@ -7,7 +7,11 @@ Protocol 2 attachments (only where the action needs them):
   which: `Game.reveals`): M is the seat's card at that position, proven to be its own layer removed
   from the dealt value, so a card never dealt to the seat, or shown before, is a live dispute;
 - `["release", deck, epoch, first, values, proofs]` for every live deck epoch on which a resigning seat
-  still has a layer: its layer removed from every undealt position, so nobody waits for it later.
+  still has a layer: its layer removed from every undealt position, so nobody waits for it later;
+- `["seen", deck, epoch, position, M, proof]` on the looker's first action after a look at another
+  seat's hand (a spy taking a card it saw): M is the card at that position of the source's hand,
+  proven from the look's show value with the looker's look key (replays.look). The rules' `reveals`
+  names the cards of that action; they come from the look, not from the looker's own hand.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections import Counter
 
 from engines.core import interrupts_step
 from replays import deck as D
+from replays import look as L
 from replays.ledger.errors import Dispute
 from replays.ledger.kinds.base import FrameKind, Ledger, Transition, bad_body
 from replays.ledger.values import Event
@@ -28,7 +33,7 @@ MAX_ACTION = 256
 def parse(led: Ledger, seat: int, body: tuple, no: int) -> tuple[str, tuple]:
     if (len(body) not in (1, 2) or type(body[0]) is not str or not 0 < len(body[0]) <= MAX_ACTION
             or (len(body) == 2 and (led.protocol < 2 or type(body[1]) is not tuple or not body[1]
-                                    or not all(type(a) is tuple and a and a[0] in ("card", "release")
+                                    or not all(type(a) is tuple and a and a[0] in ("card", "release", "seen")
                                                for a in body[1])))):
         raise bad_body(seat, NAME, no, SHAPE if led.protocol >= 2 else "[action text]")
     return body[0], (body[1] if len(body) == 2 else ())
@@ -41,7 +46,8 @@ def check(led: Ledger, seat: int, body: tuple, no: int, interrupt: bool = False)
                       "simultaneous choices are committed",
                       f"seat {seat} played {action!r} openly in a simultaneous step instead of committing it")
     releases = _releases(led, seat, action, [a for a in attachments if a[0] == "release"], no)
-    shown = _shown(led, seat, action, [a for a in attachments if a[0] == "card"], no)
+    look = led.look if led.look is not None and led.look.open and led.look.spy == seat else None
+    shown = _shown(led, seat, action, attachments, no, look)
     new_state = led.play(led.state, seat, action, no)
 
     def done() -> None:
@@ -52,6 +58,8 @@ def check(led: Ledger, seat: int, body: tuple, no: int, interrupt: bool = False)
             ep.releases.append((no, seat, entry, undealt))
         for deal, card in shown:
             deal.shown, deal.card = no, card
+        if look is not None:
+            look.open = False   # the looker has acted on what it saw
         if interrupt:
             led.round = None  # the step is interrupted: everyone commits afresh afterwards
     return new_state, done
@@ -87,28 +95,40 @@ def _releases(led: Ledger, seat: int, action: str, entries: list[tuple], no: int
     return out
 
 
-def _shown(led: Ledger, seat: int, action: str, entries: list[tuple], no: int) -> list:
+def _shown(led: Ledger, seat: int, action: str, attachments: tuple, no: int, look) -> list:
+    """The dealt cards the action shows, each proven: from the seat's own hand (`card`), or right after a
+    look, from the hand it looked at (`seen`: then every card the action shows comes from there)."""
     expected = Counter(led.game.reveals(led.state, seat, action))
+    want = "seen" if look is not None else "card"
     out = []
     got: Counter = Counter()
     seen: set = set()
-    for raw in entries:
-        if len(raw) != 6 or type(raw[1]) is not str or type(raw[2]) is not int or type(raw[3]) is not int:
-            raise bad_body(seat, NAME, no, '["card", deck, epoch, position, point, proof]')
+    for raw in attachments:
+        if raw[0] == "release":
+            continue
+        if raw[0] != want or len(raw) != 6 or type(raw[1]) is not str or type(raw[2]) is not int \
+                or type(raw[3]) is not int:
+            raise bad_body(seat, NAME, no, f'["{want}", deck, epoch, position, point, proof]')
         _, deck, epoch, position, point, proof = raw
         ep = led.decks.get((deck, epoch))
         deal = None if ep is None else ep.deals.get(position)
-        if deal is None or deal.drawer != seat or deal.shown is not None or (deck, epoch, position) in seen:
-            raise Dispute(no, seat, f"card {position} of {deck} epoch {epoch}", "a card dealt to the seat and not "
-                          "shown before", "reveal proof", f"seat {seat} shows a card that was never dealt to it, "
-                          "or was shown already")
+        if look is not None:
+            card = _seen_card(led, seat, look, ep, deal, point, proof, no)
+        else:
+            if deal is None or deal.drawer != seat or deal.shown is not None:
+                raise Dispute(no, seat, f"card {position} of {deck} epoch {epoch}", "a card dealt to the seat and "
+                              "not shown before", "reveal proof", f"seat {seat} shows a card that was never dealt "
+                              "to it, or was shown already")
+            table = D.card_table(led.session, deck, epoch, ep.pool)
+            card = D.check_reveal(led.session, seat, deck, epoch, position, ep.publics[seat], deal.last, point,
+                                  proof, table)
+            if isinstance(card, D.DeckFault):
+                raise Dispute(no, seat, "a shown card", "the seat's own dealt card, proven", card.rule,
+                              f"seat {seat}'s shown card is refused: {card.reason}")
+        if (deck, epoch, position) in seen:
+            raise Dispute(no, seat, f"card {position} of {deck} epoch {epoch} twice", "each card once",
+                          "reveal proof", f"seat {seat} shows one card twice")
         seen.add((deck, epoch, position))
-        table = D.card_table(led.session, deck, epoch, ep.pool)
-        card = D.check_reveal(led.session, seat, deck, epoch, position, ep.publics[seat], deal.last, point, proof,
-                              table)
-        if isinstance(card, D.DeckFault):
-            raise Dispute(no, seat, "a shown card", "the seat's own dealt card, proven", card.rule,
-                          f"seat {seat}'s shown card is refused: {card.reason}")
         got[(deck, card)] += 1
         out.append((deal, card))
     if got != expected:
@@ -118,6 +138,20 @@ def _shown(led: Ledger, seat: int, action: str, entries: list[tuple], no: int) -
     return out
 
 
+def _seen_card(led: Ledger, seat: int, look, ep, deal, point, proof, no: int) -> int:
+    """The type of a card the looker saw and now shows (a `seen` attachment), proven."""
+    at = next((i for i, (e, d) in enumerate(look.cards) if e is ep and d is deal), None)
+    if at is None or deal.shown is not None:
+        raise Dispute(no, seat, "a seen card", f"a card of seat {look.source}'s hand it looked at, not shown since",
+                      L.RULE_SEEN_PROOF, f"seat {seat} shows a card it did not see in seat {look.source}'s hand")
+    card = L.check_seen(led.session, seat, ep.deck, ep.epoch, deal.position, look.public, look.shows[at], point,
+                        proof, D.card_table(led.session, ep.deck, ep.epoch, ep.pool))
+    if isinstance(card, D.DeckFault):
+        raise Dispute(no, seat, "a seen card", "the card at that position of the hand it looked at, proven",
+                      card.rule, f"seat {seat}'s seen card is refused: {card.reason}")
+    return card
+
+
 def attachments(led: Ledger, action: str) -> tuple:
     """Our own attachments for `action`: releases for a resignation, shown cards for a play of dealt cards.
     IllegalAction-free: a card we do not hold is a RuntimeError (our engine let us play it)."""
@@ -125,6 +159,9 @@ def attachments(led: Ledger, action: str) -> tuple:
     if action == "resign":
         return tuple(("release", *D.release(me.seed, led.session, me.seat, ep.deck, ep.epoch, ep.next,
                                             ep.undealt()).to_wire()) for ep in _live(led, me.seat))
+    look = led.look
+    if look is not None and look.open and look.spy == me.seat:
+        return _seen_attachments(led, look, action)
     out = []
     used: set = set()
     for deck, card in led.game.reveals(led.state, me.seat, action):
@@ -138,6 +175,25 @@ def attachments(led: Ledger, action: str) -> tuple:
         used.add((ep.key, deal.position))
         made = D.reveal(me.seed, led.session, me.seat, ep.deck, ep.epoch, deal.position, deal.last)
         out.append(("card", ep.deck, ep.epoch, deal.position, made.value, made.proof))
+    return tuple(out)
+
+
+def _seen_attachments(led: Ledger, look, action: str) -> tuple:
+    """Our `seen` attachments: the cards the action shows, taken from the hand we looked at."""
+    me = led.need_me()
+    out = []
+    used: set = set()
+    for deck, card in led.game.reveals(led.state, me.seat, action):
+        at = next((i for i, ((ep, deal), t) in enumerate(zip(look.cards, look.seen, strict=True))
+                   if ep.deck == deck and t == card and deal.shown is None and i not in used), None)
+        if at is None:
+            raise RuntimeError(f"seat {me.seat} saw no card of type {card} from deck {deck!r} in seat "
+                               f"{look.source}'s hand")
+        used.add(at)
+        ep, deal = look.cards[at]
+        made = L.open_seen(me.seed, led.session, me.seat, look.index, ep.deck, ep.epoch, deal.position,
+                           look.shows[at])
+        out.append(("seen", ep.deck, ep.epoch, deal.position, made.value, made.proof))
     return tuple(out)
 
 

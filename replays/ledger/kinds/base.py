@@ -42,8 +42,12 @@ class Ledger(Protocol):
     decks: dict[tuple[str, int], Any]
     last_deal: tuple[tuple[str, int], int] | None
     spoiled: tuple | None
+    look: Any
+    looks: list
 
     def deal_chance(self) -> Chance: ...
+
+    def show_chance(self) -> Chance: ...
 
     def pending_deal(self, ep: Any, chance: Chance) -> Any: ...
 

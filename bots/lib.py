@@ -55,6 +55,9 @@ class RandomBot:
 
 def sample_outcome(game: Game, state: State, rng: Any) -> Any:
     """A chance value for lookahead, drawn with the bot's own rng (dice and picks only: a bot knows no
-    deck's remaining cards)."""
+    deck's remaining cards). A look at a hand ("show") involves no randomness: its value is what the
+    state knows of the hand (`Game.disclose`, which needs a full-knowledge state)."""
     chance = game.awaiting(state).chance
+    if chance is not None and chance.kind == "show":
+        return game.disclose(state)
     return outcome_from_bytes(chance, rng.getrandbits(256).to_bytes(32, "big"))

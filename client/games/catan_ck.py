@@ -472,7 +472,7 @@ class Renderer(catan.Renderer):
             else:
                 settlement(surface, centre, size, colour)
             if n in metros:
-                flag(surface, (centre[0] + size, centre[1] - 2 * size), size, TRACK_COLOURS[metros[n]])
+                flag(surface, (centre[0] + size, centre[1] - 2 * size), size * 4 // 3, TRACK_COLOURS[metros[n]])
         for n, (owner, level, active, *_) in view["knights"].items():
             knight(surface, lay.node(int(n)), max(5, round(r * 0.2)), piece_colour(owner), level, active)
 
@@ -528,8 +528,7 @@ class Renderer(catan.Renderer):
         words = f"{cities} cities vs {knights} knights" + ("" if attacked else " - robber locked")
         font = theme.font(small)
         room = band.w - (label.right - band.x) - px
-        step = max(px, min(round(px * 1.7), (room - font.size(f"{cities} cities vs {knights} knights")[0] - px)
-                            // (SHIP_SPACES + 1)))
+        step = max(px, min(round(px * 1.7), (room - font.size(words)[0] - px) // (SHIP_SPACES + 1)))
         r = max(4, min(band.h // 2 - 2, step // 2 - 1))
         x0 = label.right + px // 2 + r
         at = view.get("ship", 0)
@@ -637,7 +636,7 @@ class Renderer(catan.Renderer):
             metro = view["metropolises"][track]
             if metro is not None and metro[0] == seat:
                 pygame.draw.rect(surface, paint.IVORY, box.inflate(2, 2), 1, border_radius=3)
-            if self._lit(("track", track, box), view):
+            if seat == view.get("seat") and self._lit(("track", track, box), view):  # the viewer's own tracks
                 _outline(surface, box.inflate(4, 4), 2)
         # knights (active strength / all), walls and road length as little pieces with numbers, from the right
         mine = [(level, active) for owner, level, active, *_ in view["knights"].values() if owner == seat]
@@ -731,11 +730,10 @@ class Renderer(catan.Renderer):
         if view.get("step") == "take" and view.get("to_act") == me:
             seen = view.get("seen")
             if seen is not None:
-                return f"{self._who(view, seen['seat'])}'s progress cards: take one", list(seen["cards"])
+                return f"take one of {PIECE_NAMES[seen['seat'] % 4]}'s cards", list(seen["cards"])
             target = next((s for s in range(len(view["progress"])) if s != me and view["progress"][s]["known"]), None)
             if target is not None:
-                return (f"{self._who(view, target)}'s progress cards: take one",
-                        list(view["progress"][target]["known"]))
+                return f"take one of {PIECE_NAMES[target % 4]}'s cards", list(view["progress"][target]["known"])
         own = view["progress"][me].get("cards")
         if own is None:
             return "", []

@@ -525,7 +525,7 @@ class Renderer(catan.Renderer):
                            anchor="midleft")
         cities, knights = barbarian_strength(view)
         attacked = view.get("first_attack_done")
-        words = f"{cities} cities vs {knights} knights" + ("" if attacked else " - robber locked")
+        words = f"cities {cities} vs knights {knights}" + ("" if attacked else " - robber locked")
         font = theme.font(small)
         room = band.w - (label.right - band.x) - px
         step = max(px, min(round(px * 1.7), (room - font.size(words)[0] - px) // (SHIP_SPACES + 1)))
@@ -609,7 +609,7 @@ class Renderer(catan.Renderer):
         return pygame.Rect(inner.x, y, inner.w, h) if y + h + small + 5 <= inner.bottom + 2 else None
 
     def _track_cells(self, row: pygame.Rect) -> tuple[int, dict[str, pygame.Rect]]:
-        cell = max(5, min(round(self.px * 0.55), (row.w * 2 // 3) // 17))
+        cell = max(5, min(round(self.px * 0.42), (row.w * 2 // 3) // 17))
         w = 5 * cell + 2
         return cell, {track: pygame.Rect(row.x + k * (w + cell), row.y, w, row.h) for k, track in enumerate(DECKS)}
 
@@ -645,7 +645,7 @@ class Renderer(catan.Renderer):
         facts = [("knight", f"{ready}/{sum(level for level, _ in mine)}"), ("wall", str(walls)),
                  ("road", str(view["longest_road"]["lengths"][seat]))]
         font = theme.font(small)
-        icon = max(4, small // 2)
+        icon = max(4, small * 2 // 5)
         x = row.right
         colour = piece_colour(seat)
         for kind, number in reversed(facts):

@@ -17,7 +17,7 @@ from pathlib import Path
 import pygame
 import pytest
 from clickplay import _button, _click
-from test_catan_ck_helpers import G, ck_put, position, with_ext, with_inner
+from test_catan_ck_helpers import EagerBot, G, ck_put, position, with_ext, with_inner
 
 import bots
 from client.app import App
@@ -230,6 +230,7 @@ def test_the_barbarians_the_dice_and_the_pieces_are_drawn_from_the_view() -> Non
     assert renderer.label(view, ["activate"], "17") == "your inactive basic knight on node 17"
     assert renderer.label(view, ["play"], "merchantfleet") == "merchant fleet"
     assert renderer.label(view, ["pick"], "science") == "draw a science card"
+    assert renderer.label(view, ["play", "merchant"], "h9") == "h9 desert"
     assert renderer.label(view, ["play", "alchemist", "2"], "5") == "white die 5 (total 7)"
 
 
@@ -293,21 +294,28 @@ def test_screenshots_of_positions(size: tuple[int, int]) -> None:
 
 
 def test_the_viewer_names_progress_cards_only_in_the_revealed_view(tmp_path: Path) -> None:
+    """A replay of bots that play cards eagerly (reproducible: the same game every run): in the revealed
+    view another seat's progress cards are named; in seat 0's view they are backs with a count."""
     from client.scenes.viewer import ViewerScene
     from replays.local import record_match
     from replays.stepping import Stepper
 
-    path = record_match("catan-ck", bots.make("catan-ck", ["smart"], 3), seed=4, players=3, directory=tmp_path,
-                        options={"max_rounds": "15"}).path
+    path = record_match("catan-ck", [EagerBot() for _ in range(3)], seed=4, players=3, directory=tmp_path,
+                        options={"max_rounds": "10"}, reproducible=True).path
     stepper = Stepper.load(path)
     app = App((1920, 1080))
     app.push(ViewerScene(stepper))
-    for at in range(stepper.count - 1, -1, -1):  # a position where seat 1 holds progress cards
-        held = stepper.merged_view(at, "revealed")["progress"][1].get("cards")
-        if held and all(c not in ("printer", "constitution") for c in held):
-            break
-    else:
-        pytest.fail("seat 1 never held a progress card")
+
+    def holding(at: int) -> tuple[int, list[str]] | None:
+        for seat in (1, 2):
+            held = stepper.merged_view(at, "revealed")["progress"][seat].get("cards") or []
+            if held and not {"printer", "constitution"} & set(held):
+                return seat, held
+        return None
+
+    at = next((at for at in range(stepper.count - 1, -1, -1) if holding(at)), None)
+    assert at is not None, "no other seat held a progress card"
+    seat, held = holding(at)
     stepper.seek(at)
     stepper.set_mode("revealed")
     shown = " ".join(_texts(app))
@@ -315,9 +323,11 @@ def test_the_viewer_names_progress_cards_only_in_the_revealed_view(tmp_path: Pat
     app.screenshot(ARTIFACTS / "catan-ck-viewer-revealed.png")
     stepper.set_mode("seat 0")
     view = stepper.merged_view(at, "seat 0")
-    assert "cards" not in view["progress"][1]
-    count = view["progress"][1]["count"]
-    assert any(t.startswith(f"{count} progress card") for t in _texts(app))
+    assert "cards" not in view["progress"][seat]
+    count = view["progress"][seat]["count"]
+    texts = _texts(app)
+    assert any(t.startswith(f"{count} progress card") for t in texts), texts
+    assert not any(c in texts for c in held if c not in view["progress"][seat]["known"])
     app.screenshot(ARTIFACTS / "catan-ck-viewer-seat0.png")
 
 

@@ -392,6 +392,8 @@ class Renderer(catan.Renderer):
                 who = "your" if owner == view.get("seat") else f"{self._who(view, owner)}'s"
                 return f"{who} {what} on node {n}"
             return f"node {n} ({', '.join(_hex_words(view, h) for h in NODE_HEXES[n])})"
+        if kind == "hex" and token[1:].isdigit() and int(token[1:]) < 19:
+            return _hex_words(view, int(token[1:]))
         if verb == "commit" and token == "none":
             return "send no knight"
         if kind == "card":

@@ -246,8 +246,78 @@ def _catan(view: dict, names: list[str]) -> list[str]:
     return lines
 
 
+_CK_NAMES = _RESOURCES + ("cloth", "coin", "paper")  # Cities & Knights: the commodities after the resources
+_CK_TRACKS = ("trade", "politics", "science")
+_EVENT = {1: "ship", 2: "ship", 3: "ship", 4: "trade gate", 5: "politics gate", 6: "science gate"}
+_KNIGHT = {1: "basic", 2: "strong", 3: "mighty"}
+
+
+def _counts(counts: list[int], names: tuple[str, ...], short: bool = False) -> str:
+    """`2 brick, 1 cloth` (or `2br 1cl` when a line would be too long); "none" for an empty hand."""
+    if short:
+        return " ".join(f"{n}{name[:2]}" for n, name in zip(counts, names, strict=False) if n) or "none"
+    return ", ".join(f"{n} {name}" for n, name in zip(counts, names, strict=False) if n) or "no cards"
+
+
+def _catan_ck(view: dict, names: list[str]) -> list[str]:
+    """Cities & Knights: the step, the three dice, the barbarians and the merchant; two lines per seat
+    (points, cards in hand, progress cards; buildings, walls, metropolises, knights, improvement levels,
+    Defender points); the bank with the progress decks; the offer; Longest Road."""
+    dice = view.get("dice")
+    roll = ""
+    if dice:
+        roll = f", dice red {dice[0]} + white {dice[1]} = {dice[0] + dice[1]}" + (
+            f", event {_EVENT.get(dice[2], '?')}" if len(dice) > 2 else "")
+    out = set(view.get("out", []))
+    cities = sum(1 for seat, kind in view["nodes"].values() if kind == "city" and seat not in out)
+    strength = sum(k[1] for k in view["knights"].values() if k[2] and k[0] not in out)
+    merchant = view.get("merchant")
+    lines = [f"round {view.get('round')}, turn {view.get('turn')}, {view.get('step')}{roll}",
+             f"barbarian ship {view['ship']}/7: {cities} cities vs {strength} active knights"
+             + ("" if view.get("first_attack_done") else " (robber locked until the first attack)")
+             + f"; robber on hex {view.get('robber')}"
+             + (f"; merchant on hex {merchant[0]} ({seat_name(merchant[1], names)})" if merchant else "")]
+    metros = {m[1]: track for track, m in view["metropolises"].items() if m}
+    for seat, hand in enumerate(view["hands"]):
+        progress = view["progress"][seat]
+        own = progress.get("cards")
+        held = (", ".join(own) if own is not None else ", ".join(progress["known"] + [
+            f"{k} {deck}" for deck, k in progress["undisclosed"].items() if k])) or "none"
+        head = f"{seat_name(seat, names, view)}: {view['vp_public'][seat]} points; "
+        tail = f"; progress: {held}" + (f"; shown: {'+'.join(view['revealed_vp'][seat])}"
+                                        if view["revealed_vp"][seat] else "")
+        line = head + _counts(hand, _CK_NAMES) + tail
+        if len(line) > 108:
+            line = head + _counts(hand, _CK_NAMES, short=True) + tail
+        lines.append(line[:108])
+        built = [f"{kind} {n}" + (" (wall)" if n in view["walls"] else "") + (
+            f" ({metros[int(n)]} metropolis)" if int(n) in metros else "") + (" (reduced)" if n in view["reduced"]
+                                                                               else "")
+                 for n, (owner, kind) in view["nodes"].items() if owner == seat]
+        knights = [f"{_KNIGHT[k[1]]}{'*' if k[2] else ''} {n}" for n, k in view["knights"].items() if k[0] == seat]
+        levels = " ".join(f"{t[0].upper()}{view['levels'][seat][t]}" for t in _CK_TRACKS)
+        detail = (f"    levels {levels}; " + (", ".join(built) or "nothing built")
+                  + ("; knights " + ", ".join(knights) if knights else "")
+                  + (f"; defender {view['defender_points'][seat]}" if view["defender_points"][seat] else ""))
+        if len(detail) > 108:  # many pieces: the counts instead of the places
+            walls = sum(1 for o in view["walls"].values() if o == seat)
+            detail = (f"    levels {levels}; {len(built)} buildings, {walls} walls, {len(knights)} knights "
+                      f"({sum(1 for k in knights if '*' in k)} active)"
+                      + (f"; defender {view['defender_points'][seat]}" if view["defender_points"][seat] else ""))
+        lines.append(detail)
+    pools = ", ".join(f"{deck} {p['size']}" for deck, p in view["pools"].items())
+    lines.append(f"bank: {_counts(view['bank'], _CK_NAMES, short=True)}; progress decks {pools}")
+    offer = view.get("offer")
+    if offer:
+        lines.append(f"offer by {seat_name(view.get('active'), names, view)}: give {offer['give']} for {offer['get']}")
+    road = view.get("longest_road") or {}
+    lines.append(f"longest road: {seat_name(road['holder'], names, view) if road.get('holder') is not None else '-'}"
+                 "   (* active knight; levels T trade, P politics, S science)")
+    return lines
+
+
 _BOARDS: dict[str, Callable[[dict, list[str]], list[str]]] = {
-    "catan": _catan,
+    "catan": _catan, "catan-ck": _catan_ck,
     "loyal-captain": _kidd, "madagaskar": _kidd, "quedah-merchant": _kidd,
     "ploc": _ploc, "ebbe-flut": _ebbeflut, "ebbe-flut-solo": _ebbeflut, "turning-tides": _tides,
 }

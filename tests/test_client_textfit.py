@@ -152,3 +152,37 @@ def test_the_lobby_fits(size: tuple[int, int], replays, tmp_path, monkeypatch) -
     lobby._say("could not join 192.0.2.1:7000: no netplay host answered within 10 s (last problem: bootstrap "
                "timed out); check the address and that the host is running", ok=False)
     _check(app, "lobby")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_lobby_settings_fit_for_every_game_and_player_count(size: tuple[int, int], tmp_path, monkeypatch) -> None:
+    """The game list, the seats and the options of the chosen game and the start buttons share the "start
+    a game" panel: no two buttons touch and none leaves the panel, for every game at every player count
+    (Cities & Knights with four seats and five options is the longest), and with a game list twice as
+    long (the games then go in two columns)."""
+    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
+    app = App(size)
+    lobby = LobbyScene(tmp_path / "replays", browse=False)
+    app.push(lobby)
+    checked = 0
+    for games in (list(lobby.games), list(lobby.games) * 2):
+        lobby.games = games
+        for index, game in enumerate(games):
+            lobby.game_index = index
+            lobby._reset_options()
+            for _ in game.players:
+                with textfit.recording(app.size) as frame:
+                    app.step([], 16)
+                start = next(b.rect for b in lobby.buttons if b.key == "local:")
+                box = min((r for kind, r, what in frame.items if kind == "box" and what == "panel"
+                           and r.contains(start)), key=lambda r: r.w * r.h)
+                rects = [(b.key, b.rect) for b in lobby.buttons if box.colliderect(b.rect)]
+                assert any(key.startswith("option:") for key, _ in rects) or not game.options
+                for n, (key, rect) in enumerate(rects):
+                    assert box.contains(rect), f"{game.id}: {key} leaves the panel at {size}"
+                    for other, second in rects[n + 1:]:
+                        assert not rect.inflate(4, 4).colliderect(second), \
+                            f"{game.id} with {lobby.players} players at {size}: {key} touches {other}"
+                checked += 1
+                lobby._button("players:", app)
+    assert checked >= 2 * len(engines.GAMES)

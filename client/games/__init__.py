@@ -15,6 +15,7 @@ import pygame
 # game id -> module under client.games; a game without an entry gets the text renderer
 _MODULES: dict[str, str] = {
     "catan": "catan",
+    "catan-ck": "catan_ck",
     "ebbe-flut": "ebbeflut",
     "ebbe-flut-solo": "ebbeflut",
     "loyal-captain": "kidd",

@@ -101,6 +101,7 @@ class Layout:
     dice: pygame.Rect
     hand: pygame.Rect           # left of the strip: the hand, or the composer
     cards: pygame.Rect          # right of the strip: development cards, or the offer
+    band: pygame.Rect           # a row between the header and the island (empty in the base game)
     spots: dict[tuple, pygame.Rect] = field(default_factory=dict)   # clickable boxes outside the island
 
     def at(self, x: float, y: float) -> tuple[int, int]:
@@ -126,7 +127,9 @@ class Layout:
                 ((-w / 2, -h), (w / 2, -h), (w, 0), (w / 2, h), (-w / 2, h), (-w, 0))]
 
 
-def layout(rect: pygame.Rect, players: int, px: int) -> Layout:
+def layout(rect: pygame.Rect, players: int, px: int, band: float = 0, bank: float = 4.6, dice: int = 2) -> Layout:
+    """The board's parts; `band` (in font sizes) a row above the island, `bank` the bank's height,
+    `dice` how many dice the header shows."""
     pad = max(6, px // 3)
     side_w = max(190, min(int(rect.w * 0.34), px * 17))
     side = pygame.Rect(rect.right - side_w - pad, rect.y + pad, side_w, rect.h - 2 * pad)
@@ -134,20 +137,22 @@ def layout(rect: pygame.Rect, players: int, px: int) -> Layout:
     header = pygame.Rect(left.x, left.y, left.w, round(px * 2.1))
     strip_h = max(round(px * 6.4), int(left.h * 0.24))
     strip = pygame.Rect(left.x, left.bottom - strip_h, left.w, strip_h)
-    island = pygame.Rect(left.x, header.bottom + pad // 2, left.w, strip.y - header.bottom - pad)
+    band_rect = pygame.Rect(left.x, header.bottom + pad // 2, left.w, round(px * band))
+    top = band_rect.bottom + (pad // 2 if band else 0)
+    island = pygame.Rect(left.x, top, left.w, strip.y - top - (pad - pad // 2))
     radius = min(island.w / (2 * HALF_W + 0.1), island.h / (2 * HALF_H + 0.1))
     centre = (island.centerx, island.centery)
-    bank_h = round(px * 4.6)
-    bank = pygame.Rect(side.x, side.bottom - bank_h, side.w, bank_h)
+    bank_h = round(px * bank)
+    bank_rect = pygame.Rect(side.x, side.bottom - bank_h, side.w, bank_h)
     gap = max(4, px // 4)
-    seat_h = (bank.y - side.y - gap * players) // players
+    seat_h = (bank_rect.y - side.y - gap * players) // players
     seats = [pygame.Rect(side.x, side.y + k * (seat_h + gap), side.w, seat_h) for k in range(players)]
     size = round(px * 1.7)
-    dice = pygame.Rect(header.x + 4, header.centery - size // 2, 2 * size + gap, size)
+    dice_rect = pygame.Rect(header.x + 4, header.centery - size // 2, dice * size + (dice - 1) * gap, size)
     split = strip.x + int(strip.w * 0.56)
     hand = pygame.Rect(strip.x, strip.y, split - strip.x - gap // 2, strip.h)
     cards = pygame.Rect(split + gap // 2, strip.y, strip.right - split - gap // 2, strip.h)
-    return Layout(header, island, strip, side, seats, bank, centre, radius, dice, hand, cards)
+    return Layout(header, island, strip, side, seats, bank_rect, centre, radius, dice_rect, hand, cards, band_rect)
 
 
 # ---------------------------------------------------------------------- pieces
@@ -163,12 +168,18 @@ def settlement(surface: pygame.Surface, centre: tuple[int, int], size: int, colo
     pygame.draw.polygon(surface, paint.darker(colour, 0.6), points, max(1, s // 4))
 
 
-def city(surface: pygame.Surface, centre: tuple[int, int], size: int, colour: paint.Colour) -> None:
-    """A house with a tower: wider and taller than a settlement."""
+def city_points(centre: tuple[int, int], size: int) -> list[tuple[int, int]]:
+    """The outline of a city: a house with a tower."""
     x, y = centre
     s = size
-    points = [(x - 2 * s, y + s), (x - 2 * s, y - s // 3), (x - s, y - s - s // 3), (x, y - s // 3),
-              (x + s // 3, y - s // 3), (x + s // 3, y - 2 * s), (x + 2 * s, y - 2 * s), (x + 2 * s, y + s)]
+    return [(x - 2 * s, y + s), (x - 2 * s, y - s // 3), (x - s, y - s - s // 3), (x, y - s // 3),
+            (x + s // 3, y - s // 3), (x + s // 3, y - 2 * s), (x + 2 * s, y - 2 * s), (x + 2 * s, y + s)]
+
+
+def city(surface: pygame.Surface, centre: tuple[int, int], size: int, colour: paint.Colour) -> None:
+    """A house with a tower: wider and taller than a settlement."""
+    s = size
+    points = city_points(centre, size)
     pygame.draw.polygon(surface, (0, 0, 0), [(px + 1, py + 2) for px, py in points])
     pygame.draw.polygon(surface, colour, points)
     pygame.draw.polygon(surface, paint.darker(colour, 0.6), points, max(1, s // 4))
@@ -253,13 +264,14 @@ def dev_icon(surface: pygame.Surface, name: str, centre: tuple[int, int], r: int
         pygame.draw.polygon(surface, colour, points)
 
 
-def card_back(surface: pygame.Surface, rect: pygame.Rect) -> None:
+def card_back(surface: pygame.Surface, rect: pygame.Rect, colour: paint.Colour = (96, 60, 120)) -> None:
+    """A face-down card (the development deck's purple, or a deck's own colour)."""
     radius = max(2, rect.w // 6)
     pygame.draw.rect(surface, (0, 0, 0), rect.move(1, 2), border_radius=radius)
-    pygame.draw.rect(surface, (96, 60, 120), rect, border_radius=radius)
+    pygame.draw.rect(surface, colour, rect, border_radius=radius)
     inner = rect.inflate(-max(2, rect.w // 4), -max(2, rect.w // 4))
-    pygame.draw.rect(surface, (150, 110, 170), inner, 1, border_radius=radius)
-    pygame.draw.rect(surface, (40, 24, 52), rect, 1, border_radius=radius)
+    pygame.draw.rect(surface, paint.lighter(colour, 0.35), inner, 1, border_radius=radius)
+    pygame.draw.rect(surface, paint.darker(colour, 0.55), rect, 1, border_radius=radius)
 
 
 # ---------------------------------------------------------------------- the renderer
@@ -268,6 +280,12 @@ def card_back(surface: pygame.Surface, rect: pygame.Rect) -> None:
 class Renderer:
     #: tokens the table adds by itself when they are the only way on (`trade 4brick` *for* ...)
     fillers = frozenset({"for", "to"})
+    #: the card types of a hand in the notation's order (hand, composer, seat chips, bank), their colours
+    kinds: tuple[str, ...] = RESOURCES
+    colours: dict[str, paint.Colour] = RESOURCE_COLOURS
+    inks: dict[str, paint.Colour] = RESOURCE_INK
+    glyph = staticmethod(glyph)
+    dice = 2
 
     def __init__(self) -> None:
         self.backdrop = paint.StaticLayer()
@@ -280,7 +298,7 @@ class Renderer:
         self._split: list[list[str]] = []
         self._prefixes: set[tuple[str, ...]] = set()
         self._verbs_memo: dict[tuple[str, ...], dict[str, set[str]]] = {}
-        self.draft = [0] * len(RESOURCES)
+        self.draft = [0] * len(self.kinds)
         self._draft_key: tuple | None = None
 
     # ------------------------------------------------------------------ the legal texts as prefixes
@@ -389,7 +407,8 @@ class Renderer:
         rest = intent[n:]
         if not rest:
             return None
-        if len(rest) >= 2 and rest[1] in self.highlights and self._verbs_before(self.chosen, rest[1]) == {rest[0]}:
+        if (len(rest) >= 2 and rest[1] in self.highlights and self._verbs_before(self.chosen, rest[1]) == {rest[0]}
+                and rest[1] not in self._candidates()):  # a bare word that is itself a verb would mean that verb
             return " ".join(rest[1:])
         return " ".join(rest)
 
@@ -425,7 +444,7 @@ class Renderer:
         return (shape[1][0] + shape[2][0]) // 2, (shape[1][1] + shape[2][1]) // 2
 
     def _layout(self, rect: pygame.Rect, view: dict) -> Layout:
-        lay = layout(rect, len(view["hands"]), self.px)
+        lay = layout(rect, len(view["hands"]), self.px, dice=self.dice)
         self._place_spots(lay, view)
         return lay
 
@@ -442,17 +461,17 @@ class Renderer:
     def clicks(self, rect: pygame.Rect, view: dict, token: str) -> list[tuple[int, int]] | None:
         """The clicks that put card multiset `token` together in the composer (the last one gives it)."""
         lay = self._layout(rect, view)
-        wanted = parse_multiset(token, RESOURCES) if is_cards(token) else None
+        wanted = parse_multiset(token, self.kinds) if is_cards(token) else None
         options = self._tray_options()
         if wanted is None or options is None or tuple(wanted) not in options:
             return None
         draft = list(self.draft)
         out = []
-        for t, name in enumerate(RESOURCES):
+        for t, name in enumerate(self.kinds):
             while draft[t] > wanted[t]:
                 out.append(lay.spots[("minus", name)].center)
                 draft[t] -= 1
-        for t, name in enumerate(RESOURCES):
+        for t, name in enumerate(self.kinds):
             while draft[t] < wanted[t]:
                 out.append(lay.spots[("plus", name)].center)
                 draft[t] += 1
@@ -470,7 +489,7 @@ class Renderer:
         if place[0] == "plus":
             step = self._tray_step(place)
             if step is not None and self._maximal(step, self._tray_options() or set()):
-                return self._click_text([*self._tray_base(), multiset_text(step, RESOURCES)])
+                return self._click_text([*self._tray_base(), multiset_text(step, self.kinds)])
             return None  # the composer takes it (press)
         if place[0] == "minus":
             return None
@@ -496,7 +515,7 @@ class Renderer:
         key = ("tray", *base)
         parsed = self._verbs_memo.get(key)
         if parsed is None:
-            parsed = {tuple(parse_multiset(c, RESOURCES) or ()) for c in self._candidates(base) if is_cards(c)}
+            parsed = {tuple(parse_multiset(c, self.kinds) or ()) for c in self._candidates(base) if is_cards(c)}
             parsed.discard(())
             self._verbs_memo[key] = parsed
         if not parsed:
@@ -504,7 +523,7 @@ class Renderer:
         key = (tuple(base), self._legal_src is not None and id(self._legal_src))
         if key != self._draft_key:
             self._draft_key = key
-            self.draft = [0] * len(RESOURCES)
+            self.draft = [0] * len(self.kinds)
         return parsed
 
     def _tray_step(self, place: tuple) -> tuple[int, ...] | None:
@@ -512,7 +531,7 @@ class Renderer:
         options = self._tray_options()
         if options is None:
             return None
-        t = RESOURCES.index(place[1])
+        t = self.kinds.index(place[1])
         draft = list(self.draft)
         if place[0] == "minus":
             if draft[t] == 0:
@@ -534,7 +553,7 @@ class Renderer:
         options = self._tray_options()
         if options is None or tuple(self.draft) not in options:
             return None
-        return multiset_text(tuple(self.draft), RESOURCES)
+        return multiset_text(tuple(self.draft), self.kinds)
 
     # ------------------------------------------------------------------ words
 
@@ -597,6 +616,10 @@ class Renderer:
         self._draw_bank(surface, lay, view)
         self._draw_hand(surface, lay, view)
         self._draw_cards(surface, lay, view)
+        self._draw_over(surface, lay, view)
+
+    def _draw_over(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
+        """Drawn last, over everything else (nothing on the base table)."""
 
     def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str) -> None:
         """Another seat's last move (or the replay's current one), outlined where it happened."""
@@ -623,16 +646,12 @@ class Renderer:
     def _place_spots(self, lay: Layout, view: dict) -> None:
         px = self.px
         lay.spots[("tokens", ("roll",))] = lay.dice
-        lay.spots[("tokens", ("buy",))] = self._deck_rect(lay)
         for seat, box in enumerate(lay.seats):
             lay.spots[("seat", seat)] = box
         chip_w, chip_h, y = self._bank_chips(lay)
-        for t, name in enumerate(RESOURCES):
+        for t, name in enumerate(self.kinds):
             lay.spots[("bank", name)] = pygame.Rect(lay.bank.x + px // 2 + t * (chip_w + 4), y, chip_w, chip_h)
-        me = view.get("seat")
-        if me is not None and 0 <= me < len(view["dev"]):
-            for name, box in self._dev_boxes(lay, view, me):
-                lay.spots[("tokens", ("play", name))] = box
+        self._card_spots(lay, view)
         if self._tray_options() is not None:
             for name, (plus, minus) in self._tray_buttons(lay).items():
                 lay.spots[("plus", name)] = plus
@@ -643,6 +662,14 @@ class Renderer:
                 lay.spots[("tokens", tokens)] = box
         elif self.chosen[:1] == ["offer"] and self.chosen[-1] == "to":
             lay.spots[("tokens", (*self.chosen, "all"))] = self._everybody_rect(lay)
+
+    def _card_spots(self, lay: Layout, view: dict) -> None:
+        """The deck to buy from and the viewer's development cards to play."""
+        lay.spots[("tokens", ("buy",))] = self._deck_rect(lay)
+        me = view.get("seat")
+        if me is not None and 0 <= me < len(view["dev"]):
+            for name, box in self._dev_boxes(lay, view, me):
+                lay.spots[("tokens", ("play", name))] = box
 
     # ------------------------------------------------------------------ the island
 
@@ -724,15 +751,24 @@ class Renderer:
                 paint.text(s, "desert", at, max(9, round(r * 0.26)), paint.darker(colour, 0.5), anchor="center")
 
     def _draw_pieces(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
-        r = lay.radius
-        width = max(3, round(r * 0.13))
+        self._draw_roads(surface, lay, view)
+        self._draw_buildings(surface, lay, view)
+        self._draw_robber(surface, lay, view)
+
+    def _draw_roads(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
+        width = max(3, round(lay.radius * 0.13))
         for e, owner in view["roads"].items():
             a, b = lay.edge(int(e))
             road(surface, a, b, width, piece_colour(owner))
-        size = max(4, round(r * 0.17))
+
+    def _draw_buildings(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
+        size = max(4, round(lay.radius * 0.17))
         for n, (owner, kind) in view["nodes"].items():
             centre = lay.node(int(n))
             (city if kind == "city" else settlement)(surface, centre, size, piece_colour(owner))
+
+    def _draw_robber(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
+        r = lay.radius
         robbed = view.get("robber")
         if robbed is not None:
             x, y = lay.hex(robbed)
@@ -768,23 +804,38 @@ class Renderer:
     def _draw_header(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
         px = self.px
         dice = view.get("dice")
-        size = lay.dice.h
-        lit_roll = self._lit(("tokens", ("roll",), lay.dice), view)
-        for k in range(2):
-            box = pygame.Rect(lay.dice.x + k * (size + (lay.dice.w - 2 * size)), lay.dice.y, size, size)
-            paint.die(surface, box, dice[k] if dice else None, faded=dice is None,
-                      body=(250, 236, 200) if not (dice and sum(dice) == 7) else (250, 200, 190))
-            if lit_roll:
-                _outline(surface, box.inflate(4, 4), 3)
+        self._draw_dice(surface, lay, view, self._lit(("tokens", ("roll",), lay.dice), view))
         x = lay.dice.right + px // 2
         width = lay.header.right - x
         step, detail = self._step_words(view)
         if dice:
-            detail = f"last roll {sum(dice)}" + (" (the robber moves)" if sum(dice) == 7 else "") + f" - {detail}"
+            detail = f"{self._roll_words(view, dice)} - {detail}"
         hint = self._hint(lay, view)
         paint.text(surface, paint.fit(step, px, width, bold=True), (x, lay.header.y + 1), px, theme.TEXT, bold=True)
         paint.text(surface, paint.fit(hint or detail, px - 3, width), (x, lay.header.y + px + 3), px - 3,
                    theme.HILITE if hint else theme.MUTED)
+
+    def _die_boxes(self, lay: Layout) -> list[pygame.Rect]:
+        size = lay.dice.h
+        gap = (lay.dice.w - self.dice * size) // max(1, self.dice - 1)
+        return [pygame.Rect(lay.dice.x + k * (size + gap), lay.dice.y, size, size) for k in range(self.dice)]
+
+    def _draw_dice(self, surface: pygame.Surface, lay: Layout, view: dict, lit: bool) -> None:
+        dice = view.get("dice")
+        for k, box in enumerate(self._die_boxes(lay)):
+            paint.die(surface, box, dice[k] if dice else None, faded=dice is None,
+                      body=(250, 236, 200) if not (dice and sum(dice) == 7) else (250, 200, 190))
+            if lit:
+                _outline(surface, box.inflate(4, 4), 3)
+
+    def _roll_words(self, view: dict, dice: list[int]) -> str:
+        return f"last roll {sum(dice)}" + (" (the robber moves)" if sum(dice) == 7 else "")
+
+    #: what a lit place of each kind is called in the hint line (a place's kind, or a token spot's verb)
+    hint_words: tuple[tuple[str, str], ...] = (
+        ("node", "a lit corner"), ("edge", "a lit path"), ("hex", "a lit hex"), ("seat", "a lit player"),
+        ("roll", "the dice"), ("buy", "the deck to buy"), ("play", "a lit card"), ("bank", "a lit resource"),
+        ("accept", "accept or decline"), ("confirm", "a player to trade with"), ("cancel", "cancel"))
 
     def _hint(self, lay: Layout, view: dict) -> str:
         """What a click on the board does now, in words (empty when nothing here may be chosen)."""
@@ -793,11 +844,7 @@ class Renderer:
         if self._tray_options() is not None:
             return "put the cards together below with + and -, then ok (or pick them in the list)"
         kinds = {p[0] if p[0] != "tokens" else p[1][0] for p in self._places(lay, view) if self._lit(p, view)}
-        words = [w for k, w in (("node", "a lit corner"), ("edge", "a lit path"), ("hex", "a lit hex"),
-                                ("seat", "a lit player"), ("roll", "the dice"), ("buy", "the deck to buy"),
-                                ("play", "a lit card"), ("bank", "a lit resource"),
-                                ("accept", "accept or decline"), ("confirm", "a player to trade with"),
-                                ("cancel", "cancel")) if k in kinds]
+        words = list(dict.fromkeys(w for k, w in self.hint_words if k in kinds))
         if not words:
             return "choose on the right"
         return "click " + ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] + \
@@ -813,7 +860,14 @@ class Renderer:
         turn = f"round {view.get('round', 0)}{of}, turn {view.get('turn', 0)}"
         if result is not None:
             return "game over", turn
-        words = {
+        words = self._step_phrase(view, step)
+        if view.get("draw_offer") is not None:
+            words = "answers the draw offer"
+        return (f"{who} {words}" if who else words), turn
+
+    def _step_phrase(self, view: dict, step: str) -> str:
+        """What the seat to act does in `step`, after its name."""
+        return {
             "setup-settle": "places a settlement", "setup-road": "places a road beside it",
             "pre-roll": "rolls (or plays a card first)", "discard": "discards half the hand",
             "robber": "moves the robber", "steal": "robs a player", "main": "builds, trades or ends the turn",
@@ -821,9 +875,6 @@ class Renderer:
             "confirm": "chooses whom to trade with", "claim": "claims victory",
             "final-reveal": "reveals victory point cards",
         }.get(step, step)
-        if view.get("draw_offer") is not None:
-            words = "answers the draw offer"
-        return (f"{who} {words}" if who else words), turn
 
     def _facts_row(self, surface: pygame.Surface, view: dict, seat: int, row: pygame.Rect, small: int) -> None:
         """Road length and knights played, then the pieces still in supply as little pieces with counts."""
@@ -859,43 +910,71 @@ class Renderer:
     def _draw_seat(self, surface: pygame.Surface, lay: Layout, view: dict, seat: int) -> None:
         px = self.px
         box = lay.seats[seat]
-        colour = piece_colour(seat)
-        to_act = view.get("to_act")
-        over = view.get("result") is not None
-        acting = seat == to_act and not over
-        out = seat in view.get("out", [])
+        acting = seat == view.get("to_act") and view.get("result") is None
         edge = theme.HILITE if acting else theme.PANEL_EDGE
         paint.rounded_panel(surface, box, (30, 40, 54), edge, radius=8, alpha=240, width=3 if acting else 1)
         inner = box.inflate(-px // 2 - 4, -px // 3 - 2)
         small = max(10, px - 4)
-        # the first line: colour, name, victory points
-        disc_r = max(5, px // 3)
-        paint.disc(surface, (inner.x + disc_r, inner.y + px // 2), disc_r, colour, rim_width=1)
-        # public points plus the victory point cards shown at the end; the viewer's own total in brackets
+        y = self._seat_title(surface, view, seat, inner)
+        y = self._seat_chips(surface, view, seat, inner, y, small)
+        y = self._seat_body(surface, view, seat, inner, y, small)
+        # awards and state, on the last line
+        x = inner.x
+        if y + small <= inner.bottom + 2:
+            for words_, tag_colour in self._seat_tags(view, seat):
+                w = theme.font(small, True).size(words_)[0] + 8
+                if x + w > inner.right:
+                    break
+                tag = pygame.Rect(x, y - 1, w, small + 2)
+                pygame.draw.rect(surface, paint.darker(tag_colour, 0.55), tag, border_radius=4)
+                paint.text(surface, words_, tag.center, small, paint.lighter(tag_colour, 0.3), bold=True,
+                           anchor="center")
+                x += w + 4
+        if self._lit(("seat", seat, box), view):
+            _outline(surface, box, 3)
+
+    def _seat_vp(self, view: dict, seat: int) -> str:
+        """Public points plus the victory point cards shown at the end; the viewer's own total in brackets."""
         revealed = (view.get("revealed") or [None] * (seat + 1))[seat] or 0
         vp = view["vp_public"][seat] + revealed
         hidden_vp = view.get("vp") if seat == view.get("seat") else None
-        vp_text = f"{vp} VP" + (f" ({hidden_vp})" if hidden_vp is not None and hidden_vp != vp else "")
-        vp_rect = paint.text(surface, vp_text, (inner.right, inner.y), px, theme.ACCENT, bold=True, anchor="topright")
+        return f"{vp} VP" + (f" ({hidden_vp})" if hidden_vp is not None and hidden_vp != vp else "")
+
+    def _seat_title(self, surface: pygame.Surface, view: dict, seat: int, inner: pygame.Rect) -> int:
+        """The first line: colour, name, victory points; returns the y below it."""
+        px = self.px
+        disc_r = max(5, px // 3)
+        paint.disc(surface, (inner.x + disc_r, inner.y + px // 2), disc_r, piece_colour(seat), rim_width=1)
+        vp_rect = paint.text(surface, self._seat_vp(view, seat), (inner.right, inner.y), px, theme.ACCENT, bold=True,
+                             anchor="topright")
         name_x = inner.x + 2 * disc_r + px // 3
-        name = self._who(view, seat)
-        paint.text(surface, paint.fit(name, px, vp_rect.x - name_x - px // 2, bold=True), (name_x, inner.y), px,
-                   SEAT_COLOURS[seat % 4], bold=True)
-        y = inner.y + px + 3
-        # resources (public)
+        paint.text(surface, paint.fit(self._who(view, seat), px, vp_rect.x - name_x - px // 2, bold=True),
+                   (name_x, inner.y), px, SEAT_COLOURS[seat % 4], bold=True)
+        return inner.y + px + 3
+
+    def _seat_chips(self, surface: pygame.Surface, view: dict, seat: int, inner: pygame.Rect, y: int,
+                    small: int) -> int:
+        """The hand (public): a coloured chip with the count per card type, then the total."""
+        px = self.px
         hand = view["hands"][seat]
-        chip_w = max(16, min(round(px * 1.5), (inner.w - px * 3) // 5 - 3))
+        kinds = len(self.kinds)
+        chip_w = max(16, min(round(px * 1.5), (inner.w - px * 3) // kinds - 3))
         chip_h = max(12, round(px * 0.95))
-        for t, name_ in enumerate(RESOURCES):
+        for t, name_ in enumerate(self.kinds):
             chip = pygame.Rect(inner.x + t * (chip_w + 3), y, chip_w, chip_h)
-            pygame.draw.rect(surface, RESOURCE_COLOURS[name_] if hand[t] else paint.mix(RESOURCE_COLOURS[name_],
+            pygame.draw.rect(surface, self.colours[name_] if hand[t] else paint.mix(self.colours[name_],
                              (60, 60, 60), 0.6), chip, border_radius=3)
-            paint.text(surface, str(hand[t]), chip.center, small, RESOURCE_INK[name_] if hand[t] else theme.MUTED,
+            paint.text(surface, str(hand[t]), chip.center, small, self.inks[name_] if hand[t] else theme.MUTED,
                        bold=True, anchor="center")
-        total_x = inner.x + 5 * (chip_w + 3) + 2
+        total_x = inner.x + kinds * (chip_w + 3) + 2
         paint.text(surface, f"= {sum(hand)}", (total_x, y + chip_h // 2), small, theme.TEXT, anchor="midleft")
-        y += chip_h + 4
-        # development cards: face up where this view knows them, else backs with the count
+        return y + chip_h + 4
+
+    def _seat_body(self, surface: pygame.Surface, view: dict, seat: int, inner: pygame.Rect, y: int,
+                   small: int) -> int:
+        """Development cards (face up where this view knows them, else backs with the count), then the
+        facts row where the tags row still fits below it (a short card keeps the tags)."""
+        px = self.px
         dev = view["dev"][seat]
         known = dev.get("cards")
         count = dev["count"]
@@ -916,19 +995,22 @@ class Renderer:
         paint.text(surface, paint.fit(words, small, inner.right - tx), (tx, y + back_h // 2), small, theme.TEXT,
                    anchor="midleft")
         y += back_h + 4
-        # the facts row only where the tags row still fits below it (a short card keeps the tags)
         if y + 2 * small + 5 <= inner.bottom + 2:
             self._facts_row(surface, view, seat, pygame.Rect(inner.x, y, inner.w, small), small)
             y += small + 3
-        # awards and state, on the last line
+        return y
+
+    def _seat_tags(self, view: dict, seat: int) -> list[tuple[str, paint.Colour]]:
+        """Awards and state, for the seat card's last line."""
+        over = view.get("result") is not None
         tags: list[tuple[str, paint.Colour]] = []
         if view["longest_road"]["holder"] == seat:
             tags.append(("Longest Road", (214, 170, 60)))
         if view.get("largest_army") == seat:
             tags.append(("Largest Army", (170, 120, 200)))
-        if out:
+        if seat in view.get("out", []):
             tags.append(("resigned", theme.BAD))
-        elif acting:
+        elif seat == view.get("to_act") and not over:
             tags.append(("to act", theme.HILITE))
         elif seat in view.get("pending", []):
             tags.append(("waiting", theme.MUTED))
@@ -939,58 +1021,58 @@ class Renderer:
             tags.append(("accepts the offer", theme.GOOD))
         elif offer is not None and seat in offer.get("declined", []):
             tags.append(("declines", theme.BAD))
+        revealed = (view.get("revealed") or [None] * (seat + 1))[seat] or 0
         if revealed:
             tags.append((f"{revealed} VP card{'s' * (revealed != 1)} shown", theme.ACCENT))
-        x = inner.x
-        ty = y
-        if ty + small > inner.bottom + 2:
-            return
-        for words_, tag_colour in tags:
-            w = theme.font(small, True).size(words_)[0] + 8
-            if x + w > inner.right:
-                break
-            tag = pygame.Rect(x, ty - 1, w, small + 2)
-            pygame.draw.rect(surface, paint.darker(tag_colour, 0.55), tag, border_radius=4)
-            paint.text(surface, words_, tag.center, small, paint.lighter(tag_colour, 0.3), bold=True, anchor="center")
-            x += w + 4
-        if self._lit(("seat", seat, box), view):
-            _outline(surface, box, 3)
+        return tags
+
+    #: room beside the bank's chips, in font sizes (the development deck)
+    bank_aside = 1.6
 
     def _bank_chips(self, lay: Layout) -> tuple[int, int, int]:
         px = self.px
         inner_w = lay.bank.w - px
-        deck_w = round(px * 1.6)
-        chip_w = max(16, (inner_w - deck_w - px // 2) // 5 - 4)
+        deck_w = round(px * self.bank_aside)
+        chip_w = max(16, (inner_w - deck_w - px // 2) // len(self.kinds) - 4)
         chip_h = round(px * 1.5)
         return chip_w, chip_h, lay.bank.y + px + 6
 
     def _deck_rect(self, lay: Layout) -> pygame.Rect:
         chip_w, chip_h, y = self._bank_chips(lay)
-        x = lay.bank.x + self.px // 2 + 5 * (chip_w + 4) + self.px // 4
+        x = lay.bank.x + self.px // 2 + len(self.kinds) * (chip_w + 4) + self.px // 4
         return pygame.Rect(x, y - 2, min(round(self.px * 1.4), lay.bank.right - x - 6), chip_h + 4)
 
     def _draw_bank(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
         px = self.px
         paint.rounded_panel(surface, lay.bank, (30, 40, 54), theme.PANEL_EDGE, radius=8, alpha=240, width=1)
         small = max(10, px - 4)
-        army = view.get("largest_army")
-        road_holder = view["longest_road"]["holder"]
-        awards = (f"road: {PIECE_NAMES[road_holder % 4] if road_holder is not None else '-'}   "
-                  f"army: {PIECE_NAMES[army % 4] if army is not None else '-'}")
+        awards = self._bank_awards(view)
         title = paint.text(surface, "bank", (lay.bank.x + px // 2, lay.bank.y + 4), px - 2, theme.MUTED, bold=True)
         paint.text(surface, paint.fit(awards, small, lay.bank.right - title.right - px), (lay.bank.right - px // 2,
                    lay.bank.y + 5), small, theme.MUTED, anchor="topright")
         chip_w, chip_h, y = self._bank_chips(lay)
-        for t, name in enumerate(RESOURCES):
+        for t, name in enumerate(self.kinds):
             chip = lay.spots[("bank", name)]
-            colour = RESOURCE_COLOURS[name]
+            colour = self.colours[name]
             pygame.draw.rect(surface, colour, chip, border_radius=4)
             pygame.draw.rect(surface, paint.darker(colour, 0.5), chip, 1, border_radius=4)
-            glyph(surface, name, (chip.x + chip.w // 4, chip.centery), max(3, chip.h // 4), RESOURCE_INK[name])
-            paint.text(surface, str(view["bank"][t]), (chip.right - 3, chip.centery), small + 1, RESOURCE_INK[name],
+            if chip.w >= round(px * 1.6):  # else the count alone: a picture would run into it
+                self.glyph(surface, name, (chip.x + chip.w // 4, chip.centery), max(3, chip.h // 4), self.inks[name])
+            paint.text(surface, str(view["bank"][t]), (chip.right - 3, chip.centery), small + 1, self.inks[name],
                        bold=True, anchor="midright")
             if self._lit(("bank", name, chip), view):
                 _outline(surface, chip, 3)
+        self._draw_decks(surface, lay, view, y + chip_h + 4, small)
+
+    def _bank_awards(self, view: dict) -> str:
+        army = view.get("largest_army")
+        road_holder = view["longest_road"]["holder"]
+        return (f"road: {PIECE_NAMES[road_holder % 4] if road_holder is not None else '-'}   "
+                f"army: {PIECE_NAMES[army % 4] if army is not None else '-'}")
+
+    def _draw_decks(self, surface: pygame.Surface, lay: Layout, view: dict, label_y: int, small: int) -> None:
+        """The development deck beside the chips, and a line of words below them."""
+        px = self.px
         deck = self._deck_rect(lay)
         if view["deck"]:
             for k in range(min(3, view["deck"]) - 1, -1, -1):
@@ -999,7 +1081,6 @@ class Renderer:
             pygame.draw.rect(surface, theme.PANEL_EDGE, deck, 1, border_radius=4)
         paint.text(surface, str(view["deck"]), (deck.centerx - 1, deck.centery), small, paint.IVORY, bold=True,
                    anchor="center")
-        label_y = y + chip_h + 4
         if label_y + small <= lay.bank.bottom:
             paint.text(surface, "resources left in the bank; the deck: development cards", (lay.bank.x + px // 2,
                        label_y), small, theme.MUTED) if lay.bank.w > theme.font(small).size(
@@ -1011,11 +1092,12 @@ class Renderer:
     # ------------------------------------------------------------------ the strip: hand, composer, cards, offer
 
     def _hand_cards(self, box: pygame.Rect, top: int, bottom: int) -> list[pygame.Rect]:
-        gap = max(4, self.px // 4)
+        n = len(self.kinds)
+        gap = max(4 if n <= 5 else 3, self.px // (4 if n <= 5 else 6))
         h = bottom - top
-        w = min(round(h * 0.78), (box.w - 4 * gap) // 5)
-        x0 = box.x + (box.w - 5 * w - 4 * gap) // 2
-        return [pygame.Rect(x0 + k * (w + gap), top, w, h) for k in range(5)]
+        w = min(round(h * 0.78), (box.w - (n - 1) * gap) // n)
+        x0 = box.x + (box.w - n * w - (n - 1) * gap) // 2
+        return [pygame.Rect(x0 + k * (w + gap), top, w, h) for k in range(n)]
 
     def _tray_buttons(self, lay: Layout) -> dict[str, tuple[pygame.Rect, pygame.Rect]]:
         px = self.px
@@ -1025,7 +1107,7 @@ class Renderer:
         button_h = px + 8
         cards = self._hand_cards(area, box.y + px + 4, box.bottom - button_h - 4)
         out = {}
-        for name, card in zip(RESOURCES, cards, strict=True):
+        for name, card in zip(self.kinds, cards, strict=True):
             half = (card.w - 2) // 2
             minus = pygame.Rect(card.x, card.bottom + 3, half, button_h)
             plus = pygame.Rect(card.right - half, card.bottom + 3, half, button_h)
@@ -1060,49 +1142,43 @@ class Renderer:
                    bold=True)
         hand = view["hands"][me]
         cards = self._hand_cards(inner, inner.y + px + 2, inner.bottom)
-        for t, (name, card) in enumerate(zip(RESOURCES, cards, strict=True)):
+        for t, (name, card) in enumerate(zip(self.kinds, cards, strict=True)):
             self._resource_card(surface, card, name, hand[t], small)
 
     def _resource_card(self, surface: pygame.Surface, card: pygame.Rect, name: str, count: int, small: int,
                        note: str = "") -> None:
-        colour = RESOURCE_COLOURS[name] if count else paint.mix(RESOURCE_COLOURS[name], (70, 70, 70), 0.6)
-        ink = RESOURCE_INK[name] if count else theme.MUTED
+        colour = self.colours[name] if count else paint.mix(self.colours[name], (70, 70, 70), 0.6)
+        ink = self.inks[name] if count else theme.MUTED
         radius = max(3, card.w // 7)
         pygame.draw.rect(surface, (0, 0, 0), card.move(1, 2), border_radius=radius)
         pygame.draw.rect(surface, colour, card, border_radius=radius)
         pygame.draw.rect(surface, paint.darker(colour, 0.5), card, 1, border_radius=radius)
-        glyph(surface, name, (card.centerx, card.y + card.h // 4 + 1), max(3, min(card.w, card.h) // 6), ink)
+        self.glyph(surface, name, (card.centerx, card.y + card.h // 4 + 1), max(3, min(card.w, card.h) // 6), ink)
         size = max(12, min(card.h // 3, round(card.w * 0.55)))
         paint.text(surface, str(count), (card.centerx, card.y + card.h * 9 // 16), size, ink, bold=True,
                    anchor="center")
-        word = paint.fit(note or name, small - 1, card.w - 2)
-        paint.text(surface, word, (card.centerx, card.bottom - 2), small - 1, ink, anchor="midbottom")
+        label = small - 1  # smaller where the card is too narrow for the word (eight card types)
+        while label > 9 and theme.font(label).size(note or name)[0] > card.w - 2:
+            label -= 1
+        word = paint.fit(note or name, label, card.w - 2)
+        paint.text(surface, word, (card.centerx, card.bottom - 2), label, ink, anchor="midbottom")
 
     def _draw_tray(self, surface: pygame.Surface, lay: Layout, view: dict, options: set[tuple[int, ...]]) -> None:
         px = self.px
         inner = lay.hand.inflate(-px // 2, -px // 3)
         base = self._tray_base()
-        verb = base[0] if base else ""
-        sizes = {sum(o) for o in options}
-        size_words = f"{min(sizes)}" if len(sizes) == 1 else f"{min(sizes)}-{max(sizes)}"
-        title = {"discard": f"discard {size_words} cards", "play": f"take {size_words} from the bank",
-                 "trade": "give to the bank"}.get(verb, "you give" if "for" not in base else "you want")
+        title = self._tray_title(base, options)
         chosen = sum(self.draft)
         paint.text(surface, paint.fit(f"{title}: {chosen} chosen", px - 2, inner.w, bold=True), (inner.x, inner.y),
                    px - 2, theme.HILITE, bold=True)
         me = view.get("seat")
-        hand = view["hands"][me] if me is not None and 0 <= me < len(view["hands"]) else [0] * 5
+        hand = view["hands"][me] if me is not None and 0 <= me < len(view["hands"]) else [0] * len(self.kinds)
         buttons = self._tray_buttons(lay)
         small = max(10, px - 4)
-        for t, name in enumerate(RESOURCES):
+        for t, name in enumerate(self.kinds):
             plus, minus = buttons[name]
             card = pygame.Rect(minus.x, inner.y + px + 4, plus.right - minus.x, minus.y - 3 - inner.y - px - 4)
-            if verb == "play":
-                note = f"of {view['bank'][t]}"  # year of plenty takes from the bank
-            elif verb in ("discard", "trade") or "for" not in base:
-                note = f"of {hand[t]}"
-            else:
-                note = name
+            note = self._tray_note(view, base, hand, t)
             self._resource_card(surface, card, name, self.draft[t], small, note)
             for kind, rect, sign in (("minus", minus, "-"), ("plus", plus, "+")):
                 live = self._tray_step((kind, name)) is not None
@@ -1119,6 +1195,23 @@ class Renderer:
         paint.text(surface, "ok", ok.center, px, paint.INK if ready else theme.MUTED, bold=True, anchor="center")
         if ready:
             _outline(surface, ok, 2)
+
+    def _tray_title(self, base: list[str], options: set[tuple[int, ...]]) -> str:
+        """The composer's title: what the cards put together are for."""
+        verb = base[0] if base else ""
+        sizes = {sum(o) for o in options}
+        size_words = f"{min(sizes)}" if len(sizes) == 1 else f"{min(sizes)}-{max(sizes)}"
+        return {"discard": f"discard {size_words} cards", "play": f"take {size_words} from the bank",
+                "trade": "give to the bank"}.get(verb, "you give" if "for" not in base else "you want")
+
+    def _tray_note(self, view: dict, base: list[str], hand: list[int], t: int) -> str:
+        """The words under a composer's card: how many there are to choose from."""
+        verb = base[0] if base else ""
+        if verb == "play":
+            return f"of {view['bank'][t]}"  # year of plenty takes from the bank
+        if verb in ("discard", "trade") or "for" not in base:
+            return f"of {hand[t]}"
+        return self.kinds[t]
 
     def _dev_boxes(self, lay: Layout, view: dict, seat: int) -> list[tuple[str, pygame.Rect]]:
         """The viewer's development cards, one card per kind (the count on it), in the strip's right part."""
@@ -1207,7 +1300,7 @@ class Renderer:
         chosen = self.chosen
         give = chosen[1] if len(chosen) > 1 else None
         get = chosen[3] if len(chosen) > 3 else None
-        draft = multiset_text(tuple(self.draft), RESOURCES) if any(self.draft) else "..."
+        draft = multiset_text(tuple(self.draft), self.kinds) if any(self.draft) else "..."
         lines = [("your offer to the players", theme.MUTED, True),
                  (f"give {cards_words(give) if give else draft}", theme.TEXT, False)]
         if give:

@@ -393,7 +393,7 @@ class LobbyScene:
         self._draw_replays(surface, pygame.Rect(36 + 2 * col, top, col, body), px)
         if self.message:
             colour = theme.GOOD if self.message_ok else theme.BAD
-            draw_text(surface, self.message[:150], (18, h - 40), px, colour)
+            draw_text(surface, fit(self.message, px, w - 36), (18, h - 40), px, colour)
         mouse = pygame.mouse.get_pos()
         for button in self.buttons:
             button.draw(surface, mouse, px)
@@ -423,14 +423,6 @@ class LobbyScene:
 
     def _draw_start(self, surface, box: pygame.Rect, px: int) -> None:
         inner = panel(surface, box, "start a game", px)
-        y = inner.y
-        for i, game in enumerate(self.games):
-            counts = " or ".join(str(p) for p in game.players)
-            plural = "player" if game.players == (1,) else "players"
-            self.buttons.append(Button(pygame.Rect(inner.x, y, inner.w, px + 8), f"{game.title}  ({counts} {plural})",
-                                       f"game:{i}", selected=i == self.game_index))
-            y += px + 12
-        y += 6
         # two settings a row: the players and the bots' name, who plays each seat (click to change;
         # the "me" seat swaps with the next one), the game's options and the bots' delay
         half = (inner.w - 8) // 2
@@ -443,14 +435,34 @@ class LobbyScene:
             cells.append(None)
         cells += [(f"{k}: {v}", f"option:{k}", True, False) for k, v in self.options.items()]
         cells.append((f"bot delay: {delay:g} s" if delay else "bot delay: none", "delay:", True, False))
+        # the rows share the room above the start buttons: closer together when the game list and the
+        # settings are long, and the games in two columns when even that is not enough
+        room = inner.bottom - px - 14 - 8 - inner.y - 6
+        settings = (len(cells) + 1) // 2
+        columns = 1
+        pitch = min(px + 12, room // (len(self.games) + settings))
+        if pitch < px + 6:
+            columns = 2
+            pitch = min(px + 12, room // ((len(self.games) + 1) // 2 + settings))
+        height = pitch - 4
+        y = inner.y
+        width = (inner.w - 8 * (columns - 1)) // columns
+        for i, game in enumerate(self.games):
+            counts = " or ".join(str(p) for p in game.players)
+            plural = "player" if game.players == (1,) else "players"
+            label = f"{game.title}  ({counts} {plural})" if columns == 1 else game.title
+            rect = pygame.Rect(inner.x + (i % columns) * (width + 8), y, width, height)
+            self.buttons.append(Button(rect, label, f"game:{i}", selected=i == self.game_index))
+            if i % columns == columns - 1 or i == len(self.games) - 1:
+                y += pitch
+        y += 6
         for k, cell in enumerate(cells):
             if cell is not None:
                 label, key, enabled, selected = cell
-                rect = pygame.Rect(inner.x + (k % 2) * (half + 8), y, half, px + 8)
+                rect = pygame.Rect(inner.x + (k % 2) * (half + 8), y, half, height)
                 self.buttons.append(Button(rect, label, key, enabled=enabled, selected=selected))
             if k % 2 == 1:
-                y += px + 12
-        half = (inner.w - 8) // 2
+                y += pitch
         y = inner.bottom - px - 14
         self.buttons.append(Button(pygame.Rect(inner.x, y, half, px + 14), "play here vs bots", "local:"))
         everyone_here = "open" not in self.roles

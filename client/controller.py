@@ -90,8 +90,10 @@ class LocalController:
             waiting = self.referee.awaiting()
             if waiting.kind == "chance":
                 step = self.referee.feed_chance()
-                self.log.append(f"chance: {step.value}" if waiting.chance.private_to is None
-                                else f"seat {waiting.chance.private_to} draws")
+                chance = waiting.chance
+                self.log.append(f"chance: {step.value}" if chance.private_to is None
+                                else f"seat {chance.private_to} looks at seat {chance.source}'s hand"
+                                if chance.kind == "show" else f"seat {chance.private_to} draws")
                 continue
             bots_due = [s for s in self.referee.awaited_seats() if s != self.seat]
             if not bots_due:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from quick import LONG
 from test_catan_ck_helpers import G, drive
 
 from bots import make as make_bots
@@ -47,7 +48,7 @@ def test_views_agree_and_legal_matches_play(seed, players, options):
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25 if LONG else 8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]), options=OPTIONS)
 def test_long_games_views_agree_and_legal_matches_play(seed, players, options):
     referee = drive(seed, players, options, every=4, limit=3000, check=_pools_agree)

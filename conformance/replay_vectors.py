@@ -575,14 +575,19 @@ def _disputes(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
                           "dispute"))
 
 
+def _deck_case(out: list[Vector], header: Header, covers: list[str]) -> Callable[..., None]:
+    """add_case(name, about, frames, at, rule, blame): a `deck` group vector, invalid at frame `at`."""
+    def add_case(name: str, about: str, fs: list, at: int, rule: str, blame: int) -> None:
+        out.append(Vector(name, about, {f"{name}.npr": _file(header, fs)}, _expect("invalid", 1, at, rule, blame),
+                          covers, "deck"))
+    return add_case
+
+
 def _deck_disputes(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
     c = cache["catan"]
     frames = _frames(c)
     keys = [s.key for s in c.secrets]
-
-    def add_case(name: str, about: str, fs: list, at: int, rule: str, blame: int) -> None:
-        out.append(Vector(name, about, {f"{name}.npr": _file(c.header, fs)}, _expect("invalid", 1, at, rule, blame),
-                          ["deck", "dispute"], "deck"))
+    add_case = _deck_case(out, c.header, ["deck", "dispute"])
     shuffle = _first(frames, lambda f: f.kind == "shuffle" and f.seat == 1)
     i = shuffle.seq
     cards = [shuffle.body[3][32 * j:32 * j + 32] for j in range(len(shuffle.body[3]) // 32)]
@@ -649,10 +654,7 @@ def _look_disputes(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
     k = cache["catan-ck"]
     frames = _frames(k)
     keys = [s.key for s in k.secrets]
-
-    def add_case(name: str, about: str, fs: list, at: int, rule: str, blame: int) -> None:
-        out.append(Vector(name, about, {f"{name}.npr": _file(k.header, fs)}, _expect("invalid", 1, at, rule, blame),
-                          ["deck", "look", "dispute"], "deck"))
+    add_case = _deck_case(out, k.header, ["deck", "look", "dispute"])
     peek = _first(frames, lambda f: f.kind == "peek")
     i = peek.seq
     entries = [list(e) for e in peek.body[1]]

@@ -119,34 +119,22 @@ class DeckGame(Rules[Table]):
         if action.startswith("spy "):
             return replace(t, look=(seat, int(action.split()[1])), showing=True)
         card = NAMES.index(action.split()[1])
-        if action.startswith("steal "):
-            return self._steal(t, seat, card)
-        hand = t.hands[seat]
-        if hand is not HIDDEN:
-            if card not in hand:
-                raise IllegalAction(f"{action}: seat {seat} holds no {NAMES[card]}")
-            rest = list(hand)
-            rest.remove(card)
-            hand = tuple(rest)
-        points = _set(t.points, seat, t.points[seat] + card + 1)
-        t = replace(t, hands=_set(t.hands, seat, hand), counts=_set(t.counts, seat, t.counts[seat] - 1),
-                    points=points, discard=tuple(sorted((*t.discard, card))))
-        if points[seat] >= GOAL:
-            return replace(t, winner=seat, over=True)
-        return self._next(t)
+        if action.startswith("steal "):   # a card the spy saw, from the target's hand
+            return self._score(replace(t, look=(), seen=None), seat, t.look[1], card, action)
+        return self._score(t, seat, seat, card, action)
 
-    def _steal(self, t: Table, seat: int, card: int) -> Table:
-        target = t.look[1]
-        hand = t.hands[target]
+    def _score(self, t: Table, seat: int, holder: int, card: int, action: str) -> Table:
+        """`card` leaves `holder`'s hand for the discard pile and scores for `seat`."""
+        hand = t.hands[holder]
         if hand is not HIDDEN:
             if card not in hand:
-                raise IllegalAction(f"steal {NAMES[card]}: seat {target} holds no {NAMES[card]}")
+                raise IllegalAction(f"{action}: seat {holder} holds no {NAMES[card]}")
             rest = list(hand)
             rest.remove(card)
             hand = tuple(rest)
         points = _set(t.points, seat, t.points[seat] + card + 1)
-        t = replace(t, hands=_set(t.hands, target, hand), counts=_set(t.counts, target, t.counts[target] - 1),
-                    points=points, discard=tuple(sorted((*t.discard, card))), look=(), seen=None)
+        t = replace(t, hands=_set(t.hands, holder, hand), counts=_set(t.counts, holder, t.counts[holder] - 1),
+                    points=points, discard=tuple(sorted((*t.discard, card))))
         if points[seat] >= GOAL:
             return replace(t, winner=seat, over=True)
         return self._next(t)

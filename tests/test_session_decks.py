@@ -56,17 +56,24 @@ def same_result_games(paths: list[Path]):
     return first
 
 
+def _valid_table(procs: list, tmp_path: Path, joiners: int, *host_args: str) -> tuple:
+    """A host (with `host_args`) and `joiners` joiners of Toy Deck play one game to the end; every copy of
+    the replay verifies to the same valid result. (host, joiners)."""
+    host = deck_peer(tmp_path, "host", *host_args, tag="host")
+    procs.append(host)
+    address = host.address()
+    others = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(joiners)]
+    procs.extend(others)
+    for p in [host, *others]:
+        assert p.wait(150) == 0, p.describe()
+    (v,) = _same_game([host, *others])
+    assert v.status == "valid", v.reason
+    return host, others
+
+
 def test_four_peers_deal_in_secret_and_every_card_is_what_the_audit_decrypts(tmp_path: Path) -> None:
     with processes() as procs:
-        host = deck_peer(tmp_path, "host", tag="host")
-        procs.append(host)
-        address = host.address()
-        joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(3)]
-        procs.extend(joiners)
-        for p in [host, *joiners]:
-            assert p.wait(150) == 0, p.describe()
-        (v,) = _same_game([host, *joiners])
-        assert v.status == "valid", v.reason
+        host, joiners = _valid_table(procs, tmp_path, 3)
         path = replays_of(host)[0]
         seats = {p: int(re.search(r"you are seat (\d)", p.out).group(1)) for p in [host, *joiners]}
         for peer, seat in seats.items():
@@ -76,15 +83,7 @@ def test_four_peers_deal_in_secret_and_every_card_is_what_the_audit_decrypts(tmp
 
 def test_a_peer_holding_two_seats_beside_two_bot_peers(tmp_path: Path) -> None:
     with processes() as procs:
-        host = deck_peer(tmp_path, "host", "--also", "1", tag="host")
-        procs.append(host)
-        address = host.address()
-        joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(2)]
-        procs.extend(joiners)
-        for p in [host, *joiners]:
-            assert p.wait(150) == 0, p.describe()
-        (v,) = _same_game([host, *joiners])
-        assert v.status == "valid", v.reason
+        host, _ = _valid_table(procs, tmp_path, 2, "--also", "1")
         assert "you are seats 0, 1" in host.out
         # two seats share this peer's log (and screen): neither seat's card is written in it
         path = replays_of(host)[0]
@@ -102,15 +101,7 @@ def test_a_private_look_at_a_hand_through_the_relay(tmp_path: Path) -> None:
     """Toy Deck with spy=on: peek and show frames cross the host's relay (and a peer holding two seats);
     each spy's log shows the hand it saw, which is what the audit finds with every seed revealed."""
     with processes() as procs:
-        host = deck_peer(tmp_path, "host", "--option", "spy=on", "--also", "1", tag="host")
-        procs.append(host)
-        address = host.address()
-        joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(2)]
-        procs.extend(joiners)
-        for p in [host, *joiners]:
-            assert p.wait(150) == 0, p.describe()
-        (v,) = _same_game([host, *joiners])
-        assert v.status == "valid", v.reason
+        host, joiners = _valid_table(procs, tmp_path, 2, "--option", "spy=on", "--also", "1")
         path = replays_of(host)[0]
         kinds = [f.kind for f in read_replay(path).frames]
         assert kinds.count("peek") == kinds.count("show") > 0

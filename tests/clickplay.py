@@ -4,12 +4,44 @@ networked-table tests."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pygame
 
 from client.app import App
+from client.controller import LocalController
 from client.scenes.table import TableScene
-from engines.core import COMMON_ACTIONS
+from client.ui import textfit
+from engines.core import COMMON_ACTIONS, Game
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+def table_at(game: Game, state, size=(1280, 720), seat: int = 0, delay: int = 10**9) -> tuple[App, TableScene]:
+    """A table at `state` (every secret known), the person at `seat`, smart bots that never get to move
+    (unless `delay` is short)."""
+    ctl = LocalController(game, seat, ["smart"], players=state.inner.n, seed=1, bot_delay_ms=delay, start=state)
+    app = App(size)
+    table = TableScene(ctl)
+    app.push(table)
+    app.step([], 16)
+    app.step([], 16)
+    return app, table
+
+
+def sent(table: TableScene) -> list[str]:
+    """What the person at the table has played."""
+    return [s.value for s in table.ctl.referee.steps if s.seat == table.ctl.seat]
+
+
+def fits(app: App, name: str) -> None:
+    """Save a screenshot as tests/artifacts/NAME-WIDTH.png and check every text against its box."""
+    app.step([], 16)
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    app.screenshot(ARTIFACTS / f"{name}-{app.size[0]}.png")
+    found = textfit.problems(frame)
+    assert not found, f"{name} at {app.size}: " + "\n".join(found[:12])
 
 
 def _click(app: App, pos: tuple[int, int], button: int = 1) -> None:

@@ -18,7 +18,9 @@ from pathlib import Path
 import pygame
 import pytest
 from catanhelpers import G, position, with_inner
-from clickplay import _button, _click
+from clickplay import _button, _click, table_at
+from clickplay import fits as _fits
+from clickplay import sent as _sent
 
 import bots
 from client.actions import ActionBuilder
@@ -42,27 +44,7 @@ BOARD = dict(s0=dict(settlements=[12, 23], cities=[40], roads=[19, 26, 57], hand
 
 
 def _table(state, size=(1280, 720), seat: int = 0) -> tuple[App, TableScene]:
-    """A table at `state` (every secret known), the person at `seat`, bots that never get to move."""
-    ctl = LocalController(G, seat, ["smart"], players=state.inner.n, seed=1, bot_delay_ms=10**9, start=state)
-    app = App(size)
-    table = TableScene(ctl)
-    app.push(table)
-    app.step([], 16)
-    app.step([], 16)
-    return app, table
-
-
-def _sent(table: TableScene) -> list[str]:
-    return [s.value for s in table.ctl.referee.steps if s.seat == table.ctl.seat]
-
-
-def _fits(app: App, name: str) -> None:
-    app.step([], 16)
-    with textfit.recording(app.size) as frame:
-        app.step([], 16)
-    app.screenshot(ARTIFACTS / f"{name}-{app.size[0]}.png")
-    found = textfit.problems(frame)
-    assert not found, f"{name} at {app.size}: " + "\n".join(found[:12])
+    return table_at(G, state, size, seat)
 
 
 def _drawn(legal: list[str], chosen: list[str] = ()) -> tuple[Renderer, pygame.Rect, dict]:

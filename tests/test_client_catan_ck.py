@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import _button, _click
+from clickplay import _button, _click, table_at
+from clickplay import fits as _fits
+from clickplay import sent as _sent
 from test_catan_ck_helpers import EagerBot, G, ck_put, position, with_ext, with_inner
 
 import bots
@@ -42,34 +44,13 @@ BOARD = dict(s0=dict(settlements=[12], cities=[23, 40], roads=[19, 26, 57, 20], 
 
 
 def _table(state, size=(1280, 720), seat: int = 0, delay: int = 10**9) -> tuple[App, TableScene]:
-    """A table at `state` (every secret known), the person at `seat`, bots that never get to move
-    (unless `delay` is short)."""
-    ctl = LocalController(G, seat, ["smart"], players=state.inner.n, seed=1, bot_delay_ms=delay, start=state)
-    app = App(size)
-    table = TableScene(ctl)
-    app.push(table)
-    app.step([], 16)
-    app.step([], 16)
-    return app, table
-
-
-def _sent(table: TableScene) -> list[str]:
-    return [s.value for s in table.ctl.referee.steps if s.seat == table.ctl.seat]
+    return table_at(G, state, size, seat, delay)
 
 
 def _texts(app: App) -> list[str]:
     with textfit.recording(app.size) as frame:
         app.step([], 16)
     return [words for kind, _, words in frame.items if kind == "text"]
-
-
-def _fits(app: App, name: str) -> None:
-    app.step([], 16)
-    with textfit.recording(app.size) as frame:
-        app.step([], 16)
-    app.screenshot(ARTIFACTS / f"{name}-{app.size[0]}.png")
-    found = textfit.problems(frame)
-    assert not found, f"{name} at {app.size}: " + "\n".join(found[:12])
 
 
 def _lit(table: TableScene, kind: str) -> set:

@@ -88,7 +88,10 @@ def _releases(led: Ledger, seat: int, action: str, entries: list[tuple], no: int
 
 
 def _shown(led: Ledger, seat: int, action: str, entries: list[tuple], no: int) -> list:
-    expected = Counter(led.game.reveals(led.state, seat, action))
+    reveals = led.game.reveals(led.state, seat, action)
+    if not reveals and not entries:
+        return []   # the common case: an action that shows no dealt card, and none shown
+    expected = Counter(reveals)
     out = []
     got: Counter = Counter()
     seen: set = set()

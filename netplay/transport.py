@@ -101,9 +101,12 @@ REPLY_RATE = (20.0, 40)   # REFUSED and UNKNOWN answers to connections that are 
 MAX_SOURCES = 4096        # addresses with a bucket; beyond, new addresses share one overflow bucket
 MAX_FRESH = 4096          # connections remembered as having used their free first message
 _OVERFLOW = "*overflow*"
+# Plain ints for the calls on every message: pyzmq's enum flags cost a microsecond per bitwise operation.
+_EVENTS, _POLLIN, _RCVMORE, _NOBLOCK = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.RCVMORE), int(zmq.NOBLOCK)
 
 # First byte of every message on the encrypted channel.
 HELLO, CHALLENGE, AUTH, WELCOME, REFUSED, DATA, PING, BYE, UNKNOWN = range(1, 10)
+_KIND_BYTE = {kind: bytes([kind]) for kind in range(1, 10)}
 _KIND_NAMES = {HELLO: "hello", CHALLENGE: "challenge", AUTH: "auth", WELCOME: "welcome", REFUSED: "refused",
                DATA: "data", PING: "ping", BYE: "bye", UNKNOWN: "unknown"}
 
@@ -575,9 +578,7 @@ class HostTransport(_Endpoint):
         self._by_key: dict[bytes, _Peer] = {}
         self._next_tick = 0.0
         self._next_prune = 0.0
-        self._poller = zmq.Poller()
-        self._poller.register(self._boot, zmq.POLLIN)
-        self._poller.register(self._sock, zmq.POLLIN)
+        self._polled = [(self._boot, _POLLIN), (self._sock, _POLLIN)]
         log.info("host %s (%s) listening on %s, curve port %d", identity.name, identity.fingerprint,
                  self.address, self.curve_port)
 
@@ -595,18 +596,16 @@ class HostTransport(_Endpoint):
         self._check_open()
         deadline = time.monotonic() + max(0, timeout_ms) / 1000
         events: list[Incoming] = []
-        ready = dict(self._poller.poll(0))
         while True:
-            if self._boot in ready:
-                self._drain_boot()
-            if self._sock in ready:
-                self._drain(events)
+            # read what is there (each drain asks its socket first), and wait only when nothing was
+            self._drain_boot()
+            self._drain(events)
             self._tick(events)
             now = time.monotonic()
             if events or now >= deadline:
                 return events
             wait = min(deadline - now, self.heartbeat_s / 4)
-            ready = dict(self._poller.poll(max(1, math.ceil(wait * 1000))))
+            zmq.zmq_poll(self._polled, max(1, math.ceil(wait * 1000)))
 
     def send(self, peer: bytes, data: bytes) -> bool:
         self._check_open()
@@ -651,7 +650,7 @@ class HostTransport(_Endpoint):
 
     def _send(self, peer: _Peer, kind: int, body: bytes = b"") -> bool:
         try:
-            self._sock.send_multipart([peer.rid, bytes([kind]) + body], flags=zmq.NOBLOCK)
+            self._sock.send_multipart([peer.rid, _KIND_BYTE[kind] + body], _NOBLOCK)
         except zmq.Again:
             self._drop("%s to %s (%s): its send queue is full", _KIND_NAMES[kind], peer.name, fingerprint(peer.key))
             return False
@@ -676,9 +675,9 @@ class HostTransport(_Endpoint):
 
     def _drain_boot(self) -> None:
         for _ in range(BATCH):
-            if not self._boot.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+            if not self._boot.getsockopt(_EVENTS) & _POLLIN:
                 return
-            frames = self._boot.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+            frames = self._boot.recv_multipart(flags=_NOBLOCK, copy=False)
             if len(frames) != 2:
                 self._drop("bootstrap request of %d parts (expected 1)", len(frames) - 1)
                 continue
@@ -708,14 +707,20 @@ class HostTransport(_Endpoint):
                 self._boot.send_multipart([rid, reply], flags=zmq.NOBLOCK)
 
     def _drain(self, events: list[Incoming]) -> None:
+        sock = self._sock
         for _ in range(BATCH):
-            if not self._sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+            if not sock.getsockopt(_EVENTS) & _POLLIN:
                 return
-            frames = self._sock.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+            # recv_multipart by hand: the routing id as bytes, the body as a frame (its metadata names
+            # the source address the flood limits need)
+            rid = sock.recv(_NOBLOCK)
+            frames = [rid]
+            while sock.getsockopt(_RCVMORE):
+                frames.append(sock.recv(_NOBLOCK, copy=False))
             if len(frames) != 2 or not len(frames[1]):
                 self._drop("message of %d parts or empty (expected one non-empty part)", len(frames) - 1)
                 continue
-            rid, msg = frames[0].bytes, frames[1].bytes
+            msg = frames[1].bytes
             try:
                 self._handle(rid, frames[1], msg, events)
             except MessageError as exc:
@@ -956,14 +961,14 @@ class JoinTransport(_Endpoint):
 
     def poll(self, timeout_ms: int = 0) -> list[bytes]:
         self._check_open()
-        deadline = time.monotonic() + max(0, timeout_ms) / 1000
+        now = time.monotonic()
+        deadline = now + max(0, timeout_ms) / 1000
         while True:
-            self._pump(0)
+            self._pump(deadline - now)     # returns as soon as something was read
             now = time.monotonic()
             if self._inbox or now >= deadline:
                 out, self._inbox = self._inbox, []
                 return out
-            self._pump(deadline - now)
 
     def send(self, data: bytes) -> bool:
         self._check_open()
@@ -995,7 +1000,7 @@ class JoinTransport(_Endpoint):
 
     def _send(self, kind: int, body: bytes = b"") -> bool:
         try:
-            self._sock.send(bytes([kind]) + body, flags=zmq.NOBLOCK)
+            self._sock.send(_KIND_BYTE[kind] + body, _NOBLOCK)
         except zmq.ZMQError as exc:
             log.warning("send to host failed (%s); message dropped", exc)
             return False
@@ -1017,26 +1022,31 @@ class JoinTransport(_Endpoint):
         if self._state == "backoff" or sock is None:
             if wait > 0:
                 time.sleep(wait)
-        else:
-            if wait > 0:
-                sock.poll(max(1, math.ceil(wait * 1000)), zmq.POLLIN)
-            for _ in range(BATCH):
-                if not sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
-                    break
-                frames = sock.recv_multipart(flags=zmq.NOBLOCK)
-                if len(frames) != 1 or not frames[0]:
-                    self._drop("message of %d parts or empty from the host", len(frames))
-                    continue
-                try:
-                    if sock is self._boot:
-                        self._on_card(frames[0])
-                    else:
-                        self._on_message(frames[0])
-                except MessageError as exc:
-                    self._drop("%s", exc)
-                if sock is not (self._boot if self._state == "bootstrap" else self._sock):
-                    break        # the state moved to another socket; the next turn reads that one
+        elif not self._read(sock) and wait > 0 and zmq.zmq_poll([(sock, _POLLIN)], max(1, math.ceil(wait * 1000))):
+            self._read(sock)   # nothing was waiting: waited for input (at most `wait`), now read it
         self._timers()
+
+    def _read(self, sock: zmq.Socket) -> int:
+        """Handle the messages waiting on `sock` (at most BATCH); how many there were."""
+        count = 0
+        while count < BATCH and sock.getsockopt(_EVENTS) & _POLLIN:
+            count += 1
+            frames = [sock.recv(_NOBLOCK)]
+            while sock.getsockopt(_RCVMORE):
+                frames.append(sock.recv(_NOBLOCK))
+            if len(frames) != 1 or not frames[0]:
+                self._drop("message of %d parts or empty from the host", len(frames))
+                continue
+            try:
+                if sock is self._boot:
+                    self._on_card(frames[0])
+                else:
+                    self._on_message(frames[0])
+            except MessageError as exc:
+                self._drop("%s", exc)
+            if sock is not (self._boot if self._state == "bootstrap" else self._sock):
+                break        # the state moved to another socket; the next turn reads that one
+        return count
 
     def _timers(self) -> None:
         now = time.monotonic()

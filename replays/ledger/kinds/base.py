@@ -42,6 +42,7 @@ class Ledger(Protocol):
     decks: dict[tuple[str, int], Any]
     last_deal: tuple[tuple[str, int], int] | None
     spoiled: tuple | None
+    building: bool
 
     def deal_chance(self) -> Chance: ...
 

@@ -103,6 +103,7 @@ MAX_FRESH = 4096          # connections remembered as having used their free fir
 _OVERFLOW = "*overflow*"
 # Plain ints for the calls on every message: pyzmq's enum flags cost a microsecond per bitwise operation.
 _EVENTS, _POLLIN, _RCVMORE, _NOBLOCK = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.RCVMORE), int(zmq.NOBLOCK)
+_SNDMORE = int(zmq.SNDMORE)
 
 # First byte of every message on the encrypted channel.
 HELLO, CHALLENGE, AUTH, WELCOME, REFUSED, DATA, PING, BYE, UNKNOWN = range(1, 10)
@@ -650,7 +651,9 @@ class HostTransport(_Endpoint):
 
     def _send(self, peer: _Peer, kind: int, body: bytes = b"") -> bool:
         try:
-            self._sock.send_multipart([peer.rid, _KIND_BYTE[kind] + body], _NOBLOCK)
+            sock = self._sock   # send_multipart by hand: the routing id, then the message
+            sock.send(peer.rid, _NOBLOCK | _SNDMORE)
+            sock.send(_KIND_BYTE[kind] + body, _NOBLOCK)
         except zmq.Again:
             self._drop("%s to %s (%s): its send queue is full", _KIND_NAMES[kind], peer.name, fingerprint(peer.key))
             return False

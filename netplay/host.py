@@ -101,7 +101,9 @@ class HostSession(Session):
             self._timers()
             self._between_games()
             urgent = self.outcome is not None or (self.phase == "play" and self._my_decision_queued())
-        events = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms))
+        waker = self._poll_waker()
+        events = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms), waker)
+        waker.clear()
         with self.lock:
             self._run_posted()
             for event in events:
@@ -135,6 +137,7 @@ class HostSession(Session):
             self.transport.broadcast(wire.pack("bye", wire.clip(reason)))
             self.transport.close()
             self.transport = None
+            self._close_waker()
             if self.transcript is not None:
                 self.transcript.close()
 

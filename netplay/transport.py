@@ -19,7 +19,8 @@ at least once per heartbeat interval so the other side does not think you are go
         # raises ListenFailed, naming the port (bootstrap P or encrypted C).
     host.address                     # "ip:port" that joiners pass to JoinTransport (bind 0.0.0.0:
                                      # show discovery.local_addresses() to the user instead)
-    host.poll(timeout_ms)            # -> list[Incoming]; returns as soon as something arrived
+    host.poll(timeout_ms, wake=None) # -> list[Incoming]; returns as soon as something arrived (or, given
+                                     # a Waker, as soon as another thread calls its wake())
     host.send(peer_key, data)        # -> bool (False: peer unknown/gone, or message refused)
     host.broadcast(data, exclude=None)  # -> number of peers sent to; the relay for 3+ peers
     host.peers                       # {ed25519 key: name} of the peers connected now
@@ -32,7 +33,7 @@ at least once per heartbeat interval so the other side does not think you are go
 
     join = JoinTransport(identity, "ip:port[/fingerprint]", known_peers, connect_timeout_s=10)
     join.host_key, join.host_name   # the host's Ed25519 key (pinned) and its name
-    join.poll(timeout_ms)            # -> list[bytes]
+    join.poll(timeout_ms, wake=None) # -> list[bytes]
     join.send(data)                  # -> bool (False while disconnected, or over either side's cap)
     join.connected, join.generation  # generation counts successful (re)connections
     join.close()
@@ -523,6 +524,36 @@ class _Endpoint:
             raise TransportError("transport is closed")
 
 
+class Waker:
+    """Lets another thread cut a `poll` short: a UI thread that has a person's decision calls `wake()`,
+    and the session thread, blocked in its transport's poll, returns at once instead of at the end of
+    its poll interval. The thread that polls calls `clear()` after each poll."""
+
+    def __init__(self) -> None:
+        self._read, self._write = socket.socketpair()
+        self._read.setblocking(False)
+        self._write.setblocking(False)
+        self.woken = False
+
+    def fileno(self) -> int:
+        return self._read.fileno()
+
+    def wake(self) -> None:
+        self.woken = True
+        with contextlib.suppress(OSError):   # full: it is awake already; closed: nobody polls any more
+            self._write.send(b"\0")
+
+    def clear(self) -> None:
+        self.woken = False
+        with contextlib.suppress(OSError):
+            while self._read.recv(4096):
+                pass
+
+    def close(self) -> None:
+        self._read.close()
+        self._write.close()
+
+
 class HostTransport(_Endpoint):
     """Binds a plain bootstrap ROUTER on `port` (hands out the signed host card) and a CurveZMQ ROUTER
     on `curve_port` (default: port+1 when a port is given, else any free port) for the game itself."""
@@ -593,20 +624,21 @@ class HostTransport(_Endpoint):
 
     # -- the API ------------------------------------------------------------------------------------
 
-    def poll(self, timeout_ms: int = 0) -> list[Incoming]:
+    def poll(self, timeout_ms: int = 0, wake: Waker | None = None) -> list[Incoming]:
         self._check_open()
         deadline = time.monotonic() + max(0, timeout_ms) / 1000
         events: list[Incoming] = []
+        polled = self._polled if wake is None else [*self._polled, (wake, _POLLIN)]
         while True:
             # read what is there (each drain asks its socket first), and wait only when nothing was
             self._drain_boot()
             self._drain(events)
             self._tick(events)
             now = time.monotonic()
-            if events or now >= deadline:
+            if events or now >= deadline or (wake is not None and wake.woken):
                 return events
             wait = min(deadline - now, self.heartbeat_s / 4)
-            zmq.zmq_poll(self._polled, max(1, math.ceil(wait * 1000)))
+            zmq.zmq_poll(polled, max(1, math.ceil(wait * 1000)))
 
     def send(self, peer: bytes, data: bytes) -> bool:
         self._check_open()
@@ -962,14 +994,14 @@ class JoinTransport(_Endpoint):
 
     # -- the API ------------------------------------------------------------------------------------
 
-    def poll(self, timeout_ms: int = 0) -> list[bytes]:
+    def poll(self, timeout_ms: int = 0, wake: Waker | None = None) -> list[bytes]:
         self._check_open()
         now = time.monotonic()
         deadline = now + max(0, timeout_ms) / 1000
         while True:
-            self._pump(deadline - now)     # returns as soon as something was read
+            self._pump(deadline - now, wake)     # returns as soon as something was read
             now = time.monotonic()
-            if self._inbox or now >= deadline:
+            if self._inbox or now >= deadline or (wake is not None and wake.woken):
                 out, self._inbox = self._inbox, []
                 return out
 
@@ -1010,9 +1042,9 @@ class JoinTransport(_Endpoint):
         self._last_send = time.monotonic()
         return True
 
-    def _pump(self, wait_s: float) -> None:
-        """One bounded turn of the connection state machine: wait at most `wait_s` for input, handle
-        what arrived, then advance timers."""
+    def _pump(self, wait_s: float, wake: Waker | None = None) -> None:
+        """One bounded turn of the connection state machine: wait at most `wait_s` for input (or a
+        wake-up), handle what arrived, then advance timers."""
         now = time.monotonic()
         if self._state == "backoff" and now >= self._state_until:
             self._start_bootstrap(now)
@@ -1025,8 +1057,10 @@ class JoinTransport(_Endpoint):
         if self._state == "backoff" or sock is None:
             if wait > 0:
                 time.sleep(wait)
-        elif not self._read(sock) and wait > 0 and zmq.zmq_poll([(sock, _POLLIN)], max(1, math.ceil(wait * 1000))):
-            self._read(sock)   # nothing was waiting: waited for input (at most `wait`), now read it
+        elif not self._read(sock) and wait > 0 and not (wake is not None and wake.woken):
+            polled = [(sock, _POLLIN)] if wake is None else [(sock, _POLLIN), (wake, _POLLIN)]
+            if zmq.zmq_poll(polled, max(1, math.ceil(wait * 1000))):
+                self._read(sock)   # nothing was waiting: waited for input (at most `wait`), now read it
         self._timers()
 
     def _read(self, sock: zmq.Socket) -> int:

@@ -1,7 +1,8 @@
 """Replay benchmarks, each against a baseline measured in the same run (called by scripts/bench).
 
 - audit speed: frames audited per second (reading, decoding, one Ed25519 verification, the ledger's
-  checks and the engine's re-simulation per frame) as a ratio to raw Ed25519 verifications per second;
+  checks and the engine's re-simulation per frame), on every core the process may use, as a ratio to
+  raw Ed25519 verifications per second on one core with the same library (libsodium through PyNaCl);
 - seek time: milliseconds to reach a random frame of a 10,000-frame replay after load;
 - average bytes per frame of recorded games.
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
+from benchmarks.measure import Figure, libraries, spread
 from bots.lib import RandomBot
 from replays.audit import audit_replay
 from replays.crypto import generate_key, sign, verify
@@ -22,11 +24,13 @@ from replays.local import record_match, replay_bytes
 from replays.reader import parse_replay
 from replays.stepping import DEFAULT_K, Stepper
 
-__all__ = ["raw_verify_rate", "audit_figures", "seek_figures", "main"]
+__all__ = ["raw_verify_rate", "audit_figures", "seek_figures", "figures", "main"]
+
+AIM = 2.0   # audit frames/s over one core's raw verifications/s (verification is embarrassingly parallel)
 
 
 def raw_verify_rate(seconds: float = 1.0, size: int = 180) -> float:
-    """Ed25519 verifications per second of a frame-sized message (the cryptography library, one core)."""
+    """Ed25519 verifications per second of a frame-sized message, one thread (libsodium, as the audit)."""
     key = generate_key()
     public = key.public_key()
     message = bytes(range(256))[:size]
@@ -54,29 +58,40 @@ class AuditFigure:
         return self.frames / self.seconds if self.seconds else 0.0
 
 
+def record_replays(game_ids: list[str] | None = None, games: int = 3, seed: int = 0,
+                   options: dict[str, dict] | None = None) -> dict[tuple[str, int], list[bytes]]:
+    """`games` random-bot games per game and player count, recorded in memory."""
+    out = {}
+    for game_id in game_ids or list(engines.GAMES):
+        game = engines.get(game_id)
+        for players in game.players:
+            out[(game_id, players)] = [
+                replay_bytes(record_match(game_id, RandomBot(), seed + i, players,
+                                          options=(options or {}).get(game_id), write=False))
+                for i in range(games)]
+    return out
+
+
+def audit_blobs(key: tuple[str, int], blobs: list[bytes]) -> AuditFigure:
+    """Audit recorded replays from their bytes, once."""
+    frames = 0
+    start = time.perf_counter()
+    for blob in blobs:
+        replay = parse_replay(blob)
+        verdict = audit_replay(replay)
+        if verdict.status != "valid":
+            raise RuntimeError(f"{key[0]}: a benchmark replay does not verify: {verdict.reason}")
+        frames += len(replay.frames)
+    return AuditFigure(key[0], key[1], frames, time.perf_counter() - start, sum(len(b) for b in blobs))
+
+
 def audit_figures(game_ids: list[str] | None = None, games: int = 3, seed: int = 0,
                   repeat: int = 3) -> list[AuditFigure]:
     """Record `games` random-bot games per game and player count in memory, then time their audit from
     bytes (best of `repeat`)."""
     out = []
-    for game_id in game_ids or list(engines.GAMES):
-        game = engines.get(game_id)
-        for players in game.players:
-            blobs = [replay_bytes(record_match(game_id, RandomBot(), seed + i, players, write=False))
-                     for i in range(games)]
-            frames = 0
-            best = float("inf")
-            for _ in range(repeat):
-                frames = 0
-                start = time.perf_counter()
-                for blob in blobs:
-                    replay = parse_replay(blob)
-                    verdict = audit_replay(replay)
-                    if verdict.status != "valid":
-                        raise RuntimeError(f"{game_id}: a benchmark replay does not verify: {verdict.reason}")
-                    frames += len(replay.frames)
-                best = min(best, time.perf_counter() - start)
-            out.append(AuditFigure(game_id, players, frames, best, sum(len(b) for b in blobs)))
+    for key, blobs in record_replays(game_ids, games, seed).items():
+        out.append(min((audit_blobs(key, blobs) for _ in range(repeat)), key=lambda f: f.seconds))
     return out
 
 
@@ -128,6 +143,49 @@ def seek_figures(frames: int = 10_000, samples: int = 200, k: int = DEFAULT_K, s
         stepper.view()
         times.append((time.perf_counter() - t0) * 1000)
     return SeekFigure(stepper.count, load, statistics.fmean(times), max(times), k)
+
+
+def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
+    """The audit of every game (all its player counts) over `runs` runs, each against one core's raw
+    verification rate measured just before it; the seek figure; bytes per frame."""
+    lib = libraries()
+    # quick: one game each, and Catan cut to 25 rounds (a rough reading of the same mix)
+    replays = record_replays(games=1 if quick else 3, options={"catan": {"max_rounds": "25"}} if quick else None)
+    base = f"raw Ed25519 verification, one thread, {lib['sodium']}"
+    overall = Figure("audit", "audit, all games (frames/s vs one core's raw Ed25519 verify)", "frames/s",
+                     baseline=base, aim=AIM, lower=False)
+    # the games without a shared deck: no shuffle proofs (64 rounds of scalar multiplications each)
+    plain = Figure("audit", "audit, the games without a shared deck", "frames/s", baseline=base, aim=AIM, lower=False)
+    decked = {key for key, blobs in replays.items() if any(f.kind == "shuffle" for f in parse_replay(blobs[0]).frames)}
+    raws = []
+    per_game: dict[tuple[str, int], list[AuditFigure]] = {}
+    for _ in range(runs):
+        raw = raw_verify_rate(0.3)
+        raws.append(raw)
+        done = [audit_blobs(key, blobs) for key, blobs in replays.items()]
+        for f in done:
+            per_game.setdefault((f.game, f.players), []).append(f)
+        overall.add(sum(f.frames for f in done) / sum(f.seconds for f in done), raw)
+        rest = [f for f in done if (f.game, f.players) not in decked]
+        plain.add(sum(f.frames for f in rest) / sum(f.seconds for f in rest), raw)
+    say(f"raw Ed25519 verification (one thread, {lib['sodium']}): {spread(raws)[0]:,.0f} /s; the audit runs on "
+        f"{lib['cores']}")
+    for (game, players), figs in per_game.items():
+        rates = [f.frames / f.seconds for f in figs]
+        med, lo, hi = spread(rates)
+        say(f"  audit {game:16} {players}p {med:>8,.0f} frames/s [{lo:,.0f} - {hi:,.0f}]  "
+            f"({figs[0].frames} frames, {figs[0].bytes / figs[0].frames:.0f} bytes/frame)")
+    total_bytes = sum(figs[0].bytes for figs in per_game.values())
+    total_frames = sum(figs[0].frames for figs in per_game.values())
+    say(f"  {overall.line()}; {total_bytes / total_frames:.0f} bytes/frame on average")
+    say(f"  {plain.line()}")
+    seek = Figure("audit", "seek to a random frame of a long replay (mean)", "ms", aim=50.0, lower=True)
+    blob = long_replay(2000 if quick else 10_000)
+    for _ in range(runs):
+        s = seek_figures(samples=50 if quick else 200, blob=blob)
+        seek.add(s.mean_ms)
+    say(f"  {seek.line()} ({s.frames} frames, load {s.load_seconds:.2f} s, snapshot every {s.k} engine steps)")
+    return [overall, plain, seek]
 
 
 def main() -> list[str]:

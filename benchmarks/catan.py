@@ -22,6 +22,7 @@ from pathlib import Path
 
 import bots
 import engines
+from benchmarks.measure import Figure
 from bots.selfplay import run_many
 
 HERE = Path(__file__).resolve().parent
@@ -96,6 +97,40 @@ def _line(name: str, figure: dict) -> str:
     rate = figure["actions"] / figure["seconds"]
     return (f"{name:34} {rate:10,.0f} actions/s {figure['games'] / figure['seconds']:7.2f} games/s "
             f"({figure['actions'] / max(1, figure['games']):,.0f} actions a game)")
+
+
+AIM = 2.0
+
+
+def figures(runs: int = 5, quick: bool = False, say=print, catanatron_python: str | None = None) -> list[Figure]:
+    """netplay's Catan (referee, one state, one state without offers) against catanatron, each run
+    measured right after catanatron's, in actions per second."""
+    seconds = 0.6 if quick else 3.0
+    names = {"referee": "catan self-play, referee, 4 seats (actions/s vs catanatron)",
+             "one": "catan one state, 4 random seats (catanatron's loop)",
+             "no_offers": "catan one state, no domestic offers"}
+    figs = {key: Figure("catan", name, "actions/s", lower=False, aim=AIM) for key, name in names.items()}
+    skipped = None
+    for _ in range(runs):
+        other = catanatron(catanatron_python, seconds)
+        base = None
+        if isinstance(other, str):
+            skipped = other
+        else:
+            base = other["actions"] / other["seconds"]
+            for fig in figs.values():
+                fig.baseline = f"catanatron {other.get('version', '?')}, 4 random players, in its own environment"
+        measured = {"referee": netplay_referee(seconds), "one": netplay_one_state(seconds),
+                    "no_offers": netplay_one_state(seconds, {"domestic": "off"})}
+        for key, figure in measured.items():
+            figs[key].add(figure["actions"] / figure["seconds"], base)
+    if skipped:
+        say(f"  catanatron: skipped: {skipped}")
+        for fig in figs.values():
+            fig.ratios, fig.aim = [], None
+    for fig in figs.values():
+        say(f"  {fig.line()}")
+    return list(figs.values())
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from benchmarks import transport as bench_transport  # noqa: E402
+from benchmarks.measure import Figure, libraries  # noqa: E402
 
 
 def _joiner(address: str, home: str, games: int) -> None:
@@ -87,8 +88,31 @@ def measure(games: int = 3) -> dict:
     return {"deals": deals, "sizes": sizes, "audit_fps": frames / audit_s if audit_s else 0.0, "frames": frames}
 
 
+def figures(runs: int = 3, quick: bool = False, say=print) -> list[Figure]:
+    """A deal's p50 over `runs` runs (each a session of a few games), against the raw round trip of
+    the same run; the aim: at most 4 raw round trips + 3 ms."""
+    base = f"raw {libraries()['zmq']} DEALER/ROUTER round trip, 256 B, no encryption"
+    deal = Figure("deals", "one deal, 4 peers, p50 (3 strips in seat order, each checked)", "ms", baseline=base)
+    excess = Figure("deals", "one deal p50 minus 4 raw round trips", "ms", aim=3.0)
+    audit = Figure("deals", "audit of the replays with deals", "frames/s", lower=False)
+    sizes: dict[str, list[int]] = {}
+    for _ in range(runs):
+        raw_ms = bench_transport.raw_round_trip(n=300 if quick else 1000, size=256)["p50_us"] / 1000
+        result = measure(games=1 if quick else 2)
+        p50 = statistics.median(result["deals"]) * 1000
+        deal.add(p50, raw_ms)
+        excess.add(p50 - 4 * raw_ms)
+        audit.add(result["audit_fps"])
+        for kind, values in result["sizes"].items():
+            sizes.setdefault(kind, []).extend(values)
+    for fig in (deal, excess, audit):
+        say(f"  {fig.line()}")
+    say("  bytes per frame: " + ", ".join(f"{kind} {statistics.median(v):,.0f}" for kind, v in sizes.items() if v))
+    return [deal, excess]
+
+
 def main() -> None:
-    raw = bench_transport.raw_round_trip(256)
+    raw = bench_transport.raw_round_trip(n=1000, size=256)
     raw_p50 = statistics.median(raw) if isinstance(raw, list) else raw["p50_us"] / 1e6
     result = measure()
     deals = sorted(result["deals"])

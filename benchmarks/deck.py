@@ -18,6 +18,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the project importable without installing it
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.measure import Figure, libraries  # noqa: E402
 from netplay.wire import MAX_FRAME as MAX_FRAME_BYTES  # noqa: E402
 from replays import deck as D  # noqa: E402
 from replays.codec import encode  # noqa: E402
@@ -79,6 +80,36 @@ def largest_deck_in_a_frame() -> int:
         proof = [[bytes(32 * (n + 1))] * D.SHUFFLE_ROUNDS, [bytes(32 + n)] * D.SHUFFLE_ROUNDS]
         return len(encode(["development", 0, bytes(32), [bytes(32)] * n, proof])) + 300
     return max(n for n in range(1, D.MAX_CARDS + 1) if body_size(n) <= MAX_FRAME_BYTES)
+
+
+def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
+    """A 25-card shuffle with its proof (build, check) and a strip's check, each run against one scalar
+    multiplication timed just before it (single thread; the shuffle uses every usable core)."""
+    lib = libraries()
+    base = f"one scalar multiplication, one thread, {lib['sodium']}"
+    build = Figure("deck", "shuffle 25 cards + proof: build (per seat)", "ms", baseline=base, aim=500.0, aim_value=True)
+    check = Figure("deck", "shuffle 25 cards + proof: check", "ms", baseline=base)
+    strip_check = Figure("deck", "strip: check", "us", baseline=base)
+    key = scalar_from_wide(hashlib.sha512(b"k").digest())
+    point = D.card_points(SESSION, "dev", 0, DEV_POOL)[0]
+    plain = D.card_points(SESSION, "dev", 0, DEV_POOL)
+    deck_in = D.shuffle(hashlib.sha256(b"seat 0").digest(), SESSION, 0, "dev", 0, plain).cards
+    frame = D.shuffle(SEED, SESSION, 1, "dev", 0, deck_in)
+    wire = frame.proof.to_wire()
+    public = D.deck_public(SEED, SESSION, 0, "dev", 0)
+    value = D.shuffle(SEED, SESSION, 0, "dev", 0, plain).cards[4]
+    off = D.strip(SEED, SESSION, 0, "dev", 0, 4, value)
+    for _ in range(runs):
+        mult = timed(lambda: mul(key, point), runs=3, inner=100)[0]
+        build.add(timed(lambda: D.shuffle(SEED, SESSION, 1, "dev", 0, deck_in), 1)[0] * 1e3, mult * 1e3)
+        check.add(timed(lambda: D.check_shuffle(SESSION, 1, "dev", 0, deck_in, frame.public, list(frame.cards), wire),
+                        1)[0] * 1e3, mult * 1e3)
+        strip_check.add(timed(lambda: D.check_strip(SESSION, 0, "dev", 0, 4, public, value, off.value, off.proof), 1,
+                              inner=20)[0] * 1e6, mult * 1e6)
+    say(f"  (on {lib['cores']})")
+    for fig in (build, check, strip_check):
+        say(f"  {fig.line()}")
+    return [build, check, strip_check]
 
 
 def main(argv: list[str] | None = None) -> None:

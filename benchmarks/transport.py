@@ -3,7 +3,7 @@
 An echo process serves both a plain pyzmq ROUTER (no encryption, no framing: the baseline) and a
 `HostTransport` (CurveZMQ, handshake done, our framing and checks); this process sends to each in
 alternating batches so that machine noise hits both alike. Returns numbers; scripts/bench prints
-them. Run `python -m netplay.bench_transport` for a quick look.
+them. Run `python -m benchmarks.transport` for a quick look.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 import zmq
 
+from benchmarks.measure import Figure, libraries
 from netplay.identity import Identity, KnownPeers
 from netplay.transport import HostTransport, JoinTransport
 
@@ -66,14 +67,17 @@ def _summary(samples: list[float]) -> dict[str, float]:
             "n": len(values)}
 
 
-def round_trips(n: int = 2000, size: int = 64, warmup: int = 200, batch: int = 100) -> dict[str, Any]:
+def round_trips(n: int = 2000, size: int = 64, warmup: int = 200, batch: int = 100,
+                transport: bool = True) -> dict[str, Any]:
     """p50/p99 round trip in microseconds for raw pyzmq DEALER/ROUTER and for the transport, with the
-    ratios transport/raw. `n` round trips each after `warmup`, `size`-byte payloads, two processes."""
+    ratios transport/raw. `n` round trips each after `warmup`, `size`-byte payloads, two processes.
+    `transport=False` measures the raw baseline alone."""
     ctx_mp = multiprocessing.get_context("spawn")
     max_bytes = max(size * 2, 1 << 20)
-    pipes = [ctx_mp.Pipe() for _ in range(2)]
-    servers = [ctx_mp.Process(target=_raw_echo, args=(pipes[0][1],), daemon=True),
-               ctx_mp.Process(target=_transport_echo, args=(pipes[1][1], max_bytes), daemon=True)]
+    pipes = [ctx_mp.Pipe() for _ in range(2 if transport else 1)]
+    servers = [ctx_mp.Process(target=_raw_echo, args=(pipes[0][1],), daemon=True)]
+    if transport:
+        servers.append(ctx_mp.Process(target=_transport_echo, args=(pipes[1][1], max_bytes), daemon=True))
     for server in servers:
         server.start()
     ctx = zmq.Context()
@@ -84,7 +88,9 @@ def round_trips(n: int = 2000, size: int = 64, warmup: int = 200, batch: int = 1
         if not all(parent.poll(30) for parent, _ in pipes):
             raise RuntimeError("the echo processes did not start within 30 s")
         raw.connect(pipes[0][0].recv())
-        join = JoinTransport(Identity.generate("bench-join"), pipes[1][0].recv(), KnownPeers(), max_bytes=max_bytes)
+        if transport:
+            join = JoinTransport(Identity.generate("bench-join"), pipes[1][0].recv(), KnownPeers(),
+                                 max_bytes=max_bytes)
         payload = bytes(size)
 
         def raw_once() -> float:
@@ -105,16 +111,19 @@ def round_trips(n: int = 2000, size: int = 64, warmup: int = 200, batch: int = 1
 
         for _ in range(warmup):
             raw_once()
-            transport_once()
+            if join is not None:
+                transport_once()
         raw_samples: list[float] = []
         transport_samples: list[float] = []
         while len(raw_samples) < n:
             count = min(batch, n - len(raw_samples))
             raw_samples.extend(raw_once() for _ in range(count))
-            transport_samples.extend(transport_once() for _ in range(count))
+            if join is not None:
+                transport_samples.extend(transport_once() for _ in range(count))
         raw.send(STOP)
-        join.send(STOP)
-        join.poll(50)
+        if join is not None:
+            join.send(STOP)
+            join.poll(50)
     finally:
         if join is not None:
             join.close()
@@ -125,7 +134,10 @@ def round_trips(n: int = 2000, size: int = 64, warmup: int = 200, batch: int = 1
             if server.is_alive():
                 server.kill()
                 server.join(5)
-    raw_stats, transport_stats = _summary(raw_samples), _summary(transport_samples)
+    raw_stats = _summary(raw_samples)
+    if join is None:
+        return {"size": size, "raw": raw_stats}
+    transport_stats = _summary(transport_samples)
     return {
         "size": size,
         "raw": raw_stats,
@@ -136,8 +148,28 @@ def round_trips(n: int = 2000, size: int = 64, warmup: int = 200, batch: int = 1
 
 
 def raw_round_trip(n: int = 2000, size: int = 64) -> dict[str, float]:
-    """Only the baseline (it is measured together with the transport anyway)."""
-    return round_trips(n, size)["raw"]
+    """Only the baseline: raw pyzmq DEALER/ROUTER, no transport."""
+    return round_trips(n, size, warmup=min(200, n // 4), transport=False)["raw"]
+
+
+AIM = 1.2
+
+
+def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
+    base = f"raw {libraries()['zmq']} DEALER/ROUTER round trip, no encryption, same payload"
+    figs = []
+    for size in (64,) if quick else (64, 4096):
+        p50 = Figure("transport", f"transport round trip p50 ({size} B)", "us", baseline=base,
+                     aim=AIM if size == 64 else None)
+        p99 = Figure("transport", f"transport round trip p99 ({size} B)", "us", baseline=base)
+        for _ in range(runs):
+            result = round_trips(n=600 if quick else 2000, size=size, warmup=100 if quick else 200)
+            p50.add(result["transport"]["p50_us"], result["raw"]["p50_us"])
+            p99.add(result["transport"]["p99_us"], result["raw"]["p99_us"])
+        say(f"  {p50.line()}")
+        say(f"  {p99.line()}")
+        figs += [p50, p99]
+    return figs
 
 
 def main() -> None:

@@ -184,6 +184,7 @@ class NetController:
         with self.session.lock:
             decider = self._decider()
         decider.submit(action)
+        self.session.wake()   # the session thread builds the frame now, not at the end of its poll interval
 
     def status(self) -> str:
         with self.session.lock:
@@ -284,6 +285,7 @@ class NetController:
     def rematch(self, yes: bool = True) -> None:
         """Vote for (or against) a rematch once a game is over."""
         self.decider.vote(yes)
+        self.session.wake()
 
     def leave(self, reason: str = "the player left") -> None:
         """End the session from the UI (the game stays unfinished if it was under way)."""

@@ -101,7 +101,9 @@ class HostSession(Session):
             self._timers()
             self._between_games()
             urgent = self.outcome is not None or (self.phase == "play" and self._my_decision_queued())
-        events = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms))
+        waker = self._poll_waker()
+        events = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms), waker)
+        waker.clear()
         with self.lock:
             self._run_posted()
             for event in events:
@@ -135,6 +137,7 @@ class HostSession(Session):
             self.transport.broadcast(wire.pack("bye", wire.clip(reason)))
             self.transport.close()
             self.transport = None
+            self._close_waker()
             if self.transcript is not None:
                 self.transcript.close()
 
@@ -437,13 +440,17 @@ class HostSession(Session):
         if transcript is None or conn.seat is None or self.phase != "play":
             log.warning("dropped a frame from %s: no game under way for it", conn.name)
             return
-        problem = self._premature_claim(conn, data)
+        try:
+            received: Frame | bytes = decode_frame(data)   # decoded once, for the claim check and the ledger
+        except codec.FormatError:
+            received = data   # the ledger rejects it and says why
+        problem = self._premature_claim(conn, received) if isinstance(received, Frame) else None
         if problem is not None:
             log.warning("refused a timeout claim from %s (seat %s): %s", conn.name, conn.seat, problem)
             self.transport.send(conn.key, wire.pack("reject", len(transcript.ledger.frames), wire.clip(problem)))
             return
         try:
-            frame = transcript.accept(data)
+            frame = transcript.accept(received)
         except Rejected as exc:
             log.warning("rejected a frame from %s (seat %s): %s", conn.name, conn.seat, exc.reason)
             self.transport.send(conn.key, wire.pack("reject", -1 if exc.frame_no is None else exc.frame_no,
@@ -455,14 +462,10 @@ class HostSession(Session):
             return
         self._accepted(frame, own=False)
 
-    def _premature_claim(self, conn: _Conn, data: bytes) -> str | None:
+    def _premature_claim(self, conn: _Conn, frame: Frame) -> str | None:
         """Why a joiner's timeout claim may not be sequenced now (None: it may, or it is no claim): the
         host never accepts a claim against its own seat (it is here: it answers instead), and accepts
         one against another seat only once its own deadline for that frame has passed."""
-        try:
-            frame = decode_frame(data)
-        except codec.FormatError:
-            return None   # the ledger says what is wrong with it
         if frame.kind != "timeout" or not frame.body or type(frame.body[0]) is not int:
             return None
         ledger = self.transcript.ledger

@@ -121,7 +121,9 @@ class JoinSession(Session):
             self._between_games()
             urgent = self.outcome is not None or self.decision_queued()
         try:
-            messages = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms))
+            waker = self._poll_waker()
+            messages = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms), waker)
+            waker.clear()
         except (Refused, KeyChanged) as exc:   # on a reconnection: another host now answers there
             with self.lock:
                 self.finish(EXIT_FAILED, str(exc))
@@ -158,6 +160,7 @@ class JoinSession(Session):
                 self.transport.send(wire.pack("bye", wire.clip(reason)))
             self.transport.close()
             self.transport = None
+            self._close_waker()
             if self.transcript is not None:
                 self.transcript.close()
 

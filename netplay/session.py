@@ -32,6 +32,7 @@ from netplay import paths, resume
 from netplay.deadlines import AUTOMATIC, DECISIONS, Deadlines
 from netplay.identity import Identity
 from netplay.transcript import Transcript
+from netplay.transport import Waker
 from replays.crypto import fingerprint
 from replays.frames import Frame
 from replays.header import Terms
@@ -201,6 +202,9 @@ class Session:
         self._over_since = 0.0
         self.game_log_start = 0          # where the current game's lines begin in `log` (after a rematch)
         self._calls: queue.Queue[Callable[[], None]] = queue.Queue()
+        #: cuts the session thread's poll short when another thread posts a call or a decision (`wake`);
+        #: made at the first poll, in the session's own thread, and closed with the session
+        self._waker: Waker | None = None
 
     # ------------------------------------------------------------------------------ the loop
 
@@ -245,6 +249,24 @@ class Session:
     def post(self, call: Callable[[], None]) -> None:
         """Run `call` in the session's own thread at its next step (the transport is not thread-safe)."""
         self._calls.put(call)
+        self.wake()
+
+    def wake(self) -> None:
+        """From another thread: a decision was handed over (or a call posted); the session thread, if it
+        waits in its poll, goes on at once rather than at the end of its poll interval."""
+        waker = self._waker
+        if waker is not None:
+            waker.wake()
+
+    def _poll_waker(self) -> Waker:
+        if self._waker is None:
+            self._waker = Waker()
+        return self._waker
+
+    def _close_waker(self) -> None:
+        waker, self._waker = self._waker, None
+        if waker is not None:
+            waker.close()
 
     def _run_posted(self) -> None:
         while True:

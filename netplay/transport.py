@@ -19,7 +19,8 @@ at least once per heartbeat interval so the other side does not think you are go
         # raises ListenFailed, naming the port (bootstrap P or encrypted C).
     host.address                     # "ip:port" that joiners pass to JoinTransport (bind 0.0.0.0:
                                      # show discovery.local_addresses() to the user instead)
-    host.poll(timeout_ms)            # -> list[Incoming]; returns as soon as something arrived
+    host.poll(timeout_ms, wake=None) # -> list[Incoming]; returns as soon as something arrived (or, given
+                                     # a Waker, as soon as another thread calls its wake())
     host.send(peer_key, data)        # -> bool (False: peer unknown/gone, or message refused)
     host.broadcast(data, exclude=None)  # -> number of peers sent to; the relay for 3+ peers
     host.peers                       # {ed25519 key: name} of the peers connected now
@@ -32,7 +33,7 @@ at least once per heartbeat interval so the other side does not think you are go
 
     join = JoinTransport(identity, "ip:port[/fingerprint]", known_peers, connect_timeout_s=10)
     join.host_key, join.host_name   # the host's Ed25519 key (pinned) and its name
-    join.poll(timeout_ms)            # -> list[bytes]
+    join.poll(timeout_ms, wake=None) # -> list[bytes]
     join.send(data)                  # -> bool (False while disconnected, or over either side's cap)
     join.connected, join.generation  # generation counts successful (re)connections
     join.close()
@@ -101,9 +102,13 @@ REPLY_RATE = (20.0, 40)   # REFUSED and UNKNOWN answers to connections that are 
 MAX_SOURCES = 4096        # addresses with a bucket; beyond, new addresses share one overflow bucket
 MAX_FRESH = 4096          # connections remembered as having used their free first message
 _OVERFLOW = "*overflow*"
+# Plain ints for the calls on every message: pyzmq's enum flags cost a microsecond per bitwise operation.
+_EVENTS, _POLLIN, _RCVMORE, _NOBLOCK = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.RCVMORE), int(zmq.NOBLOCK)
+_SNDMORE = int(zmq.SNDMORE)
 
 # First byte of every message on the encrypted channel.
 HELLO, CHALLENGE, AUTH, WELCOME, REFUSED, DATA, PING, BYE, UNKNOWN = range(1, 10)
+_KIND_BYTE = {kind: bytes([kind]) for kind in range(1, 10)}
 _KIND_NAMES = {HELLO: "hello", CHALLENGE: "challenge", AUTH: "auth", WELCOME: "welcome", REFUSED: "refused",
                DATA: "data", PING: "ping", BYE: "bye", UNKNOWN: "unknown"}
 
@@ -519,6 +524,36 @@ class _Endpoint:
             raise TransportError("transport is closed")
 
 
+class Waker:
+    """Lets another thread cut a `poll` short: a UI thread that has a person's decision calls `wake()`,
+    and the session thread, blocked in its transport's poll, returns at once instead of at the end of
+    its poll interval. The thread that polls calls `clear()` after each poll."""
+
+    def __init__(self) -> None:
+        self._read, self._write = socket.socketpair()
+        self._read.setblocking(False)
+        self._write.setblocking(False)
+        self.woken = False
+
+    def fileno(self) -> int:
+        return self._read.fileno()
+
+    def wake(self) -> None:
+        self.woken = True
+        with contextlib.suppress(OSError):   # full: it is awake already; closed: nobody polls any more
+            self._write.send(b"\0")
+
+    def clear(self) -> None:
+        self.woken = False
+        with contextlib.suppress(OSError):
+            while self._read.recv(4096):
+                pass
+
+    def close(self) -> None:
+        self._read.close()
+        self._write.close()
+
+
 class HostTransport(_Endpoint):
     """Binds a plain bootstrap ROUTER on `port` (hands out the signed host card) and a CurveZMQ ROUTER
     on `curve_port` (default: port+1 when a port is given, else any free port) for the game itself."""
@@ -575,9 +610,7 @@ class HostTransport(_Endpoint):
         self._by_key: dict[bytes, _Peer] = {}
         self._next_tick = 0.0
         self._next_prune = 0.0
-        self._poller = zmq.Poller()
-        self._poller.register(self._boot, zmq.POLLIN)
-        self._poller.register(self._sock, zmq.POLLIN)
+        self._polled = [(self._boot, _POLLIN), (self._sock, _POLLIN)]
         log.info("host %s (%s) listening on %s, curve port %d", identity.name, identity.fingerprint,
                  self.address, self.curve_port)
 
@@ -591,22 +624,21 @@ class HostTransport(_Endpoint):
 
     # -- the API ------------------------------------------------------------------------------------
 
-    def poll(self, timeout_ms: int = 0) -> list[Incoming]:
+    def poll(self, timeout_ms: int = 0, wake: Waker | None = None) -> list[Incoming]:
         self._check_open()
         deadline = time.monotonic() + max(0, timeout_ms) / 1000
         events: list[Incoming] = []
-        ready = dict(self._poller.poll(0))
+        polled = self._polled if wake is None else [*self._polled, (wake, _POLLIN)]
         while True:
-            if self._boot in ready:
-                self._drain_boot()
-            if self._sock in ready:
-                self._drain(events)
+            # read what is there (each drain asks its socket first), and wait only when nothing was
+            self._drain_boot()
+            self._drain(events)
             self._tick(events)
             now = time.monotonic()
-            if events or now >= deadline:
+            if events or now >= deadline or (wake is not None and wake.woken):
                 return events
             wait = min(deadline - now, self.heartbeat_s / 4)
-            ready = dict(self._poller.poll(max(1, math.ceil(wait * 1000))))
+            zmq.zmq_poll(polled, max(1, math.ceil(wait * 1000)))
 
     def send(self, peer: bytes, data: bytes) -> bool:
         self._check_open()
@@ -651,7 +683,9 @@ class HostTransport(_Endpoint):
 
     def _send(self, peer: _Peer, kind: int, body: bytes = b"") -> bool:
         try:
-            self._sock.send_multipart([peer.rid, bytes([kind]) + body], flags=zmq.NOBLOCK)
+            sock = self._sock   # send_multipart by hand: the routing id, then the message
+            sock.send(peer.rid, _NOBLOCK | _SNDMORE)
+            sock.send(_KIND_BYTE[kind] + body, _NOBLOCK)
         except zmq.Again:
             self._drop("%s to %s (%s): its send queue is full", _KIND_NAMES[kind], peer.name, fingerprint(peer.key))
             return False
@@ -676,9 +710,9 @@ class HostTransport(_Endpoint):
 
     def _drain_boot(self) -> None:
         for _ in range(BATCH):
-            if not self._boot.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+            if not self._boot.getsockopt(_EVENTS) & _POLLIN:
                 return
-            frames = self._boot.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+            frames = self._boot.recv_multipart(flags=_NOBLOCK, copy=False)
             if len(frames) != 2:
                 self._drop("bootstrap request of %d parts (expected 1)", len(frames) - 1)
                 continue
@@ -708,14 +742,20 @@ class HostTransport(_Endpoint):
                 self._boot.send_multipart([rid, reply], flags=zmq.NOBLOCK)
 
     def _drain(self, events: list[Incoming]) -> None:
+        sock = self._sock
         for _ in range(BATCH):
-            if not self._sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+            if not sock.getsockopt(_EVENTS) & _POLLIN:
                 return
-            frames = self._sock.recv_multipart(flags=zmq.NOBLOCK, copy=False)
+            # recv_multipart by hand: the routing id as bytes, the body as a frame (its metadata names
+            # the source address the flood limits need)
+            rid = sock.recv(_NOBLOCK)
+            frames = [rid]
+            while sock.getsockopt(_RCVMORE):
+                frames.append(sock.recv(_NOBLOCK, copy=False))
             if len(frames) != 2 or not len(frames[1]):
                 self._drop("message of %d parts or empty (expected one non-empty part)", len(frames) - 1)
                 continue
-            rid, msg = frames[0].bytes, frames[1].bytes
+            msg = frames[1].bytes
             try:
                 self._handle(rid, frames[1], msg, events)
             except MessageError as exc:
@@ -954,16 +994,16 @@ class JoinTransport(_Endpoint):
 
     # -- the API ------------------------------------------------------------------------------------
 
-    def poll(self, timeout_ms: int = 0) -> list[bytes]:
+    def poll(self, timeout_ms: int = 0, wake: Waker | None = None) -> list[bytes]:
         self._check_open()
-        deadline = time.monotonic() + max(0, timeout_ms) / 1000
+        now = time.monotonic()
+        deadline = now + max(0, timeout_ms) / 1000
         while True:
-            self._pump(0)
+            self._pump(deadline - now, wake)     # returns as soon as something was read
             now = time.monotonic()
-            if self._inbox or now >= deadline:
+            if self._inbox or now >= deadline or (wake is not None and wake.woken):
                 out, self._inbox = self._inbox, []
                 return out
-            self._pump(deadline - now)
 
     def send(self, data: bytes) -> bool:
         self._check_open()
@@ -995,16 +1035,16 @@ class JoinTransport(_Endpoint):
 
     def _send(self, kind: int, body: bytes = b"") -> bool:
         try:
-            self._sock.send(bytes([kind]) + body, flags=zmq.NOBLOCK)
+            self._sock.send(_KIND_BYTE[kind] + body, _NOBLOCK)
         except zmq.ZMQError as exc:
             log.warning("send to host failed (%s); message dropped", exc)
             return False
         self._last_send = time.monotonic()
         return True
 
-    def _pump(self, wait_s: float) -> None:
-        """One bounded turn of the connection state machine: wait at most `wait_s` for input, handle
-        what arrived, then advance timers."""
+    def _pump(self, wait_s: float, wake: Waker | None = None) -> None:
+        """One bounded turn of the connection state machine: wait at most `wait_s` for input (or a
+        wake-up), handle what arrived, then advance timers."""
         now = time.monotonic()
         if self._state == "backoff" and now >= self._state_until:
             self._start_bootstrap(now)
@@ -1017,26 +1057,33 @@ class JoinTransport(_Endpoint):
         if self._state == "backoff" or sock is None:
             if wait > 0:
                 time.sleep(wait)
-        else:
-            if wait > 0:
-                sock.poll(max(1, math.ceil(wait * 1000)), zmq.POLLIN)
-            for _ in range(BATCH):
-                if not sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
-                    break
-                frames = sock.recv_multipart(flags=zmq.NOBLOCK)
-                if len(frames) != 1 or not frames[0]:
-                    self._drop("message of %d parts or empty from the host", len(frames))
-                    continue
-                try:
-                    if sock is self._boot:
-                        self._on_card(frames[0])
-                    else:
-                        self._on_message(frames[0])
-                except MessageError as exc:
-                    self._drop("%s", exc)
-                if sock is not (self._boot if self._state == "bootstrap" else self._sock):
-                    break        # the state moved to another socket; the next turn reads that one
+        elif not self._read(sock) and wait > 0 and not (wake is not None and wake.woken):
+            polled = [(sock, _POLLIN)] if wake is None else [(sock, _POLLIN), (wake, _POLLIN)]
+            if zmq.zmq_poll(polled, max(1, math.ceil(wait * 1000))):
+                self._read(sock)   # nothing was waiting: waited for input (at most `wait`), now read it
         self._timers()
+
+    def _read(self, sock: zmq.Socket) -> int:
+        """Handle the messages waiting on `sock` (at most BATCH); how many there were."""
+        count = 0
+        while count < BATCH and sock.getsockopt(_EVENTS) & _POLLIN:
+            count += 1
+            frames = [sock.recv(_NOBLOCK)]
+            while sock.getsockopt(_RCVMORE):
+                frames.append(sock.recv(_NOBLOCK))
+            if len(frames) != 1 or not frames[0]:
+                self._drop("message of %d parts or empty from the host", len(frames))
+                continue
+            try:
+                if sock is self._boot:
+                    self._on_card(frames[0])
+                else:
+                    self._on_message(frames[0])
+            except MessageError as exc:
+                self._drop("%s", exc)
+            if sock is not (self._boot if self._state == "bootstrap" else self._sock):
+                break        # the state moved to another socket; the next turn reads that one
+        return count
 
     def _timers(self) -> None:
         now = time.monotonic()

@@ -203,6 +203,8 @@ def iter_records(data: bytes, limits: Limits = DEFAULT_LIMITS):
 
 _FIXED = {0xC0: 1, 0xC2: 1, 0xC3: 1, 0xCC: 2, 0xD0: 2, 0xCD: 3, 0xD1: 3, 0xCE: 5, 0xD2: 5, 0xCA: 5, 0xCF: 9, 0xD3: 9,
           0xCB: 9}
+#: type byte -> the size of the whole value when it has a fixed one (0: it has not, or is no scalar)
+_SKIP = [1 if b <= 0x7F or b >= 0xE0 or b == 0x80 else _FIXED.get(b, 0) for b in range(256)]
 _EMPTY_EXT = {0xC7: (1, 3), 0xC8: (2, 4), 0xC9: (4, 6)}     # type byte -> (width of its length, size if empty)
 
 
@@ -216,19 +218,23 @@ def scan(data: bytes | memoryview, limits: Limits = DEFAULT_LIMITS, start: int =
     Decoding runs this first because msgpack reserves room for what an array header declares before
     the items arrive, at every level of a nesting it allows a thousand deep: three bytes declaring
     20,000 items cost 160 KiB, so 3 KiB of nested headers cost tens of megabytes. The walk builds
-    nothing and every step reads at least one byte, so it is linear in the record."""
+    nothing and every step reads at least one byte, so it is linear in the record. (It runs for every
+    message and frame received: scalars of a fixed size are skipped by one table lookup, and the items
+    left in the array being walked are counted in a local, the enclosing arrays' on a stack.)"""
     end, pos = len(data), start
-    open_items: list[int] = []      # items still to come in each array being walked
+    skip = _SKIP
+    outer: list[int] = []           # items still to come in each enclosing array
+    left = 1                        # items still to come at this level (the value itself at the top)
     budget, problem = limits.max_items, ""
+    max_depth = limits.max_depth
     while pos < end:
         b = data[pos]
+        step = skip[b]
         items = -1                  # >= 0: an array header of that many items
-        if b <= 0x7F or b >= 0xE0 or b == 0x80:
-            pos += 1                # fixint, or an empty map (one value, refused after decoding)
+        if step:
+            pos += step             # fixint, nil, bool, a number, or an empty map (refused after decoding)
         elif 0x90 <= b <= 0x9F:
             items, pos = b & 0x0F, pos + 1
-        elif b in _FIXED:
-            pos += _FIXED[b]
         elif 0xA0 <= b <= 0xBF or b in _LENGTHS:
             kind, width = ("str", 0) if b <= 0xBF else _LENGTHS[b]
             if pos + 1 + width > end:
@@ -254,22 +260,21 @@ def scan(data: bytes | memoryview, limits: Limits = DEFAULT_LIMITS, start: int =
             pos += size
         else:
             return None, problem            # fixmap, fixext, 0xc1: msgpack refuses them at once
+        left -= 1
         if items >= 0:
-            if not problem and len(open_items) >= limits.max_depth:
-                problem = f"nested deeper than {limits.max_depth} levels"
+            if not problem and len(outer) >= max_depth:
+                problem = f"nested deeper than {max_depth} levels"
             budget -= items
             if not problem and budget < 0:
                 problem = f"more than {limits.max_items} items in one record"
             if items:
-                open_items.append(items)
+                outer.append(left)
+                left = items
                 continue
-        while open_items:                   # one value is complete: count it off its array(s)
-            open_items[-1] -= 1
-            if open_items[-1]:
-                break
-            open_items.pop()
-        else:
-            return (pos, problem) if pos <= end else (None, problem)
+        while not left:                     # one value is complete: count it off its array(s)
+            if not outer:
+                return (pos, problem) if pos <= end else (None, problem)
+            left = outer.pop()
     return None, problem
 
 

@@ -14,6 +14,7 @@ import os
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 from nacl.exceptions import BadSignatureError, CryptoError
 from nacl.signing import VerifyKey
 
@@ -99,9 +100,26 @@ def hmac64_parts(key: bytes, domain: str, *parts: bytes | str | int) -> bytes:
     return _hmac.new(key, framed(domain, *parts), hashlib.sha512).digest()
 
 
+#: id(key) -> (key, libsodium's 64-byte secret key for it); the key is held, so its id stays its own
+_SODIUM: dict[int, tuple[SigningKey, bytes]] = {}
+
+
+def _sodium_secret(key: SigningKey) -> bytes:
+    entry = _SODIUM.get(id(key))
+    if entry is None or entry[0] is not key:
+        _, secret = crypto_sign_seed_keypair(key.private_bytes_raw())
+        if len(_SODIUM) >= 64:
+            _SODIUM.clear()
+        entry = _SODIUM[id(key)] = (key, secret)
+    return entry[1]
+
+
 def sign(key: SigningKey, domain: str, message: bytes) -> bytes:
-    """An Ed25519 signature over the domain tag and `message` (64 bytes)."""
-    return key.sign(_domain(domain) + message)
+    """An Ed25519 signature over the domain tag and `message` (64 bytes).
+
+    Signed by libsodium, which takes about two thirds of OpenSSL's time here; Ed25519 signatures are
+    deterministic (RFC 8032), so the bytes are the very ones `key.sign` gives."""
+    return crypto_sign(_domain(domain) + message, _sodium_secret(key))[:64]
 
 
 def verify(public: PublicKey | bytes, domain: str | None, message: bytes, signature: bytes) -> bool:

@@ -82,15 +82,29 @@ def is_nonzero_scalar(s: object) -> bool:
     return is_canonical_scalar(s) and any(s)  # type: ignore[arg-type]
 
 
+#: points found valid lately: the check costs about half a scalar multiplication, and the same points
+#: come back (a deal's value is checked as one strip's output, then as the next strip's input; a deck
+#: key at every strip). Validity depends on the bytes alone, so a remembered answer is exact.
+_VALID: dict[bytes, None] = {}
+_VALID_MAX = 4096
+
+
 def is_valid_point(p: object) -> bool:
     """True for the canonical encoding of a point of the main subgroup other than a small-order point
     (the identity included); never raises. Every point a peer receives goes through this first."""
     if type(p) is not bytes or len(p) != POINT_BYTES:
         return False
+    if p in _VALID:
+        return True
     try:
-        return bool(_nb.crypto_core_ed25519_is_valid_point(p))
+        valid = bool(_nb.crypto_core_ed25519_is_valid_point(p))
     except _REFUSED:
         return False
+    if valid:
+        if len(_VALID) >= _VALID_MAX:
+            _VALID.clear()
+        _VALID[p] = None
+    return valid
 
 
 def hash_to_point(digest: bytes) -> bytes:

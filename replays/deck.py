@@ -111,6 +111,7 @@ from replays.curve import (
     scalar_mul,
     sub,
 )
+from replays.parallel import pmap
 
 __all__ = [
     "SHUFFLE_ROUNDS",
@@ -423,12 +424,10 @@ def _prove_shuffle(seed: bytes, session: bytes, seat: int, deck: str, epoch: int
     that tests can build proofs of false statements (a cheat) with the honest machinery."""
     n = len(inp)
     digest = _input_digest(inp)
-    secrets = []
-    commitments = []
-    for s in range(SHUFFLE_ROUNDS):
-        k_s, pi_s = _shadow(seed, session, seat, deck, epoch, digest, s, n)
-        secrets.append((k_s, pi_s))
-        commitments.append(mul_base(k_s) + b"".join(mul(k_s, inp[pi_s[j]]) for j in range(n)))
+    secrets = [_shadow(seed, session, seat, deck, epoch, digest, s, n) for s in range(SHUFFLE_ROUNDS)]
+    # the shadows' scalar multiplications are independent: on every core (libsodium releases the GIL)
+    commitments = pmap(lambda secret: mul_base(secret[0]) + b"".join(mul(secret[0], inp[j]) for j in secret[1]),
+                       secrets)
     bits = _challenge(session, seat, deck, epoch, inp, out, public, commitments)
     openings = []
     for (k_s, pi_s), bit in zip(secrets, bits, strict=True):
@@ -449,7 +448,7 @@ def shuffled(seed: bytes, session: bytes, seat: int, deck: str, epoch: int,
     frame with once the seed is revealed (the proof was verified when the frame arrived)."""
     key = deck_key(seed, session, seat, deck, epoch)
     perm = deck_permutation(seed, session, seat, deck, epoch, len(inp))
-    return mul_base(key), tuple(mul(key, inp[perm[j]]) for j in range(len(inp)))
+    return mul_base(key), tuple(pmap(lambda j: mul(key, inp[j]), perm, min_items=8))
 
 
 def shuffle(seed: bytes, session: bytes, seat: int, deck: str, epoch: int, inp: Sequence[bytes]) -> Shuffle:
@@ -461,7 +460,7 @@ def shuffle(seed: bytes, session: bytes, seat: int, deck: str, epoch: int, inp: 
         raise ValueError(f"a deck holds 1..{MAX_CARDS} cards")
     key = deck_key(seed, session, seat, deck, epoch)
     perm = deck_permutation(seed, session, seat, deck, epoch, n)
-    out = tuple(mul(key, inp[perm[j]]) for j in range(n))
+    out = tuple(pmap(lambda j: mul(key, inp[j]), perm, min_items=8))
     public = mul_base(key)
     return Shuffle(public, out, _prove_shuffle(seed, session, seat, deck, epoch, inp, out, public, key, perm))
 
@@ -541,10 +540,12 @@ def check_shuffle(session: bytes, seat: int, deck: str, epoch: int, inp: Sequenc
         first = next(j for j, p in enumerate(out) if out.index(p) != j)
         return DeckFault(RULE_EQUAL_CARDS, f"card {first} equals card {out.index(out[first])}")
     bits = _challenge(session, seat, deck, epoch, inp, out, public, parsed.commitments)
-    for s, bit in enumerate(bits):
-        why = _check_opening(bit, parsed.commitments[s], parsed.openings[s], inp, out, public)
+    # the shadows are checked independently, on every core; the first failing one (in order) is reported
+    whys = pmap(lambda s: _check_opening(bits[s], parsed.commitments[s], parsed.openings[s], inp, out, public),
+                range(SHUFFLE_ROUNDS))
+    for s, why in enumerate(whys):
         if why is not None:
-            return DeckFault(RULE_SHUFFLE_PROOF, f"shadow {s} (challenge bit {bit}): {why}")
+            return DeckFault(RULE_SHUFFLE_PROOF, f"shadow {s} (challenge bit {bits[s]}): {why}")
     return None
 
 

@@ -172,6 +172,61 @@ def test_canonical_bytes_distinguishes_types_and_orders_dicts():
         canonical_bytes(1.5)
 
 
+def _reference_canonical(value) -> bytes:
+    """The byte format of docs/protocol.md, written plainly: what the fast encoder must give."""
+    if value is None:
+        return b"N"
+    if value is True:
+        return b"T"
+    if value is False:
+        return b"F"
+    if value is HIDDEN:
+        return b"H"
+    if isinstance(value, int):
+        text = str(int(value)).encode()
+        return b"i" + len(text).to_bytes(2, "big") + text
+    if isinstance(value, str):
+        data = str(value).encode()
+        return b"s" + len(data).to_bytes(4, "big") + data
+    if isinstance(value, bytes):
+        return b"b" + len(value).to_bytes(4, "big") + bytes(value)
+    if isinstance(value, (tuple, list)):
+        return b"l" + len(value).to_bytes(4, "big") + b"".join(_reference_canonical(v) for v in value)
+    if isinstance(value, dict):
+        items = sorted((_reference_canonical(k), _reference_canonical(v)) for k, v in value.items())
+        return b"d" + len(items).to_bytes(4, "big") + b"".join(k + v for k, v in items)
+    raise TypeError(type(value).__name__)
+
+
+class _Pair(collections.namedtuple("_Pair", "a b")):
+    pass
+
+
+class _Level(int):
+    pass
+
+
+_SCALARS = (st.none() | st.booleans() | st.integers(-2000, 5000) | st.integers() | st.text(max_size=80)
+            | st.binary(max_size=8) | st.just(HIDDEN) | st.integers(0, 9).map(_Level))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=6) | st.lists(inner, max_size=6).map(tuple)
+                       | st.tuples(inner, inner).map(lambda t: _Pair(*t))
+                       | st.dictionaries(st.integers(-3, 3) | st.text(max_size=3), inner, max_size=3),
+                       max_leaves=40)
+
+
+@given(_VALUES)
+@settings(max_examples=400)
+def test_canonical_bytes_is_the_reference_encoding(value):
+    assert canonical_bytes(value) == _reference_canonical(value)
+
+
+def test_canonical_bytes_never_confuses_a_bool_with_an_int():
+    assert canonical_bytes((True, 1, False, 0)) == b"l\x00\x00\x00\x04Ti\x00\x011Fi\x00\x010"
+    assert canonical_bytes([(1,), (True,)]) != canonical_bytes([(1,), (1,)])
+    assert canonical_bytes(1 << 70) == _reference_canonical(1 << 70)
+    assert canonical_bytes(tuple(range(1500))) == _reference_canonical(tuple(range(1500)))
+
+
 @given(st.binary(min_size=0, max_size=40), st.integers(1, 10**6))
 def test_uniform_is_in_range_and_deterministic(data, n):
     assert 0 <= uniform(data, n) < n

@@ -60,6 +60,17 @@ def test_signatures_bind_key_domain_and_message():
         load_public(b"\x00" * 31)
 
 
+def test_signatures_are_the_very_bytes_openssl_gives():
+    # signing goes through libsodium (faster); Ed25519 is deterministic, so the bytes must not change
+    for seed in (bytes(32), b"\x01" * 32, bytes(range(32))):
+        key = key_from_bytes(seed)
+        for message in (b"", b"x", bytes(range(200))):
+            assert sign(key, "frame", message) == key.sign(b"\x00\x00\x00\x0fnetplay/1/frame" + message)
+    keys = [key_from_bytes(bytes([i]) * 32) for i in range(100)]   # more keys than the cache keeps
+    for key in keys + keys[:3]:
+        assert sign(key, "ack", b"m") == key.sign(b"\x00\x00\x00\x0dnetplay/1/ack" + b"m")
+
+
 def test_fingerprint_is_four_groups_of_hex():
     key = key_from_bytes(bytes(32))
     fp = fingerprint(public_bytes(key))

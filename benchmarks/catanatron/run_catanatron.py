@@ -1,7 +1,8 @@
 """Runs inside the benchmark's own environment (scripts/bench makes .bench-venv with catanatron; the
 project never depends on it): four random players of catanatron's base game for `seconds`, printing
-one JSON line {"games", "actions", "seconds"}."""
+one JSON line {"games", "actions", "seconds", "version"}."""
 
+import importlib.metadata
 import json
 import random
 import sys
@@ -20,7 +21,8 @@ def main(seconds: float) -> None:
         game.play()
         actions += len(game.state.actions)
         games += 1
-    print(json.dumps({"games": games, "actions": actions, "seconds": time.perf_counter() - start}))
+    print(json.dumps({"games": games, "actions": actions, "seconds": time.perf_counter() - start,
+                      "version": importlib.metadata.version("catanatron")}))
 
 
 if __name__ == "__main__":

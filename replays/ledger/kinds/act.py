@@ -98,7 +98,10 @@ def _releases(led: Ledger, seat: int, action: str, entries: list[tuple], no: int
 def _shown(led: Ledger, seat: int, action: str, attachments: tuple, no: int, look) -> list:
     """The dealt cards the action shows, each proven: from the seat's own hand (`card`), or right after a
     look, from the hand it looked at (`seen`: then every card the action shows comes from there)."""
-    expected = Counter(led.game.reveals(led.state, seat, action))
+    reveals = led.game.reveals(led.state, seat, action)
+    if not reveals and not attachments:
+        return []   # the common case: an action that shows no dealt card, and nothing attached
+    expected = Counter(reveals)
     want = "seen" if look is not None else "card"
     out = []
     got: Counter = Counter()

@@ -44,6 +44,7 @@ class Ledger(Protocol):
     spoiled: tuple | None
     look: Any
     looks: list
+    building: bool
 
     def deal_chance(self) -> Chance: ...
 

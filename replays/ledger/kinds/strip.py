@@ -29,7 +29,9 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
         raise Dispute(no, seat, f"deck {deck!r} epoch {epoch} position {position}",
                       f"deck {ep.deck!r} epoch {ep.epoch} position {deal.position}", "turn order",
                       f"seat {seat} stripped another position than the one being dealt")
-    fault = D.check_strip(led.session, seat, deck, epoch, position, ep.publics[seat], deal.last, value, proof)
+    # our own strip, being built: its proof was made a moment ago; every other peer checks it
+    fault = None if led.building else D.check_strip(led.session, seat, deck, epoch, position, ep.publics[seat],
+                                                    deal.last, value, proof)
     if fault is not None:
         raise Dispute(no, seat, "a strip", "its layer removed, proven against its P", fault.rule,
                       f"seat {seat}'s strip is refused: {fault.reason}")

@@ -1,0 +1,66 @@
+"""`python -m benchmarks [--quick] [--runs N] [--catanatron PYTHON] [GROUP ...]`: every figure of
+netplay as the median of several runs with its spread (min - max), each run against a baseline measured
+in that same run, then a summary with the aims. scripts/bench runs it (and makes catanatron's own
+environment); `--quick` gives a rough reading in under a minute (fewer runs, shorter ones)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from benchmarks import audit, catan, deals, deck, engines, session, transport
+from benchmarks.measure import Figure, libraries
+
+GROUPS = {
+    "engines": ("engines: random self-play through the referee, actions/s (aim: 30k for every game)", engines),
+    "audit": ("replays: audit on every usable core vs one core's raw Ed25519 verification; seek", audit),
+    "transport": ("transport: round trip vs raw pyzmq", transport),
+    "session": ("session: per move and a commit-reveal step vs the raw round trip", session),
+    "deck": ("decks: a shuffle with its proof and a strip's check vs one scalar multiplication", deck),
+    "deals": ("decks on the wire: one deal with four peers vs the raw round trip", deals),
+    "catan": ("catan: random four-seat self-play vs catanatron", catan),
+}
+#: runs per group: (full, quick); the slow, steady groups need fewer
+RUNS = {"engines": (5, 3), "audit": (5, 3), "transport": (5, 3), "session": (5, 3), "deck": (5, 3),
+        "deals": (3, 2), "catan": (3, 3)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    parser.add_argument("groups", nargs="*", choices=[[], *GROUPS], metavar="GROUP",
+                        help=f"only these ({', '.join(GROUPS)}); default: all")
+    parser.add_argument("--quick", action="store_true", help="a rough reading in under a minute")
+    parser.add_argument("--runs", type=int, default=None, help="runs per figure (default: 3-5, quick: 2-3)")
+    parser.add_argument("--catanatron", default=None, help="python of an environment with catanatron installed")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    lib = libraries()
+    print(f"netplay benchmarks{' (quick: a rough reading)' if args.quick else ''}: every figure is the median "
+          "[min - max] of n runs, each run against its baseline measured in that same run")
+    print("  " + "; ".join(f"{k}: {v}" for k, v in lib.items()), flush=True)
+    figures: list[Figure] = []
+    for name in args.groups or list(GROUPS):
+        title, module = GROUPS[name]
+        runs = args.runs or RUNS[name][1 if args.quick else 0]
+        print(f"\n== {title} ==", flush=True)
+        begun = time.perf_counter()
+
+        def say(line: str) -> None:
+            print(line, flush=True)
+        extra = {"catanatron_python": args.catanatron} if name == "catan" else {}
+        figures += module.figures(runs=runs, quick=args.quick, say=say, **extra)
+        print(f"  ({time.perf_counter() - begun:.1f} s)", flush=True)
+    print("\n== summary: figure: ratio to its baseline, median [min - max] (the figure itself), aim ==")
+    for fig in figures:
+        print(f"{fig.group:9} {fig.line()}")
+    baselines = sorted({(fig.group, fig.baseline) for fig in figures if fig.baseline})
+    print("baselines (each measured in the same run as its figure):")
+    for group, base in baselines:
+        print(f"  {group:9} {base}")
+    print(f"({time.perf_counter() - started:.0f} s in all)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,7 +14,7 @@ from typing import Any
 
 import bots
 import engines
-from engines.core import COMMON_ACTIONS, Game, State
+from engines.core import Game, State, interrupts_step
 from engines.referee import Referee, Step
 
 __all__ = ["MatchRecord", "Tally", "play_match", "run_many"]
@@ -62,7 +62,7 @@ def play_match(
                 state = table.state_of(seat)
                 action = bots[seat].choose(game, state, seat, game.legal(state, seat), rngs[seat])
                 applied += table.submit(seat, action)
-                if action in COMMON_ACTIONS:
+                if interrupts_step(action):
                     break
         if on_step is not None:
             for step in applied:

@@ -15,7 +15,7 @@ from client.cli_args import parse_bot_names, parse_options
 from client.ending import from_result, line
 from client.moves import label
 from client.textview import board, chance_words
-from engines.core import COMMON_ACTIONS
+from engines.core import interrupts_step
 from engines.referee import Referee
 from replays.local import record_match
 
@@ -116,7 +116,7 @@ def watch(game_id: str, seed: int, bot_names: str, players: int | None, option_p
                 click.echo(f"  {labels[step.seat]}: {label(game.describe(before, step.seat, step.value), step.value)}")
                 before = game.play(before, step.seat, step.value)
                 actions += 1
-            if action in COMMON_ACTIONS:
+            if interrupts_step(action):
                 break
     click.echo(board(game.view(referee.state, None), labels, 1))
     ending = from_result(game.result(referee.state), None, labels)

@@ -114,50 +114,53 @@ def test_a_private_look_at_a_hand_through_the_relay(tmp_path: Path) -> None:
 
 
 def test_a_joiner_killed_in_a_shuffle_round_resumes_and_the_game_completes(tmp_path: Path) -> None:
+    """Four peers; the middle joiner (neither the first nor the last to shuffle after the host) is killed."""
     with processes() as procs:
-        host = deck_peer(tmp_path, "host", "--players", "3", tag="host")
+        host = deck_peer(tmp_path, "host", tag="host")
         procs.append(host)
         address = host.address()
-        first = deck_peer(tmp_path, "join", address, tag="join0")
-        victim = deck_peer(tmp_path, "join", address, tag="join1")
-        procs.extend([first, victim])
+        joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(3)]
+        procs.extend(joiners)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:   # until a shuffle round is under way but not finished
             files = replays_of(host)
             kinds = [f.kind for f in read_replay(files[0]).frames] if files else []
-            if 1 <= kinds.count("shuffle") < 3:
+            if 1 <= kinds.count("shuffle") < 4:
                 break
             time.sleep(0.01)
         else:
             raise AssertionError("no shuffle round was seen under way")
-        victim.kill()
+        joiners[1].kill()
         again = deck_peer(tmp_path, "join", "--resume", tag="join1")
         procs.append(again)
-        for p in (host, first, again):
+        survivors = [host, joiners[0], again, joiners[2]]
+        for p in survivors:
             assert p.wait(150) == 0, p.describe()
         assert "resuming" in again.out
-        (v,) = _same_game([host, first, again])
+        (v,) = _same_game(survivors)
         assert v.status == "valid", v.reason
 
 
 def test_a_seat_that_vanishes_forfeits_and_the_others_cosign(tmp_path: Path) -> None:
+    """Four peers; one joiner vanishes mid-game: the host claims, the two other joiners co-sign."""
     with processes() as procs:
-        host = deck_peer(tmp_path, "host", "--players", "3", "--reveal-timeout", "2", tag="host")
+        host = deck_peer(tmp_path, "host", "--reveal-timeout", "2", tag="host")
         procs.append(host)
         address = host.address()
-        stays = deck_peer(tmp_path, "join", address, tag="join0")
-        goes = deck_peer(tmp_path, "join", address, tag="join1")
-        procs.extend([stays, goes])
+        joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(3)]
+        procs.extend(joiners)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (replays_of(host) and
                                                    len(read_replay(replays_of(host)[0]).frames) > 20):
             time.sleep(0.02)
-        goes.kill()
+        joiners[1].kill()
+        stay = [host, joiners[0], joiners[2]]
         assert host.wait(60) == 3, host.describe()
-        assert stays.wait(30) == 3, stays.describe()
-        v = same_result_games([replays_of(host)[0], replays_of(stays)[0]])
+        for p in stay[1:]:
+            assert p.wait(30) == 3, p.describe()
+        v = same_result_games([replays_of(p)[0] for p in stay])
         assert v.status == "unfinished" and v.blame is None and v.claim["final"], v.reason
-        assert len(v.claim["cosigned"]) == 2, v.claim
+        assert len(v.claim["cosigned"]) == 3, v.claim
 
 
 def test_four_peers_play_a_rematch(tmp_path: Path) -> None:

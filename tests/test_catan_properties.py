@@ -171,3 +171,18 @@ def test_deal_type_lists_the_remaining_deck_in_canonical_order():
         assert "full knowledge" in str(error)
     else:
         raise AssertionError("deal_type must refuse a state with a hidden hand")
+
+
+def test_seeded_bot_games_end_and_every_seat_agrees_at_every_step():
+    """Many whole games of smart and random bots (1,000 with NETPLAY_LONG=1), each seat's knowledge state
+    checked against the full-knowledge one at every step: every game ends, with a winner or by the round
+    limit, and no seat's view ever disagrees."""
+    from quick import LONG
+
+    from bots.selfplay import run_many
+
+    n = 1000 if LONG else 6
+    for players, names in ((4, ["smart", "random"]), (3, ["random"])):
+        tally = run_many(G, names, n // 2, seed=9000 + players, players=players, check_views=True)
+        assert tally.games == n // 2 and tally.actions > 0
+        assert sum(tally.wins) + tally.draws == tally.games

@@ -27,7 +27,7 @@ RUNS = {"engines": (5, 3), "audit": (5, 3), "transport": (5, 3), "session": (5, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split(": ", 1)[1])
     parser.add_argument("groups", nargs="*", choices=[[], *GROUPS], metavar="GROUP",
                         help=f"only these ({', '.join(GROUPS)}); default: all")
     parser.add_argument("--quick", action="store_true", help="a rough reading in under a minute")

@@ -152,11 +152,13 @@ def test_a_person_plays_through_the_net_controller(tmp_path: Path, threaded: boo
         if not legal:
             time.sleep(0.002)
             continue
-        json.dumps(ctl.view())
+        before = json.dumps(ctl.view())
         assert ctl.status() in ("your move", "your choice (the others choose at the same time)")
         ctl.submit(next(a for a in legal if a not in COMMON_ACTIONS))
         moves += 1
-        assert ctl.legal() == []              # nothing more to choose until this one is sent and applied
+        # never the same decision twice: nothing to choose until this move is applied (the session thread,
+        # woken at once, may already have applied it and the bot answered: then the position moved on)
+        assert ctl.legal() == [] or json.dumps(ctl.view()) != before
     assert ctl.result() is not None and moves > 3
     assert any("chat" in line and "hello there" in line for line in done["session"].log)
     ctl.rematch(False)

@@ -19,7 +19,7 @@ GROUPS = {
     "session": ("session: per move and a commit-reveal step vs the raw round trip", session),
     "deck": ("decks: a shuffle with its proof and a strip's check vs one scalar multiplication", deck),
     "deals": ("decks on the wire: one deal with four peers vs the raw round trip", deals),
-    "catan": ("catan: random four-seat self-play vs catanatron", catan),
+    "catan": ("catan: random four-seat self-play, base game and C&K, vs catanatron", catan),
 }
 #: runs per group: (full, quick); the slow, steady groups need fewer
 RUNS = {"engines": (5, 3), "audit": (5, 3), "transport": (5, 3), "session": (5, 3), "deck": (5, 3),

@@ -1,4 +1,4 @@
-"""Catan, random four-seat self-play, against catanatron measured in the same run.
+"""Catan and Cities & Knights, random four-seat self-play, against catanatron measured in the same run.
 
 netplay's figure is the local self-play driver (engines.referee: the full-knowledge state plus every
 seat's knowledge state, as a networked peer would hold them) and, for a like-for-like figure, one
@@ -9,6 +9,10 @@ pass its python with `--catanatron PATH`, or the comparison is skipped with the 
 Rules that differ: catanatron's random players never offer domestic trades and it plays the
 base game without netplay's draw offers; netplay's random bot makes and answers domestic offers,
 so its games are longer (more actions); the figures are per action, and also per game.
+
+Cities & Knights (`catan-ck`) is measured the same way through the referee and against the same
+catanatron baseline (catanatron has no C&K: the richer game against its base game); the aim for it is
+issue 14's "at least catanatron's rate" (1x), for the base game 2x.
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from bots.selfplay import run_many
 HERE = Path(__file__).resolve().parent
 
 
-def netplay_referee(seconds: float, options: dict | None = None) -> dict:
-    game = engines.get("catan")
+def netplay_referee(seconds: float, options: dict | None = None, game_id: str = "catan") -> dict:
+    """Random four-seat self-play of `game_id` through the referee (bots.selfplay.run_many)."""
+    game = engines.get(game_id)
     games = actions = 0
     start = time.perf_counter()
     seed = 0
@@ -100,16 +105,20 @@ def _line(name: str, figure: dict) -> str:
 
 
 AIM = 2.0
+#: Cities & Knights against catanatron's base game (issue 14: "aim: at least catanatron's rate")
+AIM_CK = 1.0
 
 
 def figures(runs: int = 5, quick: bool = False, say=print, catanatron_python: str | None = None) -> list[Figure]:
-    """netplay's Catan (referee, one state, one state without offers) against catanatron, each run
-    measured right after catanatron's, in actions per second."""
+    """netplay's Catan (referee, one state, one state without offers) and Cities & Knights (referee)
+    against catanatron, each run measured right after catanatron's, in actions per second."""
     seconds = 0.6 if quick else 3.0
     names = {"referee": "catan self-play, referee, 4 seats (actions/s vs catanatron)",
              "one": "catan one state, 4 random seats (catanatron's loop)",
-             "no_offers": "catan one state, no domestic offers"}
-    figs = {key: Figure("catan", name, "actions/s", lower=False, aim=AIM) for key, name in names.items()}
+             "no_offers": "catan one state, no domestic offers",
+             "ck": "catan-ck self-play, referee, 4 seats (actions/s vs catanatron)"}
+    figs = {key: Figure("catan", name, "actions/s", lower=False, aim=AIM_CK if key == "ck" else AIM)
+            for key, name in names.items()}
     skipped = None
     for _ in range(runs):
         other = catanatron(catanatron_python, seconds)
@@ -121,7 +130,8 @@ def figures(runs: int = 5, quick: bool = False, say=print, catanatron_python: st
             for fig in figs.values():
                 fig.baseline = f"catanatron {other.get('version', '?')}, 4 random players, in its own environment"
         measured = {"referee": netplay_referee(seconds), "one": netplay_one_state(seconds),
-                    "no_offers": netplay_one_state(seconds, {"domestic": "off"})}
+                    "no_offers": netplay_one_state(seconds, {"domestic": "off"}),
+                    "ck": netplay_referee(seconds, game_id="catan-ck")}
         for key, figure in measured.items():
             figs[key].add(figure["actions"] / figure["seconds"], base)
     if skipped:
@@ -143,6 +153,7 @@ def main() -> None:
         "netplay catan, referee (4 seats)": netplay_referee(args.seconds),
         "netplay catan, one state": netplay_one_state(args.seconds),
         "netplay catan, one state, no offers": netplay_one_state(args.seconds, {"domestic": "off"}),
+        "netplay catan-ck, referee (4 seats)": netplay_referee(args.seconds, game_id="catan-ck"),
     }
     for name, figure in figures.items():
         print(_line(name, figure))
@@ -152,7 +163,8 @@ def main() -> None:
     print(_line("catanatron (4 random players)", other))
     base = other["actions"] / other["seconds"]
     for name, figure in figures.items():
-        print(f"  {name}: {figure['actions'] / figure['seconds'] / base:.2f}x catanatron's actions/s (aim 2x)")
+        aim = AIM_CK if "catan-ck" in name else AIM
+        print(f"  {name}: {figure['actions'] / figure['seconds'] / base:.2f}x catanatron's actions/s (aim {aim:g}x)")
 
 
 if __name__ == "__main__":

@@ -532,3 +532,132 @@ def test_the_active_player_resigns_mid_turn():
     peer = G.play(knowledge(position(3, active=1, s0=dict(cities=[12]), s1=dict(cities=[14], progress=["bishop"]),
                                      s2=dict(cities=[40])), 0), 1, "resign")
     assert peer.inner.gone is HIDDEN and G.digest(peer) == G.digest(state)
+
+
+# ---------------------------------------------------------------------------------------------- knight verbs
+# Each test checks rules/catan-ck.md, "New actions" (the table rows named), "Knight marks" and "Retreat".
+# Seat 0's line of roads in these positions: 3-7-12-17-22 (edges 6 11 19 25).
+
+LINE = [6, 11, 19, 25]
+
+
+def test_activate_pays_a_grain_and_the_knight_cannot_act_the_same_turn():
+    state = position(3, s0=dict(settlements=[3], roads=LINE, knights={7: (1, False)}, hand="2grain"))
+    assert "activate 7" in moves(state, 0) and not any(m.startswith("knightmove") for m in moves(state, 0))
+    bank = state.inner.bank
+    state = play(state, 0, "activate 7")  # "activate <n>": pays 1 grain; active, marked activated this turn
+    cs, bit = state.inner.ext.seats[0], nodes_mask([7])
+    assert hand_of(state, 0) == cards("1grain") and state.inner.bank[3] == bank[3] + 1
+    assert cs.active & bit and cs.fresh & bit and cs.k1 == bit
+    assert G.view(state, None)["knights"]["7"] == [0, 1, True, True, False]
+    # "Knight marks": a knight activated this turn cannot knightmove, displace or chase
+    assert not any(m.startswith(("knightmove", "displace", "chase")) for m in moves(state, 0))
+    illegal(state, 0, "knightmove 7 12", "activated this turn")
+    illegal(state, 0, "activate 7", "active already")
+    illegal(hands(ck_put(state, 0, active=0, fresh=0), s0=""), 0, "activate 7", "1grain")
+    # the mark is cleared at the end of the turn; the knight stays active
+    state = play(state, 0, "end")
+    cs = state.inner.ext.seats[0]
+    assert cs.active == bit and cs.fresh == 0
+    state = with_inner(state, active=0, step="main")
+    assert "knightmove 7 12" in moves(state, 0)
+
+
+def test_promote_basic_to_strong_and_strong_to_mighty_only_with_the_fortress():
+    state = position(3, s0=dict(settlements=[3], roads=LINE, knights={7: (1, True)}, hand="2wool+2ore"))
+    state = play(state, 0, "promote 7")  # "promote <n>": pays 1 wool + 1 ore; same active state and marks
+    cs, bit = state.inner.ext.seats[0], nodes_mask([7])
+    assert hand_of(state, 0) == cards("1wool+1ore")
+    assert cs.k1 == 0 and cs.k2 == bit and cs.active & bit and cs.promoted & bit and not cs.fresh & bit
+    # one promotion per knight per turn (D14)
+    assert "promote 7" not in moves(state, 0)
+    illegal(state, 0, "promote 7", "promoted this turn")
+    # "Promotion does not affect whether a knight may act"
+    assert "knightmove 7 12" in moves(state, 0)
+    # next turn: strong -> mighty needs politics level 3 (L = 2 row of the table)
+    state = ck_put(state, 0, promoted=0)
+    assert "promote 7" not in moves(state, 0)
+    illegal(state, 0, "promote 7", "politics level 3")
+    fortress = play(ck_put(state, 0, levels=(0, 3, 0)), 0, "promote 7")
+    cs = fortress.inner.ext.seats[0]
+    assert cs.k2 == 0 and cs.k3 == bit and cs.active & bit and hand_of(fortress, 0) == cards("")
+    illegal(hands(ck_put(fortress, 0, promoted=0), s0="1wool+1ore"), 0, "promote 7", "mighty already")
+    # fewer than 2 own knights of level L+1 on the board
+    full = position(3, s0=dict(settlements=[3], roads=LINE, knights={7: (1, True), 33: (2, False), 40: (2, False)},
+                               hand="1wool+1ore"))
+    assert "promote 7" not in moves(full, 0)
+    illegal(full, 0, "promote 7", "level-2 knights")
+
+
+def test_knightmove_along_own_roads_and_the_knight_becomes_inactive():
+    state = position(3, s0=dict(settlements=[12], roads=LINE, knights={7: (1, True)}, hand="1grain"))
+    # "Own road path": through the own settlement on 12; 12 itself is not free
+    assert [m for m in moves(state, 0) if m.startswith("knightmove")] == \
+        ["knightmove 7 17", "knightmove 7 22", "knightmove 7 3"]
+    illegal(state, 0, "knightmove 7 12", "not free")
+    illegal(state, 0, "knightmove 7 8", "no road path")
+    # another player's building on 17 ends the path there
+    cut = position(3, s0=dict(settlements=[12], roads=LINE, knights={7: (1, True)}), s1=dict(settlements=[17]))
+    assert [m for m in moves(cut, 0) if m.startswith("knightmove")] == ["knightmove 7 3"]
+    illegal(cut, 0, "knightmove 7 22", "no road path")
+    # "knightmove <a> <b>": the knight moves to b and becomes inactive
+    moved = play(state, 0, "knightmove 7 22")
+    cs = moved.inner.ext.seats[0]
+    assert cs.k1 == nodes_mask([22]) and cs.active == 0 and cs.fresh == 0
+    assert not any(m.startswith(("knightmove", "displace", "chase")) for m in moves(moved, 0))
+    # "Knight marks": after reactivation it cannot act again that turn
+    again = play(moved, 0, "activate 22")
+    illegal(again, 0, "knightmove 22 17", "activated this turn")
+
+
+def test_displace_a_weaker_knight_which_retreats_keeping_its_state_or_goes_to_supply():
+    s1 = dict(settlements=[18], roads=[26, 27], knights={17: (1, True)})  # seat 1's roads 17-23-18
+    state = position(3, s0=dict(settlements=[3], roads=LINE, knights={7: (2, True)}), s1=s1)
+    state = ck_put(state, 1, fresh=nodes_mask([17]))  # a mark the retreat must keep
+    assert "displace 7 17" in moves(state, 0)
+    assert "knightmove 7 22" not in moves(state, 0)  # seat 1's knight on 17 ends seat 0's path
+    # "displace <a> <b>": the attacker stands on b, inactive; the displaced knight retreats
+    state = play(state, 0, "displace 7 17")
+    x = state.inner.ext
+    assert x.seats[0].k2 == nodes_mask([17]) and x.seats[0].active == 0
+    assert x.seats[1].knights() == 0
+    assert state.inner.step == "retreat" and G.awaiting(state).seats == (1,)
+    assert moves(state, 1) == ["retreat 23"]  # "Retreat": free nodes on seat 1's roads from 17 (18: settlement)
+    illegal(state, 1, "retreat 18", "not a free node")
+    state = play(state, 1, "retreat 23")
+    cs, bit = state.inner.ext.seats[1], nodes_mask([23])
+    assert cs.k1 == bit and cs.active == bit and cs.fresh == bit  # keeps its active state and marks
+    assert state.inner.step == "main" and state.inner.active == 0 and state.inner.ext.ctx == ()
+    # no destination: back to the owner's supply, no retreat step
+    bare = position(3, s0=dict(settlements=[3], roads=LINE, knights={7: (2, True)}), s1=dict(knights={17: (1, True)}))
+    bare = play(bare, 0, "displace 7 17")
+    assert bare.inner.step == "main" and bare.inner.ext.seats[1].knights() == 0
+    assert G.view(bare, None)["pieces"][1]["knights"] == [2, 2, 2]
+    # only a strictly weaker knight (D14)
+    equal = position(3, s0=dict(settlements=[3], roads=LINE, knights={7: (1, True)}), s1=s1)
+    assert not any(m.startswith("displace") for m in moves(equal, 0))
+    illegal(equal, 0, "displace 7 17", "weaker")
+
+
+def test_chase_the_robber_after_the_first_attack_then_robber_and_steal():
+    # robber on h9 (the desert, corners 18 23 24 29 30 35); seat 1's settlement 40 touches h14
+    s0 = dict(settlements=[3], roads=LINE, knights={23: (1, True), 7: (1, True)})
+    state = position(3, s0=s0, s1=dict(settlements=[40], hand="1ore"))
+    assert state.inner.robber == 9
+    assert not any(m.startswith("chase") for m in moves(state, 0))
+    illegal(state, 0, "chase 23", "locked")  # "chase <n>": first attack done (D11)
+    state = with_ext(state, attacked=True)
+    assert [m for m in moves(state, 0) if m.startswith("chase")] == ["chase 23"]
+    illegal(state, 0, "chase 7", "corner of the robber's hex")
+    illegal(ck_put(state, 0, fresh=nodes_mask([23])), 0, "chase 23", "activated this turn")
+    # effect: knight inactive (it stays on its node); robber step, then steal step
+    state = play(state, 0, "chase 23")
+    cs = state.inner.ext.seats[0]
+    assert cs.k1 == nodes_mask([7, 23]) and cs.active == nodes_mask([7])
+    assert state.inner.step == "robber" and G.awaiting(state).seats == (0,)
+    illegal(state, 0, "robber h9", "another hex")
+    state = play(state, 0, "robber h14")
+    assert state.inner.robber == 14 and state.inner.step == "steal" and moves(state, 0) == ["steal 1"]
+    state = play(state, 0, "steal 1")
+    assert hand_of(state, 0) == cards("1ore") and hand_of(state, 1) == cards("")
+    assert state.inner.step == "main" and state.inner.active == 0

@@ -12,7 +12,9 @@ peer computes the same ones, each by its own clock:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from replays.header import Terms
 
@@ -43,16 +45,20 @@ class Deadlines:
     def timeout(self) -> float:
         return self.terms.reveal_timeout_ms / 1000
 
-    def moved(self, seq: int, awaited: tuple[str, int] | None, now: float) -> None:
-        """The ledger now awaits `awaited` as frame `seq`: charge the decision just made to its seat's
-        clock and start timing the next frame."""
+    def moved(self, seq: int, awaited: tuple[str, int] | None, now: float, frames: Sequence[Any] | None = None) -> None:
+        """The ledger now awaits `awaited` as frame `seq`: charge the time spent on the awaited decision to
+        its seat's clock and start timing the next frame. `frames` (the ledger's) tell whether that seat
+        made its decision meanwhile: only a decision earns the increment, not a timeout claim against it,
+        after which the same seat's decision is still awaited (as the claim's answer) on the same clock.
+        Without `frames`, any frame after an awaited decision counts as that decision."""
         slot = None if awaited is None else (seq, awaited[0], awaited[1])
         if slot == self.slot:
             return
         last = self.slot
         if last is not None and last[1] in DECISIONS and seq > last[0]:
             self.used[last[2]] += now - self.since
-            self.decided[last[2]] += 1
+            if frames is None or any(f.kind in DECISIONS and f.seat == last[2] for f in frames[last[0]:seq]):
+                self.decided[last[2]] += 1
         self.slot, self.since = slot, now
 
     def left(self, seat: int, now: float) -> None:

@@ -562,7 +562,9 @@ class HostSession(Session):
     # ------------------------------------------------------------------------------ timeouts
 
     def _claim(self, kind: str, seat: int, waited: float) -> None:
-        self.say(f"seat {seat} has not sent its {kind} frame for {waited:.0f} s: claiming the timeout")
+        ran_out = (f" (its move clock, {self.deadlines.terms.describe_clock()}, ran out)"
+                   if self._clock_ran_out(kind, seat) else "")
+        self.say(f"seat {seat} has not sent its {kind} frame for {waited:.1f} s{ran_out}: claiming the timeout")
         self._emit(self.transcript.ledger.build_timeout())
 
     # ------------------------------------------------------------------------------ rematch

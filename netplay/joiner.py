@@ -228,10 +228,15 @@ class JoinSession(Session):
         except ValueError as exc:
             self._decline(f"cannot play the offered game: {exc}")
             return
-        offered = Terms(2, terms[0], None if terms[1] is None else (terms[1][0], terms[1][1]))
-        if not 1_000 <= offered.reveal_timeout_ms <= 86_400_000 or (
-                offered.clock is not None and not 1_000 <= offered.clock[0] <= 86_400_000):
-            self._decline(f"the host's terms are out of bounds ({offered.describe()})")
+        # the very check a header's terms get (whole ms, the timeout and the clock's initial allowance
+        # 1 s to 24 h, its increment 0 to 24 h): an offer the header could not carry is declined now
+        clock = terms[1] if type(terms) is list and len(terms) == 2 else None
+        try:
+            if type(terms) is not list or len(terms) != 2 or not (clock is None or type(clock) is list):
+                raise codec.FormatError("terms must be [reveal timeout ms, nil or [initial ms, increment ms]]")
+            offered = Terms.from_value((2, terms[0], None if clock is None else tuple(clock)))
+        except codec.FormatError as exc:
+            self._decline(f"the host's terms are out of bounds ({wire.clip(str(terms), 80)}): {exc.reason}")
             return
         self.offered_terms = offered
         self.game, self.players = game, players
@@ -359,7 +364,7 @@ class JoinSession(Session):
         kind, seat = ledger.claimable()
         if self.transcript.holds(seat):
             return False   # against us: accepted at once, and answered
-        self.deadlines.moved(len(ledger.frames), (kind, seat), now)
+        self.deadlines.moved(len(ledger.frames), (kind, seat), now, ledger.frames)
         remaining = self.deadlines.remaining(kind, seat, now)
         if remaining is None:   # an untimed decision: we cannot see that seat's connection; the host can
             remaining = self.deadlines.timeout - (now - self.deadlines.since)
@@ -603,7 +608,9 @@ class JoinSession(Session):
         now = time.monotonic()
         if self._claim_frame is not None or now - self._claim_refused_at < self.deadlines.timeout:
             return   # one claim at a time; after a refusal, wait a whole timeout before asking again
-        self.say(f"seat {seat} has not sent its {kind} frame for {waited:.0f} s: claiming the timeout")
+        ran_out = (f" (its move clock, {self.deadlines.terms.describe_clock()}, ran out)"
+                   if self._clock_ran_out(kind, seat) else "")
+        self.say(f"seat {seat} has not sent its {kind} frame for {waited:.1f} s{ran_out}: claiming the timeout")
         self._claim_frame = self.transcript.ledger.build_timeout()
         self._claim_deadline = now + JOINER_GRACE
         self._send("frame", self._claim_frame.encode(), b"")

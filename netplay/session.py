@@ -429,7 +429,7 @@ class Session:
             self._moved()
         if ledger.closed:
             return
-        self.deadlines.moved(count, ledger.awaited(), now)
+        self.deadlines.moved(count, ledger.awaited(), now, ledger.frames)
         if ledger.status == "claimed":
             self._claimed(ledger, now)
             return
@@ -480,6 +480,21 @@ class Session:
         if (claim is not None and not claim.open and self.transcript.holds(claim.blamed) and not self._contested
                 and self._evidence is not None and ledger.status in ("reveal", "cosign", "unfinished")):
             self._contest("our frame for the claimed slot was sent in time and not passed on")
+
+    def _clock_ran_out(self, kind: str, seat: int) -> bool:
+        """Whether a claim against `seat`'s `kind` frame is one of its move clock having run out (by this
+        peer's clock), rather than of a frame withheld past the reveal timeout or of a seat gone."""
+        deadlines = self.deadlines
+        if deadlines is None or kind not in DECISIONS or deadlines.terms.clock is None:
+            return False
+        left = deadlines.allowance(seat, time.monotonic())
+        return left is not None and left <= 0
+
+    def _late(self, kind: str, seat: int) -> str:
+        """How late a claimed frame is, in words: past the move clock, or past the timeout."""
+        if self._clock_ran_out(kind, seat):
+            return f"past its move clock ({self.deadlines.terms.describe_clock()})"
+        return "past the timeout"
 
     def _moved(self) -> None:
         """The ledger moved on (hook for claims in flight)."""
@@ -534,11 +549,12 @@ class Session:
             return   # the contest frame closes the game as contested
         if ledger.status == "unfinished":
             claim = ledger.claim
+            late = self._late(claim.kind, claim.blamed)
             if transcript.holds(claim.blamed):
                 text = (f"you forfeit: seat {claim.claimant} claimed in frame {claim.frame_no} that you withheld your "
-                        f"{claim.kind} frame past the timeout")
+                        f"{claim.kind} frame {late}")
             else:
-                text = (f"seat {claim.blamed} forfeits: it withheld its {claim.kind} frame past the timeout "
+                text = (f"seat {claim.blamed} forfeits: it withheld its {claim.kind} frame {late} "
                         f"(claimed by seat {claim.claimant} in frame {claim.frame_no})")
             self.say(text)
             self.finish(EXIT_FORFEIT, f"{text}; replay {transcript.path}")
@@ -628,6 +644,10 @@ class Session:
                 blamed = claim.blamed
                 winners = tuple(s for s in range(ledger.players) if s != blamed and s not in ledger.state.out)
                 what = _FRAME_WORDS.get(claim.kind, f"its {claim.kind} frame")
+                if self._clock_ran_out(claim.kind, blamed):
+                    return GameEnd("forfeit", winners, f"{self._name(blamed)} did not send {what} before its move "
+                                                       f"clock ({self.deadlines.terms.describe_clock()}) ran out and "
+                                                       "forfeits", blamed=blamed)
                 limit = self.deadlines.timeout if self.deadlines is not None else self.reveal_timeout
                 return GameEnd("forfeit", winners, f"{self._name(blamed)} did not send {what} within "
                                                    f"{limit:g} s and forfeits", blamed=blamed)

@@ -51,10 +51,14 @@ class Terms:
             raise _fail(f"frame protocol {value[0]} is not one this netplay speaks (2)")
         return Terms(value[0], value[1], None if clock is None else (clock[0], clock[1]))
 
+    def describe_clock(self) -> str:
+        """The move clock in words ("untimed" without one)."""
+        if self.clock is None:
+            return "untimed"
+        return f"clock {self.clock[0] / 1000:g} s + {self.clock[1] / 1000:g} s per move"
+
     def describe(self) -> str:
-        clock = "untimed" if self.clock is None else (f"clock {self.clock[0] // 1000} s + "
-                                                       f"{self.clock[1] // 1000} s per move")
-        return f"protocol {self.protocol}, reveal timeout {self.reveal_timeout_ms // 1000} s, {clock}"
+        return f"protocol {self.protocol}, reveal timeout {self.reveal_timeout_ms / 1000:g} s, {self.describe_clock()}"
 
 
 class VersionError(codec.FormatError):

@@ -111,6 +111,14 @@ ATTACKS: tuple[Attack, ...] = (
            "live: the host claims after its deadline; the claim becomes final", "timeout claim", "unfinished", False,
            "exit 3; the host's replay holds the claim, blame nobody", cheat="vanish:chain:3", game="quedah-merchant",
            honest_exit=3, needs="chain"),
+    Attack("vanish-at-reveal", "a joiner stops sending (stays connected) at its first reveal", J,
+           "live: the host claims after its deadline T; the claim becomes final", "timeout claim", "unfinished",
+           False, "exit 3; the host's replay holds the claim against the joiner's reveal, blame nobody",
+           cheat="vanish:reveal:1", game="turning-tides", honest_exit=3, needs="reveal"),
+    Attack("vanish-at-final", "a joiner stops sending (stays connected) instead of co-signing the result", J,
+           "live: the host claims after its deadline T and co-signs the forfeit instead", "timeout claim",
+           "unfinished", False, "exit 3; the host's replay holds the claim against the joiner's final, blame nobody",
+           cheat="vanish:final:1", game="madagaskar", honest_exit=3, needs="final"),
     # ---------------------------------------------------------------- signed frames that break the rules
     Attack("changed-reveal", "a reveal that does not open its commitment", J, "live: the host's ledger",
            "choice commitment", "invalid", True, "dispute (exit 4), the liar named", cheat="tamper:reveal:1",
@@ -162,6 +170,24 @@ ATTACKS: tuple[Attack, ...] = (
            "invalid", True, "dispute, the liar named", where="ledger"),
     Attack("false-result", "a co-signature of another result", S, "live: every other seat's ledger", "final result",
            "invalid", True, "dispute, the liar named", where="ledger"),
+    Attack("withhold-commit", "a seat withholds its commit (a secret decision) and never answers the claim", S,
+           "only by a move clock: thinking is untimed, so a commit falls due when the seat's clock runs out (or it "
+           "is gone); then an honest seat claims and the others close the claim", "timeout claim", "unfinished",
+           False, "every honest ledger ends unfinished blaming the liar; the audit names the claim against it, "
+           "'not verifiable from this file alone' (blame: nobody)", where="ledger", needs="commit"),
+    Attack("withhold-reveal", "a seat withholds its reveal and never answers the claim", S,
+           "T after it became awaited: an honest seat claims, the others close the claim", "timeout claim",
+           "unfinished", False, "every honest ledger ends unfinished blaming the liar; the audit names the claim "
+           "against it, 'not verifiable from this file alone' (blame: nobody)", where="ledger", needs="reveal"),
+    Attack("withhold-strip", "a seat withholds its strip (its part of a card's deal) and never answers the claim",
+           S, "T after it became awaited: an honest seat claims, the others close the claim", "timeout claim",
+           "unfinished", False, "every honest ledger ends unfinished blaming the liar; the audit names the claim "
+           "against it, 'not verifiable from this file alone' (blame: nobody)", where="ledger", needs="strip"),
+    Attack("withhold-final", "a seat withholds its co-signature of the result and never answers the claim", S,
+           "T after it became awaited: an honest seat claims, the honest seats co-sign the forfeit",
+           "timeout claim", "unfinished", False, "every honest ledger ends unfinished blaming the liar (earlier "
+           "co-signatures do not count); the audit names the claim against it, 'not verifiable from this file "
+           "alone' (blame: nobody)", where="ledger", needs="final"),
     Attack("claim-of-the-wrong-slot", "a timeout claim naming a seat or frame the protocol does not await", S,
            "live: every other seat's ledger", "timeout claim", "invalid", True, "dispute, the claimant named",
            where="ledger"),

@@ -123,6 +123,8 @@ def test_attack(tmp_path: Path, a: Attack, game: str) -> None:
             for path in files:
                 claim = audit_file(path).claim
                 assert claim is not None and claim["blamed"] == liar_seat, (claim, described)
+                if a.cheat.startswith(("vanish:", "withhold:")):     # the very frame it withheld
+                    assert claim["kind"] == a.cheat.split(":")[1], (claim, described)
     for text in a.shows:
         assert any(alt in p.out + p.err for p in honest for alt in text.split("|")), (a.id, text, described)
     _, forks = verify_files([*files, *([liar_file] if liar_file else [])])

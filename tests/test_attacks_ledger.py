@@ -20,9 +20,11 @@ from bots.lib import RandomBot
 from engines.core import HIDDEN, Game
 from engines.tides import secrets as tides_secrets
 from engines.tides.game import TurningTides
+from netplay.deadlines import DECISIONS, Deadlines
 from replays.audit import audit_replay
 from replays.crypto import generate_key
 from replays.frames import make_frame
+from replays.header import Terms
 from replays.ledger import Dispute, Ledger, Rejected
 from replays.ledger.kinds import KINDS
 from replays.local import SignedMatch
@@ -321,7 +323,81 @@ def false_evidence_in_a_contest(game_id: str, a: Attack) -> None:
               a)
 
 
+def _withhold(kind: str) -> Callable[[str, Attack], None]:
+    """The liar withholds its `kind` frame and never answers the claim. By the agreed terms the frame
+    is due T after it became awaited (a `commit` is a decision: untimed unless a move clock runs out);
+    past that the first honest seat claims, the other honest seats close the claim's window, every
+    honest ledger ends unfinished blaming the liar, and the audit of an honest transcript names the claim
+    against the liar but blames nobody (a claim is about time, which no file shows)."""
+
+    def withhold(game_id: str, a: Attack) -> None:
+        match = _match(game_id)
+        # the last co-signer withholds its final: the others' co-signatures of the result then do not count
+        last = match.players - 1 if kind == "final" else None
+        assert _until(match, lambda k, seat: k == kind and last in (None, seat)), f"{game_id}: no {kind} frame"
+        liar = match.expects()[1]
+        cosigned = sum(f.kind == "final" for f in match.ledgers[0].frames)
+        _the_deadline_has_passed(match, kind, liar)
+        claimant = next(s for s in range(match.players) if s != liar)
+        match.deliver(match.ledgers[claimant].build_timeout())
+        for _ in range(4 * match.players):
+            ledger = match.ledgers[claimant]
+            if ledger.closed:
+                break
+            if ledger.status == "claimed":
+                closer = ledger._after_claim()[1]
+                assert closer != liar
+                match.deliver(match.ledgers[closer].build_after_claim())
+            else:
+                _, seat = ledger.expects()[-1]
+                assert seat != liar, f"the claim made the liar's frame due again: {ledger.expects()}"
+                match.deliver(match.ledgers[seat].build_next())
+        for seat, ledger in enumerate(match.ledgers[:match.players]):
+            if seat != liar:
+                assert ledger.status == "unfinished" and ledger.blame == liar, (seat, ledger.status, ledger.blame)
+                assert ledger.claim.kind == kind and ledger.claim.claimant == claimant
+        if kind == "final":
+            assert cosigned == match.players - 1     # every other seat had co-signed the result already
+            assert verdict_finals(match.ledgers[claimant]) == [(s, "forfeit") for s in range(match.players)
+                                                               if s != liar]
+        verdict = _audit(match, match.ledgers[claimant])
+        assert verdict.status == a.verdict and verdict.blame is None, verdict.reason
+        assert verdict.claim is not None and verdict.claim["blamed"] == liar and verdict.claim["kind"] == kind
+        assert verdict.claim["final"] and verdict.claim["contest"] is None, verdict.claim
+        assert "not verifiable from this file alone" in verdict.reason, verdict.reason
+
+    return withhold
+
+
+def verdict_finals(ledger: Ledger) -> list[tuple[int, str]]:
+    """(seat, what) of the co-signatures after the claim: "forfeit" for a forfeit's, else "result"."""
+    at = next(i for i, f in enumerate(ledger.frames) if f.kind == "timeout")
+    return [(f.seat, "forfeit" if str(f.body[3]).startswith("forfeit") else "result") for f in ledger.frames[at:]
+            if f.kind == "final"]
+
+
+def _the_deadline_has_passed(match: SignedMatch, kind: str, liar: int) -> None:
+    """By the agreed terms (netplay/deadlines.py): before T (or the move clock) no claim is due; after it,
+    one is. A withheld decision of a seat that is here is never due without a clock."""
+    terms = match.header.terms
+    timeout = terms.reveal_timeout_ms / 1000
+    seq = len(match.ledgers[0].frames)
+    if kind in DECISIONS:
+        untimed = Deadlines(Terms(terms.protocol, terms.reveal_timeout_ms, None), match.players)
+        untimed.moved(seq, (kind, liar), now=0.0)
+        assert untimed.remaining(kind, liar, 1e9) is None          # thinking is untimed
+        clocked = Deadlines(Terms(terms.protocol, terms.reveal_timeout_ms, (60_000, 0)), match.players)
+        clocked.moved(seq, (kind, liar), now=0.0)
+        assert clocked.remaining(kind, liar, 59.9) > 0 >= clocked.remaining(kind, liar, 60.0)
+        return
+    deadlines = Deadlines(terms, match.players)
+    deadlines.moved(seq, (kind, liar), now=0.0)
+    assert deadlines.remaining(kind, liar, timeout - 0.1) > 0 >= deadlines.remaining(kind, liar, timeout)
+
+
 ATTACKS_HERE: dict[str, Callable[[str, Attack], None]] = {
+    "withhold-commit": _withhold("commit"), "withhold-reveal": _withhold("reveal"),
+    "withhold-strip": _withhold("strip"), "withhold-final": _withhold("final"),
     "illegal-action": illegal_action, "out-of-turn": out_of_turn, "forged-digest": forged_digest,
     "wrong-key": wrong_key, "replayed-frame": replayed_frame, "foreign-frame": foreign_frame,
     "biased-chain-value": biased_chain_value, "renewal-not-from-seed": renewal_not_from_seed,
@@ -330,7 +406,8 @@ ATTACKS_HERE: dict[str, Callable[[str, Attack], None]] = {
     "false-evidence-in-a-contest": false_evidence_in_a_contest,
 }
 #: attacks that need a second seat
-MULTI_SEAT = {"out-of-turn", "claim-of-the-wrong-slot", "false-evidence-in-a-contest"}
+MULTI_SEAT = {"out-of-turn", "claim-of-the-wrong-slot", "false-evidence-in-a-contest", "withhold-commit",
+              "withhold-reveal", "withhold-strip", "withhold-final"}
 
 
 def _cases() -> list:

@@ -412,3 +412,14 @@ def test_the_replay_index_is_complete():
     spoiled = [v for v in index["vectors"] if v["name"] == "spoiled-false"]
     assert spoiled and spoiled[0]["expect"]["rule"] == "spoiled card"
     assert typed(b"\x01") == {"bin": "01"}
+
+
+def test_the_unknown_record_vector_verifies_only_with_a_verdict_that_says_a_record_was_skipped():
+    """A record no signature covers never gives VALID without the verdict saying so (issue 11)."""
+    from replays.audit import audit_file
+
+    (vector,) = [v for v in load("replays")["vectors"] if v["name"] == "unknown-record-skipped"]
+    verdict = audit_file(VECTORS / vector["files"][0])
+    assert verdict.status == vector["expect"]["verdict"] == "valid"
+    assert "; 1 record(s) no signature covers were skipped" in verdict.reason, verdict.reason
+    assert any("no signature covers were skipped" in note for note in verdict.notes), verdict.notes

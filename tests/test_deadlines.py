@@ -1,0 +1,258 @@
+"""The agreed deadlines without a network: the move clock's arithmetic (netplay/deadlines.py), the
+`--clock` value form (client/cli_args.parse_clock), when a host admits a claim by its own move clock,
+and a joiner that declines an offer or a header whose terms are out of bounds or not the offered ones
+(netplay/joiner.py). The clock over real processes is in tests/test_session_clock.py."""
+
+from __future__ import annotations
+
+import click
+import pytest
+
+import engines
+from bots.decider import BotDecider
+from client.cli_args import parse_clock
+from netplay import wire
+from netplay.deadlines import Deadlines
+from netplay.identity import Identity
+from netplay.joiner import JoinSession
+from netplay.session import Session
+from replays.header import Header, Terms
+
+CLOCK = Terms(2, 3_000, (10_000, 2_000))      # reveal timeout 3 s, clock 10 s + 2 s per move
+
+
+def _clocked(players: int = 2) -> Deadlines:
+    return Deadlines(CLOCK, players)
+
+
+# ------------------------------------------------------------------------------ Deadlines
+
+
+def test_without_a_clock_decisions_are_untimed_and_automatic_frames_are_due_after_the_timeout() -> None:
+    d = Deadlines(Terms(2, 3_000, None), 2)
+    d.moved(0, ("open", 0), now=100.0)
+    assert d.remaining("open", 0, 100.0) == pytest.approx(3.0)
+    assert d.remaining("open", 0, 104.0) == pytest.approx(-1.0)
+    d.moved(2, ("act", 1), now=200.0)
+    assert d.allowance(1, 10_000.0) is None
+    assert d.remaining("act", 1, 10_000.0) is None           # thinking is untimed, however long
+    d.left(1, now=300.0)                                     # ... unless the seat is known to be gone
+    assert d.remaining("act", 1, 301.0) == pytest.approx(2.0)
+    assert d.remaining("act", 1, 303.5) == pytest.approx(-0.5)
+    d.back(1)
+    assert d.remaining("act", 1, 400.0) is None
+
+
+def test_the_allowance_is_initial_plus_increment_per_decision_minus_time_spent() -> None:
+    d = _clocked()
+    d.moved(2, ("act", 0), now=0.0)
+    assert d.allowance(0, 0.0) == pytest.approx(10.0)
+    assert d.allowance(0, 4.0) == pytest.approx(6.0)          # its own decision runs down its own clock
+    assert d.allowance(1, 4.0) == pytest.approx(10.0)         # ... not the other seat's
+    d.moved(3, ("chain", 1), now=4.0)                          # seat 0 decided after 4 s
+    assert d.decided == [1, 0] and d.used == pytest.approx([4.0, 0.0])
+    assert d.allowance(0, 50.0) == pytest.approx(10.0 + 2.0 - 4.0)   # automatic frames cost nobody's clock
+    d.moved(4, ("act", 1), now=50.0)
+    d.moved(5, ("act", 0), now=57.0)                           # seat 1 decided after 7 s
+    assert d.allowance(1, 57.0) == pytest.approx(10.0 + 2.0 - 7.0)
+    d.moved(6, ("act", 1), now=60.0)                           # seat 0: 3 s more
+    assert d.decided == [2, 1]
+    assert d.allowance(0, 60.0) == pytest.approx(10.0 + 2 * 2.0 - 4.0 - 3.0)
+    assert d.allowance(1, 61.0) == pytest.approx(10.0 + 2.0 - 7.0 - 1.0)
+
+
+def test_the_same_slot_again_restarts_nothing() -> None:
+    d = _clocked()
+    d.moved(2, ("act", 0), now=0.0)
+    d.moved(2, ("act", 0), now=5.0)                            # polled again: still the same awaited frame
+    assert d.since == 0.0 and d.decided == [0, 0]
+    assert d.allowance(0, 5.0) == pytest.approx(5.0)
+
+
+def _frame(kind: str, seat: int):
+    from types import SimpleNamespace
+    return SimpleNamespace(kind=kind, seat=seat)
+
+
+def test_a_claim_against_a_decision_is_no_decision_made_and_earns_no_increment() -> None:
+    """(Found by this test: the claim frame counted as the seat's decision, so its clock gained an
+    increment and the blamed seat contested a sound claim "with time left".)"""
+    d = _clocked()
+    frames = [_frame("open", 0), _frame("open", 1), _frame("act", 0)]
+    d.moved(3, ("act", 1), now=0.0, frames=frames)
+    frames.append(_frame("timeout", 0))                        # seat 0 claims once seat 1's clock ran out
+    d.moved(4, ("act", 1), now=10.5, frames=frames)             # the claim's answer is awaited of seat 1
+    assert d.decided == [0, 0] and d.used[1] == pytest.approx(10.5)
+    assert d.allowance(1, 10.5) == pytest.approx(-0.5)          # still run out: no contest "with time left"
+    assert d.allowance(1, 11.0) == pytest.approx(-1.0)
+    frames.append(_frame("act", 1))                             # it answers after all: that is its decision
+    d.moved(5, ("act", 0), now=11.0, frames=frames)
+    assert d.decided == [0, 1] and d.allowance(1, 11.0) == pytest.approx(10.0 + 2.0 - 11.0)
+    frames.append(_frame("act", 1))                             # another seat's common action (a resignation)
+    d.moved(6, ("act", 0), now=12.0, frames=frames)             # ... is not seat 0's decision
+    assert d.decided == [0, 1] and d.allowance(0, 12.0) == pytest.approx(10.0 - 1.0)
+
+
+def test_a_decision_is_due_when_the_allowance_runs_out_or_the_seat_is_gone() -> None:
+    d = _clocked()
+    d.moved(2, ("act", 1), now=0.0)
+    assert d.remaining("act", 1, 9.5) == pytest.approx(0.5)
+    assert d.remaining("act", 1, 10.0) == pytest.approx(0.0)
+    assert d.remaining("act", 1, 12.0) == pytest.approx(-2.0)
+    d.left(1, now=1.0)                                          # gone: due T after it left, if that is sooner
+    assert d.remaining("act", 1, 2.0) == pytest.approx(2.0)
+    d.left(1, now=1.5)                                          # (the first departure counts)
+    assert d.remaining("act", 1, 2.0) == pytest.approx(2.0)
+    d.back(1)
+    assert d.remaining("act", 1, 2.0) == pytest.approx(8.0)
+
+
+class _Host:
+    """Just what HostSession._premature_claim reads: the ledger's awaited slot, the seats this host
+    holds, and its deadlines."""
+
+    from netplay.host import HostSession
+    _premature_claim = HostSession._premature_claim
+
+    def __init__(self, deadlines: Deadlines, awaited: tuple[str, int], host_seats: tuple[int, ...] = (0,)):
+        from types import SimpleNamespace
+        self.deadlines, self.host_seats = deadlines, host_seats
+        ledger = SimpleNamespace(frames=[None] * 4, claimable=lambda: awaited)
+        self.transcript = SimpleNamespace(ledger=ledger)
+
+
+def _claim_against(seat: int):
+    from types import SimpleNamespace
+    return SimpleNamespace(kind="timeout", body=(seat, "act"), seq=4)
+
+
+def test_a_claim_is_refused_before_the_allowance_ran_out_on_the_admitting_clock_and_accepted_after(
+        monkeypatch) -> None:
+    import netplay.host as host_module
+
+    clock = [0.0]
+    monkeypatch.setattr(host_module.time, "monotonic", lambda: clock[0])
+    d = _clocked()
+    d.moved(4, ("act", 1), now=0.0)
+    host = _Host(d, ("act", 1))
+    clock[0] = 9.0
+    assert "premature" in host._premature_claim(None, _claim_against(1))
+    clock[0] = 10.0
+    assert host._premature_claim(None, _claim_against(1)) is None
+    # against the host's own decision: refused while its own clock has time left, admitted after
+    d = _clocked()
+    d.moved(4, ("act", 0), now=0.0)
+    host = _Host(d, ("act", 0))
+    clock[0] = 3.0
+    assert "move clock has 7.0 s left" in host._premature_claim(None, _claim_against(0))
+    clock[0] = 10.5
+    assert host._premature_claim(None, _claim_against(0)) is None
+    # without a clock a connected seat's decision is never claimable
+    d = Deadlines(Terms(2, 3_000, None), 2)
+    d.moved(4, ("act", 1), now=0.0)
+    clock[0] = 1e6
+    assert "thinking is untimed" in _Host(d, ("act", 1))._premature_claim(None, _claim_against(1))
+
+
+# ------------------------------------------------------------------------------ --clock
+
+
+@pytest.mark.parametrize(("text", "clock"), [("600+5", (600.0, 5.0)), ("1", (1.0, 0.0)), ("86400+86400",
+                                             (86400.0, 86400.0)), ("2.5+0.5", (2.5, 0.5)), ("30+0", (30.0, 0.0))])
+def test_parse_clock_takes_seconds_and_an_optional_increment(text: str, clock: tuple[float, float]) -> None:
+    assert parse_clock(text) == clock
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("0.5", "1 s to 24 h"), ("0", "1 s to 24 h"), ("86401", "1 s to 24 h"), ("60+-1", "1 s to 24 h"),
+    ("60+86401", "1 s to 24 h"), ("ten", "expected SECONDS[+INCREMENT]"), ("", "expected SECONDS[+INCREMENT]"),
+    ("5+x", "expected SECONDS[+INCREMENT]"), ("5+3+1", "expected SECONDS[+INCREMENT]"),
+    ("nan", "1 s to 24 h"), ("inf", "1 s to 24 h"),
+])
+def test_parse_clock_refuses_values_out_of_bounds_or_malformed(text: str, words: str) -> None:
+    with pytest.raises(click.BadParameter) as info:
+        parse_clock(text)
+    assert words in str(info.value) and info.value.param_hint == "--clock"
+
+
+def test_a_session_refuses_a_clock_out_of_bounds() -> None:
+    ident = Identity.generate("clock")
+    for clock in ((0.5, 0.0), (10.0, -1.0), (90_000.0, 0.0)):
+        with pytest.raises(ValueError, match="move clock"):
+            Session(ident, BotDecider("random"), clock=clock)
+    assert Session(ident, BotDecider("random"), clock=(2.0, 0.5)).terms == Terms(2, 120_000, (2_000, 500))
+
+
+# ------------------------------------------------------------------------------ the joiner checks the terms
+
+
+class _Sent:
+    def __init__(self, host_key: bytes):
+        self.host_key, self.messages = host_key, []
+
+    def send(self, data: bytes) -> bool:
+        self.messages.append(wire.unpack(data))
+        return True
+
+
+class _Lobby(JoinSession):
+    """A joiner in its lobby without a network: what it sends goes to a list."""
+
+    def __init__(self, host: Identity):
+        Session.__init__(self, Identity.generate("joiner"), BotDecider("random"))
+        self.address, self.also, self.offer, self.header, self.offered_terms = "127.0.0.1:1", [], None, None, None
+        self.pending, self._claim_frame = None, None
+        self.transport = _Sent(host.public_key)
+
+    def offered(self, terms: list) -> None:
+        game = engines.get("madagaskar")
+        options = [[k, v] for k, v in sorted(game.check_options({}).items())]
+        self._on_offer(wire.PROTO, game.id, game.rules_version, 2, options, "test", terms)
+
+    def header_with(self, host: Identity, terms: Terms) -> Header:
+        game = engines.get("madagaskar")
+        return Header.make(game.id, game.rules_version, 2, game.check_options({}),
+                           [(host.public_key, "host"), (self.identity.public_key, "joiner")], bytes(16), 0, terms)
+
+
+DIFFER = "the terms (timeouts, clock) differ from the offer"
+
+
+def _sent_tags(lobby: _Lobby) -> list[str]:
+    return [m[0] for m in lobby.transport.messages]
+
+
+@pytest.mark.parametrize("terms", [
+    [500, None],                      # reveal timeout below 1 s
+    [86_400_001, None],               # above 24 h
+    [5_000, [500, 0]],                # clock below 1 s
+    [5_000, [90_000_000, 0]],         # clock above 24 h
+    [5_000, [60_000, -5_000]],        # a negative increment
+    [5_000, [60_000, 90_000_000]],    # an increment above 24 h
+    [5_000.5, None],                  # not whole milliseconds
+    [5_000, [60_000]],                # not [initial, increment]
+    [5_000, [60_000, 0, 1]],
+    [5_000, "60+0"],
+])
+def test_a_joiner_declines_an_offer_whose_terms_are_out_of_bounds(terms: list) -> None:
+    lobby = _Lobby(Identity.generate("host"))
+    lobby.offered(terms)
+    assert _sent_tags(lobby) == ["decline"], lobby.transport.messages
+    assert "terms" in lobby.transport.messages[0][1][0], lobby.transport.messages
+    assert lobby.outcome is not None and lobby.outcome.code != 0 and lobby.offered_terms is None
+
+
+def test_a_joiner_accepts_terms_in_bounds_and_declines_a_header_whose_terms_differ_from_the_offer() -> None:
+    host = Identity.generate("host")
+    lobby = _Lobby(host)
+    lobby.offered([5_000, [60_000, 2_000]])
+    assert _sent_tags(lobby) == ["ready"] and lobby.outcome is None
+    assert lobby.offered_terms == Terms(2, 5_000, (60_000, 2_000))
+    assert lobby._check_header(lobby.header_with(host, Terms(2, 5_000, (60_000, 2_000)))) is None
+    for other in (Terms(2, 6_000, (60_000, 2_000)), Terms(2, 5_000, None), Terms(2, 5_000, (1_000, 0)),
+                  Terms(2, 5_000, (60_000, 0))):
+        assert lobby._check_header(lobby.header_with(host, other)) == DIFFER
+    lobby._on_header(lobby.header_with(host, Terms(2, 5_000, None)).encode())     # the host drops the clock
+    assert _sent_tags(lobby) == ["ready", "decline"]
+    assert "terms (timeouts, clock) differ from the offer" in lobby.transport.messages[-1][1][0]
+    assert lobby.outcome is not None and lobby.outcome.code != 0 and lobby.transcript is None

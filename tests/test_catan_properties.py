@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from catanhelpers import G
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -173,6 +174,7 @@ def test_deal_type_lists_the_remaining_deck_in_canonical_order():
         raise AssertionError("deal_type must refuse a state with a hidden hand")
 
 
+@pytest.mark.timeout(3600)   # the long run's 1,000 games take minutes
 def test_seeded_bot_games_end_and_every_seat_agrees_at_every_step():
     """Many whole games of smart and random bots (1,000 with NETPLAY_LONG=1), each seat's knowledge state
     checked against the full-knowledge one at every step: every game ends, with a winner or by the round

@@ -108,7 +108,9 @@ def figures(runs: int = 3, quick: bool = False, say=print) -> list[Figure]:
     for fig in (deal, excess, audit):
         say(f"  {fig.line()}")
     say("  bytes per frame: " + ", ".join(f"{kind} {statistics.median(v):,.0f}" for kind, v in sizes.items() if v))
-    return [deal, excess]
+    if sizes.get("strip"):
+        say(f"  bytes per deal (the other seats' strips, 3 of 4): {3 * statistics.median(sizes['strip']):,.0f}")
+    return [deal, excess, audit]
 
 
 def main() -> None:

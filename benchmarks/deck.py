@@ -83,33 +83,46 @@ def largest_deck_in_a_frame() -> int:
 
 
 def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
-    """A 25-card shuffle with its proof (build, check) and a strip's check, each run against one scalar
-    multiplication timed just before it (single thread; the shuffle uses every usable core)."""
+    """Shuffles of 25 cards (Catan's development deck) and 18 (a C&K progress deck) with their proofs
+    (build, check) and a strip's check, each run against one scalar multiplication timed just before
+    it (single thread; the shuffle uses every usable core); then the bytes of a shuffle's body."""
     lib = libraries()
     base = f"one scalar multiplication, one thread, {lib['sodium']}"
-    build = Figure("deck", "shuffle 25 cards + proof: build (per seat)", "ms", baseline=base, aim=500.0, aim_value=True)
-    check = Figure("deck", "shuffle 25 cards + proof: check", "ms", baseline=base)
-    strip_check = Figure("deck", "strip: check", "us", baseline=base)
     key = scalar_from_wide(hashlib.sha512(b"k").digest())
     point = D.card_points(SESSION, "dev", 0, DEV_POOL)[0]
+    decks = []   # (pool, build figure, check figure, input deck, frame, proof on the wire)
+    for pool in (DEV_POOL, PROGRESS_POOL):
+        n = len(pool)
+        plain = D.card_points(SESSION, "dev", 0, pool)
+        deck_in = D.shuffle(hashlib.sha256(b"seat 0").digest(), SESSION, 0, "dev", 0, plain).cards
+        frame = D.shuffle(SEED, SESSION, 1, "dev", 0, deck_in)
+        build = Figure("deck", f"shuffle {n} cards + proof: build (per seat)", "ms", baseline=base,
+                       **({"aim": 500.0, "aim_value": True} if n == 25 else {}))
+        check = Figure("deck", f"shuffle {n} cards + proof: check", "ms", baseline=base)
+        decks.append((pool, build, check, deck_in, frame, frame.proof.to_wire()))
+    strip_check = Figure("deck", "strip: check", "us", baseline=base)
     plain = D.card_points(SESSION, "dev", 0, DEV_POOL)
-    deck_in = D.shuffle(hashlib.sha256(b"seat 0").digest(), SESSION, 0, "dev", 0, plain).cards
-    frame = D.shuffle(SEED, SESSION, 1, "dev", 0, deck_in)
-    wire = frame.proof.to_wire()
     public = D.deck_public(SEED, SESSION, 0, "dev", 0)
     value = D.shuffle(SEED, SESSION, 0, "dev", 0, plain).cards[4]
     off = D.strip(SEED, SESSION, 0, "dev", 0, 4, value)
     for _ in range(runs):
         mult = timed(lambda: mul(key, point), runs=3, inner=100)[0]
-        build.add(timed(lambda: D.shuffle(SEED, SESSION, 1, "dev", 0, deck_in), 1)[0] * 1e3, mult * 1e3)
-        check.add(timed(lambda: D.check_shuffle(SESSION, 1, "dev", 0, deck_in, frame.public, list(frame.cards), wire),
-                        1)[0] * 1e3, mult * 1e3)
+        for _pool, build, check, deck_in, frame, wire in decks:
+            built = timed(lambda d=deck_in: D.shuffle(SEED, SESSION, 1, "dev", 0, d), 1)[0]
+            checked = timed(lambda d=deck_in, f=frame, w=wire: D.check_shuffle(SESSION, 1, "dev", 0, d, f.public,
+                                                                               list(f.cards), w), 1)[0]
+            build.add(built * 1e3, mult * 1e3)
+            check.add(checked * 1e3, mult * 1e3)
         strip_check.add(timed(lambda: D.check_strip(SESSION, 0, "dev", 0, 4, public, value, off.value, off.proof), 1,
                               inner=20)[0] * 1e6, mult * 1e6)
     say(f"  (on {lib['cores']})")
-    for fig in (build, check, strip_check):
+    out = [fig for _p, build, check, *_ in decks for fig in (build, check)] + [strip_check]
+    for fig in out:
         say(f"  {fig.line()}")
-    return [build, check, strip_check]
+    for pool, _b, _c, _d, frame, wire in decks:
+        body = encode(["dev", 0, frame.public, list(frame.cards), wire])
+        say(f"  shuffle {len(pool)} cards: {len(body):,} B a body, of which {len(encode(wire)):,} B proof (msgpack)")
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:

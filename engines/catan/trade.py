@@ -43,11 +43,29 @@ def _rates(touching: int, harbours: tuple[int, ...], types: int) -> tuple[int, .
 
 
 class OfferTable:
-    """Every domestic offer text for one card vocabulary, in sorted order, with what it needs."""
+    """Every domestic offer text for one card vocabulary, in sorted order, with what it needs.
 
-    def __init__(self, names: tuple[str, ...], most: int, seats: int = 8):
+    Built on first use, not at import: the tables take tens of milliseconds, and a command that
+    lists the games or plays another game should not pay for them."""
+
+    def __init__(self, names: tuple[str, ...], most: int, seats: int = 8, memo: int = 8192):
         self.names = names
         self.most = most
+        self._seats = seats
+        self._built = False
+        self._holds: dict[tuple[int, ...], int] = {}
+        self._texts = lru_cache(maxsize=memo)(self._compute)
+
+    @property
+    def count(self) -> int:
+        """How many offer pairs (give, get) the vocabulary has."""
+        self._build()
+        return self._count
+
+    def _build(self) -> None:
+        if self._built:
+            return
+        names, most, seats = self.names, self.most, self._seats
         #: every non-empty multiset of at most `most` cards; an offer side is an index into it
         self.sets: tuple[tuple[int, ...], ...] = tuple(all_multisets(len(names), most))
         pairs = []
@@ -64,18 +82,18 @@ class OfferTable:
             if not blocks or blocks[-1][0] != gi:
                 blocks.append((gi, []))
             blocks[-1][1].append((1 << gj, (*(prefix + str(t) for t in range(seats)), prefix + "all")))
-        self.count = len(pairs)
+        self._count = len(pairs)
         self._blocks = tuple((gi, tuple(entries)) for gi, entries in blocks)
         # per type t and count c: the sides needing at most c cards of t; a hand holds the AND over types
         self._at_most = tuple(tuple(sum(1 << j for j, part in enumerate(self.sets) if part[t] <= c)
                                     for c in range(most + 1)) for t in range(len(names)))
-        self._holds: dict[tuple[int, ...], int] = {}
-        self._texts = lru_cache(maxsize=8192)(self._compute)
+        self._built = True
 
     def holds(self, hand: tuple[int, ...]) -> int:
         """Bit j set iff `hand` (capped at `most` per type) holds offer side j."""
         found = self._holds.get(hand)
         if found is None:
+            self._build()
             found = -1
             for t, c in enumerate(hand):
                 found &= self._at_most[t][c]
@@ -90,6 +108,7 @@ class OfferTable:
         return self._texts(me, capped)
 
     def _compute(self, me: int, hands: tuple[tuple[int, ...] | None, ...]) -> list[str]:
+        self._build()
         mine = self.holds(hands[me])  # type: ignore[arg-type]
         others = [(t, self.holds(h)) for t, h in enumerate(hands) if t != me and h is not None]
         anyone = 0

@@ -10,7 +10,6 @@ and their paths in knights.py, the decks (pools, epochs, deals) in decks.py.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from engines.catan import cards as K
@@ -110,7 +109,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     rules_version = "1"
     names = NAMES
     notation = CKNotation()
-    offers_table = OfferTable(NAMES, 3)
+    offers_table = OfferTable(NAMES, 3, memo=131072)   # 8 types capped at 3: many more hand keys, a bigger memo
     win_vp = 13
 
     verb_steps: dict[str, tuple[str, ...]] = {
@@ -127,9 +126,6 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     def __init__(self) -> None:
         super().__init__()
-        # 8 card types capped at 3 give many more hand keys than the base game: a bigger memo
-        table = self.offers_table
-        table._texts = lru_cache(maxsize=131072)(table._compute)
         self.cost_knight = (0, 0, 1, 0, 1, 0, 0, 0)
         self.cost_grain = (0, 0, 0, 1, 0, 0, 0, 0)
 

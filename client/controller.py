@@ -13,7 +13,8 @@ from typing import Any, Protocol
 
 import bots
 from client.ending import Ending, from_result
-from engines.core import Game, Result, State
+from client.textview import chance_words
+from engines.core import HIDDEN, Game, IllegalAction, Result, State
 from engines.referee import Referee
 
 
@@ -58,6 +59,8 @@ class Controller(Protocol):
 
     def unavailable(self) -> str: ...
 
+    def why_not(self, action: str) -> str: ...
+
 
 @dataclass
 class LocalController:
@@ -90,10 +93,10 @@ class LocalController:
             waiting = self.referee.awaiting()
             if waiting.kind == "chance":
                 step = self.referee.feed_chance()
-                chance = waiting.chance
-                self.log.append(f"chance: {step.value}" if chance.private_to is None
+                chance = waiting.chance  # in the words `netplay watch` prints; a private outcome stays unnamed
+                self.log.append(chance_words(chance, step.value) if chance.private_to is None
                                 else f"seat {chance.private_to} looks at seat {chance.source}'s hand"
-                                if chance.kind == "show" else f"seat {chance.private_to} draws")
+                                if chance.kind == "show" else chance_words(chance, HIDDEN))
                 continue
             bots_due = [s for s in self.referee.awaited_seats() if s != self.seat]
             if not bots_due:
@@ -179,6 +182,14 @@ class LocalController:
 
     def describe(self, action: str) -> str:
         return self.game.describe(self.referee.state_of(self.seat), self.seat, action)
+
+    def why_not(self, action: str) -> str:
+        """The engine's words for why `action` is not possible for this seat now ("" when it is)."""
+        try:
+            self.game.play(self.referee.state_of(self.seat), self.seat, action)
+        except IllegalAction as exc:
+            return str(exc)
+        return ""
 
     def last_move(self) -> tuple[int, str, str] | None:
         """(seat, words, action text) of the latest play of any seat ("" for a secret one)."""

@@ -22,7 +22,7 @@ import threading
 import time
 
 from client.ending import Ending, from_game_end
-from engines.core import HIDDEN, Game, Result
+from engines.core import HIDDEN, Game, IllegalAction, Result
 from netplay.deadlines import DECISIONS
 from netplay.session import EXIT_FAILED, Outcome, PeerState, QueueDecider, Session
 
@@ -237,6 +237,20 @@ class NetController:
             if transcript is None:
                 return action
             return transcript.game.describe(self._ledger().state, self._follow(), action)
+
+    def why_not(self, action: str) -> str:
+        """The engine's words for why `action` is not possible for the shown seat now ("" when it is)."""
+        with self.session.lock:
+            transcript = self.session.transcript
+            if transcript is None:
+                return "the game has not started"
+            try:
+                transcript.game.play(self._ledger().state, self._follow(), action)
+            except IllegalAction as exc:
+                return str(exc)
+            except Exception:  # a knowledge state the engine cannot play on: no words to give
+                return ""
+            return ""
 
     def last_move(self) -> tuple[int, str, str] | None:
         """(seat, words, action text) of the latest play of any seat (a secret choice stays unnamed)."""

@@ -300,7 +300,8 @@ class Game:
         if action == "offer draw":
             if len(self._in_game(state)) < 2:
                 return "offer draw: a draw by agreement needs another seat still in the game"
-            return "one draw offer per seat per turn"
+            if not self._may_offer(state, seat):
+                return "one draw offer per seat per turn"
         return f"{action} is not allowed at this point of {self.title or self.id}"
 
     def _scores(self, state: State) -> tuple[int, ...]:

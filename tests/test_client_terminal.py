@@ -123,6 +123,18 @@ def test_watch_prints_moves_in_words_and_a_board() -> None:
     assert "match 1" in out  # the compact board
 
 
+@pytest.mark.parametrize("gid,roll", [("ploc", "roll of the three free dice: "), ("catan", "roll of the two dice: ")],
+                         ids=["ploc", "catan"])
+def test_a_local_table_logs_chance_in_words_as_watch_does(gid: str, roll: str) -> None:
+    ctl = _ctl(gid, seed=2)
+    out = _run(ctl, "1\n" * 40, seconds=6)   # the first choice each time: through the setup to the rolls
+    rolls = [line for line in ctl.log if line.startswith(roll)]
+    assert rolls and all(re.fullmatch(r"[^:]+: \d(, \d)+", line) for line in rolls), ctl.log
+    raw = re.compile(r"\(\d+(, \d+)+\)|chance: ")
+    assert not [line for line in ctl.log if raw.search(line)], ctl.log
+    assert rolls[0] in out and not raw.search(out), "raw chance tuples in the terminal"
+
+
 def test_games_lists_players_options_and_bots_in_words() -> None:
     out = CliRunner().invoke(main, ["games"]).output
     assert "(1 players)" not in out and "1 player " in out and "2 or 3 players" in out

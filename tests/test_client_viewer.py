@@ -124,3 +124,63 @@ def test_play_on_from_here_opens_a_sandbox(tides):
     app.pop()
     app.step([], 16)
     assert not next(b for b in viewer.buttons if b.key == "fork").enabled  # the game is over there
+
+
+class _NoMark:
+    """The viewer's renderer without `mark`: the same board, nothing outlined."""
+
+    def __init__(self, renderer) -> None:
+        self._renderer = renderer
+
+    def __getattr__(self, name: str):
+        if name == "mark":
+            raise AttributeError(name)
+        return getattr(self._renderer, name)
+
+
+def _board(app: App, viewer: ViewerScene) -> bytes:
+    """The board's pixels, drawn with the animations settled (ships in place, the cards turned)."""
+    renderer = viewer.renderer
+    inner = getattr(renderer, "_renderer", renderer)
+    for _ in range(2):  # the first frame at a new position starts the card's turn: settle it
+        if hasattr(inner, "reveal_ms"):
+            inner.drawn, inner.reveal_ms = None, -10**9
+        app.step([], 16)
+    return pygame.image.tobytes(app.window.subsurface(viewer.board_rect), "RGB")
+
+
+# the kinds of move each renderer outlines, and how many of them one recorded game must show at least
+MARKED = {"ploc": (("elim", "elimw", "weaken", "swap", "allornothing", "reroll", "done"), 3),
+          "turning-tides": (("pick", "sailor", "cannon", "move", "navigate", "swing", "fire", "promote", "exchange",
+                             "damage"), 5)}
+
+
+@pytest.mark.parametrize("gid", sorted(MARKED))
+def test_the_last_move_is_outlined_on_the_board(gid, tides, tmp_path):
+    path = tides if gid == "turning-tides" else record_match(
+        gid, bots.make(gid, ["smart", "random"], 2), seed=3, directory=tmp_path).path
+    app, viewer = _open(path)
+    st = viewer.st
+    st.set_mode("revealed")
+    verbs, least = MARKED[gid]
+    firsts = {}
+    for move in st.moves():
+        verb = str(move.action).split(" ")[0]
+        done = st.moves_done(move.position)
+        if move.kind == "play" and not move.hidden and verb in verbs and verb not in firsts \
+                and st.moves()[done - 1] is move:
+            firsts[verb] = move
+        elif gid == "ploc" and move.kind == "play" and "turn-end" not in firsts and st.moves()[done - 1] is move \
+                and not st.merged_view(move.position)["rolled"]:
+            firsts["turn-end"] = move  # the free dice are gone: the column and the team are outlined
+    assert len(firsts) >= least, sorted(firsts)
+    renderer = viewer.renderer
+    for verb, move in firsts.items():
+        st.seek(move.position)
+        viewer.renderer = _NoMark(renderer)
+        plain = _board(app, viewer)
+        assert _board(app, viewer) == plain, "the board is not steady"
+        viewer.renderer = renderer
+        marked = _board(app, viewer)
+        assert marked != plain, f"{gid}: {move.action!r} is not outlined"
+        app.screenshot(ARTIFACTS / f"viewer-{gid}-mark-{verb}.png")

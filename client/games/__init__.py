@@ -33,7 +33,8 @@ class Renderer(Protocol):
     def hit(self, rect: pygame.Rect, view: dict, pos: tuple[int, int]) -> str | None: ...
 
     # optional: `label(view, chosen, token)` names a choice for the table's list,
-    # `mark(surface, rect, view, action)` outlines where a move happened (another seat's last move),
+    # `mark(surface, rect, view, action, seat)` outlines where a move happened (another seat's last move;
+    # `seat` made it, None when not known),
     # `press(rect, view, pos)` keeps a click for a widget of the board's own (a card composer's + or -),
     # `fillers`: words the table adds by itself when they are the only way on, and
     # `clicks(rect, view, token)`: the clicks that put a composed token together (for tests)

@@ -621,7 +621,8 @@ class Renderer:
     def _draw_over(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
         """Drawn last, over everything else (nothing on the base table)."""
 
-    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str) -> None:
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str,
+             seat: int | None = None) -> None:
         """Another seat's last move (or the replay's current one), outlined where it happened."""
         lay = self._layout(rect, view)
         parts = action.split(" ")

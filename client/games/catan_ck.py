@@ -820,7 +820,8 @@ class Renderer(catan.Renderer):
 
     # ------------------------------------------------------------------ the last move
 
-    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str) -> None:
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str,
+             seat: int | None = None) -> None:
         parts = action.split(" ")
         lay = self._layout(rect, view)
         r = lay.radius
@@ -840,4 +841,4 @@ class Renderer(catan.Renderer):
                 if word[1:].isdigit() and int(word[1:]) < 19:
                     pygame.draw.polygon(surface, theme.LAST_MOVE, catan._hex_points(lay, int(word[1:]), 0.92), width)
             return
-        super().mark(surface, rect, view, action)
+        super().mark(surface, rect, view, action, seat)

@@ -141,7 +141,8 @@ class Renderer:
             arrows[name] = box
         return arrows
 
-    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str) -> None:
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str,
+             seat: int | None = None) -> None:
         """Another seat's last move (or the replay's current one): the cell it placed on or pushed."""
         lay = layout(rect, view, self.px)
         for token in action.split():

@@ -204,7 +204,8 @@ class Renderer:
                 tower(surface, centre, lay.r(STONE_R), f["stones"], _facing(f, fields), px)
         self._draw_info(surface, lay, view, highlights, chosen, px)
 
-    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str) -> None:
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str,
+             seat: int | None = None) -> None:
         """Another seat's last move (or the replay's current one): its fields ringed, its walk arrowed."""
         lay = layout(rect, view["board"]["canvas"])
         fields = self._fields(view)

@@ -119,6 +119,16 @@ def _reroll_mark(surface: pygame.Surface, centre: tuple[int, int], r: int, colou
     pygame.draw.polygon(surface, colour, [tip, paint.polar(tip, -2.4, r * 0.8), paint.polar(tip, 0.9, r * 0.8)])
 
 
+def _mover(view: dict) -> int | None:
+    """Who made the move that led to `view`: the seat whose turn runs on (the dice are still out),
+    else the one before the seat now to roll, else the winner of the match it ended."""
+    turn = view.get("turn_of")
+    if turn is not None:
+        return turn if view.get("rolled") else 1 - turn
+    winners = view.get("match_winners") or []
+    return winners[-1] if winners else None
+
+
 def _check(surface: pygame.Surface, rect: pygame.Rect, colour: paint.Colour) -> None:
     w = max(2, rect.w // 12)
     pts = [(rect.x + rect.w * 0.22, rect.y + rect.h * 0.55), (rect.x + rect.w * 0.42, rect.y + rect.h * 0.75),
@@ -189,6 +199,45 @@ class Renderer:
         if k < len(rolled) and rolled[k].get("value") is not None:
             return f"free die {token} ({rolled[k]['value']})"
         return None
+
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str,
+             seat: int | None = None) -> None:
+        """The last move (another seat's, or the replay's current one), outlined where it happened: the
+        free die it used (joined by a line to the column die it paired with) while that die still lies
+        there, the column die, and the team on the rope it hit (the opponent's) or changed (its own, for
+        a swap); a reroll its die, "keep dice" the three free dice."""
+        parts = action.split()
+        verb = parts[0] if parts else ""
+        if verb not in VERBS:
+            return
+        mover = seat if seat in (0, 1) else _mover(view)
+        lay = self._layout(rect)
+        width = max(3, self.px // 6)
+
+        def ring(box: pygame.Rect) -> None:
+            pygame.draw.rect(surface, theme.LAST_MOVE, box.inflate(12, 12), width, border_radius=box.w // 5)
+
+        dice = [int(p) - 1 for p in parts[1:] if p.isdigit() and 1 <= int(p) <= 3]
+        # the free dice it used, while they still lie there (once the turn has passed they are gone, or
+        # the next mover's roll: a table shows the move a moment after it was made)
+        dice_out = bool(view.get("rolled")) and view.get("turn_of") == mover
+        if dice_out and verb in ("done", "allornothing"):
+            for box in lay.rolled:
+                ring(box)
+        elif dice_out and dice:
+            ring(lay.rolled[dice[0]])
+        if len(dice) == 2 and mover is not None:
+            column = lay.columns[mover][dice[1]]
+            ring(column)
+            if dice_out:
+                free = lay.rolled[dice[0]]
+                end = (column.right + 6, column.centery) if mover == 0 else (column.x - 6, column.centery)
+                pygame.draw.line(surface, theme.LAST_MOVE, free.midbottom, end, max(2, width - 1))
+        if mover is not None and verb in ("elim", "elimw", "weaken", "allornothing", "swap"):
+            team = mover if verb == "swap" else 1 - mover
+            fld = lay.field
+            half = pygame.Rect(fld.x if team == 0 else fld.centerx, fld.y, fld.w // 2, fld.h).inflate(-8, -8)
+            pygame.draw.rect(surface, theme.LAST_MOVE, half, width, border_radius=8)
 
     # ------------------------------------------------------------------ drawing
 

@@ -334,6 +334,70 @@ class Renderer:
             spots["sailor"].center = (z.centerx, bottom if zone["captain"] or zone["mast"] else cy)
         return spots
 
+    # ------------------------------------------------------------------ the last move
+
+    def mark(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, action: str,
+             seat: int | None = None) -> None:
+        """The last move (another seat's, or the replay's current one), outlined where it happened: the
+        card played in its seat's slot, the zones, slots and units a resolution touched on the ship (a
+        shot or a swing joined to the enemy zone it hit), the whole ship when it sailed, the pawn when
+        it took the initiative, the card row for an exchange or damage."""
+        parts = action.split()
+        if not parts:
+            return
+        verb = parts[0]
+        mover = seat if seat in (0, 1) else _mover(view, verb)
+        lay = self._layout(rect, view)
+        width = max(3, self.px // 6)
+        colour = theme.LAST_MOVE
+
+        def ring(box: pygame.Rect, grow: int = 6) -> None:
+            pygame.draw.rect(surface, colour, box.inflate(grow, grow), width, border_radius=6)
+
+        def zone(z: str) -> pygame.Rect | None:
+            return lay.zone_rect(mover, int(z)) if z.isdigit() and 1 <= int(z) <= 7 else None
+
+        def slot(token: str) -> pygame.Rect | None:
+            z, name = token[:1], token[1:]
+            return lay.slot_rect(mover, int(z), name) if z.isdigit() and 1 <= int(z) <= 7 and name in SLOT_NAMES \
+                else None
+
+        if verb == "pick":
+            ring(self._slot(lay, mover))
+        elif verb in ("sailor", "promote") and len(parts) == 2 and zone(parts[1]):
+            ring(zone(parts[1]), -6)
+        elif verb == "cannon" and len(parts) == 3 and slot(parts[1] + parts[2]):
+            ring(slot(parts[1] + parts[2]))
+        elif verb == "move" and len(parts) == 4:
+            ends = [zone(p) for p in parts[2:]] if parts[1] != "cannon" else [slot(p) for p in parts[2:]]
+            if all(ends):
+                for box in ends:
+                    ring(box, -6 if parts[1] != "cannon" else 6)
+                pygame.draw.line(surface, colour, ends[0].center, ends[1].center, max(2, width - 1))
+        elif verb in ("swing", "fire") and len(parts) == 2 and zone(parts[1]):
+            own = zone(parts[1])
+            ring(own, -6)
+            target = view["o"] + 2 - int(parts[1])
+            if 1 <= target <= 7:
+                hit = lay.zone_rect(1 - mover, target)
+                ring(hit, -6)
+                pygame.draw.line(surface, colour, own.center, hit.center, max(2, width - 1))
+        elif verb == "navigate" and parts[1:] == ["initiative"]:
+            pawn = lay.buttons["initiative"]
+            pygame.draw.circle(surface, colour, pawn.center, pawn.w // 2 + 6, width)
+        elif verb == "navigate":
+            ship = lay.zone_rect(mover, 1).union(lay.zone_rect(mover, 7))
+            ring(ship, 10)
+        elif verb in ("exchange", "damage"):
+            ring(lay.strips[mover], -4)
+
+    @staticmethod
+    def _slot(lay: Layout, seat: int) -> pygame.Rect:
+        """Where a seat's card of this turn lies: at the right end of its strip."""
+        strip = lay.strips[seat]
+        cw, ch = lay.card
+        return pygame.Rect(strip.right - cw - 12, strip.y + px_gap(strip), cw, ch)
+
     # ------------------------------------------------------------------ drawing
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, highlights: set[str],
@@ -582,7 +646,7 @@ class Renderer:
             dmg = pygame.Rect(ex_x, y + small[1] - small[1] // 3, *small)
             paint.text(surface, f"damage {cards['damage_count']}", (dmg.x, y + small[1] + 4), px - 5, theme.BAD)
         # this turn's card: face down while committed, turned face up at the reveal
-        slot = pygame.Rect(strip.right - cw - 12, y, cw, ch)
+        slot = self._slot(lay, seat)
         shown = view["revealed"][seat]
         picked = view["picks"][seat]
         pygame.draw.rect(surface, theme.PANEL_EDGE, slot.inflate(6, 6), 1, border_radius=8)
@@ -624,6 +688,22 @@ class Renderer:
         face = pygame.Rect(0, 0, width, slot.h)
         face.center = slot.center
         card(surface, face, None if t < 0.5 else name, px, levels=view.get("hierarchy"))
+
+
+_VERB_CARD = {"sailor": "sailor", "cannon": "cannon", "move": "move", "navigate": "navigate", "swing": "swing",
+              "fire": "fire", "promote": "promote"}
+
+
+def _mover(view: dict, verb: str) -> int:
+    """Who made a resolution move when the caller does not say: the seat whose revealed card it
+    belongs to (the first, when both played the same card), else the viewer's own seat."""
+    card = _VERB_CARD.get(verb)
+    revealed = view.get("revealed") or []
+    for seat, name in enumerate(revealed):
+        if card is not None and name == card:
+            return seat
+    seat = view.get("seat")
+    return seat if seat in (0, 1) else 0
 
 
 def px_gap(strip: pygame.Rect) -> int:

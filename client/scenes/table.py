@@ -50,6 +50,7 @@ class TableScene:
         self.resign_armed_ms = 0      # > 0: the resign button waits for its confirming click
         self.last_move = ""           # another seat's latest move, in words
         self.last_action = ""         # ... and as its action text, for the board's outline
+        self.last_seat: int | None = None  # ... and the seat that made it
         self.last_move_ms = 0
         self.on_leave = on_leave
         self.rematch_asked = False
@@ -211,8 +212,23 @@ class TableScene:
             self._after_token()
         else:
             self.builder.tokens[:] = saved
-            options = ", ".join(self.token_label(t) for t in self.builder.candidates()[:4])
-            self.say(f"{token}: not possible now" + (f"; choose {options}" if options else ""))
+            self.say(self._refusal(view, token))
+
+    def _refusal(self, view: dict, token: str) -> str:
+        """Why a click's token does not fit, in words: what was clicked (by its name on the board, never
+        a bare id) and what may come instead."""
+        renderer = self.renderer
+        *before, last = token.split(" ")  # a click may give several tokens ("road 33"): the last one names it
+        named = (renderer.label(view, [*self.builder.tokens, *before], last) if hasattr(renderer, "label")
+                 else None)
+        if not named and token.replace(" ", "").isalpha():
+            named = token
+        head = f"{named}: not possible now" if named else "Not possible there now"
+        choices = self.builder.candidates()
+        if not choices:
+            return head
+        options = ", ".join(self.token_label(t) for t in choices[:4]) + (", ..." if len(choices) > 4 else "")
+        return f"{head}; choose {options}" if len(choices) == 1 else f"{head}; choose one of {options}"
 
     def _disabled_reason(self, key: str) -> str:
         kind, _, value = key.partition(":")
@@ -222,6 +238,10 @@ class TableScene:
                 return why
             if value == "offer draw" and self.ctl.players == 1:
                 return "a solo game has no opponent to agree"
+            ask = getattr(self.ctl, "why_not", None)  # the engine's own words
+            engine = ask(value) if ask is not None else ""
+            if engine:
+                return engine.removeprefix(f"{value}: ")
             if value in ("accept draw", "decline draw"):
                 return "no draw is offered"
             return "the rules do not allow it at this point"
@@ -233,6 +253,8 @@ class TableScene:
 
     def _button(self, key: str, app) -> None:
         kind, _, value = key.partition(":")
+        if kind in ("token", "undo", "send", "action"):
+            self.notice = ""  # a choice made: an earlier refusal no longer applies
         if kind == "token":
             self.builder.push(value)
             self._after_token()
@@ -271,8 +293,14 @@ class TableScene:
             index = event.key - pygame.K_1
             choices = self.builder.candidates()
             if index < len(choices):
+                self.notice = ""
                 self.builder.push(choices[index])
                 self._after_token()
+            elif not self.builder.legal:
+                self.say(f"key {index + 1}: not now: {self._why_not()}")
+            else:
+                keys = "key 1" if len(choices) == 1 else f"keys 1-{min(9, len(choices))}"
+                self.say(f"key {index + 1}: no such choice now (choose with {keys})")
 
     # ------------------------------------------------------------------ frame
     def update(self, app, dt_ms: int) -> None:
@@ -286,6 +314,7 @@ class TableScene:
             last = self.ctl.last_move()
             if last is not None and last[0] != self.ctl.seat and last[1] != self.last_move:
                 self.last_move, self.last_action, self.last_move_ms = last[1], last[2], LAST_MOVE_MS
+                self.last_seat = last[0]
                 self.flash_ms = 450  # a fading frame marks another seat's move
         self.flash_ms = max(0, self.flash_ms - dt_ms)
         self.last_move_ms = max(0, self.last_move_ms - dt_ms)
@@ -357,7 +386,7 @@ class TableScene:
         else:
             renderer.draw(surface, self.board_rect, view, highlights, list(self.builder.tokens), px)
             if self.last_move_ms and self.last_action and hasattr(renderer, "mark"):
-                renderer.mark(surface, self.board_rect, view, self.last_action)
+                renderer.mark(surface, self.board_rect, view, self.last_action, self.last_seat)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
             pygame.draw.rect(surface, theme.HILITE, self.board_rect, width=width, border_radius=10)
@@ -436,8 +465,10 @@ class TableScene:
             why = self.ctl.unavailable()
             status = why[:1].upper() + why[1:] if why and why != "it is not your turn" else status
         head = wrap(status, px + 2, side.w - 16, bold=True)[:2]
-        last = wrap(f"last move: {self._named(self.last_move)}", px - 2, side.w - 16)[:1] if self.last_move else []
-        notice = wrap(self.notice, px - 2, side.w - 16)[:2] if self.notice else []
+        last = [fit(f"last move: {self._named(self.last_move)}", px - 2, side.w - 16)] if self.last_move else []
+        notice = wrap(self.notice, px - 2, side.w - 16) if self.notice else []
+        if len(notice) > 2:  # two lines at most: the second one says that more was cut
+            notice = [notice[0], fit(" ".join(notice[1:]), px - 2, side.w - 16)]
         # a fixed layout: the buttons never move under the mouse (resign's second click must hit it)
         box = pygame.Rect(side.x, side.y, side.w, 12 + 2 * (px + 4) + px + 12 + 3 * px + 4)
         inner = panel(surface, box)

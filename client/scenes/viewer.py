@@ -34,6 +34,7 @@ class ViewerScene:
         self.buttons: list[Button] = []
         self.rows: list[tuple[pygame.Rect, int]] = []  # clickable lines of the move list: (rect, position)
         self.timeline = pygame.Rect(0, 0, 10, 10)
+        self.board_rect = pygame.Rect(0, 0, 10, 10)  # where the board was drawn last
         self.playing = False
         self.speed = 1
         self.clock_ms = 0
@@ -180,14 +181,15 @@ class ViewerScene:
         top = title_px + 18
         foot = 2 * px + 64
         caption = pygame.Rect(12, top, w - side_w - 36, px + 14)
-        board = pygame.Rect(12, caption.bottom + 6, caption.w, h - caption.bottom - 6 - foot - 10)
+        board = self.board_rect = pygame.Rect(12, caption.bottom + 6, caption.w, h - caption.bottom - 6 - foot - 10)
         side = pygame.Rect(w - side_w - 12, top, side_w, board.bottom - top)
         pygame.draw.rect(surface, theme.PANEL, board, border_radius=10)
         view = self._view()
         self.renderer.draw(surface, board, view, set(), [], px)
         moves, done = self.st.moves(), self.st.moves_done()
-        if done and moves[done - 1].kind == "play" and not moves[done - 1].hidden and hasattr(self.renderer, "mark"):
-            self.renderer.mark(surface, board, view, str(moves[done - 1].action))  # the move that led here
+        last = moves[done - 1] if done else None
+        if last is not None and last.kind == "play" and not last.hidden and hasattr(self.renderer, "mark"):
+            self.renderer.mark(surface, board, view, str(last.action), last.seat)  # the move that led here
         self._draw_caption(surface, caption, px)
         self._draw_side(surface, side, px)
         self._draw_timeline(surface, pygame.Rect(12, board.bottom + 10, w - 24, foot), px)

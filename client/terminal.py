@@ -4,7 +4,10 @@ stream in a thread of its own (`Lines`), so a chat line goes out at once, whoeve
 a pipe works as well as a keyboard (tests, scripted matches).
 
 Nothing irreversible by accident: the numbers name the game's own actions only, in the engine's
-order, stable while the choice is the same; the common actions (`resign`, `draw`, `accept`,
+order, and an action keeps its number for the whole phase: while the same seat goes on choosing and
+no one else has moved (Ploc's three actions of a turn, each using up a die), the actions still there
+keep the numbers first printed, gaps and all, and an action new to the phase gets the next free one;
+a list with nothing in common with the numbered one starts again at 1. The common actions (`resign`, `draw`, `accept`,
 `decline`) are words, never numbers, and `resign` asks to be confirmed.
 
 Hot seat: when several people play at this terminal (a controller with more than one `humans()`),
@@ -112,6 +115,8 @@ class TerminalTable:
         self.shown_peers: tuple = ()   # the other players' connection as last told
         self.revealed_for: int | None = None   # hot seat: the person the screen was last handed to
         self.covering: int | None = None       # ... and the one it is covered for now
+        self.numbers: dict[str, int] = {}      # the game actions' numbers in the current phase
+        self.numbered_for: int | None = None   # ... the seat they were given to
 
     def say(self, text: str = "", end: str = "\n") -> None:
         print(text, end=end, file=self.out, flush=True)
@@ -255,12 +260,33 @@ class TerminalTable:
         self.say(board(view, self.ctl.names, me=view.get("seat", self.ctl.seat)))
         self._list_actions(legal)
 
+    def _number(self, actions: list[str]) -> dict[str, int]:
+        """The numbers of `actions`, stable within a phase: the same seat choosing again with no other
+        seat's move in between, and some action of the list already numbered (see the module docstring)."""
+        seat = self.ctl.seat
+        last = self.ctl.last_move()
+        same_phase = (self.numbers and seat == self.numbered_for and last is not None and last[0] == seat
+                      and any(a in self.numbers for a in actions))
+        if not same_phase:
+            self.numbers = {}
+        self.numbered_for = seat
+        kept = {a: self.numbers[a] for a in actions if a in self.numbers}
+        following = max(self.numbers.values(), default=0)
+        for action in actions:
+            if action not in kept:
+                following += 1
+                kept[action] = following
+        self.numbers = {**self.numbers, **kept}  # a number once given is never given to another action
+        return kept
+
     def _list_actions(self, legal: tuple[str, ...]) -> None:
         actions, common = split_actions(list(legal))
+        numbers = self._number(actions)
         seat = self.ctl.seat
         who = f"{self._name(seat)}, seat {seat}: " if len(self._humans()) > 1 and seat is not None else ""
         self.say(f"[{who}{self.ctl.status()}] choose:")
-        for i, action in enumerate(actions, 1):
+        for action in sorted(actions, key=numbers.__getitem__):
+            i = numbers[action]
             words = readable(self.ctl.describe(action), action)
             self.say(f"  {i:3}. {action}" + (f"   ({words})" if words else ""))
         words = [w for w, a in COMMON_WORDS.items() if a in common]
@@ -333,11 +359,13 @@ class TerminalTable:
             return
         if text.isdigit():
             number = int(text)
-            if not 1 <= number <= len(actions):
-                self.say(f"{number}: choose 1..{len(actions)} (resign and draw are words, never numbers)")
+            by_number = {n: a for a, n in self._number(actions).items()}
+            if number not in by_number:
+                shown = ", ".join(str(n) for n in sorted(by_number))
+                self.say(f"{number}: choose one of {shown} (resign and draw are words, never numbers)")
                 self._prompt()
                 return
-            self._submit(actions[number - 1])
+            self._submit(by_number[number])
             return
         if text in actions:
             self._submit(text)

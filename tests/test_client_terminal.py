@@ -169,3 +169,65 @@ def test_the_terminal_says_when_a_player_is_lost_and_back() -> None:
     text = out.getvalue()
     assert text.count("[lost anna, reconnecting... if anna is not back in 117 s, you win by forfeit]") == 1
     assert "[anna is back]" in text
+
+
+_NUMBERED = re.compile(r"^\s+(\d+)\. (\S.*?)(?:   \(.*\))?$")
+
+
+@pytest.mark.parametrize("gid", ["ploc", "turning-tides", "ebbe-flut-solo"])
+def test_an_action_keeps_its_number_while_the_phase_lasts(gid: str) -> None:
+    """Ploc's three actions of a turn use up a die each (legal() shrinks, and grows where a weakened
+    die opens `elimw`); Tides and the solo game repeat one phase. Within a phase (this seat choosing
+    again, nothing else applied in between) the number printed for an action never changes, a number
+    is never given to another action, and the common actions are never numbered."""
+    from client.terminal import Lines, TerminalTable
+
+    ctl = _ctl(gid, seed=3)
+    out = io.StringIO()
+    table = TerminalTable(ctl, Lines(io.StringIO("")), out)
+    rng = random.Random(5)
+    phase: dict[str, int] = {}   # action -> number, in the current phase
+    longest = decisions = gaps = 0
+    now = 0
+    for _ in range(120):
+        if ctl.result() is not None:
+            break
+        added = len(ctl.log)
+        while not ctl.legal() and ctl.result() is None and now < 10**6:
+            now += 1
+            ctl.poll(now)
+        if ctl.result() is not None:
+            break
+        if len(ctl.log) != added:  # a bot moved or chance fell in between: a new phase
+            phase = {}
+        actions, common = split_actions(ctl.legal())
+        if not set(actions) & set(phase):  # nothing in common (Ploc's `done`, then its actions): a new phase
+            phase = {}
+        start = len(out.getvalue())
+        table.shown_choices = None   # print the choices now (a new decision prints them by itself)
+        table._show_choices()
+        printed = {}
+        for line in out.getvalue()[start:].splitlines():
+            match = _NUMBERED.match(line)
+            if match:
+                printed[match.group(2)] = int(match.group(1))
+        assert sorted(printed) == sorted(actions), (printed, actions)
+        assert not set(printed) & set(COMMON_ACTIONS)
+        assert not any(text.startswith(("resign", "offer draw")) for text in printed)
+        for action, number in printed.items():
+            assert phase.get(action, number) == number, f"{action} was {phase[action]}, now {number}"
+            assert [a for a, n in phase.items() if n == number and a != action] == [], "a number reused"
+        if phase and sorted(printed.values()) != list(range(1, len(printed) + 1)):
+            gaps += 1
+        phase.update(printed)
+        longest = max(longest, len(phase))
+        decisions += 1
+        pick = rng.choice(sorted(printed))
+        said = len(out.getvalue())
+        table._action(str(printed[pick]))
+        assert "refused" not in out.getvalue()[said:] and "choose one of" not in out.getvalue()[said:]
+    assert decisions > 10
+    if gid == "ploc":
+        assert gaps, "Ploc's action phase never left a gap: the test would not see a renumbering"
+    if ctl.players > 1:
+        assert common or ctl.result() is not None   # resign was there all along, as a word only

@@ -27,6 +27,12 @@ from client.replaylist import ReplayList
 from client.ui import textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel
 
+
+def bot_table_title(game, players: int, bot: str) -> str:
+    """The title of a table against bots: the game alone for a solo game (nobody is played against)."""
+    return game.title if players == 1 else f"{game.title} - you vs the {bot} bot"
+
+
 BOT_DELAYS = (0.6, 1.0, 2.0, 0.0, 0.3)  # seconds a bot waits before each move (the lobby's choice cycles)
 
 log = logging.getLogger("netplay.client")
@@ -206,8 +212,7 @@ class LobbyScene:
                           delay_s=BOT_DELAYS[self.bot_delay_index])
         peers.__enter__()
         net.closers.append(lambda: peers.__exit__(None, None, None))
-        title = self.game.title if self.players == 1 else f"{self.game.title} - you vs the {bot} bot"
-        self._open_table(app, net, title)
+        self._open_table(app, net, bot_table_title(self.game, self.players, bot))
         return net
 
     def host(self, app) -> NetGame | None:

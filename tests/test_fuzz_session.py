@@ -1,0 +1,245 @@
+"""Fuzzing (hypothesis) of the session-message handlers, past decoding: well-formed but hostile session
+messages from a seated peer, fed to the host's handler of one decoded message (`HostSession._on_message`)
+and the joiner's (`JoinSession._on_data`) mid-game, over a fake transport that only records what
+would be sent. Every kind of `netplay.wire` (offer, hello, ready, start, frame, ack, acked, reject,
+synced, chat, dispute, rematch, decline, refused, header) with wrong types, wrong and absent seats,
+huge and negative ints, unknown and surplus fields, oversized texts, garbage and replayed or forged
+frames signed by the hostile peer's own key (claims and contests included).
+
+What must hold: the handler never raises (its documented refusal is a logged drop; a bad frame is a
+`reject` sent back, a bad dispute is logged and play goes on); the ledger never changes (the host
+awaits its own move, so no peer frame is due and every claim is premature); the session does not
+end; each message is handled within a time bound. `bye` is left out, and `refused` to the joiner: the
+peer's leaving ends the session by design (a host can always walk away; that is the timeout's case).
+
+Quick by default (well under 20 s); `NETPLAY_LONG=1` runs ten times as many. Inputs run are printed."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bots.decider import BotDecider
+from netplay import wire
+from netplay.host import HostSession
+from netplay.identity import Identity
+from netplay.joiner import JoinSession
+from netplay.session import QueueDecider
+from netplay.transport import Incoming
+from replays.frames import KINDS, make_frame
+
+LONG = os.environ.get("NETPLAY_LONG") == "1"
+RUNS: Counter[str] = Counter()
+BOUND_S = 2.0   # one hostile message, handled
+
+
+def examples(quick: int) -> settings:
+    return settings(max_examples=quick * (10 if LONG else 1), deadline=None, derandomize=not LONG,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.function_scoped_fixture])
+
+
+class FakeTransport:
+    """The real transport's read-only parts, with every send recorded instead of sent."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.sent: list[tuple] = []
+
+    def send(self, *args: Any) -> bool:
+        self.sent.append(args)
+        return True
+
+    def broadcast(self, *args: Any) -> None:
+        self.sent.append(args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+class Table:
+    def __init__(self, host: HostSession, join: JoinSession, joiner_id: Identity) -> None:
+        self.host, self.join, self.joiner_id = host, join, joiner_id
+        self.conn = next(c for c in host.conns.values() if c.seat is not None)
+
+    def snapshot(self) -> tuple:
+        return tuple((len(s.transcript.ledger.frames), s.transcript.ledger.last_hash, s.outcome)
+                     for s in (self.host, self.join))
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    """A Madagaskar game in one process, over loopback, stopped where the host (a person) is to move."""
+    tmp = tmp_path_factory.mktemp("fuzz-session")
+    os.environ["NETPLAY_HOME"] = str(tmp / "home")
+    host = HostSession(Identity.generate("host"), QueueDecider(), "madagaskar", bind="127.0.0.1",
+                       replay_dir=tmp / "h", fsync=False)
+    joiner_id = Identity.generate("mallory")
+    made: dict = {}
+    thread = threading.Thread(target=lambda: made.setdefault(
+        "join", JoinSession(joiner_id, BotDecider("random"), host.address, replay_dir=tmp / "j", fsync=False)))
+    thread.start()
+    deadline = time.monotonic() + 30
+    while thread.is_alive() and time.monotonic() < deadline:
+        host.step(10)
+    thread.join(5)
+    join = made["join"]
+
+    def host_to_move() -> bool:
+        t = host.transcript
+        decision = None if t is None else t.ledger.decision()
+        return decision is not None and decision[0] == 0 and host.phase == "play"
+
+    while not host_to_move() and time.monotonic() < deadline:
+        host.step(10)
+        join.step(10)
+    assert host_to_move(), "the game did not reach the host's move"
+    for _ in range(20):   # let the last frames and acks settle
+        host.step(5)
+        join.step(5)
+    host.transport = FakeTransport(host.transport)
+    join.transport = FakeTransport(join.transport)
+    yield Table(host, join, joiner_id)
+    host.close()
+    join.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    text = (f"session-handler fuzz inputs run ({'NETPLAY_LONG' if LONG else 'quick'}): {sum(RUNS.values())}\n"
+            + "\n".join(f"  {target}: {count}" for target, count in sorted(RUNS.items())))
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line("")
+            reporter.write_line(text)
+    out = Path(__file__).with_name("artifacts")
+    out.mkdir(exist_ok=True)
+    (out / "fuzz-session-counts.txt").write_text(text + "\n")
+
+
+# -- hostile values -------------------------------------------------------------------------------
+
+HUGE = [2**63 - 1, -(2**63), 2**64 - 1, -1, 0, 1, 2, 3, 7, 10**12]
+ints = st.one_of(st.sampled_from(HUGE), st.integers(-5, 300))
+scalars = st.one_of(ints, st.booleans(), st.none(), st.text(max_size=40), st.binary(max_size=80),
+                    st.sampled_from([b"", bytes(32), bytes(64), "x" * 600, b"\xff" * 300]))
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4), max_leaves=10)
+
+KIND_NAMES = sorted(set(wire.SHAPES) - {"bye"})
+
+
+@st.composite
+def frames(draw, table: Table) -> bytes:
+    """A frame as the hostile joiner can sign it: its own key, any kind, seq, prev, seat and body."""
+    ledger = table.host.transcript.ledger
+    seq = draw(st.one_of(st.just(len(ledger.frames)), st.just(len(ledger.frames) - 1), ints.filter(lambda i: i >= 0)))
+    # never chained to the last frame: a signed, well-placed frame that breaks a rule is evidence, and the
+    # peer stops with a dispute naming the signer (by design; the attack suite covers it), ending this table
+    prev = draw(st.sampled_from([bytes(32), ledger.frames[0].hash]))
+    seat = draw(st.sampled_from([0, 1, 2, 255]))
+    kind = draw(st.sampled_from(KINDS))
+    body = draw(st.lists(st.one_of(st.integers(-3, 50), st.text(max_size=12), st.binary(max_size=40),
+                                   st.sampled_from(["step 0 1", "resign", "offer draw"])), max_size=4))
+    digest = draw(st.sampled_from([bytes(32), ledger.last_hash]))
+    session = draw(st.sampled_from([table.host.transcript.header.session, bytes(16)]))
+    try:
+        frame = make_frame(table.joiner_id.private_key, session, seq, prev, seat, kind, body, digest)
+    except Exception:  # the builder itself refuses (an int too large to encode): a replayed frame instead
+        return ledger.frames[-1].encode()
+    return frame.encode()
+
+
+@st.composite
+def messages(draw, table: Table, to: str = "host") -> bytes:
+    tag = draw(st.sampled_from([k for k in KIND_NAMES if to == "host" or k != "refused"] + ["nonsense"]))
+    shape = wire.SHAPES.get(tag, ())
+    fields: list = []
+    for kind in shape:
+        if draw(st.integers(0, 3)) == 0:
+            fields.append(draw(values))     # the wrong type: a dropped message
+            continue
+        kind = kind if isinstance(kind, type) else draw(st.sampled_from(kind))
+        if kind is int:
+            fields.append(draw(ints))
+        elif kind is str:
+            fields.append(draw(st.one_of(st.text(max_size=30), st.just("x" * 600))))
+        elif kind is bytes:
+            fields.append(draw(st.one_of(frames(table), st.binary(max_size=64), st.sampled_from([bytes(32), bytes(64)]),
+                                         st.just(table.host.transcript.ledger.frames[-1].encode()))))
+        elif kind is list:
+            fields.append(draw(st.lists(values, max_size=3)))
+        else:
+            fields.append(None)
+    if tag == "frame" and draw(st.booleans()):
+        fields[:1] = [draw(frames(table))]
+    extra = draw(st.integers(0, 2))
+    fields += [draw(values) for _ in range(extra if draw(st.integers(0, 4)) == 0 else 0)]   # unknown fields
+    return msgpack.packb([tag, *fields], use_bin_type=True)
+
+
+def _hostile(table: Table, data: bytes, to: str) -> None:
+    before = table.snapshot()
+    start = time.monotonic()
+    if to == "host":
+        table.host._on_message(table.conn, Incoming("message", table.conn.key, table.conn.name, data))
+    else:
+        table.join._on_data(data)
+    assert time.monotonic() - start < BOUND_S, "a message took too long"
+    after = table.snapshot()
+    assert after == before, f"a hostile message changed the ledger or ended the session: {before} -> {after}"
+    RUNS[f"{to} handler"] += 1
+
+
+@st.composite
+def frame_messages(draw, table: Table) -> bytes:
+    """A `frame` message of the right shape: a forged, foreign, replayed or out-of-turn frame."""
+    return wire.pack("frame", draw(frames(table)), draw(st.sampled_from([b"", bytes(64)])))
+
+
+@st.composite
+def batches(draw, table: Table, to: str) -> list[bytes]:
+    return draw(st.lists(st.one_of(messages(table, to), frame_messages(table)), min_size=1, max_size=4))
+
+
+def test_the_hosts_handler_survives_hostile_messages(table: Table) -> None:
+    @examples(150)
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        for message in data.draw(batches(table, "host")):
+            _hostile(table, message, "host")
+    run()
+    sent = table.host.transport.sent
+    tags = Counter(wire.unpack(s[-1])[0] for s in sent if s and isinstance(s[-1], bytes))
+    assert tags["reject"], f"no hostile frame was answered with a reject: {tags}"
+
+
+def test_the_joiners_handler_survives_hostile_messages(table: Table) -> None:
+    @examples(150)
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        for message in data.draw(batches(table, "joiner")):
+            _hostile(table, message, "joiner")
+    run()
+
+
+def test_hostile_disputes_are_logged_and_play_goes_on(table: Table) -> None:
+    """A dispute carrying no proof, or a valid frame that proves nothing, never stops a peer."""
+    last = table.host.transcript.ledger.frames[-1].encode()
+    for evidence in (b"", bytes(64), last, b"\x93" + last[:40]):
+        for to in ("host", "joiner"):
+            _hostile(table, wire.pack("dispute", evidence, "you cheated"), to)
+    assert table.host.outcome is None and table.join.outcome is None
+

@@ -58,7 +58,7 @@ def play_match(
             applied = [table.feed_chance()]
         else:
             applied = []
-            for seat in table.awaited_seats():
+            for seat in table.awaited_seats(waiting):
                 state = table.state_of(seat)
                 action = bots[seat].choose(game, state, seat, game.legal(state, seat), rngs[seat])
                 applied += table.submit(seat, action)

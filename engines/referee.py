@@ -85,9 +85,11 @@ class Referee:
     def state_of(self, seat: int) -> State:
         return self.knowing[seat]
 
-    def awaited_seats(self) -> tuple[int, ...]:
-        """Seats that still have to choose (for a simultaneous step: those not yet chosen)."""
-        waiting = self.awaiting()
+    def awaited_seats(self, waiting: Awaiting | None = None) -> tuple[int, ...]:
+        """Seats that still have to choose (for a simultaneous step: those not yet chosen). `waiting`
+        is `awaiting()` when the caller has just asked for it (it is not asked again)."""
+        if waiting is None:
+            waiting = self.awaiting()
         if waiting.kind == "move":
             return waiting.seats[:1]
         if waiting.kind == "simultaneous":

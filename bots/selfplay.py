@@ -60,7 +60,7 @@ def play_match(
             applied = []
             for seat in table.awaited_seats(waiting):
                 state = table.state_of(seat)
-                action = bots[seat].choose(game, state, seat, game.legal(state, seat), rngs[seat])
+                action = bots[seat].choose(game, state, seat, table.legal(seat), rngs[seat])
                 applied += table.submit(seat, action)
                 if interrupts_step(action):
                     break

@@ -68,6 +68,7 @@ class Referee:
         self.steps: list[Step] = []
         self.digests: list[bytes] = []
         self.dealt: dict[tuple[str, int], list[int]] = {}  # (deck, epoch) -> card types dealt so far
+        self._legal: tuple[State, int, list[str]] | None = None  # the last legal(): (state, seat, list)
 
     @classmethod
     def from_state(cls, game: Game, state: State, players: int, seed: int, check_views: bool = True) -> Referee:
@@ -84,6 +85,18 @@ class Referee:
 
     def state_of(self, seat: int) -> State:
         return self.knowing[seat]
+
+    def legal(self, seat: int) -> list[str]:
+        """`game.legal` of the seat's knowledge state, remembered for that state, so that `submit`
+        does not generate a simultaneous step's choices again to check the one made from this list
+        (callers must not modify the list)."""
+        state = self.knowing[seat]
+        memo = self._legal
+        if memo is not None and memo[0] is state and memo[1] == seat:
+            return memo[2]
+        actions = self.game.legal(state, seat)
+        self._legal = (state, seat, actions)
+        return actions
 
     def awaited_seats(self, waiting: Awaiting | None = None) -> tuple[int, ...]:
         """Seats that still have to choose (for a simultaneous step: those not yet chosen). `waiting`
@@ -130,7 +143,7 @@ class Referee:
         waiting = self.awaiting()
         if waiting.kind != "simultaneous" or interrupts_step(action):
             return [self._apply(seat, action, secret=False)]
-        if action not in self.game.legal(self.knowing[seat], seat):
+        if action not in self.legal(seat):
             raise IllegalAction(f"{action!r} is not among seat {seat}'s choices")
         self.pending[seat] = action
         if any(s not in self.pending for s in waiting.seats):

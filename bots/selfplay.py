@@ -61,7 +61,7 @@ def play_match(
             for seat in table.awaited_seats(waiting):
                 state = table.state_of(seat)
                 action = bots[seat].choose(game, state, seat, table.legal(seat), rngs[seat])
-                applied += table.submit(seat, action)
+                applied += table.submit(seat, action, waiting)  # nothing is applied until the last seat chose
                 if interrupts_step(action):
                     break
         if on_step is not None:

@@ -111,8 +111,8 @@ class Game:
         return resolved
 
     def awaiting(self, state: State) -> Awaiting:
-        if self.result(state) is not None:
-            return Awaiting("over")
+        if state.ended is not None or self.rules.result(state.inner) is not None:  # result(), inlined
+            return _OVER
         if state.offer is not None:
             # the seats answer one at a time, in seat order starting after the one who offered
             in_game = self._in_game(state)
@@ -387,6 +387,7 @@ _set_inner, _set_players, _set_plies, _set_out, _set_offer, _set_accepted, _set_
     _set_ended = (getattr(State, name).__set__ for name in ("inner", "players", "plies", "out", "offer", "accepted",
                                                             "offered_at", "mid_step", "ended"))
 _COMMON = frozenset(COMMON_ACTIONS)
+_OVER = Awaiting("over")
 
 
 def _result_value(result: Result | None) -> Any:

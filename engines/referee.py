@@ -138,9 +138,11 @@ class Referee:
         self._follow(lambda s, k: self.game.chance(k, value if owner in (None, s) else HIDDEN))
         return self._record(Step(None, value, "chance"))
 
-    def submit(self, seat: int, action: str) -> list[Step]:
-        """A seat's choice; returns the steps applied (none while a simultaneous step still waits)."""
-        waiting = self.awaiting()
+    def submit(self, seat: int, action: str, waiting: Awaiting | None = None) -> list[Step]:
+        """A seat's choice; returns the steps applied (none while a simultaneous step still waits).
+        `waiting` is `awaiting()` when the caller has it for the current state (it is not asked again)."""
+        if waiting is None:
+            waiting = self.awaiting()
         if waiting.kind != "simultaneous" or interrupts_step(action):
             return [self._apply(seat, action, secret=False)]
         if action not in self.legal(seat):

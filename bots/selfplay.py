@@ -58,10 +58,10 @@ def play_match(
             applied = [table.feed_chance()]
         else:
             applied = []
-            for seat in table.awaited_seats():
+            for seat in table.awaited_seats(waiting):
                 state = table.state_of(seat)
-                action = bots[seat].choose(game, state, seat, game.legal(state, seat), rngs[seat])
-                applied += table.submit(seat, action)
+                action = bots[seat].choose(game, state, seat, table.legal(seat), rngs[seat])
+                applied += table.submit(seat, action, waiting)  # nothing is applied until the last seat chose
                 if interrupts_step(action):
                     break
         if on_step is not None:

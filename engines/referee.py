@@ -68,6 +68,7 @@ class Referee:
         self.steps: list[Step] = []
         self.digests: list[bytes] = []
         self.dealt: dict[tuple[str, int], list[int]] = {}  # (deck, epoch) -> card types dealt so far
+        self._legal: tuple[State, int, list[str]] | None = None  # the last legal(): (state, seat, list)
 
     @classmethod
     def from_state(cls, game: Game, state: State, players: int, seed: int, check_views: bool = True) -> Referee:
@@ -85,9 +86,23 @@ class Referee:
     def state_of(self, seat: int) -> State:
         return self.knowing[seat]
 
-    def awaited_seats(self) -> tuple[int, ...]:
-        """Seats that still have to choose (for a simultaneous step: those not yet chosen)."""
-        waiting = self.awaiting()
+    def legal(self, seat: int) -> list[str]:
+        """`game.legal` of the seat's knowledge state, remembered for that state, so that `submit`
+        does not generate a simultaneous step's choices again to check the one made from this list
+        (callers must not modify the list)."""
+        state = self.knowing[seat]
+        memo = self._legal
+        if memo is not None and memo[0] is state and memo[1] == seat:
+            return memo[2]
+        actions = self.game.legal(state, seat)
+        self._legal = (state, seat, actions)
+        return actions
+
+    def awaited_seats(self, waiting: Awaiting | None = None) -> tuple[int, ...]:
+        """Seats that still have to choose (for a simultaneous step: those not yet chosen). `waiting`
+        is `awaiting()` when the caller has just asked for it (it is not asked again)."""
+        if waiting is None:
+            waiting = self.awaiting()
         if waiting.kind == "move":
             return waiting.seats[:1]
         if waiting.kind == "simultaneous":
@@ -123,12 +138,14 @@ class Referee:
         self._follow(lambda s, k: self.game.chance(k, value if owner in (None, s) else HIDDEN))
         return self._record(Step(None, value, "chance"))
 
-    def submit(self, seat: int, action: str) -> list[Step]:
-        """A seat's choice; returns the steps applied (none while a simultaneous step still waits)."""
-        waiting = self.awaiting()
+    def submit(self, seat: int, action: str, waiting: Awaiting | None = None) -> list[Step]:
+        """A seat's choice; returns the steps applied (none while a simultaneous step still waits).
+        `waiting` is `awaiting()` when the caller has it for the current state (it is not asked again)."""
+        if waiting is None:
+            waiting = self.awaiting()
         if waiting.kind != "simultaneous" or interrupts_step(action):
             return [self._apply(seat, action, secret=False)]
-        if action not in self.game.legal(self.knowing[seat], seat):
+        if action not in self.legal(seat):
             raise IllegalAction(f"{action!r} is not among seat {seat}'s choices")
         self.pending[seat] = action
         if any(s not in self.pending for s in waiting.seats):

@@ -418,14 +418,25 @@ class JoinSession(Session):
         transcript = self.transcript
         if transcript is None or self.phase not in ("play", "over") or not 0 <= seat < transcript.header.players:
             return
+        frames = transcript.ledger.frames
+        if 0 <= seq < len(frames) and frames[seq].hash == frame_hash:
+            return   # it agrees with our own frame: it proves nothing and nothing is done with it (no signature
+            #          check is spent on it; one that disagrees is checked before it counts, below)
+        if not self._ack_signed(seat, seq, frame_hash, cert, sig):
+            return
+        if len(self._acks) < MAX_AHEAD:
+            self._acks[(seat, seq)] = (frame_hash, cert, sig)
+        self._check_acks(min(seq, len(frames) - 1))
+
+    def _ack_signed(self, seat: int, seq: int, frame_hash: bytes, cert: bytes, sig: bytes) -> bool:
+        """Whether an `acked` is signed by that seat and certified by the host (else dropped and logged)."""
+        transcript = self.transcript
         session = transcript.header.session
         if not (verify_ack(transcript.header.seats[seat][0], session, seq, frame_hash, sig)
                 and verify_cert(self.transport.host_key, session, seq, frame_hash, cert)):
             log.warning("dropped an acknowledgement of seat %d that is not signed as it should be", seat)
-            return
-        if len(self._acks) < MAX_AHEAD:
-            self._acks[(seat, seq)] = (frame_hash, cert, sig)
-        self._check_acks(min(seq, len(transcript.ledger.frames) - 1))
+            return False
+        return True
 
     def _check_acks(self, upto: int) -> None:
         frames = self.transcript.ledger.frames
@@ -433,7 +444,7 @@ class JoinSession(Session):
             if seq >= len(frames) or seq > upto:
                 continue
             del self._acks[(seat, seq)]
-            if frames[seq].hash != frame_hash:
+            if frames[seq].hash != frame_hash:   # (both signatures were checked when it was kept)
                 self._equivocation(seat, seq, frame_hash, cert, sig)
                 return
 

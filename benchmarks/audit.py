@@ -149,8 +149,9 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     """The audit of every game (all its player counts) over `runs` runs, each against one core's raw
     verification rate measured just before it; the seek figure; bytes per frame."""
     lib = libraries()
-    # quick: one game each, and Catan cut to 25 rounds (a rough reading of the same mix)
-    replays = record_replays(games=1 if quick else 3, options={"catan": {"max_rounds": "25"}} if quick else None)
+    # quick: one game each, Catan and C&K cut short (a rough reading of the same mix)
+    short = {"catan": {"max_rounds": "25"}, "catan-ck": {"max_rounds": "15"}}
+    replays = record_replays(games=1 if quick else 3, options=short if quick else None)
     base = f"raw Ed25519 verification, one thread, {lib['sodium']}"
     overall = Figure("audit", "audit, all games (frames/s vs one core's raw Ed25519 verify)", "frames/s",
                      baseline=base, aim=AIM, lower=False)

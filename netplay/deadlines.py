@@ -50,15 +50,19 @@ class Deadlines:
         its seat's clock and start timing the next frame. `frames` (the ledger's) tell whether that seat
         made its decision meanwhile: only a decision earns the increment, not a timeout claim against it,
         after which the same seat's decision is still awaited (as the claim's answer) on the same clock.
-        Without `frames`, any frame after an awaited decision counts as that decision."""
+        Several decisions of that seat applied in one step (a joiner receives frames in batches) each earn
+        it. Without `frames`, any frame after an awaited decision counts as one decision."""
         slot = None if awaited is None else (seq, awaited[0], awaited[1])
         if slot == self.slot:
             return
         last = self.slot
         if last is not None and last[1] in DECISIONS and seq > last[0]:
             self.used[last[2]] += now - self.since
-            if frames is None or any(f.kind in DECISIONS and f.seat == last[2] for f in frames[last[0]:seq]):
+            if frames is None:
                 self.decided[last[2]] += 1
+            else:   # every decision of that seat since (a peer may apply several frames in one step)
+                seat = last[2]
+                self.decided[seat] += sum(1 for f in frames[last[0]:seq] if f.kind in DECISIONS and f.seat == seat)
         self.slot, self.since = slot, now
 
     def left(self, seat: int, now: float) -> None:

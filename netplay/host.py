@@ -101,8 +101,10 @@ class HostSession(Session):
             self._timers()
             self._between_games()
             urgent = self.outcome is not None or (self.phase == "play" and self._my_decision_queued())
-        waker = self._poll_waker()
-        events = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms), waker)
+        waker, transport = self._poll_waker(), self.transport
+        if waker is None or transport is None:
+            return   # closed meanwhile (from another thread): nothing to poll
+        events = transport.poll(0 if urgent else self._wait_ms(timeout_ms), waker)
         waker.clear()
         with self.lock:
             self._run_posted()

@@ -120,9 +120,11 @@ class JoinSession(Session):
             self._timers()
             self._between_games()
             urgent = self.outcome is not None or self.decision_queued()
+        waker, transport = self._poll_waker(), self.transport
+        if waker is None or transport is None:
+            return   # closed meanwhile (from another thread): nothing to poll
         try:
-            waker = self._poll_waker()
-            messages = self.transport.poll(0 if urgent else self._wait_ms(timeout_ms), waker)
+            messages = transport.poll(0 if urgent else self._wait_ms(timeout_ms), waker)
             waker.clear()
         except (Refused, KeyChanged) as exc:   # on a reconnection: another host now answers there
             with self.lock:

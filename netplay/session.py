@@ -205,6 +205,7 @@ class Session:
         #: cuts the session thread's poll short when another thread posts a call or a decision (`wake`);
         #: made at the first poll, in the session's own thread, and closed with the session
         self._waker: Waker | None = None
+        self._waker_closed = False
 
     # ------------------------------------------------------------------------------ the loop
 
@@ -258,12 +259,15 @@ class Session:
         if waker is not None:
             waker.wake()
 
-    def _poll_waker(self) -> Waker:
-        if self._waker is None:
+    def _poll_waker(self) -> Waker | None:
+        """The waker for this poll; None once the session was closed (perhaps from another thread while
+        this one was stepping: a new one would never be closed)."""
+        if self._waker is None and not self._waker_closed:
             self._waker = Waker()
         return self._waker
 
     def _close_waker(self) -> None:
+        self._waker_closed = True
         waker, self._waker = self._waker, None
         if waker is not None:
             waker.close()

@@ -554,6 +554,16 @@ class Waker:
         self._write.close()
 
 
+def _note_wake(ready: list, wake: Waker | None) -> None:
+    """A waker found readable counts as woken even if its flag was cleared meanwhile (a `wake()` racing
+    the poller's `clear()` can leave a byte with the flag down): otherwise every later poll would
+    return at once and spin until its deadline. The poller's `clear()` drains it."""
+    if wake is not None and ready:
+        fd = wake.fileno()
+        if any(item[0] is wake or item[0] == fd for item in ready):   # pyzmq gives a plain object's fd back
+            wake.woken = True
+
+
 class HostTransport(_Endpoint):
     """Binds a plain bootstrap ROUTER on `port` (hands out the signed host card) and a CurveZMQ ROUTER
     on `curve_port` (default: port+1 when a port is given, else any free port) for the game itself."""
@@ -638,7 +648,7 @@ class HostTransport(_Endpoint):
             if events or now >= deadline or (wake is not None and wake.woken):
                 return events
             wait = min(deadline - now, self.heartbeat_s / 4)
-            zmq.zmq_poll(polled, max(1, math.ceil(wait * 1000)))
+            _note_wake(zmq.zmq_poll(polled, max(1, math.ceil(wait * 1000))), wake)
 
     def send(self, peer: bytes, data: bytes) -> bool:
         self._check_open()
@@ -1059,7 +1069,9 @@ class JoinTransport(_Endpoint):
                 time.sleep(wait)
         elif not self._read(sock) and wait > 0 and not (wake is not None and wake.woken):
             polled = [(sock, _POLLIN)] if wake is None else [(sock, _POLLIN), (wake, _POLLIN)]
-            if zmq.zmq_poll(polled, max(1, math.ceil(wait * 1000))):
+            ready = zmq.zmq_poll(polled, max(1, math.ceil(wait * 1000)))
+            _note_wake(ready, wake)
+            if ready:
                 self._read(sock)   # nothing was waiting: waited for input (at most `wait`), now read it
         self._timers()
 

@@ -93,6 +93,17 @@ def test_a_claim_against_a_decision_is_no_decision_made_and_earns_no_increment()
     assert d.decided == [0, 1] and d.allowance(0, 12.0) == pytest.approx(10.0 - 1.0)
 
 
+def test_several_decisions_applied_in_one_step_each_earn_the_increment() -> None:
+    """A joiner receives a fast seat's frames in batches: three moves seen in one step are three
+    decisions (one increment each), not one, or it would think that seat short of time and claim."""
+    d = _clocked()
+    frames = [_frame("open", 0), _frame("open", 1)]
+    d.moved(2, ("act", 1), now=0.0, frames=frames)
+    frames += [_frame("act", 1), _frame("act", 1), _frame("act", 1)]   # three moves of seat 1, one batch
+    d.moved(5, ("act", 0), now=3.0, frames=frames)
+    assert d.decided == [0, 3] and d.used[1] == pytest.approx(3.0)
+    assert d.allowance(1, 3.0) == pytest.approx(10.0 + 3 * 2.0 - 3.0)
+
 def test_a_decision_is_due_when_the_allowance_runs_out_or_the_seat_is_gone() -> None:
     d = _clocked()
     d.moved(2, ("act", 1), now=0.0)

@@ -63,3 +63,26 @@ def test_a_posted_call_runs_before_the_session_poll_interval_ends(tmp_path, monk
         assert ran.is_set() and time.monotonic() - started < 2.0
     finally:
         session.close()
+
+
+def test_a_wake_that_races_the_clear_does_not_make_the_next_poll_spin():
+    """wake() sets the flag then writes a byte; clear() lowers the flag then drains. Interleaved as
+    flag up, flag down, drain, byte, a byte is left with the flag down: the poll must count the readable
+    waker as woken (return at once, once) rather than return from zmq_poll at once on every pass."""
+    host = HostTransport(Identity.generate("host"))
+    waker = Waker()
+    try:
+        waker.woken = True
+        waker.clear()
+        waker._write.send(b"\0")          # the racing wake()'s byte, after the drain
+        assert not waker.woken
+        started = time.monotonic()
+        host.poll(300, waker)
+        assert time.monotonic() - started < 0.2 and waker.woken   # one wake-up, seen as one
+        waker.clear()
+        started = time.monotonic()
+        host.poll(150, waker)                                      # drained: a normal wait again
+        assert time.monotonic() - started >= 0.14 and not waker.woken
+    finally:
+        waker.close()
+        host.close()

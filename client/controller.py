@@ -189,6 +189,8 @@ class LocalController:
             self.game.play(self.referee.state_of(self.seat), self.seat, action)
         except IllegalAction as exc:
             return str(exc)
+        except Exception:   # a question about a text the engine cannot even parse: no reason to give
+            return ""
         return ""
 
     def last_move(self) -> tuple[int, str, str] | None:

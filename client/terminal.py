@@ -361,7 +361,9 @@ class TerminalTable:
             number = int(text)
             by_number = {n: a for a, n in self._number(actions).items()}
             if number not in by_number:
-                shown = ", ".join(str(n) for n in sorted(by_number))
+                valid = sorted(by_number)
+                more = f" ... ({len(valid)} in all)" if len(valid) > 12 else ""
+                shown = ", ".join(str(n) for n in valid[:12]) + more
                 self.say(f"{number}: choose one of {shown} (resign and draw are words, never numbers)")
                 self._prompt()
                 return

@@ -21,11 +21,11 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
+from fuzzcounts import report_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -81,53 +81,49 @@ class Table:
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     """A Madagaskar game in one process, over loopback, stopped where the host (a person) is to move."""
     tmp = tmp_path_factory.mktemp("fuzz-session")
-    os.environ["NETPLAY_HOME"] = str(tmp / "home")
-    host = HostSession(Identity.generate("host"), QueueDecider(), "madagaskar", bind="127.0.0.1",
-                       replay_dir=tmp / "h", fsync=False)
-    joiner_id = Identity.generate("mallory")
-    made: dict = {}
-    thread = threading.Thread(target=lambda: made.setdefault(
-        "join", JoinSession(joiner_id, BotDecider("random"), host.address, replay_dir=tmp / "j", fsync=False)))
-    thread.start()
-    deadline = time.monotonic() + 30
-    while thread.is_alive() and time.monotonic() < deadline:
-        host.step(10)
-    thread.join(5)
-    join = made["join"]
+    with pytest.MonkeyPatch.context() as patch:   # this module's home only, not the tests after it
+        patch.setenv("NETPLAY_HOME", str(tmp / "home"))
+        host = HostSession(Identity.generate("host"), QueueDecider(), "madagaskar", bind="127.0.0.1",
+                           replay_dir=tmp / "h", fsync=False)
+        joiner_id = Identity.generate("mallory")
+        made: dict = {}
+        try:
+            thread = threading.Thread(target=lambda: made.setdefault(
+                "join", JoinSession(joiner_id, BotDecider("random"), host.address, replay_dir=tmp / "j",
+                                    fsync=False)))
+            thread.start()
+            deadline = time.monotonic() + 30
+            while thread.is_alive() and time.monotonic() < deadline:
+                host.step(10)
+            thread.join(5)
+            join = made["join"]
 
-    def host_to_move() -> bool:
-        t = host.transcript
-        decision = None if t is None else t.ledger.decision()
-        return decision is not None and decision[0] == 0 and host.phase == "play"
+            def host_to_move() -> bool:
+                t = host.transcript
+                decision = None if t is None else t.ledger.decision()
+                return decision is not None and decision[0] == 0 and host.phase == "play"
 
-    while not host_to_move() and time.monotonic() < deadline:
-        host.step(10)
-        join.step(10)
-    assert host_to_move(), "the game did not reach the host's move"
-    for _ in range(20):   # let the last frames and acks settle
-        host.step(5)
-        join.step(5)
-    host.transport = FakeTransport(host.transport)
-    join.transport = FakeTransport(join.transport)
-    yield Table(host, join, joiner_id)
-    host.close()
-    join.close()
+            while not host_to_move() and time.monotonic() < deadline:
+                host.step(10)
+                join.step(10)
+            assert host_to_move(), "the game did not reach the host's move"
+            for _ in range(20):   # let the last frames and acks settle
+                host.step(5)
+                join.step(5)
+            host.transport = FakeTransport(host.transport)
+            join.transport = FakeTransport(join.transport)
+            yield Table(host, join, joiner_id)
+        finally:
+            host.close()
+            if "join" in made:
+                made["join"].close()
 
 
 @pytest.fixture(scope="module", autouse=True)
 def report(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
-    text = (f"session-handler fuzz inputs run ({'NETPLAY_LONG' if LONG else 'quick'}): {sum(RUNS.values())}\n"
-            + "\n".join(f"  {target}: {count}" for target, count in sorted(RUNS.items())))
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    if reporter is not None and capture is not None:
-        with capture.global_and_fixture_disabled():
-            reporter.write_line("")
-            reporter.write_line(text)
-    out = Path(__file__).with_name("artifacts")
-    out.mkdir(exist_ok=True)
-    (out / "fuzz-session-counts.txt").write_text(text + "\n")
+    report_counts(request, f"session-handler fuzz inputs run ({'NETPLAY_LONG' if LONG else 'quick'})", RUNS,
+                  "fuzz-session-counts.txt")
 
 
 # -- hostile values -------------------------------------------------------------------------------

@@ -23,12 +23,12 @@ import time
 import tracemalloc
 from collections import Counter
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
 import zmq
+from fuzzcounts import report_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_transport import HB, LIVE, Run, has, joiner, key_of
@@ -53,17 +53,7 @@ def examples(quick: int) -> settings:
 @pytest.fixture(scope="module", autouse=True)
 def report(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    lines = [f"  {target}: {count}" for target, count in sorted(RUNS.items())]
-    text = f"fuzz inputs run ({'NETPLAY_LONG' if LONG else 'quick'}): {sum(RUNS.values())}\n" + "\n".join(lines)
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    if reporter is not None and capture is not None:
-        with capture.global_and_fixture_disabled():
-            reporter.write_line("")
-            reporter.write_line(text)
-    out = Path(__file__).with_name("artifacts")
-    out.mkdir(exist_ok=True)
-    (out / "fuzz-counts.txt").write_text(text + "\n")
+    report_counts(request, f"fuzz inputs run ({'NETPLAY_LONG' if LONG else 'quick'})", RUNS, "fuzz-counts.txt")
 
 
 # -- inputs ---------------------------------------------------------------------------------------

@@ -120,13 +120,13 @@ def _reroll_mark(surface: pygame.Surface, centre: tuple[int, int], r: int, colou
 
 
 def _mover(view: dict) -> int | None:
-    """Who made the move that led to `view`: the seat whose turn runs on (the dice are still out),
-    else the one before the seat now to roll, else the winner of the match it ended."""
+    """Who made the move that led to `view` when the caller does not say: the seat whose turn runs on
+    (the dice are still out), else the one before the seat now to roll; unknown once a match ended
+    (a swap can lose the match for the seat that made it)."""
     turn = view.get("turn_of")
     if turn is not None:
         return turn if view.get("rolled") else 1 - turn
-    winners = view.get("match_winners") or []
-    return winners[-1] if winners else None
+    return None
 
 
 def _check(surface: pygame.Surface, rect: pygame.Rect, colour: paint.Colour) -> None:

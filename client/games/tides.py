@@ -377,8 +377,8 @@ class Renderer:
         elif verb in ("swing", "fire") and len(parts) == 2 and zone(parts[1]):
             own = zone(parts[1])
             ring(own, -6)
-            target = view["o"] + 2 - int(parts[1])
-            if 1 <= target <= 7:
+            target = dict(view.get("facing", [])).get(int(parts[1]), 0)   # the engine's facing pairs
+            if target:
                 hit = lay.zone_rect(1 - mover, target)
                 ring(hit, -6)
                 pygame.draw.line(surface, colour, own.center, hit.center, max(2, width - 1))
@@ -690,14 +690,13 @@ class Renderer:
         card(surface, face, None if t < 0.5 else name, px, levels=view.get("hierarchy"))
 
 
-_VERB_CARD = {"sailor": "sailor", "cannon": "cannon", "move": "move", "navigate": "navigate", "swing": "swing",
-              "fire": "fire", "promote": "promote"}
+_VERB_CARDS = frozenset(("sailor", "cannon", "move", "navigate", "swing", "fire", "promote"))   # a card per verb
 
 
 def _mover(view: dict, verb: str) -> int:
     """Who made a resolution move when the caller does not say: the seat whose revealed card it
     belongs to (the first, when both played the same card), else the viewer's own seat."""
-    card = _VERB_CARD.get(verb)
+    card = verb if verb in _VERB_CARDS else None
     revealed = view.get("revealed") or []
     for seat, name in enumerate(revealed):
         if card is not None and name == card:

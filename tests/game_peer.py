@@ -55,8 +55,11 @@ def _humans(session, humans: list[QueueDecider], rng: random.Random) -> None:
                 if decision is None or decision[0] != seat:
                     continue
                 legal = [a for a in decision[1] if a not in ("resign", "offer draw", "accept draw")]
+                # a person who can improve a city (C&K) does: it is what brings the progress cards the
+                # network tests must see dealt
+                better = [a for a in legal if a.startswith("improve ")]
                 if legal:
-                    decider.submit(rng.choice(legal))
+                    decider.submit(rng.choice(better or legal))
 
 
 def main() -> int:

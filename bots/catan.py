@@ -123,41 +123,11 @@ class Position:
         return not any(m in self.owner for m in NODE_NEIGHBOURS[node])
 
     def distances(self, extra_road: int = -1) -> dict[int, int]:
-        """Roads still to build from my network to each node (through empty edges, never through
-        another player's building); my own roads cost nothing."""
-        me = self.me
-        start = {n for n, (o, _) in self.owner.items() if o == me}
-        for e, o in self.roads.items():
-            if o == me:
-                start.update(EDGES[e])
-        if extra_road >= 0:
-            start.update(EDGES[extra_road])
-        dist = {n: 0 for n in start}
-        frontier = sorted(start)
-        for d in range(1, 4):
-            nxt = []
-            for a in frontier:
-                if a in self.owner and self.owner[a][0] != me:
-                    continue  # another player's building: the network stops here
-                for e in NODE_EDGES[a]:
-                    if e in self.roads and self.roads[e] != me:
-                        continue
-                    b = EDGES[e][0] + EDGES[e][1] - a
-                    if b not in dist:
-                        dist[b] = d
-                        nxt.append(b)
-            frontier = nxt
-        return dist
+        return road_distances(self.me, self.owner, self.roads, extra_road)
 
     def best_spot(self, extra_road: int = -1) -> tuple[int, int, int]:
         """(score, node, roads needed) of the best free node within 3 roads (score -1: none)."""
-        best = (-1, -1, 9)
-        for node, d in self.distances(extra_road).items():
-            if self.free(node):
-                score = self.node_value(node) - 25 * d
-                if score > best[0]:
-                    best = (score, node, d)
-        return best
+        return best_spot(self.distances(extra_road), self.free, self.node_value)
 
     def my_roads(self) -> int:
         mask = 0
@@ -172,6 +142,46 @@ class Position:
             if o != self.me:
                 mask |= 1 << n
         return mask
+
+
+def road_distances(me: int, owner: dict[int, tuple[int, str]], roads: dict[int, int],
+                   extra_road: int = -1) -> dict[int, int]:
+    """Roads still to build from `me`'s network to each node within 3 (through empty edges, never
+    through another player's building); its own roads cost nothing. Shared by the C&K bot."""
+    start = {n for n, (o, _) in owner.items() if o == me}
+    for e, o in roads.items():
+        if o == me:
+            start.update(EDGES[e])
+    if extra_road >= 0:
+        start.update(EDGES[extra_road])
+    dist = {n: 0 for n in start}
+    frontier = sorted(start)
+    for d in range(1, 4):
+        nxt = []
+        for a in frontier:
+            if a in owner and owner[a][0] != me:
+                continue  # another player's building: the network stops here
+            for e in NODE_EDGES[a]:
+                if e in roads and roads[e] != me:
+                    continue
+                b = EDGES[e][0] + EDGES[e][1] - a
+                if b not in dist:
+                    dist[b] = d
+                    nxt.append(b)
+        frontier = nxt
+    return dist
+
+
+def best_spot(distances: dict[int, int], free, value) -> tuple[int, int, int]:
+    """(score, node, roads needed) of the best node `free` allows, scored `value(node)` - 25 per road
+    (score -1: none)."""
+    best = (-1, -1, 9)
+    for node, d in distances.items():
+        if free(node):
+            score = value(node) - 25 * d
+            if score > best[0]:
+                best = (score, node, d)
+    return best
 
 
 def _missing(hand: tuple[int, ...], cost: tuple[int, ...]) -> list[int]:

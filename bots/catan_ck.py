@@ -26,8 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bots.catan import best_spot, road_distances
 from bots.lib import RandomBot, game_actions
-from engines.catan.board import EDGES, HEX_NODES, NODE_EDGES, NODE_HEXES, NODE_NEIGHBOURS
+from engines.catan.board import EDGES, HEX_NODES, NODE_HEXES, NODE_NEIGHBOURS
 from engines.core import Game, State
 
 __all__ = ["BOTS", "RandomBot", "SmartBot"]
@@ -118,36 +119,10 @@ class Position:
         return not any(m in self.owner for m in NODE_NEIGHBOURS[node])
 
     def distances(self) -> dict[int, int]:
-        me = self.me
-        start = {n for n, (o, _) in self.owner.items() if o == me}
-        for e, o in self.roads.items():
-            if o == me:
-                start.update(EDGES[e])
-        dist = {n: 0 for n in start}
-        frontier = sorted(start)
-        for d in range(1, 4):
-            nxt = []
-            for a in frontier:
-                if a in self.owner and self.owner[a][0] != me:
-                    continue
-                for e in NODE_EDGES[a]:
-                    if e in self.roads and self.roads[e] != me:
-                        continue
-                    b = EDGES[e][0] + EDGES[e][1] - a
-                    if b not in dist:
-                        dist[b] = d
-                        nxt.append(b)
-            frontier = nxt
-        return dist
+        return road_distances(self.me, self.owner, self.roads)
 
     def best_spot(self) -> tuple[int, int, int]:
-        best = (-1, -1, 9)
-        for node, d in self.distances().items():
-            if self.free(node):
-                score = self.node_value(node) - 25 * d
-                if score > best[0]:
-                    best = (score, node, d)
-        return best
+        return best_spot(self.distances(), self.free, self.node_value)
 
     def strength(self, seat: int, active_only: bool = True) -> int:
         return sum(v[1] for v in self.knights.values() if v[0] == seat and (v[2] or not active_only))

@@ -209,7 +209,7 @@ class SmartBot:
         if view["turn"] != self.turn:
             self.turn, self.target, self.offers_tried = view["turn"], "", set()
         pos = Position(view, seat)
-        allowed = set(actions)
+        allowed = dict.fromkeys(actions)   # ordered as legal() gives them: ties break the same in every process
         choice = None
         if step == "setup-settle":
             choice = self._setup_settle(pos, actions)
@@ -274,12 +274,12 @@ class SmartBot:
 
     # ================================================================= robber
 
-    def _pre_roll(self, pos: Position, allowed: set[str]) -> str:
+    def _pre_roll(self, pos: Position, allowed: dict[str, None]) -> str:
         if "play knight" in allowed:
             return "play knight"
         return "roll"
 
-    def _robber(self, pos: Position, allowed: set[str]) -> str:
+    def _robber(self, pos: Position, allowed: dict[str, None]) -> str:
         leader_vp = max((pos.vp[o] for o in range(pos.n) if o != pos.me and o not in pos.out), default=0)
         best, choice = -10**9, ""
         for h in range(19):
@@ -377,7 +377,7 @@ class SmartBot:
         best = max(options, key=lambda o: o[1] - 45 * sum(_missing(pos.hand, COSTS[o[0]])))
         return best
 
-    def _main(self, pos: Position, view: dict, allowed: set[str]) -> str | None:
+    def _main(self, pos: Position, view: dict, allowed: dict[str, None]) -> str | None:
         # 1. build what is worth most and affordable now
         cities = [a for a in allowed if a.startswith("city ")]
         if cities:
@@ -430,7 +430,7 @@ class SmartBot:
                     return text
         return "end"
 
-    def _build(self, pos: Position, target: str, allowed: set[str]) -> str | None:
+    def _build(self, pos: Position, target: str, allowed: dict[str, None]) -> str | None:
         if target == "dev":
             return "buy" if "buy" in allowed else None
         if target == "road":
@@ -439,7 +439,7 @@ class SmartBot:
         return None  # city and settlement texts were taken above when legal
 
     def _trade(self, pos: Position, view: dict, cost: tuple[int, ...], missing: list[int],
-               allowed: set[str]) -> str | None:
+               allowed: dict[str, None]) -> str | None:
         short = sum(missing)
         if not short:
             return None
@@ -466,7 +466,7 @@ class SmartBot:
                     return text
         return None
 
-    def _play_card(self, pos: Position, view: dict, allowed: set[str]) -> str | None:
+    def _play_card(self, pos: Position, view: dict, allowed: dict[str, None]) -> str | None:
         plays = [a for a in allowed if a.startswith("play ")]
         if not plays:
             return None

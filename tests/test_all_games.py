@@ -21,6 +21,17 @@ from engines.referee import replay_steps
 CASES = [(gid, p) for gid, g in engines.GAMES.items() for p in g.players]
 
 
+def chance_value(game, state, chance, rng: random.Random, dealt: dict[tuple[str, int], list[int]]):
+    """A random outcome of `chance` for a full-knowledge walk: a deal drawn from the cards left (as the
+    referee does; `dealt` remembers each deck epoch's cards), anything else by `sample_outcome`."""
+    if chance.kind != "deal":
+        return sample_outcome(game, state, rng)
+    cards = dealt.setdefault((chance.deck, chance.epoch), [])
+    value = deal_from_bytes(chance, rng.randbytes(32), remaining_cards(chance.pool, cards))
+    cards.append(value)
+    return value
+
+
 def test_registry_is_consistent():
     assert engines.GAMES, "no games registered"
     for gid, game in engines.GAMES.items():
@@ -58,14 +69,7 @@ def test_every_legal_action_is_accepted_and_views_are_json(game_id, players):
         for seat in [None, *range(players)]:
             json.dumps(game.view(state, seat))
         if waiting.kind == "chance":
-            chance = waiting.chance
-            if chance.kind == "deal":
-                cards = dealt.setdefault((chance.deck, chance.epoch), [])
-                value = deal_from_bytes(chance, rng.randbytes(32), remaining_cards(chance.pool, cards))
-                cards.append(value)
-            else:
-                value = sample_outcome(game, state, rng)
-            state = game.chance(state, value)
+            state = game.chance(state, chance_value(game, state, waiting.chance, rng, dealt))
             continue
         seat = waiting.seats[0]
         legal = game.legal(state, seat)

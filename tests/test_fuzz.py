@@ -17,10 +17,10 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_all_games import chance_value
 
 import engines
-from bots.lib import RandomBot, sample_outcome
-from engines.chance import deal_from_bytes, remaining_cards
+from bots.lib import RandomBot
 from engines.core import IllegalAction
 from replays import codec
 from replays.audit import EXIT, audit_bytes
@@ -148,14 +148,7 @@ def _states(game_id: str, limit: int = 60) -> list[tuple]:
             if waiting.kind == "over":
                 break
             if waiting.kind == "chance":
-                chance = waiting.chance
-                if chance.kind == "deal":    # drawn from the cards left, as the referee does
-                    cards = dealt.setdefault((chance.deck, chance.epoch), [])
-                    value = deal_from_bytes(chance, rng.randbytes(32), remaining_cards(chance.pool, cards))
-                    cards.append(value)
-                else:
-                    value = sample_outcome(game, state, rng)
-                state = game.chance(state, value)
+                state = game.chance(state, chance_value(game, state, waiting.chance, rng, dealt))
                 continue
             seat = waiting.seats[0]
             legal = game.legal(state, seat)

@@ -12,7 +12,7 @@ from engines.catan.board import EDGE_BIT, NODE_BIT
 from engines.catan.cards import parse_multiset
 from engines.catan.state import MAIN, DevHand
 from engines.contract import COMMON_ACTIONS, HIDDEN, IllegalAction
-from engines.game import State
+from engines.game import Game, State
 
 G = engines.get("catan")
 R = G.rules
@@ -102,20 +102,20 @@ def knowledge(state: State, seat: int) -> State:
     return with_inner(state, private=private)
 
 
-def moves(state: State, seat: int) -> list[str]:
-    """legal() without the common actions (the spec's lists)."""
-    return [a for a in G.legal(state, seat) if a not in COMMON_ACTIONS]
+def moves(state: State, seat: int, game: Game = G) -> list[str]:
+    """legal() without the common actions (the spec's lists). `game`: C&K's helpers pass theirs."""
+    return [a for a in game.legal(state, seat) if a not in COMMON_ACTIONS]
 
 
-def play(state: State, seat: int, *actions: str) -> State:
+def play(state: State, seat: int, *actions: str, game: Game = G) -> State:
     for action in actions:
-        state = G.play(state, seat, action)
+        state = game.play(state, seat, action)
     return state
 
 
-def illegal(state: State, seat: int, action: str, *words: str) -> str:
+def illegal(state: State, seat: int, action: str, *words: str, game: Game = G) -> str:
     with pytest.raises(IllegalAction) as info:
-        G.play(state, seat, action)
+        game.play(state, seat, action)
     for word in words:
         assert word in info.value.reason, info.value.reason
     return info.value.reason

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import partial
 
+import catanhelpers as base
 import pytest
+from catanhelpers import hand_of, seat_put, with_inner  # noqa: F401 (hand_of: re-exported to the C&K tests)
 
 import engines
 from engines.catan.board import EDGE_BIT, NODE_BIT
@@ -33,19 +36,8 @@ def cards(text: str) -> tuple[int, ...]:
     return counts
 
 
-def with_inner(state: State, **fields) -> State:
-    return replace(state, inner=state.inner.put(**fields))
-
-
 def with_ext(state: State, **fields) -> State:
     return with_inner(state, ext=state.inner.ext.put(**fields))
-
-
-def seat_put(state: State, seat: int, **fields) -> State:
-    s = state.inner
-    seats = list(s.seats)
-    seats[seat] = seats[seat].put(**fields)
-    return with_inner(state, seats=tuple(seats))
 
 
 def ck_put(state: State, seat: int, **fields) -> State:
@@ -131,26 +123,10 @@ def knowledge(state: State, seat: int) -> State:
     return with_inner(state, private=private)
 
 
-def moves(state: State, seat: int) -> list[str]:
-    return [a for a in G.legal(state, seat) if a not in COMMON_ACTIONS]
-
-
-def play(state: State, seat: int, *actions: str) -> State:
-    for action in actions:
-        state = G.play(state, seat, action)
-    return state
-
-
-def illegal(state: State, seat: int, action: str, *words: str) -> str:
-    with pytest.raises(IllegalAction) as info:
-        G.play(state, seat, action)
-    for word in words:
-        assert word in info.value.reason, info.value.reason
-    return info.value.reason
-
-
-def hand_of(state: State, seat: int) -> tuple[int, ...]:
-    return state.inner.seats[seat].hand
+# the base game's helpers, on this game
+moves = partial(base.moves, game=G)
+play = partial(base.play, game=G)
+illegal = partial(base.illegal, game=G)
 
 
 def held(state: State, seat: int) -> dict[str, int]:

@@ -1220,14 +1220,7 @@ class Renderer:
         known = dev.get("cards")
         if known is None or view.get("offer") is not None:
             return []
-        kinds = list(dict.fromkeys(known))
-        px = self.px
-        inner = lay.cards.inflate(-px // 2, -px // 3)
-        top = inner.y + px + 2
-        h = inner.bottom - top
-        gap = max(3, px // 5)
-        w = min(round(h * 0.75), (inner.w - gap * (len(kinds) - 1)) // max(1, len(kinds)))
-        return [(name, pygame.Rect(inner.x + k * (w + gap), top, w, h)) for k, name in enumerate(kinds)]
+        return card_row(lay.cards, self.px, known, 0.75)
 
     def _draw_cards(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
         px = self.px
@@ -1463,3 +1456,15 @@ def _texture(s: pygame.Surface, terrain: str | None, centre: tuple[int, int], r:
                                                  (x + size // 2, y - size // 2)])
         elif terrain == "desert":
             pygame.draw.arc(s, ink, (x - size * 2, y - size, size * 4, size * 2), 0.3, math.pi - 0.3, 1)
+
+
+def card_row(strip: pygame.Rect, px: int, names: list[str], aspect: float) -> list[tuple[str, pygame.Rect]]:
+    """One face-up card per distinct name, left to right in `strip` below its caption line, each
+    `aspect` as wide as high unless the row must squeeze (C&K's progress cards use it too)."""
+    kinds = list(dict.fromkeys(names))
+    inner = strip.inflate(-px // 2, -px // 3)
+    top = inner.y + px + 2
+    h = inner.bottom - top
+    gap = max(3, px // 5)
+    w = min(round(h * aspect), (inner.w - gap * (len(kinds) - 1)) // max(1, len(kinds)))
+    return [(name, pygame.Rect(inner.x + k * (w + gap), top, w, h)) for k, name in enumerate(kinds)]

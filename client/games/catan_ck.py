@@ -41,6 +41,7 @@ from client.games.catan import (
     _hex_words,
     _outline,
     card_back,
+    card_row,
     cards_words,
     city,
     city_points,
@@ -715,14 +716,7 @@ class Renderer(catan.Renderer):
         cards = self._shown_cards(view)[1]
         if not cards or view.get("offer") is not None or self.chosen[:1] == ["offer"]:
             return []
-        kinds = list(dict.fromkeys(cards))
-        px = self.px
-        inner = lay.cards.inflate(-px // 2, -px // 3)
-        top = inner.y + px + 2
-        h = inner.bottom - top
-        gap = max(3, px // 5)
-        w = min(round(h * 0.72), (inner.w - gap * (len(kinds) - 1)) // max(1, len(kinds)))
-        return [(card, pygame.Rect(inner.x + k * (w + gap), top, w, h)) for k, card in enumerate(kinds)]
+        return card_row(lay.cards, self.px, cards, 0.72)
 
     def _shown_cards(self, view: dict) -> tuple[str, list[str]]:
         """The title and the cards of the strip's right part."""

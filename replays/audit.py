@@ -226,16 +226,15 @@ def _certificates(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int]
     """Check the signed records beside the frames: every certificate and acknowledgement must carry its
     signer's signature; two of the host's certificates for one frame number prove it sent different
     frames to different seats. (blamed seat or None, reason, frame) for the first problem."""
-    header = replay.header
-    seats = header.seats
-    session = header.session
+    seats = replay.header.seats
+    signed = _signed_records(replay, ledger)
     certified: dict[tuple[int, int], set[bytes]] = {}
     for cert in replay.certs:
         checks = [(cert.seat, cert.sig, verify_cert if cert.kind == "cert" else verify_ack)]
         if cert.kind == "ack":
             checks.append((cert.host_seat, cert.host_sig, verify_cert))
         for seat, sig, check in checks:
-            if not 0 <= seat < len(seats) or not check(seats[seat][0], session, cert.seq, cert.hash, sig):
+            if not 0 <= seat < len(seats) or (check, seat, cert.seq, cert.hash, sig) not in signed:
                 return None, (f"a {cert.kind} record for frame {cert.seq} is not signed by seat {seat}'s key (the "
                               "file was altered)"), cert.seq
         host, sig = (cert.seat, cert.sig) if cert.kind == "cert" else (cert.host_seat, cert.host_sig)
@@ -245,6 +244,29 @@ def _certificates(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int]
             return host, (f"the host (seat {host}) certified two different frames as frame {cert.seq}: it sent "
                           "different frames to different seats (both signed certificates are in this file)"), cert.seq
     return None
+
+
+def _signed_records(replay: Replay, ledger: Ledger) -> set[tuple[Callable, int, int, bytes, bytes]]:
+    """The signatures of the certificates and acknowledgements that verify, as (check, seat, seq, hash,
+    signature). A joiner's file holds one host certificate per frame, as many signatures as the frames
+    themselves: they are checked here on every core rather than one by one in `_certificates`, and each
+    distinct signature once (an acknowledgement repeats the host's certificate it acknowledged).
+    `_certificates` still walks the records in file order, so the first problem it names is the same."""
+    session = replay.header.session
+    players = len(replay.header.seats)
+    distinct: dict[tuple[Callable, int, int, bytes, bytes], None] = {}
+    for cert in replay.certs:
+        distinct[(verify_cert if cert.kind == "cert" else verify_ack, cert.seat, cert.seq, cert.hash, cert.sig)] = None
+        if cert.kind == "ack":
+            distinct[(verify_cert, cert.host_seat, cert.seq, cert.hash, cert.host_sig)] = None
+    todo = [entry for entry in distinct if 0 <= entry[1] < players]
+    publics = ledger.publics
+
+    def good(entry: tuple[Callable, int, int, bytes, bytes]) -> bool:
+        check, seat, seq, digest, sig = entry
+        return check(publics[seat], session, seq, digest, sig)
+
+    return {entry for entry, ok in zip(todo, pmap(good, todo, min_items=64), strict=True) if ok}
 
 
 def _claimed(ledger: Ledger, verdict: Verdict) -> Verdict:

@@ -3,6 +3,8 @@
 - audit speed: frames audited per second (reading, decoding, one Ed25519 verification, the ledger's
   checks and the engine's re-simulation per frame), on every core the process may use, as a ratio to
   raw Ed25519 verifications per second on one core with the same library (libsodium through PyNaCl);
+  also of a joiner's copy, which carries the host's signed certificate of every frame (two signatures
+  per frame);
 - seek time: milliseconds to reach a random frame of a 10,000-frame replay after load;
 - average bytes per frame of recorded games.
 """
@@ -18,9 +20,11 @@ from typing import Any
 import engines
 from benchmarks.measure import Figure, libraries, spread
 from bots.lib import RandomBot
+from replays import codec
 from replays.audit import audit_replay
+from replays.certs import sign_cert
 from replays.crypto import generate_key, sign, verify
-from replays.local import record_match, replay_bytes
+from replays.local import LocalRecord, record_match, replay_bytes
 from replays.reader import parse_replay
 from replays.stepping import DEFAULT_K, Stepper
 
@@ -69,6 +73,25 @@ def record_replays(game_ids: list[str] | None = None, games: int = 3, seed: int 
                 replay_bytes(record_match(game_id, RandomBot(), seed + i, players,
                                           options=(options or {}).get(game_id), write=False))
                 for i in range(games)]
+    return out
+
+
+def joiner_bytes(record: LocalRecord, host: int = 0) -> bytes:
+    """The replay as a joiner writes it: every frame followed by the host's certificate of it."""
+    key, session = record.ledgers[host].me.key, record.header.session
+    return record.header.encode() + b"".join(
+        frame.encode() + codec.encode(("cert", host, frame.seq, frame.hash, sign_cert(key, session, frame.seq,
+                                                                                      frame.hash)))
+        for frame in record.frames)
+
+
+def record_joiner_replays(game_ids: list[str], games: int = 1, seed: int = 0) -> dict[tuple[str, int], list[bytes]]:
+    """Like `record_replays`, as joiners' copies (`joiner_bytes`)."""
+    out = {}
+    for game_id in game_ids:
+        for players in engines.get(game_id).players:
+            out[(game_id, players)] = [joiner_bytes(record_match(game_id, RandomBot(), seed + i, players,
+                                                                 write=False)) for i in range(games)]
     return out
 
 
@@ -158,6 +181,10 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     # the games without a shared deck: no shuffle proofs (64 rounds of scalar multiplications each)
     plain = Figure("audit", "audit, the games without a shared deck", "frames/s", baseline=base, aim=AIM, lower=False)
     decked = {key for key, blobs in replays.items() if any(f.kind == "shuffle" for f in parse_replay(blobs[0]).frames)}
+    # a joiner's copy of the games without a shared deck: the host's certificate beside every frame
+    joined = Figure("audit", "audit, joiners' copies of those (a host certificate per frame)", "frames/s",
+                    baseline=base, aim=AIM, lower=False)
+    joiners = record_joiner_replays(sorted({game for game, _ in replays} - {game for game, _ in decked}))
     raws = []
     per_game: dict[tuple[str, int], list[AuditFigure]] = {}
     for _ in range(runs):
@@ -169,6 +196,8 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
         overall.add(sum(f.frames for f in done) / sum(f.seconds for f in done), raw)
         rest = [f for f in done if (f.game, f.players) not in decked]
         plain.add(sum(f.frames for f in rest) / sum(f.seconds for f in rest), raw)
+        copies = [audit_blobs(key, blobs) for key, blobs in joiners.items()]
+        joined.add(sum(f.frames for f in copies) / sum(f.seconds for f in copies), raw)
     say(f"raw Ed25519 verification (one thread, {lib['sodium']}): {spread(raws)[0]:,.0f} /s; the audit runs on "
         f"{lib['cores']}")
     for (game, players), figs in per_game.items():
@@ -180,13 +209,14 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     total_frames = sum(figs[0].frames for figs in per_game.values())
     say(f"  {overall.line()}; {total_bytes / total_frames:.0f} bytes/frame on average")
     say(f"  {plain.line()}")
+    say(f"  {joined.line()}")
     seek = Figure("audit", "seek to a random frame of a long replay (mean)", "ms", aim=50.0, lower=True)
     blob = long_replay(2000 if quick else 10_000)
     for _ in range(runs):
         s = seek_figures(samples=50 if quick else 200, blob=blob)
         seek.add(s.mean_ms)
     say(f"  {seek.line()} ({s.frames} frames, load {s.load_seconds:.2f} s, snapshot every {s.k} engine steps)")
-    return [overall, plain, seek]
+    return [overall, plain, joined, seek]
 
 
 def main() -> list[str]:

@@ -14,7 +14,7 @@ from engines.kidd.repetition import History
 from engines.kidd.walks import (
     EMPTY_BOARD,
     Board,
-    enemy_tops,
+    enemy_mask,
     exits,
     from_behind,
     occupancy,
@@ -104,12 +104,12 @@ def landing(board: Board, seat: int, origin: int, came: int, final: int) -> str:
 def move_texts(board: Board, seat: int, steps: int) -> list[str]:
     found = []
     occupied = occupancy(board)
-    targets = enemy_tops(board, seat)
+    enemies = enemy_mask(board, seat)
     for f in FIELDS:
         cell = board[f]
         if cell is None or cell[-1] != seat:
             continue
-        for came, final, text in walks(board, occupied, f, steps, targets=targets):
+        for came, final, text in walks(board, occupied, f, steps, enemies=enemies):
             if final == f or board[final] is None or landing(board, seat, f, came, final) in _LEGAL:
                 found.append(text)
     return found

@@ -89,10 +89,12 @@ class Madagaskar(KiddGame):
                       supply: tuple[int, ...] | None = None) -> list[int]:
         """A seat that tops no tower and has no supply is out and can never act again (D25); so is
         one that resigned. `board` and `supply` replace the state's while a turn is being settled."""
-        board = inner.board if board is None else board
         supply = inner.supply if supply is None else supply
-        topping = tops(board)
-        return [s for s in range(inner.players) if s not in inner.gone and (supply[s] or s in topping)]
+        gone = inner.gone
+        if not gone and 0 not in supply:  # every seat can still enter a stone: no need to look at the board
+            return list(range(inner.players))
+        topping = tops(inner.board if board is None else board)
+        return [s for s in range(inner.players) if s not in gone and (supply[s] or s in topping)]
 
     @staticmethod
     def _next_seat(in_play: list[int], seat: int, players: int) -> int:

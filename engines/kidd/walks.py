@@ -150,7 +150,7 @@ class _Table:
             end_pairs |= bit
         self.reach = reach
         self.end_pairs = end_pairs
-        self.kept: tuple[dict[int, list[Any]], ...] = ({}, {}, {}, {})
+        self.kept: tuple[dict[int, tuple[Any, ...]], ...] = ({}, {}, {}, {})
 
     def find(self, kind: int, blocked: int, enemies: int) -> list[Any]:
         """The walks `blocked` and `enemies` (a PAIR_BIT mask) let through, as `kind` says; the
@@ -180,15 +180,15 @@ def _table(origin: int, back: int, steps: int) -> _Table:
     return table
 
 
-def _kept(table: _Table, kind: int, blocked: int, enemies: int) -> list[Any]:
-    """`table.find(kind, blocked, enemies)`, remembered within KEPT_LIMIT (callers must not modify
-    the list)."""
+def _kept(table: _Table, kind: int, blocked: int, enemies: int) -> tuple[Any, ...]:
+    """`table.find(kind, blocked, enemies)`, remembered within KEPT_LIMIT. A tuple: a tuple of texts
+    soon leaves the garbage collector's watch, a list would be scanned at every full collection."""
     global _kept_size
     key = (blocked & table.reach) | (enemies & table.end_pairs) << SIZE
     kept = table.kept[kind]
     found = kept.get(key)
     if found is None:
-        found = table.find(kind, blocked, enemies)
+        found = tuple(table.find(kind, blocked, enemies))
         if _kept_size + len(found) + 1 > KEPT_LIMIT:
             for full in _keeping:
                 full.clear()

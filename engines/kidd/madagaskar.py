@@ -8,10 +8,10 @@ from typing import Any
 
 from engines.core import IllegalAction, Result
 from engines.kidd.base import KiddGame, changed
-from engines.kidd.board import FIELDS, OUT, SIZE
+from engines.kidd.board import FIELDS, OUT
 from engines.kidd.notation import parse_action
 from engines.kidd.repetition import History
-from engines.kidd.walks import BIT, EMPTY_BOARD, PAIR_BIT, Board, add_walks, from_behind, set_cells, walk_fault
+from engines.kidd.walks import EMPTY_BOARD, Board, from_behind, set_cells, tower_texts, walk_fault
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,20 +31,7 @@ def tower_walks(board: Board, seat: int) -> list[str]:
     """Every legal `move` of `seat`: each tower it tops walks exactly its height (D22) and ends on
     an empty field (its own origin included, D5) or on an enemy top approached from behind. Towers
     of any height may capture."""
-    found: list[str] = []
-    occupied = enemies = 0
-    own = []
-    for f, cell in enumerate(board):
-        if cell is not None:
-            occupied |= BIT[f]
-            if cell[-1] == seat:
-                own.append(f)
-            else:
-                enemies |= PAIR_BIT[f * SIZE + cell[0]]
-    for f in own:
-        cell = board[f]
-        add_walks(found, True, occupied, enemies, f, cell[0], len(cell) - 1)
-    return found
+    return tower_texts(board, seat)
 
 
 def controlled(board: Board, players: int) -> tuple[int, ...]:

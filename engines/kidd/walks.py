@@ -93,16 +93,18 @@ class _Table:
 
     `walks` holds (through, last, final, text): `through` masks every field entered, the last one
     included, `last` is the field the last step came from, and text lists the fields entered
-    (" P1 ... PN"). `ends` holds, in the order of their last field, (pair bit, final, last, walks)
-    for each way to end; `walks` holds the (entered, text) of the walks ending that way, where
-    `entered` masks the fields entered before the last step (the last field too if the walk crossed
-    it before): the walks that may end on an occupied field.
+    (" P1 ... PN"). Every walk is kept in four forms, one per kind: TEXTS "move F P1 ... PN",
+    SUFFIXES " P1 ... PN" (the second part of a long walk), WALKS (last, final, "move F ...") and
+    SUFFIX_WALKS (last, final, " P1 ... PN"). `groups` holds the walks as (mask, members per kind),
+    members being (through, form); `ends` holds, per PAIR_BIT of (final, last), the (entered, forms)
+    of the walks ending that way, where `entered` masks the fields entered before the last step (the
+    last field too if the walk crossed it before): the walks that may end on an occupied field.
 
     Which walks a board lets through depends only on the blocked fields inside `reach` (every field
     some walk enters) and on the enemy tops among `end_pairs`; so the lists found are remembered in
-    `kept` under those bits (one dict per kind: TEXTS, SUFFIXES, WALKS, SUFFIX_WALKS). Boards repeat
-    those few bits far more often than they repeat as a whole: a tall tower's walks are joined from
-    the same second halves again and again, and a short walk sees only the fields around it.
+    `kept` under those bits (one dict per kind). Boards repeat those few bits far more often than
+    they repeat as a whole: a tall tower's walks are joined from the same second halves again and
+    again, and a short walk sees only the fields around it.
     """
 
     __slots__ = ("end_pairs", "ends", "groups", "kept", "reach", "walks")
@@ -140,13 +142,13 @@ class _Table:
         self.groups = tuple((mask, tuple(tuple((through, values[kind]) for through, values in members)
                                          for kind in (TEXTS, SUFFIXES, WALKS, SUFFIX_WALKS)))
                             for mask, members in groups.values())
-        self.ends = tuple((PAIR_BIT[final * SIZE + last],
-                           tuple((entered, kinds(last, final, text)) for entered, text in value))
-                          for (final, last), value in sorted(ends.items()))
+        self.ends = {PAIR_BIT[final * SIZE + last]: tuple((entered, kinds(last, final, text))
+                                                          for entered, text in value)
+                     for (final, last), value in ends.items()}
         reach = end_pairs = 0
         for through, _, _, _ in walks:
             reach |= through
-        for bit, _ in self.ends:
+        for bit in self.ends:
             end_pairs |= bit
         self.reach = reach
         self.end_pairs = end_pairs
@@ -159,9 +161,11 @@ class _Table:
         for mask, members in self.groups:
             if not mask & blocked:
                 found += [value for through, value in members[kind] if not through & blocked]
-        for bit, entries in self.ends:
-            if enemies & bit:
-                found += [values[kind] for entered, values in entries if not entered & blocked]
+        ending = enemies & self.end_pairs
+        while ending:  # the lowest bit first: PAIR_BIT numbers the pairs in the order of their field
+            bit = ending & -ending
+            ending ^= bit
+            found += [values[kind] for entered, values in self.ends[bit] if not entered & blocked]
         return found
 
 
@@ -246,6 +250,35 @@ def add_walks(found: list[Any], texts: bool, occupied: int, enemies: int, origin
     kind = TEXTS if texts else WALKS
     kept = table.kept[kind].get((blocked & table.reach) | (enemies & table.end_pairs) << SIZE)
     found += _kept(table, kind, blocked, enemies) if kept is None else kept
+
+
+def tower_texts(board: Board, seat: int) -> list[str]:
+    """The texts of the walks of every piece `seat` tops, each walking as many steps as it holds
+    stones (Madagaskar's towers, D22): `walks` for all of them at once, reading the board once. The
+    list is the caller's own."""
+    found: list[str] = []
+    occupied = enemies = 0
+    own = []
+    for f, cell in enumerate(board):
+        if cell is not None:
+            occupied |= BIT[f]
+            if cell[-1] == seat:
+                own.append((f, cell))
+            else:
+                enemies |= PAIR_BIT[f * SIZE + cell[0]]
+    tables = _TABLES
+    for f, cell in own:
+        back = cell[0]
+        steps = len(cell) - 1
+        blocked = occupied ^ BIT[f]
+        if steps > TABLE_STEPS:
+            _long_walks(found, True, blocked, enemies, f, back, steps, _MOVE[f])
+            continue
+        # _table and _kept inlined: this runs for every tower of the seat to move at every turn
+        table = tables[(f * SIZE + back) * (TABLE_STEPS + 1) + steps] or _table(f, back, steps)
+        kept = table.kept[TEXTS].get((blocked & table.reach) | (enemies & table.end_pairs) << SIZE)
+        found += _kept(table, TEXTS, blocked, enemies) if kept is None else kept
+    return found
 
 
 def _long_walks(found: list[Any], texts: bool, blocked: int, enemies: int, field: int, came: int, steps: int,

@@ -154,7 +154,10 @@ class Madagaskar(KiddGame):
                                 f"{action}: a stone entered from OUT cannot be approached from behind")
         else:  # capture: the whole moving tower goes on top
             landed = (came, *target[1:], *tower[1:])
-        return set_cells(board, {origin: None, final: landed})
+        cells = list(board)
+        cells[origin] = None
+        cells[final] = landed
+        return tuple(cells)
 
     def _end_of_turn(self, inner: MadagaskarState, seat: int, board: Board, supply: tuple[int, ...],
                      passes: int) -> MadagaskarState:
@@ -166,8 +169,10 @@ class Madagaskar(KiddGame):
         if passes and passes >= len(in_play):
             outcome = Result((), controlled(board, inner.players), "all-pass")
             return changed(inner, board=board, supply=supply, passes=passes, outcome=outcome)
-        return self._begin_turn(inner, board=board, supply=supply, passes=passes,
-                                to_move=self._next_seat(in_play, seat, inner.players))
+        after = self._begin_turn(inner, board=board, supply=supply, passes=passes,
+                                 to_move=self._next_seat(in_play, seat, inner.players))
+        self._in_play_memo = (after, tuple(in_play))  # the same board, supply and seats gone
+        return after
 
     def eliminate(self, inner: MadagaskarState, seat: int) -> MadagaskarState:
         """A seat resigned from a game of three: its towers leave the board with every stone in
@@ -188,8 +193,16 @@ class Madagaskar(KiddGame):
 
     draw_reason = "agreement"  # the spec's name for a draw by agreement
 
+    _in_play_memo: tuple[MadagaskarState | None, tuple[int, ...]] = (None, ())
+    """The state the last turn ended in and its seats in play, found while ending it: the contract
+    asks for them again at once (draw offers are checked whenever the legal actions are listed).
+    The memo holds the state itself, so `is` cannot match another state that reuses its id."""
+
     def in_play(self, inner: MadagaskarState) -> tuple[int, ...]:
         """Seats knocked out (D25) are not asked to agree to a draw."""
+        state, seats = self._in_play_memo
+        if state is inner:
+            return seats
         return tuple(self.seats_in_play(inner))
 
     # ----------------------------------------------------------------------------- scoring and views

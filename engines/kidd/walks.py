@@ -8,6 +8,7 @@ tuple per field keeps copying a board cheap, which is what the random-play budge
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engines.kidd.board import FORWARD, NEIGHBOURS, OUT, SIZE
@@ -252,11 +253,9 @@ def add_walks(found: list[Any], texts: bool, occupied: int, enemies: int, origin
     found += _kept(table, kind, blocked, enemies) if kept is None else kept
 
 
-def tower_texts(board: Board, seat: int) -> list[str]:
-    """The texts of the walks of every piece `seat` tops, each walking as many steps as it holds
-    stones (Madagaskar's towers, D22): `walks` for all of them at once, reading the board once. The
-    list is the caller's own."""
-    found: list[str] = []
+def survey(board: Board, seat: int) -> tuple[int, int, list[tuple[int, Cell]]]:
+    """The board read once for walking: `occupancy(board)`, `enemy_mask(board, seat)`, and the
+    (field, cell) of every piece `seat` tops, in field order."""
     occupied = enemies = 0
     own = []
     for f, cell in enumerate(board):
@@ -266,6 +265,27 @@ def tower_texts(board: Board, seat: int) -> list[str]:
                 own.append((f, cell))
             else:
                 enemies |= PAIR_BIT[f * SIZE + cell[0]]
+    return occupied, enemies, own
+
+
+def piece_walks(occupied: int, enemies: int, origin: int, back: int, steps: int) -> Sequence[Walk]:
+    """`walks` of the piece on `origin` (back `back`) for a caller that has surveyed the board,
+    without copying a remembered list: the caller must not modify it."""
+    if steps > TABLE_STEPS:
+        found: list[Walk] = []
+        _long_walks(found, False, occupied & ~BIT[origin], enemies, origin, back, steps, _MOVE[origin])
+        return found
+    if steps < 1:
+        return ()
+    return _kept(_table(origin, back, steps), WALKS, occupied & ~BIT[origin], enemies)
+
+
+def tower_texts(board: Board, seat: int) -> list[str]:
+    """The texts of the walks of every piece `seat` tops, each walking as many steps as it holds
+    stones (Madagaskar's towers, D22): `walks` for all of them at once, reading the board once. The
+    list is the caller's own."""
+    found: list[str] = []
+    occupied, enemies, own = survey(board, seat)
     tables = _TABLES
     for f, cell in own:
         back = cell[0]

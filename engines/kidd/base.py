@@ -96,9 +96,9 @@ class KiddGame(Rules[Any]):
         board = changes.get("board", inner.board)
         supply = changes.get("supply", inner.supply)
         position = (board, supply, changes.get("to_move", inner.to_move))
-        changes["history"] = inner.history.record(position, (supply, board.count(None)))
-        inner = changed(inner, **changes)
-        if inner.history.drawn:
+        history = changes["history"] = inner.history.record(position, (supply, board.count(None)))
+        inner = (_MAKERS.get(type(inner)) or _maker(type(inner)))(inner, **changes)  # changed(), inlined
+        if history.repeats >= REPEATS_FOR_DRAW:  # history.drawn
             return changed(inner, outcome=Result((), self._score(inner), "repetition"))
         return inner
 

@@ -17,6 +17,7 @@ CELL_TEXTS = 1 << 16
 """How many cell texts `position_text` keeps; past that it starts afresh (memory stays bounded)."""
 
 _cell_text: dict[Any, str] = {None: "None"}
+_cell_texts = _cell_text.__getitem__
 
 
 def position_text(position: Any) -> str:
@@ -25,13 +26,14 @@ def position_text(position: Any) -> str:
     if type(position) is not tuple or len(position) != 3 or type(position[0]) is not tuple or len(position[0]) < 2:
         return repr(position)
     board, supply, to_move = position
-    parts = list(map(_cell_text.get, board))
-    if None in parts:
+    try:
+        cells = ", ".join(map(_cell_texts, board))
+    except KeyError:  # a cell not seen yet (or since the texts started afresh)
         if len(_cell_text) > CELL_TEXTS:
             _cell_text.clear()
             _cell_text[None] = "None"
-        parts = [_cell_text.get(cell) or _cell_text.setdefault(cell, repr(cell)) for cell in board]
-    return f"(({', '.join(parts)}), {supply!r}, {to_move!r})"
+        cells = ", ".join([_cell_text.get(cell) or _cell_text.setdefault(cell, repr(cell)) for cell in board])
+    return f"(({cells}), {supply!r}, {to_move!r})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ tuple per field keeps copying a board cheap, which is what the random-play budge
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from engines.kidd.board import FORWARD, NEIGHBOURS, OUT, SIZE
@@ -49,6 +50,7 @@ since its walks reach nearly every field) and beats 7 (more first parts to join)
 GROUP_STEPS = 3
 """A table of more steps than this groups its walks by their first fields (at most this many)."""
 
+_TEXT_ORDER = tuple(sorted(range(SIZE), key=str))[1:]  # every index but OUT (0)
 _PAIRS = tuple((f, b) for f in range(SIZE) if f != OUT for b in NEIGHBOURS[f])
 _PAIR_BIT = [0] * (SIZE * SIZE)
 for _i, (_f, _b) in enumerate(_PAIRS):
@@ -158,18 +160,28 @@ class _Table:
         self.kept: tuple[dict[int, tuple[Any, ...]], ...] = ({}, {}, {}, {})
 
     def find(self, kind: int, blocked: int, enemies: int) -> list[Any]:
-        """The walks `blocked` and `enemies` (a PAIR_BIT mask) let through, as `kind` says; the
-        walks ending on an enemy come after the others, in the order of their last field."""
+        """The walks `blocked` and `enemies` (a PAIR_BIT mask) let through, as `kind` says, in the
+        order of their texts. Sorted once here (the list is remembered), every tower's walks come
+        out as one sorted run, and even a long walk's, joined from sorted parts: "P" + " ..." sorts
+        before "P1..." since a space sorts before a digit. A legal list then only merges runs."""
         found: list[Any] = []
         for mask, members in self.groups:
             if not mask & blocked:
                 found += [value for through, value in members[kind] if not through & blocked]
         ending = enemies & self.end_pairs
-        while ending:  # the lowest bit first: PAIR_BIT numbers the pairs in the order of their field
-            bit = ending & -ending
-            ending ^= bit
-            found += [values[kind] for entered, values in self.ends[bit] if not entered & blocked]
+        if ending:
+            while ending:
+                bit = ending & -ending
+                ending ^= bit
+                found += [values[kind] for entered, values in self.ends[bit] if not entered & blocked]
+            if kind in (TEXTS, SUFFIXES):
+                found.sort()
+            else:
+                found.sort(key=_text_of)
         return found
+
+
+_text_of = itemgetter(2)
 
 
 _TABLES: list[_Table | None] = [None] * (SIZE * SIZE * (TABLE_STEPS + 1))
@@ -257,10 +269,12 @@ def add_walks(found: list[Any], texts: bool, occupied: int, enemies: int, origin
 
 def survey(board: Board, seat: int) -> tuple[int, int, list[tuple[int, Cell]]]:
     """The board read once for walking: `occupancy(board)`, `enemy_mask(board, seat)`, and the
-    (field, cell) of every piece `seat` tops, in field order."""
+    (field, cell) of every piece `seat` tops, in the order of the fields' texts ("1", "10", ...,
+    "18", "2", ...), which is the order of their walks' texts: collected in it, walks come out sorted."""
     occupied = enemies = 0
     own = []
-    for f, cell in enumerate(board):
+    for f in _TEXT_ORDER:
+        cell = board[f]
         if cell is not None:
             occupied |= BIT[f]
             if cell[-1] == seat:

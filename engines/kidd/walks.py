@@ -321,8 +321,9 @@ def _long_walks(found: list[Any], texts: bool, blocked: int, enemies: int, field
                 prefix: str) -> None:
     """Add the walks of more than TABLE_STEPS steps from `field` (back `came`) to `found`, each a
     walk of the first table joined to one of a second (or more); `prefix` is the text so far. The
-    second part is a whole table, so the first parts, which each cost a look-up, are as few as can be."""
-    first = steps - TABLE_STEPS if steps <= 2 * TABLE_STEPS else TABLE_STEPS
+    parts after the first are whole tables, so the first parts, which each cost a look-up, are as few
+    as can be."""
+    first = (steps - 1) % TABLE_STEPS + 1  # the rest a whole number of tables
     rest = steps - first
     kind = SUFFIXES if texts else SUFFIX_WALKS
     tables = _TABLES

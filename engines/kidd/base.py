@@ -7,6 +7,7 @@ Every game's inner state is a frozen dataclass with at least `board`, `supply`, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from engines.core import Awaiting, IllegalAction, Result, Rules, State
@@ -17,18 +18,35 @@ from engines.kidd.walks import EMPTY_BOARD, Board, set_cells
 
 ENTER_TEXT = {s: f"enter {s}" for s in START_FIELDS}
 AWAIT_MOVE = tuple(Awaiting("move", (seat,)) for seat in range(3))
-_SLOTS: dict[type, frozenset[str]] = {}
+_KEEP = object()
+_MAKERS: dict[type, Callable[..., Any]] = {}
 
 
 def changed(inner: Any, **changes: Any) -> Any:
     """`dataclasses.replace` for the games' frozen slot dataclasses, without its per-call
     introspection (it was the largest single cost of random play)."""
-    cls = type(inner)
+    make = _MAKERS.get(type(inner)) or _maker(type(inner))
+    return make(inner, **changes)
+
+
+def _maker(cls: type) -> Callable[..., Any]:
+    """Compile `changed` for one state class, as `dataclasses` compiles `__init__`: the new value's
+    slots are set through their descriptors, a third of the cost of the frozen `__init__` (one
+    `object.__setattr__` per field), and the fields to change arrive as keyword arguments, so no
+    loop over the field names runs per call."""
     names = cls.__slots__
-    known = _SLOTS.get(cls) or _SLOTS.setdefault(cls, frozenset(names))
-    if not changes.keys() <= known:
-        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - known)}")
-    return cls(*[changes[n] if n in changes else getattr(inner, n) for n in names])
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_KEEP": _KEEP}
+    lines = [f"def changed_{cls.__name__}(_inner, *, {', '.join(f'{n}=_KEEP' for n in names)}, **_unknown):",
+             "    if _unknown:",
+             f"        raise TypeError(f'{cls.__name__} has no field {{sorted(_unknown)}}')",
+             "    _value = _new(_cls)"]
+    for n in names:
+        scope[f"_set_{n}"] = getattr(cls, n).__set__
+        lines.append(f"    _set_{n}(_value, _inner.{n} if {n} is _KEEP else {n})")
+    lines.append("    return _value")
+    exec("\n".join(lines), scope)  # the text is made of the class's own field names only
+    make = _MAKERS[cls] = scope[f"changed_{cls.__name__}"]
+    return make
 
 
 def _field_static(f: int) -> dict[str, Any]:
@@ -78,9 +96,9 @@ class KiddGame(Rules[Any]):
         board = changes.get("board", inner.board)
         supply = changes.get("supply", inner.supply)
         position = (board, supply, changes.get("to_move", inner.to_move))
-        changes["history"] = inner.history.record(position, (supply, board.count(None)))
-        inner = changed(inner, **changes)
-        if inner.history.drawn:
+        history = changes["history"] = inner.history.record(position, (supply, board.count(None)))
+        inner = (_MAKERS.get(type(inner)) or _maker(type(inner)))(inner, **changes)  # changed(), inlined
+        if history.repeats >= REPEATS_FOR_DRAW:  # history.drawn
             return changed(inner, outcome=Result((), self._score(inner), "repetition"))
         return inner
 

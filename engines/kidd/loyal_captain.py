@@ -130,7 +130,7 @@ class LoyalCaptain(KiddGame):
             board = set_cells(board, {f: None, g: (f, seat)})
             placed = g
         board = resolve_captures(board, seat, placed)
-        return self._check_stuck(self._begin_turn(LoyalState(board, supply, 1 - seat, inner.history)))
+        return self._check_stuck(self._begin_turn(inner, board=board, supply=supply, to_move=1 - seat, outcome=None))
 
     def _check_stuck(self, inner: LoyalState) -> LoyalState:
         """Start-of-turn check after the repetition check: no step and no entry loses (D10)."""
@@ -141,12 +141,14 @@ class LoyalCaptain(KiddGame):
     @staticmethod
     def _can_act(inner: LoyalState, seat: int) -> bool:
         board = inner.board
-        if inner.supply[seat] and any(board[s] is None for s in START_FIELDS):
+        if inner.supply[seat] and None in [board[s] for s in START_FIELDS]:
             return True
         for f in FIELDS:
             cell = board[f]
-            if cell is not None and cell[1] == seat and any(board[g] is None for g in FORWARD[f][cell[0]]):
-                return True
+            if cell is not None and cell[1] == seat:
+                for g in FORWARD[f][cell[0]]:
+                    if board[g] is None:
+                        return True
         return False
 
     @staticmethod

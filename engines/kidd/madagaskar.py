@@ -11,7 +11,7 @@ from engines.kidd.base import KiddGame, changed
 from engines.kidd.board import FIELDS, OUT
 from engines.kidd.notation import parse_action
 from engines.kidd.repetition import History
-from engines.kidd.walks import EMPTY_BOARD, Board, enemy_tops, from_behind, occupancy, set_cells, walk_fault, walks
+from engines.kidd.walks import EMPTY_BOARD, Board, from_behind, set_cells, tower_texts, walk_fault
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,14 +31,7 @@ def tower_walks(board: Board, seat: int) -> list[str]:
     """Every legal `move` of `seat`: each tower it tops walks exactly its height (D22) and ends on
     an empty field (its own origin included, D5) or on an enemy top approached from behind. Towers
     of any height may capture."""
-    found: list[str] = []
-    occupied = occupancy(board)
-    targets = enemy_tops(board, seat)
-    for f in FIELDS:
-        cell = board[f]
-        if cell is not None and cell[-1] == seat:
-            found += walks(board, occupied, f, len(cell) - 1, texts=True, targets=targets)
-    return found
+    return tower_texts(board, seat)
 
 
 def controlled(board: Board, players: int) -> tuple[int, ...]:
@@ -83,10 +76,12 @@ class Madagaskar(KiddGame):
                       supply: tuple[int, ...] | None = None) -> list[int]:
         """A seat that tops no tower and has no supply is out and can never act again (D25); so is
         one that resigned. `board` and `supply` replace the state's while a turn is being settled."""
-        board = inner.board if board is None else board
         supply = inner.supply if supply is None else supply
-        topping = tops(board)
-        return [s for s in range(inner.players) if s not in inner.gone and (supply[s] or s in topping)]
+        gone = inner.gone
+        if not gone and 0 not in supply:  # every seat can still enter a stone: no need to look at the board
+            return list(range(inner.players))
+        topping = tops(inner.board if board is None else board)
+        return [s for s in range(inner.players) if s not in gone and (supply[s] or s in topping)]
 
     @staticmethod
     def _next_seat(in_play: list[int], seat: int, players: int) -> int:
@@ -159,7 +154,10 @@ class Madagaskar(KiddGame):
                                 f"{action}: a stone entered from OUT cannot be approached from behind")
         else:  # capture: the whole moving tower goes on top
             landed = (came, *target[1:], *tower[1:])
-        return set_cells(board, {origin: None, final: landed})
+        cells = list(board)
+        cells[origin] = None
+        cells[final] = landed
+        return tuple(cells)
 
     def _end_of_turn(self, inner: MadagaskarState, seat: int, board: Board, supply: tuple[int, ...],
                      passes: int) -> MadagaskarState:
@@ -171,8 +169,10 @@ class Madagaskar(KiddGame):
         if passes and passes >= len(in_play):
             outcome = Result((), controlled(board, inner.players), "all-pass")
             return changed(inner, board=board, supply=supply, passes=passes, outcome=outcome)
-        return self._begin_turn(inner, board=board, supply=supply, passes=passes,
-                                to_move=self._next_seat(in_play, seat, inner.players))
+        after = self._begin_turn(inner, board=board, supply=supply, passes=passes,
+                                 to_move=self._next_seat(in_play, seat, inner.players))
+        self._in_play_memo = (after, tuple(in_play))  # the same board, supply and seats gone
+        return after
 
     def eliminate(self, inner: MadagaskarState, seat: int) -> MadagaskarState:
         """A seat resigned from a game of three: its towers leave the board with every stone in
@@ -193,8 +193,16 @@ class Madagaskar(KiddGame):
 
     draw_reason = "agreement"  # the spec's name for a draw by agreement
 
+    _in_play_memo: tuple[MadagaskarState | None, tuple[int, ...]] = (None, ())
+    """The state the last turn ended in and its seats in play, found while ending it: the contract
+    asks for them again at once (draw offers are checked whenever the legal actions are listed).
+    The memo holds the state itself, so `is` cannot match another state that reuses its id."""
+
     def in_play(self, inner: MadagaskarState) -> tuple[int, ...]:
         """Seats knocked out (D25) are not asked to agree to a draw."""
+        state, seats = self._in_play_memo
+        if state is inner:
+            return seats
         return tuple(self.seats_in_play(inner))
 
     # ----------------------------------------------------------------------------- scoring and views

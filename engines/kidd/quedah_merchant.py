@@ -8,19 +8,18 @@ from typing import Any
 
 from engines.core import Awaiting, Chance, IllegalAction, Result
 from engines.kidd.base import AWAIT_MOVE, KiddGame, changed
-from engines.kidd.board import FIELDS, START_FIELDS
+from engines.kidd.board import START_FIELDS
 from engines.kidd.notation import parse_action
 from engines.kidd.repetition import History
 from engines.kidd.walks import (
     EMPTY_BOARD,
     Board,
-    enemy_tops,
     exits,
     from_behind,
-    occupancy,
+    piece_walks,
     set_cells,
+    survey,
     walk_fault,
-    walks,
 )
 
 DIE = Chance(kind="dice", sides=(3,), label="die 1-3")
@@ -103,13 +102,9 @@ def landing(board: Board, seat: int, origin: int, came: int, final: int) -> str:
 
 def move_texts(board: Board, seat: int, steps: int) -> list[str]:
     found = []
-    occupied = occupancy(board)
-    targets = enemy_tops(board, seat)
-    for f in FIELDS:
-        cell = board[f]
-        if cell is None or cell[-1] != seat:
-            continue
-        for came, final, text in walks(board, occupied, f, steps, targets=targets):
+    occupied, enemies, own = survey(board, seat)
+    for f, cell in own:
+        for came, final, text in piece_walks(occupied, enemies, f, cell[0], steps):
             if final == f or board[final] is None or landing(board, seat, f, came, final) in _LEGAL:
                 found.append(text)
     return found

@@ -13,6 +13,27 @@ from dataclasses import dataclass
 from typing import Any
 
 REPEATS_FOR_DRAW = 3
+CELL_TEXTS = 1 << 16
+"""How many cell texts `position_text` keeps; past that it starts afresh (memory stays bounded)."""
+
+_cell_text: dict[Any, str] = {None: "None"}
+_cell_texts = _cell_text.__getitem__
+
+
+def position_text(position: Any) -> str:
+    """`repr(position)`, the same text, built faster for the games' (board, supply, to_move): the
+    board's cells are few and recur from turn to turn, so each one's text is looked up, not made."""
+    if type(position) is not tuple or len(position) != 3 or type(position[0]) is not tuple or len(position[0]) < 2:
+        return repr(position)
+    board, supply, to_move = position
+    try:
+        cells = ", ".join(map(_cell_texts, board))
+    except KeyError:  # a cell not seen yet (or since the texts started afresh)
+        if len(_cell_text) > CELL_TEXTS:
+            _cell_text.clear()
+            _cell_text[None] = "None"
+        cells = ", ".join([_cell_text.get(cell) or _cell_text.setdefault(cell, repr(cell)) for cell in board])
+    return f"(({cells}), {supply!r}, {to_move!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +49,11 @@ class History:
     def record(self, position: Any, material: Any) -> History:
         # A position is nested tuples of ints and None, whose repr is canonical; it is several
         # times cheaper than canonical_bytes, and this runs at every turn.
-        link = repr(position).encode()
+        link = position_text(position).encode()
         if material != self.material:
-            return History(material, (position,), 1, hashlib.sha256(link).digest())
-        chain = hashlib.sha256(self.chain + link).digest()
-        return History(material, (*self.seen, position), self.seen.count(position) + 1, chain)
+            return _history(material, (position,), 1, _sha256(link).digest())
+        chain = _sha256(self.chain + link).digest()
+        return _history(material, (*self.seen, position), self.seen.count(position) + 1, chain)
 
     @property
     def drawn(self) -> bool:
@@ -40,3 +61,20 @@ class History:
 
     def public(self) -> tuple[Any, ...]:
         return (self.material, len(self.seen), self.repeats, self.chain)
+
+
+_sha256 = hashlib.sha256
+_new = object.__new__
+_set_material, _set_seen, _set_repeats, _set_chain = (
+    getattr(History, name).__set__ for name in ("material", "seen", "repeats", "chain"))
+
+
+def _history(material: Any, seen: tuple[Any, ...], repeats: int, chain: bytes) -> History:
+    """`History(material, seen, repeats, chain)`, its slots set through their descriptors: a third
+    of the cost of the frozen `__init__`, and a new History is made at every turn."""
+    history = _new(History)
+    _set_material(history, material)
+    _set_seen(history, seen)
+    _set_repeats(history, repeats)
+    _set_chain(history, chain)
+    return history

@@ -30,22 +30,24 @@ def changed(inner: Any, **changes: Any) -> Any:
 
 
 def _maker(cls: type) -> Callable[..., Any]:
-    """Compile `changed` for one state class, as `dataclasses` compiles `__init__`: the new value's
-    slots are set through their descriptors, a third of the cost of the frozen `__init__` (one
-    `object.__setattr__` per field), and the fields to change arrive as keyword arguments, so no
-    loop over the field names runs per call."""
-    names = cls.__slots__
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_KEEP": _KEEP}
-    lines = [f"def changed_{cls.__name__}(_inner, *, {', '.join(f'{n}=_KEEP' for n in names)}, **_unknown):",
-             "    if _unknown:",
-             f"        raise TypeError(f'{cls.__name__} has no field {{sorted(_unknown)}}')",
-             "    _value = _new(_cls)"]
-    for n in names:
-        scope[f"_set_{n}"] = getattr(cls, n).__set__
-        lines.append(f"    _set_{n}(_value, _inner.{n} if {n} is _KEEP else {n})")
-    lines.append("    return _value")
-    exec("\n".join(lines), scope)  # the text is made of the class's own field names only
-    make = _MAKERS[cls] = scope[f"changed_{cls.__name__}"]
+    """`changed` for one state class: the new value's slots are set through their descriptors, cheaper
+    than the frozen `__init__` (one `object.__setattr__` per field); the descriptors are looked up once
+    per class, not per call. (No code is generated: a plain loop over the fields.)"""
+    fields = tuple((name, getattr(cls, name).__set__, getattr(cls, name).__get__) for name in cls.__slots__)
+    known = frozenset(cls.__slots__)
+    new = object.__new__
+
+    def make(inner: Any, **changes: Any) -> Any:
+        if not changes.keys() <= known:
+            raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - known)}")
+        value = new(cls)
+        get = changes.get
+        for name, put, read in fields:
+            item = get(name, _KEEP)
+            put(value, read(inner) if item is _KEEP else item)
+        return value
+
+    _MAKERS[cls] = make
     return make
 
 

@@ -27,9 +27,15 @@ def game_actions(legal: list[str]) -> list[str]:
     return actions or [a for a in legal if a != "resign"] or legal
 
 
+#: the longest legal list that can hold "decline draw": while a draw offer is pending, `Game.legal` lists
+#: only the answers (accept draw, decline draw, resign), so a longer list (thousands of Madagaskar walks)
+#: need not be scanned for it
+_ANSWERS = 3
+
+
 def forced(legal: list[str]) -> str | None:
     """The choice that needs no thought: decline a draw offer (bots play on), or the only game action."""
-    if "decline draw" in legal:
+    if len(legal) <= _ANSWERS and "decline draw" in legal:
         return "decline draw"
     actions = game_actions(legal)
     return actions[0] if len(actions) == 1 else None
@@ -41,7 +47,7 @@ class RandomBot:
     name = "random"
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
-        if "decline draw" in legal:
+        if len(legal) <= _ANSWERS and "decline draw" in legal:
             return "decline draw"
         # Rejection sampling keeps the choice uniform over the game actions without building a
         # filtered copy of a list that can hold thousands of walks (Madagaskar towers).

@@ -74,8 +74,14 @@ def test_every_legal_action_is_accepted_and_views_are_json(game_id, players):
         seat = waiting.seats[0]
         legal = game.legal(state, seat)
         assert legal == sorted(legal), f"{game_id}: legal() not sorted at step {n}"
+        # bots look for "decline draw" only in short lists (bots.lib._ANSWERS): it is never in a longer one
+        assert "decline draw" not in legal or len(legal) <= 3, legal
         for action in legal:
-            game.play(state, seat, action)  # must not raise
+            after = game.play(state, seat, action)  # must not raise
+            if action == "offer draw":
+                for other in game.awaiting(after).seats:
+                    answers = game.legal(after, other)
+                    assert "decline draw" in answers and len(answers) <= 3, answers
         state = game.play(state, seat, bot.choose(game, state, seat, legal, rng))
 
 

@@ -36,6 +36,7 @@ from engines.catan.board import (
 )
 from engines.catan.cards import RESOURCES, TERRAIN_RESOURCE
 from engines.catan.cards import fits as _fits
+from engines.catan.echo import Echo, echoed
 from engines.catan.notation import FORMS, Notation
 from engines.catan.roads import award_longest, road_length
 from engines.catan.state import (
@@ -168,8 +169,15 @@ class Catan(Rules[CatanState]):
         self.cost_settlement = K.SETTLEMENT + pad
         self.cost_city = K.CITY + pad
         self.cost_dev = K.DEV + pad
+        #: the last public play or chance outcome (echo.py)
+        self._echo: Echo | None = None
 
     verb_steps: dict[str, tuple[str, ...]] = _VERB_STEPS
+    #: verbs whose handler neither reads nor writes a private part (nor `ext.seen`): their last play is
+    #: remembered for the same play on a knowledge state (echo.py)
+    public_verbs: frozenset[str] = frozenset((
+        "settle", "road", "city", "buy", "roll", "discard", "robber", "steal", "trade", "offer", "accept",
+        "decline", "confirm", "cancel"))
 
     # ============================================================================ options
 
@@ -408,6 +416,11 @@ class Catan(Rules[CatanState]):
 
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
+        echo = self._echo
+        if echo is not None:
+            found = echoed(echo, s, seat, action)
+            if found is not None:
+                return found
         parsed = self.notation.parse(action) if isinstance(action, str) else None
         if parsed is None:
             raise IllegalAction(f"{action!r} is not a Catan action (forms: {FORMS})")
@@ -425,7 +438,10 @@ class Catan(Rules[CatanState]):
         steps = self.verb_steps.get(verb)
         if steps is None or step not in steps:
             return self.play_other(s, seat, parsed, action)
-        return self.handlers[verb](s, seat, parsed, action)
+        after = self.handlers[verb](s, seat, parsed, action)
+        if verb in self.public_verbs:
+            self._echo = (s, seat, action, after)
+        return after
 
     def play_other(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         """A verb this step does not take (C&K routes its own verbs from here)."""
@@ -871,12 +887,17 @@ class Catan(Rules[CatanState]):
     def chance(self, inner: CatanState, value: Any) -> CatanState:
         s = inner
         step = s.step
-        if step == ROLL:
-            return self.after_roll(s, value)
+        if step in (ROLL, STEAL_PICK):  # public outcomes: remembered for the knowledge states
+            echo = self._echo
+            if echo is not None:
+                found = echoed(echo, s, -1, value)
+                if found is not None:
+                    return found
+            after = self.after_roll(s, value) if step == ROLL else self._steal(s, value)
+            self._echo = (s, -1, value, after)
+            return after
         if step == DEAL:
             return self._dealt(s, value)
-        if step == STEAL_PICK:
-            return self._steal(s, value)
         if step == TERRAIN:
             return self._terrain(s, value)
         if step == SPIRAL:

@@ -401,16 +401,19 @@ class Catan(Rules[CatanState]):
         return out
 
     def _trades(self, s: CatanState, seat: int) -> list[str]:
-        me = s.seats[seat]
-        hand = me.hand
+        hand = s.seats[seat].hand
         rate = self.seat_rates(s, seat)
-        names = self.names
-        out = []
+        able = 0  # the types the seat holds enough of to trade at its rate (usually none)
         for x, r in enumerate(rate):
             if hand[x] >= r:
-                out += [f"trade {r}{names[x]} for 1{names[y]}" for y in range(len(names)) if y != x and s.bank[y]]
-        out.sort()
-        return out
+                able |= 1 << x
+        if not able:
+            return []
+        stocked = 0  # the types the bank still holds
+        for y, k in enumerate(s.bank):
+            if k:
+                stocked |= 1 << y
+        return list(_maritime(self.names, rate, able, stocked))
 
     # ============================================================================ play
 
@@ -1123,6 +1126,24 @@ def _tiles_left(tiles: tuple[int, ...], placed: tuple[int, ...]) -> list[int]:
     for kind, count in enumerate(tiles):
         left += [kind] * (count - placed.count(kind))
     return left
+
+
+_MARITIME: dict[tuple, tuple[str, ...]] = {}
+
+
+def _maritime(names: tuple[str, ...], rate: tuple[int, ...], able: int, stocked: int) -> tuple[str, ...]:
+    """The maritime trade texts (sorted) for the rates, the types the seat can give (bit mask) and the
+    types the bank holds (bit mask); memoised, as the same few combinations recur all game."""
+    key = (names, rate, able, stocked)
+    found = _MARITIME.get(key)
+    if found is None:
+        out = [f"trade {r}{names[x]} for 1{names[y]}" for x, r in enumerate(rate) if able >> x & 1
+               for y in range(len(names)) if y != x and stocked >> y & 1]
+        out.sort()
+        if len(_MARITIME) > 20_000:
+            _MARITIME.clear()
+        found = _MARITIME[key] = tuple(out)
+    return found
 
 
 _DISCARDS: dict[tuple, list[str]] = {}

@@ -8,7 +8,7 @@ and reuse them: geometry (board.py), cards and multisets (cards.py), notation (n
 tables (trade.py), longest road (roads.py), the development deck (dev.py).
 
 Extension points for a subclass are the class attributes (`names`, `notation`, `offers_table`,
-`hand_limit`, `win_vp`, `max_offers`, `verb_steps` with a `_do_<verb>` method per verb) and the
+`hand_limit`, `win_vp`, `max_offers`, `verb_steps` with a `_do_<verb>` method per verb, `public_verbs`) and the
 methods `public_vp`, `blockers`, `free_nodes`, `settlements_left`, `seat_rates`, `produce_owed`, `after_roll`,
 `discard_limit`, `step_legal`, `main_legal`, `play_other` and `_second_placement`.
 """

@@ -265,22 +265,26 @@ class Game:
     def _common_here(self, state: State, seat: int) -> list[str]:
         if state.mid_step:
             return []
-        common = self.rules.common_actions
-        allowed = [a for a in ("resign", "offer draw") if a in common]
-        if "offer draw" in allowed and not self._may_offer(state, seat):
-            allowed.remove("offer draw")
-        narrowed = self.rules.common(state.inner, seat)
+        rules = self.rules
+        common = rules.common_actions
+        allowed = ["resign"] if "resign" in common else []
+        if "offer draw" in common and self._may_offer(state, seat):
+            allowed.append("offer draw")
+        narrowed = rules.common(state.inner, seat)
         return allowed if narrowed is None else [a for a in allowed if a in narrowed]
 
     def _may_offer(self, state: State, seat: int) -> bool:
-        if len(self._in_game(state)) < 2:
-            return False
+        # offered_at is flat (seat, plies, seat, plies, ...) with each seat at most once; it is read
+        # first because it is cheaper than counting the seats in the game (this runs in every legal())
         offered_at = state.offered_at
-        # offered_at is flat (seat, plies, seat, plies, ...) with each seat at most once
         for i in range(0, len(offered_at), 2):
             if offered_at[i] == seat:
-                return offered_at[i + 1] != state.plies
-        return True
+                if offered_at[i + 1] == state.plies:
+                    return False
+                break
+        if not state.out and self.rules.in_play(state.inner) is None:
+            return state.players >= 2  # every seat is in the game: no tuple of them needed
+        return len(self._in_game(state)) >= 2
 
     def _play_common(self, state: State, seat: int, action: str) -> State:
         if action not in self.common_legal(state, seat):

@@ -154,9 +154,13 @@ class Referee:
         return [self._apply(s, a, secret=waiting.secret) for s, a in chosen]
 
     def _apply(self, seat: int, action: str, secret: bool) -> Step:
-        self.state = self.game.play(self.state, seat, action)
+        play = self.game.play
+        self.state = play(self.state, seat, action)
         self.diverged = self.diverged or secret
-        self._follow(lambda s, k: self.game.play(k, seat, HIDDEN if secret and s != seat else action))
+        if self.diverged and not secret:  # the commonest case, without a call per seat to a closure
+            self.knowing = [play(k, seat, action) for k in self.knowing]
+        else:
+            self._follow(lambda s, k: play(k, seat, HIDDEN if secret and s != seat else action))
         if interrupts_step(action):
             self.pending = {}  # an interrupted simultaneous step is chosen afresh
         return self._record(Step(seat, action, "play"))

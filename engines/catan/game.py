@@ -8,7 +8,7 @@ and reuse them: geometry (board.py), cards and multisets (cards.py), notation (n
 tables (trade.py), longest road (roads.py), the development deck (dev.py).
 
 Extension points for a subclass are the class attributes (`names`, `notation`, `offers_table`,
-`hand_limit`, `win_vp`, `max_offers`, `verb_steps` with a `_do_<verb>` method per verb) and the
+`hand_limit`, `win_vp`, `max_offers`, `verb_steps` with a `_do_<verb>` method per verb, `public_verbs`) and the
 methods `public_vp`, `blockers`, `free_nodes`, `settlements_left`, `seat_rates`, `produce_owed`, `after_roll`,
 `discard_limit`, `step_legal`, `main_legal`, `play_other` and `_second_placement`.
 """
@@ -36,6 +36,7 @@ from engines.catan.board import (
 )
 from engines.catan.cards import RESOURCES, TERRAIN_RESOURCE
 from engines.catan.cards import fits as _fits
+from engines.catan.echo import Echo, echoed
 from engines.catan.notation import FORMS, Notation
 from engines.catan.roads import award_longest, road_length
 from engines.catan.state import (
@@ -168,8 +169,15 @@ class Catan(Rules[CatanState]):
         self.cost_settlement = K.SETTLEMENT + pad
         self.cost_city = K.CITY + pad
         self.cost_dev = K.DEV + pad
+        #: the last public play or chance outcome (echo.py)
+        self._echo: Echo | None = None
 
     verb_steps: dict[str, tuple[str, ...]] = _VERB_STEPS
+    #: verbs whose handler neither reads nor writes a private part (nor `ext.seen`): their last play is
+    #: remembered for the same play on a knowledge state (echo.py)
+    public_verbs: frozenset[str] = frozenset((
+        "settle", "road", "city", "buy", "roll", "discard", "robber", "steal", "trade", "offer", "accept",
+        "decline", "confirm", "cancel"))
 
     # ============================================================================ options
 
@@ -393,21 +401,29 @@ class Catan(Rules[CatanState]):
         return out
 
     def _trades(self, s: CatanState, seat: int) -> list[str]:
-        me = s.seats[seat]
-        hand = me.hand
+        hand = s.seats[seat].hand
         rate = self.seat_rates(s, seat)
-        names = self.names
-        out = []
+        able = 0  # the types the seat holds enough of to trade at its rate (usually none)
         for x, r in enumerate(rate):
             if hand[x] >= r:
-                out += [f"trade {r}{names[x]} for 1{names[y]}" for y in range(len(names)) if y != x and s.bank[y]]
-        out.sort()
-        return out
+                able |= 1 << x
+        if not able:
+            return []
+        stocked = 0  # the types the bank still holds
+        for y, k in enumerate(s.bank):
+            if k:
+                stocked |= 1 << y
+        return list(_maritime(self.names, rate, able, stocked))
 
     # ============================================================================ play
 
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
+        echo = self._echo
+        if echo is not None:
+            found = echoed(echo, s, seat, action)
+            if found is not None:
+                return found
         parsed = self.notation.parse(action) if isinstance(action, str) else None
         if parsed is None:
             raise IllegalAction(f"{action!r} is not a Catan action (forms: {FORMS})")
@@ -425,7 +441,10 @@ class Catan(Rules[CatanState]):
         steps = self.verb_steps.get(verb)
         if steps is None or step not in steps:
             return self.play_other(s, seat, parsed, action)
-        return self.handlers[verb](s, seat, parsed, action)
+        after = self.handlers[verb](s, seat, parsed, action)
+        if verb in self.public_verbs:
+            self._echo = (s, seat, action, after)
+        return after
 
     def play_other(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         """A verb this step does not take (C&K routes its own verbs from here)."""
@@ -871,12 +890,17 @@ class Catan(Rules[CatanState]):
     def chance(self, inner: CatanState, value: Any) -> CatanState:
         s = inner
         step = s.step
-        if step == ROLL:
-            return self.after_roll(s, value)
+        if step in (ROLL, STEAL_PICK):  # public outcomes: remembered for the knowledge states
+            echo = self._echo
+            if echo is not None:
+                found = echoed(echo, s, -1, value)
+                if found is not None:
+                    return found
+            after = self.after_roll(s, value) if step == ROLL else self._steal(s, value)
+            self._echo = (s, -1, value, after)
+            return after
         if step == DEAL:
             return self._dealt(s, value)
-        if step == STEAL_PICK:
-            return self._steal(s, value)
         if step == TERRAIN:
             return self._terrain(s, value)
         if step == SPIRAL:
@@ -1102,6 +1126,24 @@ def _tiles_left(tiles: tuple[int, ...], placed: tuple[int, ...]) -> list[int]:
     for kind, count in enumerate(tiles):
         left += [kind] * (count - placed.count(kind))
     return left
+
+
+_MARITIME: dict[tuple, tuple[str, ...]] = {}
+
+
+def _maritime(names: tuple[str, ...], rate: tuple[int, ...], able: int, stocked: int) -> tuple[str, ...]:
+    """The maritime trade texts (sorted) for the rates, the types the seat can give (bit mask) and the
+    types the bank holds (bit mask); memoised, as the same few combinations recur all game."""
+    key = (names, rate, able, stocked)
+    found = _MARITIME.get(key)
+    if found is None:
+        out = [f"trade {r}{names[x]} for 1{names[y]}" for x, r in enumerate(rate) if able >> x & 1
+               for y in range(len(names)) if y != x and stocked >> y & 1]
+        out.sort()
+        if len(_MARITIME) > 20_000:
+            _MARITIME.clear()
+        found = _MARITIME[key] = tuple(out)
+    return found
 
 
 _DISCARDS: dict[tuple, list[str]] = {}

@@ -14,6 +14,7 @@ from typing import Any
 
 from engines.catan import cards as K
 from engines.catan.board import HEX_NODE_MASK, NODE_BIT, NODE_HEXES, blocked_nodes
+from engines.catan.echo import echoed
 from engines.catan.game import Catan, _hexes_numbered, _put
 from engines.catan.state import (
     CONFIRM,
@@ -123,6 +124,13 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         "desert": (DESERT,), "recruit": (RECRUIT,), "skip": (RECRUIT, REPLACE, HARBOR), "take": (TAKE,),
         "give": (GIVE,), "harbor": (HARBOR,), "show": (SHOW,),
     }
+
+    #: verbs whose handler (and the agenda it may resume: every task is public) neither reads nor writes
+    #: a private part nor `ext.seen`; the progress cards' verbs do (echo.py)
+    public_verbs: frozenset[str] = frozenset((
+        "settle", "city", "road", "roll", "discard", "robber", "steal", "trade", "offer", "accept", "decline",
+        "confirm", "cancel", "end", "wall", "knight", "activate", "promote", "knightmove", "displace", "chase",
+        "improve", "metropolis", "retreat", "pillage", "commit", "pick", "aqueduct"))
 
     def __init__(self) -> None:
         super().__init__()
@@ -371,6 +379,11 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
+        echo = self._echo
+        if echo is not None:
+            found = echoed(echo, s, seat, action)
+            if found is not None:
+                return found
         parsed = self.notation.parse(action) if isinstance(action, str) else None
         if parsed is None:
             raise IllegalAction(f"{action!r} is not a Cities & Knights action (forms: {CK_FORMS})")
@@ -381,8 +394,12 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         if steps is None or s.step not in steps:
             return self.play_other(s, seat, parsed, action)
         if verb in _NO_POINTS:  # the commonest actions (offers) change nobody's points: no victory check
-            return self.handlers[verb](s, seat, parsed, action)
-        return self.check_win(self.handlers[verb](s, seat, parsed, action))
+            after = self.handlers[verb](s, seat, parsed, action)
+        else:
+            after = self.check_win(self.handlers[verb](s, seat, parsed, action))
+        if verb in self.public_verbs:
+            self._echo = (s, seat, action, after)
+        return after
 
     def play_other(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         if parsed[0] in ("buy", "claim"):
@@ -593,16 +610,26 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     def chance(self, inner: CatanState, value: Any) -> CatanState:
         s = inner
         step = s.step
-        if step == ROLL:
-            out = self.after_roll(s, value)
-        elif step == EVENT:
-            out = self.after_roll(s, (*s.dice[:2], value[0]))
-        elif step == DRAW:
+        if step in (ROLL, EVENT, STEAL_PICK):
+            # public outcomes, and the agenda they resume is public: remembered for the knowledge states
+            echo = self._echo
+            if echo is not None:
+                found = echoed(echo, s, -1, value)
+                if found is not None:
+                    return found
+            if step == ROLL:
+                out = self.after_roll(s, value)
+            elif step == EVENT:
+                out = self.after_roll(s, (*s.dice[:2], value[0]))
+            else:
+                out = self._steal(s, value)
+            out = self.check_win(out)
+            self._echo = (s, -1, value, out)
+            return out
+        if step == DRAW:
             out = decks.dealt(self, s, value)
         elif step == LOOK:
             out = self.shown(s, value)
-        elif step == STEAL_PICK:
-            out = self._steal(s, value)
         else:
             return super().chance(s, value)
         return self.check_win(out)

@@ -53,6 +53,10 @@ def _set(values: tuple, i: int, value: Any) -> tuple:
     return values[:i] + (value,) + values[i + 1:]
 
 
+#: smith texts per `CKSeat` (ProgressMixin.smith_texts)
+_SMITH_TEXTS: dict[CKSeat, tuple[str, ...]] = {}
+
+
 class ProgressMixin:
     """Progress cards: legality, effects, sub-steps."""
 
@@ -164,6 +168,18 @@ class ProgressMixin:
         return min(2 * hexes, s.bank[r])
 
     def smith_texts(self, s: CatanState, seat: int) -> list[str]:
+        """The smith's texts. They depend on the seat's knights alone (`promotable`, `smith` and
+        `promote_knight` read nothing but its `CKSeat`), and trying every pair of knights costs tens
+        of microseconds, so they are memoised on that `CKSeat`."""
+        cs = s.ext.seats[seat]
+        found = _SMITH_TEXTS.get(cs)
+        if found is None:
+            if len(_SMITH_TEXTS) > 20_000:
+                _SMITH_TEXTS.clear()
+            found = _SMITH_TEXTS[cs] = tuple(self._smith_texts(s, seat))
+        return list(found)
+
+    def _smith_texts(self, s: CatanState, seat: int) -> list[str]:
         can = self.promotable(s, seat)
         out = [f"play smith {n}" for n in range(54) if can >> n & 1]
         cs = s.ext.seats[seat]

@@ -1,0 +1,55 @@
+"""The last play, remembered so that the same play on a peer's copy of the state costs a comparison.
+
+The referee (and any driver that keeps every seat's knowledge state) plays each action once on the
+full state and once more on every seat's knowledge state. Those states differ only in their private
+parts (`CatanState.private` and `gone`), and most actions (offers and their answers, building, the
+roll) neither read nor write a private part: on such a copy the action does exactly what it did on the
+full state, so the rules remember their last such play and give the result again with the copy's own
+private parts instead of repeating every check and every copy.
+
+An entry holds its states strongly (no id() reuse) and there is one entry per rules object (nothing
+grows). A hit needs every public field of the new state equal to the remembered one; the only check
+of `play` that reads a private part is the forced claim, which reads the acting seat's own cards, so a
+hit also needs those unknown (the check is skipped) or equal to the remembered ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.catan.state import CatanState
+from engines.contract import HIDDEN
+
+__all__ = ["Echo", "echoed"]
+
+#: (state before, seat (-1 for a chance outcome), action or chance value, state after)
+Echo = tuple[CatanState, int, Any, CatanState]
+
+_PRIVATE = CatanState._fields.index("private")
+_GONE = CatanState._fields.index("gone")
+_EXT = CatanState._fields.index("ext")
+# the comparison below relies on this layout: public fields, then the two private ones, then `ext`
+assert _GONE == _PRIVATE + 1 and _EXT == _GONE + 1 == len(CatanState._fields) - 1
+_new = tuple.__new__
+
+
+def echoed(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | None:
+    """The remembered play's result for state `s`, or None unless `echo` is the same play (same seat
+    and action) on a state with the same public parts (and, for a seat's action, no differently known
+    cards of that seat). In C&K `ext` holds the spy's private `seen`: it is compared too, so a copy
+    whose spy saw something else is simply played in full."""
+    before, last_seat, last_action, after = echo
+    if last_seat != seat or last_action != action:
+        return None
+    if s is before:
+        return after
+    if s[:_PRIVATE] != before[:_PRIVATE] or s[_EXT] != before[_EXT]:
+        return None
+    if seat >= 0:
+        mine = s[_PRIVATE][seat]
+        if mine is not HIDDEN and mine != before[_PRIVATE][seat]:
+            return None
+    values = list(after)
+    values[_PRIVATE] = s[_PRIVATE]
+    values[_GONE] = s[_GONE]
+    return _new(CatanState, values)

@@ -11,6 +11,11 @@ costs milliseconds and would measure the disk, not the protocol). The host's hoo
 - a simultaneous step (commit, commit, reveal, reveal): from the host's choice until the joiner
   acknowledges the reveal that resolves the step.
 
+Beside them, the floor: one raw round trip plus the work an `act` frame needs at both ends, timed in
+this process without a network (`frame_work`). No session can answer a move faster than that on this
+machine; the gap between the floor and the live figure is what the two processes' threads, wake-ups
+and CurveZMQ encryption add.
+
 Each is reported as p50 and p99 and as a ratio to a raw pyzmq DEALER/ROUTER round trip of a
 frame-sized message (benchmarks/transport.py). `python -m benchmarks.session` prints them.
 """
@@ -116,6 +121,47 @@ def measure(game_id: str, kind: str, games: int, min_samples: int) -> dict[str, 
     return _stats(samples)
 
 
+def frame_work(game_id: str = MOVE_GAME, games: int = 6) -> dict[str, float]:
+    """The work one `act` frame needs on the critical path whatever the network, in this process and
+    without one: the author builds it (legality, engine play, state digest, signature; the decision
+    itself not counted), accepts and writes it; the receiver decodes it, checks its signature, plays
+    and digests it, and writes it (each write flushed, as live). p50 of each, in microseconds. Added to
+    one raw round trip it is the floor a move's latency cannot go below on this machine (before any
+    thread wake-up or CurveZMQ encryption)."""
+    from bots.lib import RandomBot
+    from replays.local import SignedMatch
+
+    built: list[float] = []
+    received: list[float] = []
+    clock = time.perf_counter
+    with tempfile.TemporaryFile() as out:
+        for seed in range(games):
+            match = SignedMatch(game_id, RandomBot(), seed=seed, players=2)
+            while (nxt := match.expects()) is not None:
+                kind, seat = nxt
+                author, other = match.ledgers[seat], match.ledgers[1 - seat]
+                if kind != "act":
+                    match.step()
+                    continue
+                legal = match.game.legal(author.state, seat)
+                action = match.bots[seat].choose(match.game, author.state, seat, legal, match.rngs[seat])
+                start = clock()
+                frame = author.build_action(action)
+                data = frame.encode()
+                author.accept(frame)
+                out.write(data)
+                out.flush()
+                middle = clock()
+                other.accept(data)
+                out.write(data)
+                out.flush()
+                end = clock()
+                built.append(middle - start)
+                received.append(end - middle)
+    return {"build_us": _percentile(built, 0.5) * 1e6, "receive_us": _percentile(received, 0.5) * 1e6,
+            "n": len(built)}
+
+
 def run(move_games: int = 12, step_games: int = 2, raw_n: int = 2000) -> dict[str, Any]:
     """The raw round trip is measured before and after the sessions (machine noise drifts); the faster
     of the two is the baseline, which makes the ratios the conservative ones."""
@@ -124,8 +170,10 @@ def run(move_games: int = 12, step_games: int = 2, raw_n: int = 2000) -> dict[st
     step = measure(STEP_GAME, "step", step_games, 10)
     after = bench_transport.raw_round_trip(n=raw_n, size=256)
     raw = min(before, after, key=lambda r: r["p50_us"])
+    work = frame_work(games=2 if move_games < 12 else 6)
+    floor = raw["p50_us"] + work["build_us"] + work["receive_us"]
     return {
-        "raw": raw,
+        "raw": raw, "work": work, "floor_us": floor, "floor_ratio": floor / raw["p50_us"],
         "move": move, "move_ratio_p50": move["p50_us"] / raw["p50_us"],
         "move_ratio_p99": move["p99_us"] / raw["p99_us"],
         "step": step, "step_ratio_p50": step["p50_us"] / raw["p50_us"],
@@ -146,6 +194,9 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
         "step_p50": Figure("session", f"commit-reveal step p50 ({STEP_GAME}: 4 frames, 3 round trips)", "us",
                            baseline=base),
         "step_p99": Figure("session", f"commit-reveal step p99 ({STEP_GAME})", "us", baseline=base),
+        "floor": Figure("session", f"per move floor ({MOVE_GAME}: raw round trip + an act frame's work at both ends, "
+                        "in process)",
+                        "us", baseline=base),
     }
     for key, aim in AIMS.items():
         figs[key].aim = aim
@@ -155,6 +206,7 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
         for kind in ("move", "step"):
             figs[f"{kind}_p50"].add(result[kind]["p50_us"], raw["p50_us"])
             figs[f"{kind}_p99"].add(result[kind]["p99_us"], raw["p99_us"])
+        figs["floor"].add(result["floor_us"], raw["p50_us"])
     for fig in figs.values():
         say(f"  {fig.line()}")
     return list(figs.values())
@@ -169,6 +221,10 @@ def main() -> None:
         s = result[name]
         print(f"{label:32} p50 {s['p50_us']:7.1f} us  p99 {s['p99_us']:7.1f} us  (n={s['n']})  "
               f"ratio p50 {result[name + '_ratio_p50']:.1f}x  p99 {result[name + '_ratio_p99']:.1f}x")
+    work = result["work"]
+    print(f"per move floor: {result['floor_us']:.0f} us = {result['floor_ratio']:.2f}x the raw round trip (an act "
+          f"frame's work: build {work['build_us']:.0f} us at the author, receive {work['receive_us']:.0f} us at the "
+          "other end, in process)")
     print(f"aim: per move p50 <= {AIMS['move_p50']:g}x, p99 <= {AIMS['move_p99']:g}x the raw round trip; a "
           f"simultaneous step p50 <= {AIMS['step_p50']:g}x (it needs three round trips: commits in seat order, "
           "reveals in seat order, then the acknowledgement)")

@@ -282,9 +282,15 @@ class Game:
                 if offered_at[i + 1] == state.plies:
                     return False
                 break
-        if not state.out and self.rules.in_play(state.inner) is None:
-            return state.players >= 2  # every seat is in the game: no tuple of them needed
-        return len(self._in_game(state)) >= 2
+        # `_in_game` inlined, asking the rules once: a game that knocks seats out (Madagaskar) answers
+        # with a tuple, and this runs in every legal()
+        in_play = self.rules.in_play(state.inner)
+        out = state.out
+        if in_play is None:
+            if not out:
+                return state.players >= 2  # every seat is in the game: no tuple of them needed
+            return len([s for s in range(state.players) if s not in out]) >= 2
+        return len([s for s in range(state.players) if s not in out and s in in_play]) >= 2
 
     def _play_common(self, state: State, seat: int, action: str) -> State:
         if action not in self.common_legal(state, seat):

@@ -157,11 +157,13 @@ class Referee:
         play = self.game.play
         self.state = play(self.state, seat, action)
         self.diverged = self.diverged or secret
-        if self.diverged and not secret:  # the commonest case, without a call per seat to a closure
+        if not self.diverged:  # every seat knows all: share the one state (`_follow` without its closure)
+            self.knowing = [self.state] * self.players
+        elif not secret:  # the commonest case once diverged, without a call per seat to a closure
             self.knowing = [play(k, seat, action) for k in self.knowing]
         else:
             self._follow(lambda s, k: play(k, seat, HIDDEN if secret and s != seat else action))
-        if interrupts_step(action):
+        if self.pending and interrupts_step(action):
             self.pending = {}  # an interrupted simultaneous step is chosen afresh
         return self._record(Step(seat, action, "play"))
 

@@ -10,7 +10,7 @@ from engines.core import IllegalAction, Result
 from engines.kidd.base import KiddGame, changed
 from engines.kidd.board import FIELDS, OUT
 from engines.kidd.notation import parse_action
-from engines.kidd.repetition import History
+from engines.kidd.repetition import REPEATS_FOR_DRAW, History
 from engines.kidd.walks import EMPTY_BOARD, Board, from_behind, set_cells, tower_texts, walk_fault
 
 
@@ -25,6 +25,29 @@ class MadagaskarState:
     gone: tuple[int, ...] = ()  # seats that resigned from a game of three
     history: History = History()
     outcome: Result | None = None
+
+
+_new = object.__new__
+(_set_board, _set_supply, _set_to_move, _set_players, _set_opening, _set_passes, _set_gone, _set_history,
+ _set_outcome) = (getattr(MadagaskarState, name).__set__ for name in (
+    "board", "supply", "to_move", "players", "opening", "passes", "gone", "history", "outcome"))
+
+
+def _state(board: Board, supply: tuple[int, ...], to_move: int, players: int, opening: bool, passes: int,
+           gone: tuple[int, ...], history: History, outcome: Result | None) -> MadagaskarState:
+    """`MadagaskarState(...)` with every field given, its slots set through their descriptors: a
+    fraction of the frozen `__init__`, and a state is made at every turn."""
+    state = _new(MadagaskarState)
+    _set_board(state, board)
+    _set_supply(state, supply)
+    _set_to_move(state, to_move)
+    _set_players(state, players)
+    _set_opening(state, opening)
+    _set_passes(state, passes)
+    _set_gone(state, gone)
+    _set_history(state, history)
+    _set_outcome(state, outcome)
+    return state
 
 
 def tower_walks(board: Board, seat: int) -> list[str]:
@@ -101,14 +124,15 @@ class Madagaskar(KiddGame):
             return []
         actions = self._enter_texts(inner, seat)
         if not inner.opening:
-            actions += tower_walks(inner.board, seat)
+            tower_texts(inner.board, seat, actions)  # added in place: the walks are not copied again
             if not actions:
                 return ["pass"]
         actions.sort()
         return actions
 
     def play(self, inner: MadagaskarState, seat: int, action: str) -> MadagaskarState:
-        self._not_to_move(inner, seat)
+        if seat != inner.to_move:
+            self._not_to_move(inner, seat)
         verb, fields = parse_action(action, self.verbs)
         if inner.opening:
             if verb != "enter":
@@ -169,8 +193,13 @@ class Madagaskar(KiddGame):
         if passes and passes >= len(in_play):
             outcome = Result((), controlled(board, inner.players), "all-pass")
             return changed(inner, board=board, supply=supply, passes=passes, outcome=outcome)
-        after = self._begin_turn(inner, board=board, supply=supply, passes=passes,
-                                 to_move=self._next_seat(in_play, seat, inner.players))
+        # `_begin_turn`, for the one state class, without its keyword arguments: this runs at every turn
+        to_move = self._next_seat(in_play, seat, inner.players)
+        history = inner.history.record((board, supply, to_move), (supply, board.count(None)))
+        after = _state(board, supply, to_move, inner.players, inner.opening, passes, inner.gone, history,
+                       inner.outcome)
+        if history.repeats >= REPEATS_FOR_DRAW:  # history.drawn
+            after = changed(after, outcome=Result((), self._score(after), "repetition"))
         self._in_play_memo = (after, tuple(in_play))  # the same board, supply and seats gone
         return after
 

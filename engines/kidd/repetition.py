@@ -14,26 +14,42 @@ from typing import Any
 
 REPEATS_FOR_DRAW = 3
 CELL_TEXTS = 1 << 16
-"""How many cell texts `position_text` keeps; past that it starts afresh (memory stays bounded)."""
+"""How many cell and supply texts `position_link` keeps; past that it starts afresh (memory stays bounded)."""
 
-_cell_text: dict[Any, str] = {None: "None"}
+_cell_text: dict[Any, bytes] = {None: b"None"}
 _cell_texts = _cell_text.__getitem__
+_tail_text: dict[tuple[Any, int], bytes] = {}
 
 
-def position_text(position: Any) -> str:
-    """`repr(position)`, the same text, built faster for the games' (board, supply, to_move): the
-    board's cells are few and recur from turn to turn, so each one's text is looked up, not made."""
+def position_link(position: Any) -> bytes:
+    """`repr(position).encode()`, the same bytes, built faster for the games' (board, supply,
+    to_move): the board's cells are few and recur from turn to turn, and so do the supplies and the
+    seat to move, so each one's text is looked up, not made (as bytes: nothing is encoded per turn)."""
     if type(position) is not tuple or len(position) != 3 or type(position[0]) is not tuple or len(position[0]) < 2:
-        return repr(position)
+        return repr(position).encode()
     board, supply, to_move = position
     try:
-        cells = ", ".join(map(_cell_texts, board))
+        cells = b", ".join(map(_cell_texts, board))
     except KeyError:  # a cell not seen yet (or since the texts started afresh)
         if len(_cell_text) > CELL_TEXTS:
             _cell_text.clear()
-            _cell_text[None] = "None"
-        cells = ", ".join([_cell_text.get(cell) or _cell_text.setdefault(cell, repr(cell)) for cell in board])
-    return f"(({cells}), {supply!r}, {to_move!r})"
+            _cell_text[None] = b"None"
+        cells = b", ".join([_cell_text.get(cell) or _cell_text.setdefault(cell, repr(cell).encode())
+                            for cell in board])
+    if type(to_move) is not int:  # a key equal to an int's (True == 1) must not share its text
+        return b"((" + cells + f"), {supply!r}, {to_move!r})".encode()
+    key = (supply, to_move)
+    tail = _tail_text.get(key)
+    if tail is None:
+        if len(_tail_text) > CELL_TEXTS:
+            _tail_text.clear()
+        tail = _tail_text[key] = f"), {supply!r}, {to_move!r})".encode()
+    return b"((" + cells + tail
+
+
+def position_text(position: Any) -> str:
+    """`repr(position)`, through `position_link`."""
+    return position_link(position).decode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +65,7 @@ class History:
     def record(self, position: Any, material: Any) -> History:
         # A position is nested tuples of ints and None, whose repr is canonical; it is several
         # times cheaper than canonical_bytes, and this runs at every turn.
-        link = position_text(position).encode()
+        link = position_link(position)
         if material != self.material:
             return _history(material, (position,), 1, _sha256(link).digest())
         chain = _sha256(self.chain + link).digest()

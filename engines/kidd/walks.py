@@ -297,11 +297,13 @@ def piece_walks(occupied: int, enemies: int, origin: int, back: int, steps: int)
     return _kept(_table(origin, back, steps), WALKS, occupied & ~BIT[origin], enemies)
 
 
-def tower_texts(board: Board, seat: int) -> list[str]:
+def tower_texts(board: Board, seat: int, found: list[str] | None = None) -> list[str]:
     """The texts of the walks of every piece `seat` tops, each walking as many steps as it holds
-    stones (Madagaskar's towers, D22): `walks` for all of them at once, reading the board once. The
-    list is the caller's own."""
-    found: list[str] = []
+    stones (Madagaskar's towers, D22): `walks` for all of them at once, reading the board once. They
+    are added to `found` when given (the caller's list, so they are not copied once more) and it is
+    returned; otherwise the list is new and the caller's own."""
+    if found is None:
+        found = []
     occupied, enemies, own = survey(board, seat)
     tables = _TABLES
     for f, cell in own:

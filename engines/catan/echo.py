@@ -22,13 +22,14 @@ from engines.contract import HIDDEN
 
 __all__ = ["Echo", "echoed", "remember"]
 
-#: (state before, seat (-1 for a chance outcome), action or chance value, state after, twins, made).
+#: (state before, seat (-1 for a chance outcome), action or chance value, state after, twins, made,
+#: the public fields of `after` before the private ones).
 #: `made` holds the copies this entry has given (id -> state, held strongly so no id is reused while
 #: listed): their public fields are `after`'s own objects. `twins` is the previous entry's `made` when
 #: this entry's `before` is that entry's `after` (so those copies share `before`'s public fields), else
 #: empty. A copy found among the twins skips the field-by-field comparison: the referee's knowledge
 #: states are such copies on almost every step, and the comparison was half the cost of a hit.
-Echo = tuple[CatanState, int, Any, CatanState, dict[int, CatanState], dict[int, CatanState]]
+Echo = tuple[CatanState, int, Any, CatanState, dict[int, CatanState], dict[int, CatanState], tuple]
 
 _PRIVATE = CatanState._fields.index("private")
 _GONE = CatanState._fields.index("gone")
@@ -47,7 +48,7 @@ def remember(echo: Echo | None, before: CatanState, seat: int, action: Any, afte
     """The entry for a play of `action` by `seat` (-1: a chance outcome) from `before` to `after`,
     following `echo` (the entry it replaces)."""
     twins = echo[5] if echo is not None and echo[3] is before else _NO_TWINS
-    return before, seat, action, after, twins, {}
+    return before, seat, action, after, twins, {}, after[:_PRIVATE]
 
 
 def echoed(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | None:
@@ -55,7 +56,7 @@ def echoed(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | No
     and action) on a state with the same public parts (and, for a seat's action, no differently known
     cards of that seat). In C&K `ext` holds the spy's private `seen`: it is compared too, so a copy
     whose spy saw something else is simply played in full."""
-    before, last_seat, last_action, after, twins, made = echo
+    before, last_seat, last_action, after, twins, made, head = echo
     if last_seat != seat or last_action != action:
         return None
     if s is before:
@@ -67,7 +68,7 @@ def echoed(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | No
         mine = private[seat]
         if mine is not HIDDEN and mine != before[_PRIVATE][seat]:
             return None
-    new = _new(CatanState, after[:_PRIVATE] + (private, s[_GONE], after[_EXT]))
+    new = _new(CatanState, head + (private, s[_GONE], after[_EXT]))
     if len(made) < _MADE_MAX:
         made[id(new)] = new
     return new

@@ -20,10 +20,16 @@ from typing import Any
 from engines.catan.state import CatanState
 from engines.contract import HIDDEN
 
-__all__ = ["Echo", "echoed"]
+__all__ = ["Echo", "echoed", "remember"]
 
-#: (state before, seat (-1 for a chance outcome), action or chance value, state after)
-Echo = tuple[CatanState, int, Any, CatanState]
+#: (state before, seat (-1 for a chance outcome), action or chance value, state after, twins, made,
+#: the public fields of `after` before the private ones).
+#: `made` holds the copies this entry has given (id -> state, held strongly so no id is reused while
+#: listed): their public fields are `after`'s own objects. `twins` is the previous entry's `made` when
+#: this entry's `before` is that entry's `after` (so those copies share `before`'s public fields), else
+#: empty. A copy found among the twins skips the field-by-field comparison: the referee's knowledge
+#: states are such copies on almost every step, and the comparison was half the cost of a hit.
+Echo = tuple[CatanState, int, Any, CatanState, dict[int, CatanState], dict[int, CatanState], tuple]
 
 _PRIVATE = CatanState._fields.index("private")
 _GONE = CatanState._fields.index("gone")
@@ -31,6 +37,18 @@ _EXT = CatanState._fields.index("ext")
 # the comparison below relies on this layout: public fields, then the two private ones, then `ext`
 assert _GONE == _PRIVATE + 1 and _EXT == _GONE + 1 == len(CatanState._fields) - 1
 _new = tuple.__new__
+#: never filled: the twins of an entry that does not follow the previous one
+_NO_TWINS: dict[int, CatanState] = {}
+#: copies listed per entry at most (the referee makes one per seat; a driver replaying the same play
+#: on the same state again and again must not grow the list)
+_MADE_MAX = 8
+
+
+def remember(echo: Echo | None, before: CatanState, seat: int, action: Any, after: CatanState) -> Echo:
+    """The entry for a play of `action` by `seat` (-1: a chance outcome) from `before` to `after`,
+    following `echo` (the entry it replaces)."""
+    twins = echo[5] if echo is not None and echo[3] is before else _NO_TWINS
+    return before, seat, action, after, twins, {}, after[:_PRIVATE]
 
 
 def echoed(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | None:
@@ -38,18 +56,19 @@ def echoed(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | No
     and action) on a state with the same public parts (and, for a seat's action, no differently known
     cards of that seat). In C&K `ext` holds the spy's private `seen`: it is compared too, so a copy
     whose spy saw something else is simply played in full."""
-    before, last_seat, last_action, after = echo
+    before, last_seat, last_action, after, twins, made, head = echo
     if last_seat != seat or last_action != action:
         return None
     if s is before:
         return after
-    if s[:_PRIVATE] != before[:_PRIVATE] or s[_EXT] != before[_EXT]:
+    if twins.get(id(s)) is not s and (s[:_PRIVATE] != before[:_PRIVATE] or s[_EXT] != before[_EXT]):
         return None
+    private = s[_PRIVATE]
     if seat >= 0:
-        mine = s[_PRIVATE][seat]
+        mine = private[seat]
         if mine is not HIDDEN and mine != before[_PRIVATE][seat]:
             return None
-    values = list(after)
-    values[_PRIVATE] = s[_PRIVATE]
-    values[_GONE] = s[_GONE]
-    return _new(CatanState, values)
+    new = _new(CatanState, head + (private, s[_GONE], after[_EXT]))
+    if len(made) < _MADE_MAX:
+        made[id(new)] = new
+    return new

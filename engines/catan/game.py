@@ -36,7 +36,7 @@ from engines.catan.board import (
 )
 from engines.catan.cards import RESOURCES, TERRAIN_RESOURCE
 from engines.catan.cards import fits as _fits
-from engines.catan.echo import Echo, echoed
+from engines.catan.echo import Echo, echoed, remember
 from engines.catan.notation import FORMS, Notation
 from engines.catan.roads import award_longest, road_length
 from engines.catan.state import (
@@ -443,7 +443,7 @@ class Catan(Rules[CatanState]):
             return self.play_other(s, seat, parsed, action)
         after = self.handlers[verb](s, seat, parsed, action)
         if verb in self.public_verbs:
-            self._echo = (s, seat, action, after)
+            self._echo = remember(self._echo, s, seat, action, after)
         return after
 
     def play_other(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
@@ -897,7 +897,7 @@ class Catan(Rules[CatanState]):
                 if found is not None:
                     return found
             after = self.after_roll(s, value) if step == ROLL else self._steal(s, value)
-            self._echo = (s, -1, value, after)
+            self._echo = remember(self._echo, s, -1, value, after)
             return after
         if step == DEAL:
             return self._dealt(s, value)

@@ -14,7 +14,7 @@ from typing import Any
 
 from engines.catan import cards as K
 from engines.catan.board import HEX_NODE_MASK, NODE_BIT, NODE_HEXES, blocked_nodes
-from engines.catan.echo import echoed
+from engines.catan.echo import echoed, remember
 from engines.catan.game import Catan, _hexes_numbered, _put
 from engines.catan.state import (
     CONFIRM,
@@ -93,6 +93,9 @@ _STEAL = tuple(Awaiting("chance", (), Chance("pick", n=k, label="card stolen")) 
 _CITY_YIELD = ((0, -1, 2), (1, 7, 1), (2, 5, 1), (3, -1, 2), (4, 6, 1))
 _WALL = (2, 0, 0, 0, 0, 0, 0, 0)
 #: verbs after which nobody's victory points can have changed (a roll or a trade changes only cards)
+# main_legal's memo compares every field but `offers`
+_OFFERS = CatanState._fields.index("offers")
+_AFTER_OFFERS = _OFFERS + 1
 _NO_POINTS = frozenset(("offer", "accept", "decline", "confirm", "cancel", "trade", "discard", "activate", "roll",
                         "aqueduct", "harbor", "keep", "bury"))
 _TASKS_OF_SEAT = frozenset(("draw", "pick", "pillage", "aqueduct", "bishopsteal", "harbor", "give", "metro"))
@@ -136,6 +139,9 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         super().__init__()
         self.cost_knight = (0, 0, 1, 0, 1, 0, 0, 0)
         self.cost_grain = (0, 0, 0, 1, 0, 0, 0, 0)
+        #: the last main list worked out (main_legal): (seat, state, parts before the offers, offer texts or
+        #: None when not yet needed, parts after them)
+        self._main_memo: tuple[int, CatanState, list[str], list[str] | None, list[str]] | None = None
 
     # ============================================================================ start
 
@@ -315,6 +321,30 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         return super().step_legal(s, seat)
 
     def main_legal(self, s: CatanState, seat: int) -> list[str]:
+        """The main step's list. A declined or cancelled offer brings the same seat back to main with only
+        the offer count changed, so the last list is remembered (one entry, its state held strongly) and
+        given again when every other field is equal: the list reads the count only to decide whether
+        offers may be made at all, and that gate is applied afresh here."""
+        memo = self._main_memo
+        if (memo is not None and memo[0] == seat and s[:_OFFERS] == memo[1][:_OFFERS]
+                and s[_AFTER_OFFERS:] == memo[1][_AFTER_OFFERS:]):
+            _, _, head, offers, tail = memo
+        else:
+            head, tail = self.main_parts(s, seat)
+            offers = None
+        if s.domestic and s.offers < self.max_offers:
+            if offers is None:
+                alive = s.alive()
+                offers = self.offers_table.texts(
+                    seat, tuple(p.hand if i in alive else None for i, p in enumerate(s.seats)))
+            out = [*head, *offers, *tail]
+        else:
+            out = [*head, *tail]
+        self._main_memo = (seat, s, head, offers, tail)
+        return out
+
+    def main_parts(self, s: CatanState, seat: int) -> tuple[list[str], list[str]]:
+        """The main list without the offers: the texts before them and those after them."""
         N = self.notation
         x = s.ext
         me = s.seats[seat]
@@ -338,22 +368,19 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         out += self.improve_texts(s, seat)
         out += knights[3]
         out += knights[4]
-        if s.domestic and s.offers < self.max_offers:
-            alive = s.alive()
-            out += self.offers_table.texts(seat, tuple(p.hand if i in alive else None for i, p in enumerate(s.seats)))
-        out += self.card_texts(s, seat)
-        out += knights[5]
+        tail = self.card_texts(s, seat)
+        tail += knights[5]
         if me.roads.bit_count() < 15 and hand[0] and hand[1]:
             mask = self.road_mask(s, seat)
-            out += [N.road[e] for e in N.edge_order if mask >> e & 1]
+            tail += [N.road[e] for e in N.edge_order if mask >> e & 1]
         if self.settlements_left(s, seat) and hand[0] and hand[1] and hand[2] and hand[3]:
             mask = self.settle_mask(s, seat)
-            out += [N.settle[n] for n in N.node_order if mask >> n & 1]
-        out += self._trades(s, seat)
+            tail += [N.settle[n] for n in N.node_order if mask >> n & 1]
+        tail += self._trades(s, seat)
         if hand[0] >= 2 and cs.walls.bit_count() < 3:
             mask = me.cities & ~cs.walls
-            out += [N.wall[n] for n in N.node_order if mask >> n & 1]
-        return out
+            tail += [N.wall[n] for n in N.node_order if mask >> n & 1]
+        return out, tail
 
     def improve_texts(self, s: CatanState, seat: int, discount: int = 0) -> list[str]:
         out = []
@@ -398,7 +425,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         else:
             after = self.check_win(self.handlers[verb](s, seat, parsed, action))
         if verb in self.public_verbs:
-            self._echo = (s, seat, action, after)
+            self._echo = remember(self._echo, s, seat, action, after)
         return after
 
     def play_other(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
@@ -624,7 +651,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
             else:
                 out = self._steal(s, value)
             out = self.check_win(out)
-            self._echo = (s, -1, value, out)
+            self._echo = remember(self._echo, s, -1, value, out)
             return out
         if step == DRAW:
             out = decks.dealt(self, s, value)

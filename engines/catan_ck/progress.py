@@ -53,6 +53,19 @@ def _set(values: tuple, i: int, value: Any) -> tuple:
     return values[:i] + (value,) + values[i + 1:]
 
 
+#: the held card ids that may be played in main (not the alchemist, not a victory point card) per
+#: `PHand.held` (card_texts runs on every main list; most hands are one of a few hundred tuples)
+_PLAYABLE: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _playable(held: tuple[int, ...]) -> tuple[int, ...]:
+    ids = tuple(g for g, k in enumerate(held) if k and g != _ALCHEMIST and g not in _VP)
+    if len(_PLAYABLE) >= 4096:
+        _PLAYABLE.clear()
+    _PLAYABLE[held] = ids
+    return ids
+
+
 #: smith texts per `CKSeat` (ProgressMixin.smith_texts)
 _SMITH_TEXTS: dict[CKSeat, tuple[str, ...]] = {}
 
@@ -70,12 +83,12 @@ class ProgressMixin:
         out: list[str] = []
         mine = s.private[seat]
         if mine is not HIDDEN:
-            ids = [g for g, k in enumerate(mine.held) if k]
+            ids = _PLAYABLE.get(mine.held)
+            if ids is None:
+                ids = _playable(mine.held)
         else:
-            ids = [g for g in range(len(PROGRESS)) if decks.may_hold(s, seat, g)]
+            ids = [g for g in range(len(PROGRESS)) if decks.may_hold(s, seat, g) and g != _ALCHEMIST and g not in _VP]
         for g in ids:
-            if g == _ALCHEMIST or g in _VP:
-                continue
             out += self.texts_of(s, seat, g)
         out.sort()
         return out

@@ -141,7 +141,8 @@ def frame_work(game_id: str = MOVE_GAME, games: int = 6) -> dict[str, float]:
                 kind, seat = nxt
                 author, other = match.ledgers[seat], match.ledgers[1 - seat]
                 if kind != "act":
-                    match.step()
+                    if match.step() is None:
+                        break      # nothing this match can build (never for Madagaskar): no endless loop
                     continue
                 legal = match.game.legal(author.state, seat)
                 action = match.bots[seat].choose(match.game, author.state, seat, legal, match.rngs[seat])

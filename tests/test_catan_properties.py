@@ -188,3 +188,30 @@ def test_seeded_bot_games_end_and_every_seat_agrees_at_every_step():
         tally = run_many(G, names, n // 2, seed=9000 + players, players=players, check_views=True)
         assert tally.games == n // 2 and tally.actions > 0
         assert sum(tally.wins) + tally.draws == tally.games
+
+
+@pytest.mark.parametrize("game_id", ["catan", "catan-ck"])
+def test_a_remembered_chance_outcome_is_never_taken_for_a_seats_play(game_id):
+    """The rules remember their last public play and chance outcome (engines/catan/echo.py), a chance
+    under seat -1: `rules.play` with that seat and that value must still refuse it, as before the memo."""
+    import engines
+    from bots.lib import RandomBot, sample_outcome
+    from engines.core import IllegalAction
+
+    game = engines.get(game_id)
+    state, rng, bot = game.start(4), random.Random(1), RandomBot()
+    for _ in range(3000):
+        waiting = game.awaiting(state)
+        if waiting.kind == "chance" and waiting.chance.kind == "dice":
+            break
+        if waiting.kind == "chance":
+            state = game.chance(state, sample_outcome(game, state, rng))
+            continue
+        seat = waiting.seats[0]
+        state = game.play(state, seat, bot.choose(game, state, seat, game.legal(state, seat), rng))
+    else:
+        pytest.fail("no roll within 3000 steps")
+    value = sample_outcome(game, state, rng)
+    game.rules.chance(state.inner, value)       # now remembered
+    with pytest.raises(IllegalAction):
+        game.rules.play(state.inner, -1, value)

@@ -420,7 +420,7 @@ class Catan(Rules[CatanState]):
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
         echo = self._echo
-        if echo is not None:
+        if echo is not None and seat >= 0:  # seat -1 is a remembered chance outcome, never a seat's play
             found = echoed(echo, s, seat, action)
             if found is not None:
                 return found

@@ -407,7 +407,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
         echo = self._echo
-        if echo is not None:
+        if echo is not None and seat >= 0:  # seat -1 is a remembered chance outcome, never a seat's play
             found = echoed(echo, s, seat, action)
             if found is not None:
                 return found

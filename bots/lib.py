@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from engines.core import COMMON_ACTIONS, Game, State, outcome_from_bytes
+from engines.game import DRAW_ANSWERS
 
 
 class Bot(Protocol):
@@ -28,9 +29,8 @@ def game_actions(legal: list[str]) -> list[str]:
 
 
 #: the longest legal list that can hold "decline draw": while a draw offer is pending, `Game.legal` lists
-#: only the answers (accept draw, decline draw, resign), so a longer list (thousands of Madagaskar walks)
-#: need not be scanned for it
-_ANSWERS = 3
+#: only the answers, so a longer list (thousands of Madagaskar walks) need not be scanned for it
+_ANSWERS = len(DRAW_ANSWERS)
 
 
 def forced(legal: list[str]) -> str | None:

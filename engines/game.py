@@ -16,7 +16,7 @@ from engines.canonical import canonical_bytes
 from engines.contract import COMMON_ACTIONS, HIDDEN, Awaiting, Chance, IllegalAction, Option, Result
 from engines.rules import Rules, S
 
-__all__ = ["Game", "State", "interrupts_step"]
+__all__ = ["DRAW_ANSWERS", "Game", "State", "interrupts_step"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +260,7 @@ class Game:
         """What `seat` may do while a draw offer is pending: answer it when asked, or resign."""
         if seat not in self.awaiting(state).seats:
             return []
-        return [a for a in ("accept draw", "decline draw", "resign") if a in self.common_actions]
+        return [a for a in DRAW_ANSWERS if a in self.common_actions]
 
     def _common_here(self, state: State, seat: int) -> list[str]:
         if state.mid_step:
@@ -397,6 +397,8 @@ _set_inner, _set_players, _set_plies, _set_out, _set_offer, _set_accepted, _set_
     _set_ended = (getattr(State, name).__set__ for name in ("inner", "players", "plies", "out", "offer", "accepted",
                                                             "offered_at", "mid_step", "ended"))
 _COMMON = frozenset(COMMON_ACTIONS)
+#: all `legal()` lists while a draw offer is pending, at most (bots.lib scans only lists this short for them)
+DRAW_ANSWERS = ("accept draw", "decline draw", "resign")
 _OVER = Awaiting("over")
 
 

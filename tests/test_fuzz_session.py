@@ -210,25 +210,18 @@ def batches(draw, table: Table, to: str) -> list[bytes]:
     return draw(st.lists(st.one_of(messages(table, to), frame_messages(table)), min_size=1, max_size=4))
 
 
-def test_the_hosts_handler_survives_hostile_messages(table: Table) -> None:
+@pytest.mark.parametrize("to", ["host", "joiner"])
+def test_each_handler_survives_hostile_messages(table: Table, to: str) -> None:
     @examples(150)
     @given(st.data())
     def run(data: st.DataObject) -> None:
-        for message in data.draw(batches(table, "host")):
-            _hostile(table, message, "host")
+        for message in data.draw(batches(table, to)):
+            _hostile(table, message, to)
     run()
-    sent = table.host.transport.sent
-    tags = Counter(wire.unpack(s[-1])[0] for s in sent if s and isinstance(s[-1], bytes))
-    assert tags["reject"], f"no hostile frame was answered with a reject: {tags}"
-
-
-def test_the_joiners_handler_survives_hostile_messages(table: Table) -> None:
-    @examples(150)
-    @given(st.data())
-    def run(data: st.DataObject) -> None:
-        for message in data.draw(batches(table, "joiner")):
-            _hostile(table, message, "joiner")
-    run()
+    if to == "host":   # the joiner answers a bad frame by logging it; the host sends a reject
+        sent = table.host.transport.sent
+        tags = Counter(wire.unpack(s[-1])[0] for s in sent if s and isinstance(s[-1], bytes))
+        assert tags["reject"], f"no hostile frame was answered with a reject: {tags}"
 
 
 def test_hostile_disputes_are_logged_and_play_goes_on(table: Table) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from engines.catan.state import CatanState
 from engines.contract import HIDDEN
 
-__all__ = ["Echo", "echoed", "remember"]
+__all__ = ["CHANCE", "Echo", "echoed", "echoed_chance", "remember"]
 
 #: (state before, seat (-1 for a chance outcome), action or chance value, state after, twins, made,
 #: the public fields of `after` before the private ones).
@@ -37,6 +37,8 @@ _EXT = CatanState._fields.index("ext")
 # the comparison below relies on this layout: public fields, then the two private ones, then `ext`
 assert _GONE == _PRIVATE + 1 and _EXT == _GONE + 1 == len(CatanState._fields) - 1
 _new = tuple.__new__
+#: the seat an entry of a chance outcome is kept under (no seat has it)
+CHANCE = -1
 #: never filled: the twins of an entry that does not follow the previous one
 _NO_TWINS: dict[int, CatanState] = {}
 #: copies listed per entry at most (the referee makes one per seat; a driver replaying the same play
@@ -45,13 +47,24 @@ _MADE_MAX = 8
 
 
 def remember(echo: Echo | None, before: CatanState, seat: int, action: Any, after: CatanState) -> Echo:
-    """The entry for a play of `action` by `seat` (-1: a chance outcome) from `before` to `after`,
+    """The entry for a play of `action` by `seat` (`CHANCE`: a chance outcome) from `before` to `after`,
     following `echo` (the entry it replaces)."""
     twins = echo[5] if echo is not None and echo[3] is before else _NO_TWINS
     return before, seat, action, after, twins, {}, after[:_PRIVATE]
 
 
-def echoed(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | None:
+def echoed(echo: Echo | None, s: CatanState, seat: int, action: Any) -> CatanState | None:
+    """The remembered result of `seat` playing `action` on state `s` (None: play it in full). A seat is
+    never negative here, so a remembered chance outcome (`CHANCE`) is never taken for a play."""
+    return None if echo is None or seat < 0 else _match(echo, s, seat, action)
+
+
+def echoed_chance(echo: Echo | None, s: CatanState, value: Any) -> CatanState | None:
+    """The remembered result of the public chance outcome `value` on state `s` (None: apply it in full)."""
+    return None if echo is None else _match(echo, s, CHANCE, value)
+
+
+def _match(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | None:
     """The remembered play's result for state `s`, or None unless `echo` is the same play (same seat
     and action) on a state with the same public parts (and, for a seat's action, no differently known
     cards of that seat). In C&K `ext` holds the spy's private `seen`: it is compared too, so a copy

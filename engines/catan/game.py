@@ -36,7 +36,7 @@ from engines.catan.board import (
 )
 from engines.catan.cards import RESOURCES, TERRAIN_RESOURCE
 from engines.catan.cards import fits as _fits
-from engines.catan.echo import Echo, echoed, remember
+from engines.catan.echo import CHANCE, Echo, echoed, echoed_chance, remember
 from engines.catan.notation import FORMS, Notation
 from engines.catan.roads import award_longest, road_length
 from engines.catan.state import (
@@ -419,11 +419,9 @@ class Catan(Rules[CatanState]):
 
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
-        echo = self._echo
-        if echo is not None and seat >= 0:  # seat -1 is a remembered chance outcome, never a seat's play
-            found = echoed(echo, s, seat, action)
-            if found is not None:
-                return found
+        found = echoed(self._echo, s, seat, action)
+        if found is not None:
+            return found
         parsed = self.notation.parse(action) if isinstance(action, str) else None
         if parsed is None:
             raise IllegalAction(f"{action!r} is not a Catan action (forms: {FORMS})")
@@ -891,13 +889,11 @@ class Catan(Rules[CatanState]):
         s = inner
         step = s.step
         if step in (ROLL, STEAL_PICK):  # public outcomes: remembered for the knowledge states
-            echo = self._echo
-            if echo is not None:
-                found = echoed(echo, s, -1, value)
-                if found is not None:
-                    return found
+            found = echoed_chance(self._echo, s, value)
+            if found is not None:
+                return found
             after = self.after_roll(s, value) if step == ROLL else self._steal(s, value)
-            self._echo = remember(self._echo, s, -1, value, after)
+            self._echo = remember(self._echo, s, CHANCE, value, after)
             return after
         if step == DEAL:
             return self._dealt(s, value)

@@ -14,7 +14,7 @@ from typing import Any
 
 from engines.catan import cards as K
 from engines.catan.board import HEX_NODE_MASK, NODE_BIT, NODE_HEXES, blocked_nodes
-from engines.catan.echo import echoed, remember
+from engines.catan.echo import CHANCE, echoed, echoed_chance, remember
 from engines.catan.game import Catan, _hexes_numbered, _put
 from engines.catan.state import (
     CONFIRM,
@@ -406,11 +406,9 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
-        echo = self._echo
-        if echo is not None and seat >= 0:  # seat -1 is a remembered chance outcome, never a seat's play
-            found = echoed(echo, s, seat, action)
-            if found is not None:
-                return found
+        found = echoed(self._echo, s, seat, action)
+        if found is not None:
+            return found
         parsed = self.notation.parse(action) if isinstance(action, str) else None
         if parsed is None:
             raise IllegalAction(f"{action!r} is not a Cities & Knights action (forms: {CK_FORMS})")
@@ -639,11 +637,9 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         step = s.step
         if step in (ROLL, EVENT, STEAL_PICK):
             # public outcomes, and the agenda they resume is public: remembered for the knowledge states
-            echo = self._echo
-            if echo is not None:
-                found = echoed(echo, s, -1, value)
-                if found is not None:
-                    return found
+            found = echoed_chance(self._echo, s, value)
+            if found is not None:
+                return found
             if step == ROLL:
                 out = self.after_roll(s, value)
             elif step == EVENT:
@@ -651,7 +647,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
             else:
                 out = self._steal(s, value)
             out = self.check_win(out)
-            self._echo = remember(self._echo, s, -1, value, out)
+            self._echo = remember(self._echo, s, CHANCE, value, out)
             return out
         if step == DRAW:
             out = decks.dealt(self, s, value)

@@ -812,3 +812,87 @@ def test_states_are_values():
     G.play(state, 0, "pick wait")
     G.play(G.play(state, 0, "pick wait"), 1, "pick wait")
     assert G.digest(state) == digest and state.inner.picks == ("", "")
+
+
+# ----------------------------------------------------------------------------- the echo of the last play
+
+
+def _unremembered(inner: TidesState, seat: int, action) -> TidesState:
+    """The play made in full, by a rules object that remembers nothing yet."""
+    return type(G.rules)().play(inner, seat, action)
+
+
+def test_the_echo_of_a_pick_takes_each_copys_own_private_part():
+    # the same pick, the same public fields, but another hand (and deck) for the picking seat: the
+    # remembered result must not be given, or the other hand would be lost
+    a0, b0 = side(hand=("cannon", "fire", "wait")), side(hand=("fire", "move", "wait"))
+    one = position((ship(3, (4, 5)), ship(6, (4, 5))), (a0, side()))
+    other = position((ship(3, (4, 5)), ship(6, (4, 5))), (b0, side()))
+    other = dataclasses.replace(other, inner=other.inner._replace(piles=one.inner.piles))
+    first = G.play(one, 0, "pick fire")
+    assert cards_of(first, 0, "hand") == ["cannon", "wait"]
+    second = G.play(other, 0, "pick fire")
+    assert second.inner == _unremembered(other.inner, 0, "pick fire")
+    assert cards_of(second, 0, "hand") == ["move", "wait"]
+    # a copy that does not know the hand gets HIDDEN, one that does gets the remembered hand
+    G.play(one, 0, "pick fire")
+    hidden = G.play(knowledge(one, 1), 0, "pick fire")
+    assert hidden.inner.private == (HIDDEN, one.inner.private[1])
+    assert hidden.inner == _unremembered(knowledge(one, 1).inner, 0, "pick fire")
+    mine = G.play(knowledge(one, 0), 0, "pick fire")
+    assert mine.inner == _unremembered(knowledge(one, 0).inner, 0, "pick fire")
+    # the other seat's private part is the copy's own, even when it differs from the remembered one
+    G.play(one, 0, "pick fire")
+    changed = one.inner._replace(private=(one.inner.private[0], Private(counts("move", "wait"), C.EMPTY, C.EMPTY)))
+    assert G.rules.play(changed, 0, "pick fire") == _unremembered(changed, 0, "pick fire")
+
+
+def test_the_echo_checks_the_pick_on_every_copy():
+    one = position((ship(3, (4, 5)), ship(6, (4, 5))), (side(hand=("cannon", "fire", "wait")), side()))
+    G.play(one, 0, "pick fire")
+    without = one.inner._replace(private=(Private(counts("cannon", "move", "wait"), *one.inner.private[0][1:]),
+                                          one.inner.private[1]))
+    with pytest.raises(IllegalAction, match="no fire in hand"):
+        G.rules.play(without, 0, "pick fire")
+
+
+def test_the_echo_needs_the_same_public_fields_seat_and_action():
+    state = position((ship(3, (4, 5)), ship(6, (4, 5))), (side(hand=("sailor", "wait")), side(hand=("sailor", "wait"))))
+    state = G.play(G.play(state, 0, "pick sailor"), 1, "pick sailor")
+    assert G.awaiting(state).kind == "move"
+    seat = G.awaiting(state).seats[0]
+    action = moves(state, seat)[0]
+    G.play(state, seat, action)
+    for other in (state.inner._replace(o=1), state.inner._replace(pawn=1 - state.inner.pawn)):
+        if G.rules.awaiting(other).seats == (seat,) and action in G.rules.legal(other, seat):
+            assert G.rules.play(other, seat, action) == _unremembered(other, seat, action)
+    for text in moves(state, seat):
+        G.play(state, seat, moves(state, seat)[0])
+        assert G.rules.play(state.inner, seat, text) == _unremembered(state.inner, seat, text)
+
+
+def test_every_knowledge_state_equals_a_play_made_in_full():
+    from random import Random
+
+    from engines.referee import Referee
+
+    fresh = type(G.rules)()
+    for seed in range(6):
+        table = Referee(G, 2, None, seed)
+        rng = Random(seed)
+        shadow = [table.state.inner, *(k.inner for k in table.knowing)]  # referee, seat 0, seat 1
+        while G.awaiting(table.state).kind != "over":
+            waiting = table.awaiting()
+            if waiting.kind == "chance":
+                drawer = waiting.chance.private_to
+                step = table.feed_chance()
+                shadow = [fresh.chance(shadow[0], step.value)] + [
+                    fresh.chance(k, step.value if s == drawer else HIDDEN) for s, k in enumerate(shadow[1:])]
+            else:
+                seat = table.awaited_seats(waiting)[0]
+                for step in table.submit(seat, rng.choice(moves(table.state_of(seat), seat)), waiting):
+                    hide = waiting.secret
+                    shadow = [fresh.play(shadow[0], step.seat, step.value)] + [
+                        fresh.play(k, step.seat, HIDDEN if hide and s != step.seat else step.value)
+                        for s, k in enumerate(shadow[1:])]
+            assert [table.state.inner, *(k.inner for k in table.knowing)] == shadow

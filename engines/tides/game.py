@@ -7,6 +7,7 @@ from typing import Any
 from engines.core import HIDDEN, Awaiting, Chance, IllegalAction, Option, Result, Rules
 from engines.tides import cards as C
 from engines.tides import lull, secrets, turn
+from engines.tides.echo import Echo, echoed
 from engines.tides.notation import PICK as PICK_TEXTS
 from engines.tides.notation import parse
 from engines.tides.resolution import options, why_not
@@ -47,6 +48,8 @@ class TurningTides(Rules[TidesState]):
     options = {"intro": Option(default=False, choices=(False, True), help="the introductory game (D13)")}
     #: the rulebook's surrender is `resign`; it knows no draw by agreement (D32 lists no such reason)
     common_actions = ("resign",)
+    #: the last pick or resolution action played in full (see echo.py)
+    _echo: Echo | None = None
 
     def parse_option(self, key: str, value: Any) -> Any:
         """`intro` is a boolean; the command line's texts (true/false, intro/full, 1/0) are accepted."""
@@ -90,10 +93,14 @@ class TurningTides(Rules[TidesState]):
         if phase == PICK:  # the commonest action first
             card = _PICK_TEXT.get(action)
             if card is not None:
-                reason = secrets.why_not_pick(inner, seat, card)
+                reason = secrets.why_not_pick(inner, seat, card)  # it reads the hand: made on every copy
                 if reason is not None:
                     raise IllegalAction(reason)
-                return turn.pick(inner, seat, card)
+                after = echoed(self._echo, inner, seat, action)
+                if after is None:
+                    after = turn.pick(inner, seat, card)
+                    self._echo = (inner, seat, action, after)
+                return after
         if action is HIDDEN:
             return lull.damage(inner, seat, HIDDEN)
         parsed = parse(action)
@@ -101,11 +108,16 @@ class TurningTides(Rules[TidesState]):
             raise IllegalAction(f"{action!r} is not a Turning Tides action (see Actions and notation)")
         verb = parsed[0]
         if phase == RESOLVE:
+            after = echoed(self._echo, inner, seat, action)  # its checks read public fields only
+            if after is not None:
+                return after
             reason = why_not(inner, seat, inner.queue[0][1], parsed) if verb in _RESOLVING else (
                 "a card is resolving now; only its options may be played (Resolving a card)")
             if reason is not None:
                 raise IllegalAction(f"{action}: {reason}")
-            return turn.resolve(inner, seat, parsed)
+            after = turn.resolve(inner, seat, parsed)
+            self._echo = (inner, seat, action, after)
+            return after
         if verb != _PHASE_VERB.get(phase):
             raise IllegalAction(f"{action}: {_PHASE_WORDS.get(phase, 'no action is awaited now')}")
         if phase == EXCHANGE:

@@ -871,6 +871,26 @@ def test_the_echo_needs_the_same_public_fields_seat_and_action():
         assert G.rules.play(state.inner, seat, text) == _unremembered(state.inner, seat, text)
 
 
+def test_the_echo_of_a_draw_takes_the_value_and_each_copys_own_deck():
+    state = G.start(2)
+    drawn = G.chance(state, 3)
+    assert drawn.inner == type(G.rules)().chance(state.inner, 3)
+    # the same value from another deck draws another card
+    other = state.inner._replace(private=(Private(C.START_HAND, counts("cannon", "fire", "fire", "move", "navigate",
+                                                                       "sailor", "swing"), C.EMPTY),
+                                          state.inner.private[1]))
+    G.chance(state, 3)
+    assert G.rules.chance(other, 3) == type(G.rules)().chance(other, 3)
+    assert G.rules.chance(other, 3).private[0] != drawn.inner.private[0]
+    # another value, a HIDDEN value, a copy that does not know the deck
+    for value in (2, HIDDEN):
+        G.chance(state, 3)
+        assert G.rules.chance(state.inner, value) == type(G.rules)().chance(state.inner, value)
+    G.chance(state, 3)
+    with pytest.raises(IllegalAction, match="secret"):
+        G.chance(knowledge(state, 1), 3)
+
+
 def test_every_knowledge_state_equals_a_play_made_in_full():
     from random import Random
 

@@ -13,6 +13,11 @@ the caller.
 
 An entry holds its states strongly (no id() reuse) and there is one entry per rules object (nothing
 grows).
+
+Draws are remembered apart (their value is the card's index, not an action): a draw's public fields
+do not depend on its value, the drawing seat's private part becomes HIDDEN on a copy fed HIDDEN and
+the remembered result's on a copy that knows it as the remembered state did and is fed the same
+value, and the other seat's part is not touched.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 from engines.contract import HIDDEN
 from engines.tides.state import TidesState
 
-__all__ = ["Echo", "echoed"]
+__all__ = ["Echo", "echoed", "echoed_draw"]
 
 #: (state before, seat, action, state after)
 Echo = tuple[TidesState, int, Any, TidesState]
@@ -55,3 +60,24 @@ def echoed(echo: Echo | None, s: TidesState, seat: int, action: Any) -> TidesSta
         p1 = a1
     return _new(TidesState, (*after[:_PRIVATE], (p0, p1), *after[_PRIVATE + 1:]))
 
+
+def echoed_draw(echo: Echo | None, s: TidesState, seat: int, value: Any) -> TidesState | None:
+    """The remembered draw's result for `s` with `value` drawn by `seat` (the seat the public phase
+    names), or None (draw in full)."""
+    if echo is None:
+        return None
+    before, last_seat, last_value, after = echo
+    if last_seat != seat or s[:_PRIVATE] != before[:_PRIVATE] or s[_PRIVATE + 1:] != before[_PRIVATE + 1:]:
+        return None
+    private = s[_PRIVATE]
+    if value is HIDDEN:
+        drawn = HIDDEN
+    else:
+        mine = private[seat]
+        known = before[_PRIVATE][seat]
+        if (last_value is HIDDEN or value != last_value or mine is HIDDEN or known is HIDDEN
+                or (mine is not known and mine != known)):
+            return None
+        drawn = after[_PRIVATE][seat]
+    private = (drawn, private[1]) if seat == 0 else (private[0], drawn)
+    return _new(TidesState, (*after[:_PRIVATE], private, *after[_PRIVATE + 1:]))

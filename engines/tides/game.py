@@ -7,7 +7,7 @@ from typing import Any
 from engines.core import HIDDEN, Awaiting, Chance, IllegalAction, Option, Result, Rules
 from engines.tides import cards as C
 from engines.tides import lull, secrets, turn
-from engines.tides.echo import Echo, echoed
+from engines.tides.echo import Echo, echoed, echoed_draw
 from engines.tides.notation import PICK as PICK_TEXTS
 from engines.tides.notation import parse
 from engines.tides.resolution import options, why_not
@@ -50,6 +50,8 @@ class TurningTides(Rules[TidesState]):
     common_actions = ("resign",)
     #: the last pick or resolution action played in full (see echo.py)
     _echo: Echo | None = None
+    #: the last draw made in full, (state before, drawing seat, value, state after)
+    _drawn: Echo | None = None
 
     def parse_option(self, key: str, value: Any) -> Any:
         """`intro` is a boolean; the command line's texts (true/false, intro/full, 1/0) are accepted."""
@@ -131,7 +133,12 @@ class TurningTides(Rules[TidesState]):
         return lull.damage(inner, seat, parsed[1])
 
     def chance(self, inner: TidesState, value: Any) -> TidesState:
-        return turn.draw(inner, 0 if inner.phase == DRAW0 else 1, value)
+        seat = 0 if inner.phase == DRAW0 else 1
+        after = echoed_draw(self._drawn, inner, seat, value)
+        if after is None:
+            after = turn.draw(inner, seat, value)
+            self._drawn = (inner, seat, value, after)
+        return after
 
     def result(self, inner: TidesState) -> Result | None:
         if inner.phase != OVER:

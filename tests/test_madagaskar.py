@@ -311,3 +311,23 @@ def test_smart_bot_beats_random(players, games, least):
         record = play_match(game, bots, 500 + i, players, check_views=False)
         wins += record.result.winners == (i % players,)
     assert wins >= least
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_legal_lists_are_built_sorted_tall_towers_included(players):
+    """`Madagaskar.legal` does not sort: its list must come out sorted, long walks (joined from two
+    tables) included."""
+    from engines.kidd.walks import TABLE_STEPS
+
+    tall = 0
+    for seed in range(25):
+        rng = random.Random(f"sorted/{seed}")
+        state = game.start(players)
+        while game.result(state) is None:
+            seat = game.awaiting(state).seats[0]
+            inner = state.inner
+            legal = game.rules.legal(inner, seat)
+            assert legal == sorted(legal)
+            tall += any(cell is not None and cell[-1] == seat and len(cell) - 1 > TABLE_STEPS for cell in inner.board)
+            state = game.play(state, seat, rng.choice(legal))
+    assert tall > 20  # the long walks were listed often enough to count

@@ -14,7 +14,7 @@ import engines
 from engines.kidd import board as kb
 from engines.kidd.board import EDGES, FIELDS, FORWARD, NEIGHBOURS, OUT, POSITIONS, START_FIELDS
 from engines.kidd.notation import cell_text, parse_action, parse_position
-from engines.kidd.repetition import History
+from engines.kidd.repetition import History, position_link
 from engines.kidd.walks import EMPTY_BOARD, from_behind, occupancy, set_cells, walk_fault, walks
 
 SPEC_TABLE = {  # rules/kidd.md, "The board (data)"
@@ -201,6 +201,23 @@ def test_repetition_history():
     assert h.record("a", 1).drawn
     fresh = h.record("a", 2)  # new material: older positions can never recur
     assert fresh.repeats == 1 and fresh.seen == ("a",)
+
+
+def test_repeats_are_counted_on_links_that_match_the_positions():
+    board = set_cells(EMPTY_BOARD, {13: (7, 0), 14: (15, 1)})
+    other = set_cells(EMPTY_BOARD, {13: (7, 0), 14: (15, 0)})
+    h = History()
+    for position in [(board, (1, 2), 0), (other, (1, 2), 0), (board, (1, 2), 1), (board, (1, 2), 0)]:
+        h = h.record(position, 1)
+        assert h.links == tuple(position_link(p) for p in h.seen)
+        assert h.repeats == h.seen.count(position)
+    assert h.repeats == 2
+    # the links are derived: not compared, not shown, and a History made by hand (without them) still
+    # counts its positions
+    made = History(1, h.seen, h.repeats, h.chain)
+    assert made == h and repr(made) == repr(h) and made.links == ()
+    assert made.record((board, (1, 2), 0), 1).repeats == 3 == h.record((board, (1, 2), 0), 1).repeats
+    assert made.record((other, (1, 2), 0), 1).repeats == 2
 
 
 def test_action_and_position_notation():

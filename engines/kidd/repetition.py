@@ -9,7 +9,7 @@ changed. That keeps the state small and the count a short scan.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 REPEATS_FOR_DRAW = 3
@@ -61,15 +61,21 @@ class History:
     chain: bytes = b""
     """A running hash of `seen`, so the digest covers the history without re-encoding all of it
     at every step (equal chains mean equal histories)."""
+    links: tuple[bytes, ...] = field(default=(), init=False, compare=False, repr=False)
+    """`position_link` of each position in `seen`, which a repeat is counted on (a bytes comparison
+    is cheaper than a board's); derived from `seen`, so neither compared nor shown."""
 
     def record(self, position: Any, material: Any) -> History:
         # A position is nested tuples of ints and None, whose repr is canonical; it is several
         # times cheaper than canonical_bytes, and this runs at every turn.
         link = position_link(position)
         if material != self.material:
-            return _history(material, (position,), 1, _sha256(link).digest())
+            return _history(material, (position,), 1, _sha256(link).digest(), (link,))
         chain = _sha256(self.chain + link).digest()
-        return _history(material, (*self.seen, position), self.seen.count(position) + 1, chain)
+        links = self.links
+        if len(links) != len(self.seen):  # a History made by its constructor holds no links
+            links = tuple(map(position_link, self.seen))
+        return _history(material, (*self.seen, position), links.count(link) + 1, chain, (*links, link))
 
     @property
     def drawn(self) -> bool:
@@ -81,11 +87,11 @@ class History:
 
 _sha256 = hashlib.sha256
 _new = object.__new__
-_set_material, _set_seen, _set_repeats, _set_chain = (
-    getattr(History, name).__set__ for name in ("material", "seen", "repeats", "chain"))
+_set_material, _set_seen, _set_repeats, _set_chain, _set_links = (
+    getattr(History, name).__set__ for name in ("material", "seen", "repeats", "chain", "links"))
 
 
-def _history(material: Any, seen: tuple[Any, ...], repeats: int, chain: bytes) -> History:
+def _history(material: Any, seen: tuple[Any, ...], repeats: int, chain: bytes, links: tuple[bytes, ...]) -> History:
     """`History(material, seen, repeats, chain)`, its slots set through their descriptors: a third
     of the cost of the frozen `__init__`, and a new History is made at every turn."""
     history = _new(History)
@@ -93,4 +99,5 @@ def _history(material: Any, seen: tuple[Any, ...], repeats: int, chain: bytes) -
     _set_seen(history, seen)
     _set_repeats(history, repeats)
     _set_chain(history, chain)
+    _set_links(history, links)
     return history

@@ -414,6 +414,17 @@ class Session:
                 return
             self._emit(frame)
 
+    def _strip_first(self, frame: Frame) -> None:
+        """After another seat's strip was accepted: if ours is due next, build and send it now, before
+        acknowledging that strip and before the messages still waiting. The seats after us in the deal
+        wait for our strip (and it is usually ready: netplay.ahead); nobody waits for the rest."""
+        transcript = self.transcript
+        if frame.kind != "strip" or transcript is None or transcript.holds(frame.seat):
+            return
+        nxt = transcript.ledger.awaited()
+        if nxt is not None and nxt[0] == "strip" and transcript.holds(nxt[1]):
+            self._work()
+
     # ------------------------------------------------------------------------------ timeouts
 
     def _claim_grace(self, kind: str) -> float:

@@ -446,8 +446,6 @@ class HostSession(Session):
             received: Frame | bytes = decode_frame(data)   # decoded once, for the claim check and the ledger
         except codec.FormatError:
             received = data   # the ledger rejects it and says why
-        if isinstance(received, Frame):
-            transcript.build_ahead(received)   # our strip after it, if any: used only once it is accepted
         problem = self._premature_claim(conn, received) if isinstance(received, Frame) else None
         if problem is not None:
             log.warning("refused a timeout claim from %s (seat %s): %s", conn.name, conn.seat, problem)

@@ -342,7 +342,6 @@ class JoinSession(Session):
         if frame.session != transcript.header.session:
             log.warning("rejected a frame from the host: frame for another session (%s)", frame.session.hex())
             return
-        transcript.build_ahead(frame)   # our strip after it, if any: used only once it is accepted
         relayed = transcript.header.players > 2   # with two seats there is no relay to hold to account
         if relayed and not verify_cert(self.transport.host_key, transcript.header.session, frame.seq, frame.hash,
                                        cert):

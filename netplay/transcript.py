@@ -15,7 +15,6 @@ from typing import Any
 
 from engines.core import HIDDEN, Game, Result
 from netplay import paths
-from netplay.ahead import StripAhead
 from replays.frames import Frame
 from replays.header import Header
 from replays.ledger import Dispute, Ledger, SeatSecrets
@@ -49,8 +48,6 @@ class Transcript:
         self.seats: tuple[int, ...] = tuple(self.ledgers)
         self.game = self.ledger.game
         self._last: tuple | None = None
-        #: our next strip, built while the strip before it is checked (a worker thread, made on first use)
-        self.ahead = StripAhead(self.ledgers)
 
     def holds(self, seat: int) -> bool:
         return seat in self.ledgers
@@ -113,7 +110,6 @@ class Transcript:
                 if seat != self.seat:
                     ledger.accept(accepted)
         except Dispute:
-            self.ahead.drop()   # whatever was built on this frame is never used
             halted = [led for led in self.ledgers.values() if led.status == "disputed" and led.frames]
             if halted:   # the frame is signed and in the chain: the evidence goes into the replay
                 self.writer.append(halted[0].frames[-1], *(() if cert is None else (cert.value(),)))
@@ -171,13 +167,7 @@ class Transcript:
     def result(self) -> Result | None:
         return self.ledger.result
 
-    def build_ahead(self, frame: Frame) -> None:
-        """`frame` was just received and will be accepted or refused next: start building our own frame
-        that would follow it, where that is worth it (netplay.ahead). Believes nothing in it."""
-        self.ahead.start(frame)
-
     def close(self) -> None:
-        self.ahead.close()
         self.writer.close()
 
 

@@ -14,14 +14,12 @@ claimed, what was allowed and the rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import engines
 from engines.core import Chance, Game, IllegalAction, Result, State, interrupts_step
 from replays import codec
 from replays.crypto import SigningKey, load_public, public_bytes
-from replays.deck import LayerOff
 from replays.frames import Frame, decode_frame, make_frame
 from replays.header import Header
 from replays.ledger import decks
@@ -98,9 +96,6 @@ class Ledger:
         #: True while this ledger computes the outcome of a frame it is building itself: the frame kinds
         #: then skip verifying the zero-knowledge proofs it has just made (every other peer verifies them)
         self.building = False
-        #: our own strips built ahead (netplay.ahead): given (deck, epoch, position, value), the
-        #: `replays.deck.strip` of this seat on exactly those inputs if it was computed already, else None
-        self.prepared: Callable[[tuple], LayerOff | None] | None = None
         #: hashes of frames whose signatures were already checked (the audit checks them in parallel)
         self.verified: set[bytes] = set()
 

@@ -45,9 +45,6 @@ class Ledger(Protocol):
     look: Any
     looks: list
     building: bool
-    prepared: Callable[[tuple], Any] | None
-
-    def awaited(self) -> tuple[str, int] | None: ...
 
     def deal_chance(self) -> Chance: ...
 

@@ -72,41 +72,8 @@ def build(led: Ledger) -> tuple:
     chance = led.deal_chance()
     ep = led.decks[(chance.deck, chance.epoch)]
     deal = led.pending_deal(ep, chance)
-    inputs = (ep.deck, ep.epoch, deal.position, deal.last)
-    # built ahead while the frame before it was being checked? (the same function of the same inputs,
-    # so the same bytes: only when it was computed differs)
-    made = led.prepared(inputs) if led.prepared is not None else None
-    if made is None:
-        made = made_from(me.seed, led.session, me.seat, inputs)
+    made = D.strip(me.seed, led.session, me.seat, ep.deck, ep.epoch, deal.position, deal.last)
     return (ep.deck, ep.epoch, deal.position, made.value, made.proof)
-
-
-def made_from(seed: bytes, session: bytes, seat: int, inputs: tuple) -> D.LayerOff:
-    """Seat's strip from `inputs` = (deck, epoch, position, value), as `build` makes it."""
-    deck, epoch, position, value = inputs
-    return D.strip(seed, session, seat, deck, epoch, position, value)
-
-
-def ahead(led: Ledger, seat: int, kind: str, seq: int, body: tuple) -> tuple | None:
-    """The inputs (deck, epoch, position, value) of this ledger's own strip, should the frame (seat, kind,
-    seq, body), not checked yet, turn out to be the strip just before it; None when it is no such frame.
-
-    Only a hint, to start the work early: nothing in the frame is believed. The frame is checked as any
-    other, and `build` runs (and so anything built from the hint is sent) only once it has been accepted,
-    with the inputs the accepted frame gives; a hint that differs from them is never used."""
-    me = led.me
-    if (me is None or led.status != "play" or kind != NAME or seq != len(led.frames) or len(body) != 5
-            or not is_bytes(body[3], 32) or led.awaited() != (NAME, seat)):
-        return None
-    chance = led.deal_chance()
-    ep = led.decks[(chance.deck, chance.epoch)]
-    deal = led.pending_deal(ep, chance)
-    after = len(deal.strips) + 1
-    if after >= len(deal.strippers) or deal.strippers[after] != me.seat:
-        return None
-    if (body[0], body[1], body[2]) != (ep.deck, ep.epoch, deal.position):
-        return None
-    return (ep.deck, ep.epoch, deal.position, body[3])
 
 
 def new_deal(ep, chance) -> Deal:

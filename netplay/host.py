@@ -121,6 +121,7 @@ class HostSession(Session):
         with self.lock:
             if self.transport is None:
                 return
+            self._closing = True
             if self.outcome is None:
                 reason = "the host closed the session"
             elif self.outcome.code == EXIT_OK:

@@ -157,6 +157,7 @@ class JoinSession(Session):
         with self.lock:
             if self.transport is None:
                 return
+            self._closing = True
             if self.transport.connected:
                 reason = self.outcome.message if self.outcome else "the joiner left"
                 self.transport.send(wire.pack("bye", wire.clip(reason)))

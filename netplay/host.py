@@ -121,6 +121,7 @@ class HostSession(Session):
         with self.lock:
             if self.transport is None:
                 return
+            self._closing = True
             if self.outcome is None:
                 reason = "the host closed the session"
             elif self.outcome.code == EXIT_OK:
@@ -463,6 +464,7 @@ class HostSession(Session):
             self._dispute(exc, data)
             return
         self._accepted(frame, own=False)
+        self._strip_first(frame)
 
     def _premature_claim(self, conn: _Conn, frame: Frame) -> str | None:
         """Why a joiner's timeout claim may not be sequenced now (None: it may, or it is no claim): the

@@ -157,6 +157,7 @@ class JoinSession(Session):
         with self.lock:
             if self.transport is None:
                 return
+            self._closing = True
             if self.transport.connected:
                 reason = self.outcome.message if self.outcome else "the joiner left"
                 self.transport.send(wire.pack("bye", wire.clip(reason)))
@@ -400,12 +401,13 @@ class JoinSession(Session):
             self._send("dispute", frame.encode(), wire.clip(exc.reason))
             self._report_dispute(exc)
             return
+        if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
+            self.pending = None
+        self._strip_first(frame)   # (the frame is on disk: what we send next may rest on it)
         session = transcript.header.session
         signed = transcript.header.players > 2
         ack = sign_ack(self.identity.private_key, session, frame.seq, frame.hash) if signed else b""
         self._send("ack", frame.seq, frame.hash, cert, ack)
-        if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
-            self.pending = None
         for line in transcript.lines():
             self.say(line)
         self._after_accept(frame)

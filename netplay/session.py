@@ -206,6 +206,7 @@ class Session:
         #: made at the first poll, in the session's own thread, and closed with the session
         self._waker: Waker | None = None
         self._waker_closed = False
+        self._closing = False           # set by close(): no more own frames are built
 
     # ------------------------------------------------------------------------------ the loop
 
@@ -413,6 +414,18 @@ class Session:
             if frame is None:
                 return
             self._emit(frame)
+
+    def _strip_first(self, frame: Frame) -> None:
+        """After another seat's strip was accepted (and written): if ours is due next, build and send it
+        now, before acknowledging that strip (a signature, and on the host 40 us to check it) and before
+        the messages still waiting. The seats after us in the deal wait for our strip; nobody waits for
+        the rest. Not while the session closes (the host's close still takes the joiners' last frames)."""
+        transcript = self.transcript
+        if frame.kind != "strip" or transcript is None or transcript.holds(frame.seat) or self._closing:
+            return
+        nxt = transcript.ledger.awaited()
+        if nxt is not None and nxt[0] == "strip" and transcript.holds(nxt[1]):
+            self._work()
 
     # ------------------------------------------------------------------------------ timeouts
 

@@ -561,12 +561,21 @@ class LayerOff:
     proof: bytes
 
 
+@lru_cache(maxsize=8)
+def _layer_key(seed: bytes, session: bytes, seat: int, deck: str, epoch: int) -> tuple[bytes, bytes, bytes]:
+    """(k, k⁻¹, P) of the seat's layer on a deck epoch: the same for every strip and release of the epoch,
+    so computed once (the inversion and P = k·B were a sixth of each strip's build)."""
+    key = deck_key(seed, session, seat, deck, epoch)
+    return key, invert(key), mul_base(key)
+
+
 def _layer_off(seed: bytes, session: bytes, what: str, seat: int, deck: str, epoch: int, position: int,
                value: bytes) -> LayerOff:
-    key = deck_key(seed, session, seat, deck, epoch)
-    lower = mul(invert(key), value)
+    _check_seed(seed)   # (before the cache: a bad seed is refused, never remembered)
+    key, inverse, public = _layer_key(seed, session, seat, deck, epoch)
+    lower = mul(inverse, value)
     ctx = deck_context(session, what, seat, deck, epoch, position)
-    return LayerOff(lower, dleq_prove(seed, key, BASE, mul_base(key), lower, value, ctx))
+    return LayerOff(lower, dleq_prove(seed, key, BASE, public, lower, value, ctx))
 
 
 def _check_layer_off(session: bytes, what: str, seat: int, deck: str, epoch: int, position: int,
@@ -576,14 +585,17 @@ def _check_layer_off(session: bytes, what: str, seat: int, deck: str, epoch: int
         return f"format: the value is not {POINT_BYTES} bytes"
     if type(proof) is not bytes or len(proof) != PROOF_BYTES:
         return f"format: the proof is not {PROOF_BYTES} bytes"
+    ctx = deck_context(session, what, seat, deck, epoch, position)
+    # the proof first: its multiplications refuse every invalid point (libsodium checks each one it
+    # multiplies, exactly as `is_valid_point` does), so a proof that holds needs no point checks of its
+    # own; only a refused one is looked at again, to say which of its parts is wrong
+    if dleq_verify(BASE, public, value_out, value_in, proof, ctx):
+        return None
     if not is_valid_point(value_out):
         return "the value is not a valid point"
     if not is_valid_point(value_in) or not is_valid_point(public):
         return "the value it is taken from or the seat's P is not a valid point"
-    ctx = deck_context(session, what, seat, deck, epoch, position)
-    if not dleq_verify(BASE, public, value_out, value_in, proof, ctx):
-        return "the proof does not show value = k⁻¹·V for the k of the seat's P"
-    return None
+    return "the proof does not show value = k⁻¹·V for the k of the seat's P"
 
 
 def _fault(rule: str, why: str | None, where: str) -> DeckFault | None:

@@ -215,3 +215,48 @@ def test_a_remembered_chance_outcome_is_never_taken_for_a_seats_play(game_id):
     game.rules.chance(state.inner, value)       # now remembered
     with pytest.raises(IllegalAction):
         game.rules.play(state.inner, -1, value)
+
+
+@pytest.mark.parametrize("game_id", ["catan", "catan-ck"])
+def test_game_gives_a_remembered_play_only_where_its_checks_read_the_same(game_id):
+    """`Game` gives the rules' remembered result (`Rules.echo`) for a twin of its last checked play's
+    state: along a refereed game every knowledge state's play equals a fresh engine's (no memo), and a
+    twin whose common layer differs where Game's checks read it (a draw offer pending, the seat
+    resigned, the game ended) is refused as without the memo (each fails without `Game._echoed`'s
+    comparison of that field)."""
+    import engines
+    from bots.lib import RandomBot
+    from engines.contract import Result
+    from engines.game import Game
+
+    game = engines.get(game_id)
+    referee, bot, rng = Referee(game, 4, {}, seed=5), RandomBot(), random.Random(5)
+    stale = (lambda k, seat: replace(k, offer=(seat + 1) % 4), lambda k, seat: replace(k, out=(seat,)),
+             lambda k, seat: replace(k, ended=Result((0,), (0, 0, 0, 0), "test")))
+    checked = 0
+    for _ in range(600):
+        waiting = referee.awaiting()
+        if waiting.kind == "over":
+            break
+        full, knowing = referee.state, list(referee.knowing)
+        if waiting.kind == "chance":
+            step = referee.feed_chance()
+            seat, action = -1, step.value
+        else:
+            seat = waiting.seats[0]
+            action = bot.choose(game, referee.state_of(seat), seat, referee.legal(seat), rng)
+            referee.submit(seat, action, waiting)
+        if seat < 0 and game.awaiting(knowing[0]).chance.private_to is not None:
+            continue  # a private outcome: the knowledge states are fed HIDDEN, never remembered
+        for k, after in zip(knowing, referee.knowing, strict=True):
+            fresh = Game(type(game.rules)())
+            expected = fresh.chance(k, action) if seat < 0 else fresh.play(k, seat, action)
+            assert after == expected
+            checked += k is not full
+            for make in stale[::2] if seat < 0 else stale:  # a chance outcome does not ask who resigned
+                twin = make(k, max(seat, 0))
+                with pytest.raises(IllegalAction):
+                    fresh.chance(twin, action) if seat < 0 else fresh.play(twin, seat, action)
+                with pytest.raises(IllegalAction):
+                    game.chance(twin, action) if seat < 0 else game.play(twin, seat, action)
+    assert checked > 500

@@ -20,7 +20,7 @@ from typing import Any
 from engines.catan.state import CatanState
 from engines.contract import HIDDEN
 
-__all__ = ["CHANCE", "Echo", "echoed", "echoed_chance", "remember"]
+__all__ = ["CHANCE", "Echo", "echoed", "echoed_chance", "echoed_from", "remember"]
 
 #: (state before, seat (-1 for a chance outcome), action or chance value, state after, twins, made,
 #: the public fields of `after` before the private ones).
@@ -62,6 +62,12 @@ def echoed(echo: Echo | None, s: CatanState, seat: int, action: Any) -> CatanSta
 def echoed_chance(echo: Echo | None, s: CatanState, value: Any) -> CatanState | None:
     """The remembered result of the public chance outcome `value` on state `s` (None: apply it in full)."""
     return None if echo is None else _match(echo, s, CHANCE, value)
+
+
+def echoed_from(echo: Echo | None, before: CatanState, s: CatanState, seat: int, action: Any) -> CatanState | None:
+    """`echoed` (seat `CHANCE`: `echoed_chance`) when the remembered play is the one from `before` (by
+    identity), else None: for `Rules.echo`, whose caller (`Game`) checked that play on `before`."""
+    return None if echo is None or echo[0] is not before else _match(echo, s, seat, action)
 
 
 def _match(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | None:

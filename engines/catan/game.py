@@ -36,7 +36,7 @@ from engines.catan.board import (
 )
 from engines.catan.cards import RESOURCES, TERRAIN_RESOURCE
 from engines.catan.cards import fits as _fits
-from engines.catan.echo import CHANCE, Echo, echoed, echoed_chance, remember
+from engines.catan.echo import CHANCE, Echo, echoed, echoed_chance, echoed_from, remember
 from engines.catan.notation import FORMS, Notation
 from engines.catan.roads import award_longest, road_length
 from engines.catan.state import (
@@ -443,6 +443,9 @@ class Catan(Rules[CatanState]):
         if verb in self.public_verbs:
             self._echo = remember(self._echo, s, seat, action, after)
         return after
+
+    def echo(self, before: CatanState, inner: CatanState, seat: int, action: Any) -> CatanState | None:
+        return echoed_from(self._echo, before, inner, seat, action)
 
     def play_other(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         """A verb this step does not take (C&K routes its own verbs from here)."""

@@ -260,3 +260,35 @@ def test_game_gives_a_remembered_play_only_where_its_checks_read_the_same(game_i
                 with pytest.raises(IllegalAction):
                     game.chance(twin, action) if seat < 0 else game.play(twin, seat, action)
     assert checked > 500
+
+
+@pytest.mark.parametrize("game_id", ["catan", "catan-ck"])
+def test_the_offer_tables_byte_masks_list_what_a_plain_filter_lists(game_id):
+    """`OfferTable.texts` cuts the list out of byte masks (one byte per pair, a table per byte value);
+    it must list exactly what a plain loop over every pair lists, for 2 to 7 seats, with seats out of
+    the game and hands above the cap, in the table's sorted order."""
+    import engines
+
+    table = engines.get(game_id).rules.offers_table
+    rng = random.Random(7)
+
+    def fits(side: tuple[int, ...], hand: tuple[int, ...]) -> bool:
+        return all(a <= b for a, b in zip(side, hand, strict=True))
+
+    def plain(me: int, hands: tuple) -> list[str]:
+        out: list[str] = []
+        for prefix, gi, gj in table._pairs:
+            if not fits(table.sets[gi], hands[me]):
+                continue
+            holders = [t for t, h in enumerate(hands) if t != me and h is not None and fits(table.sets[gj], h)]
+            out += [prefix + str(t) for t in holders] + ([prefix + "all"] if holders else [])
+        return out
+
+    for _ in range(150):
+        n = rng.randint(2, 7)
+        hands = tuple(None if rng.random() < 0.15 else
+                      tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 5)) for _ in table.names) for _ in range(n))
+        me = rng.choice([t for t in range(n) if hands[t] is not None] or [0])
+        if hands[me] is None:
+            continue
+        assert table.texts(me, hands) == plain(me, hands)

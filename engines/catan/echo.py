@@ -11,6 +11,11 @@ An entry holds its states strongly (no id() reuse) and there is one entry per ru
 grows). A hit needs every public field of the new state equal to the remembered one; the only check
 of `play` that reads a private part is the forced claim, which reads the acting seat's own cards, so a
 hit also needs those unknown (the check is skipped) or equal to the remembered ones.
+
+A few verbs (C&K's keep and reveal of a drawn card) also write the acting seat's own private part,
+from that part alone, with no check and no change where it is unknown: they are remembered too, and a
+copy that knows that part (equal to the remembered one, as above) gets the remembered new one; a copy
+that does not know it keeps it unknown, as the play would.
 """
 
 from __future__ import annotations
@@ -85,8 +90,13 @@ def _match(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | No
     private = s[_PRIVATE]
     if seat >= 0:
         mine = private[seat]
-        if mine is not HIDDEN and mine != before[_PRIVATE][seat]:
-            return None
+        if mine is not HIDDEN:
+            known = before[_PRIVATE][seat]
+            if mine != known:
+                return None
+            own = after[_PRIVATE][seat]
+            if own is not known:  # a verb that writes the seat's own part: this copy knows it, so it changes alike
+                private = private[:seat] + (own,) + private[seat + 1:]
     new = _new(CatanState, head + (private, s[_GONE], after[_EXT]))
     if len(made) < _MADE_MAX:
         made[id(new)] = new

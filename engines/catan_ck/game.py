@@ -129,11 +129,15 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     }
 
     #: verbs whose handler (and the agenda it may resume: every task is public) neither reads nor writes
-    #: a private part nor `ext.seen`; the progress cards' verbs do (echo.py)
+    #: a private part nor `ext.seen`, but for the acting seat's own part as echo.py allows; the progress
+    #: cards' verbs do (echo.py)
     public_verbs: frozenset[str] = frozenset((
         "settle", "city", "road", "roll", "discard", "robber", "steal", "trade", "offer", "accept", "decline",
         "confirm", "cancel", "end", "wall", "knight", "activate", "promote", "knightmove", "displace", "chase",
-        "improve", "metropolis", "retreat", "pillage", "commit", "pick", "aqueduct"))
+        "improve", "metropolis", "retreat", "pillage", "commit", "pick", "aqueduct",
+        # these write the acting seat's own part of `private` from that part alone, and skip every check of
+        # it where it is unknown (decks.keep, decks.reveal): a copy that knows it gets the remembered one
+        "keep", "reveal"))
 
     def __init__(self) -> None:
         super().__init__()

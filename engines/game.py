@@ -57,7 +57,7 @@ class Game:
         #: rules that remember their last play (`Rules.echo`) have it given back for a twin state here
         #: before Game's own checks; `_last` is Game's last play that passed them (see `_echoed`)
         self._remember = type(rules).echo is not Rules.echo
-        self._last: tuple[State, int, Any, tuple[int, ...]] | None = None
+        self._last: tuple[State, Any, Any, tuple[int, ...]] | None = None
 
     def __repr__(self) -> str:
         return f"Game({type(self.rules).__name__}: {self.id})"
@@ -186,7 +186,7 @@ class Game:
 
     def chance(self, state: State, value: Any) -> State:
         last = self._last
-        if last is not None and last[1] == _CHANCE and last[2] is value:
+        if last is not None and last[1] is _CHANCE_MARK and last[2] is value:
             found = self._echoed(last, state, _CHANCE, value)
             if found is not None:
                 return found
@@ -198,10 +198,10 @@ class Game:
         check_outcome(waiting.chance, value)
         after = self.rules.chance(state.inner, value)
         if self._remember:
-            self._last = (state, _CHANCE, value, ())
+            self._last = (state, _CHANCE_MARK, value, ())
         return _advance(state, after, ())
 
-    def _echoed(self, last: tuple[State, int, Any, tuple[int, ...]], state: State, seat: int,
+    def _echoed(self, last: tuple[State, Any, Any, tuple[int, ...]], state: State, seat: int,
                 action: Any) -> State | None:
         """The state after `seat` plays `action` (`_CHANCE`: the chance outcome `action`) on `state`,
         when `last` is that same play on a state whose common layer reads the same to every check of
@@ -432,8 +432,11 @@ _set_inner, _set_players, _set_plies, _set_out, _set_offer, _set_accepted, _set_
     _set_ended = (getattr(State, name).__set__ for name in ("inner", "players", "plies", "out", "offer", "accepted",
                                                             "offered_at", "mid_step", "ended"))
 _COMMON = frozenset(COMMON_ACTIONS)
-#: the seat `Game._last` and `Rules.echo` name for a chance outcome
+#: the seat `Rules.echo` names a chance outcome with
 _CHANCE = -1
+#: what `Game._last` holds as the seat of a chance outcome: no caller can pass it to `play` as a seat (a
+#: -1 would find the remembered outcome there before `play` refuses seat -1)
+_CHANCE_MARK = object()
 #: all `legal()` lists while a draw offer is pending, at most (bots.lib scans only lists this short for them)
 DRAW_ANSWERS = ("accept draw", "decline draw", "resign")
 _OVER = Awaiting("over")

@@ -193,7 +193,9 @@ def test_seeded_bot_games_end_and_every_seat_agrees_at_every_step():
 @pytest.mark.parametrize("game_id", ["catan", "catan-ck"])
 def test_a_remembered_chance_outcome_is_never_taken_for_a_seats_play(game_id):
     """The rules remember their last public play and chance outcome (engines/catan/echo.py), a chance
-    under seat -1: `rules.play` with that seat and that value must still refuse it, as before the memo."""
+    under seat -1, and `Game` its last checked play or outcome: `play` with seat -1 and that value must
+    still refuse it, as before the memo, through the rules and through `Game` (whose memo fails this
+    if it keeps a chance outcome under seat -1)."""
     import engines
     from bots.lib import RandomBot, sample_outcome
     from engines.core import IllegalAction
@@ -215,6 +217,9 @@ def test_a_remembered_chance_outcome_is_never_taken_for_a_seats_play(game_id):
     game.rules.chance(state.inner, value)       # now remembered
     with pytest.raises(IllegalAction):
         game.rules.play(state.inner, -1, value)
+    game.chance(state, value)                   # remembered by Game too
+    with pytest.raises(IllegalAction):
+        game.play(state, -1, value)
 
 
 @pytest.mark.parametrize("game_id", ["catan", "catan-ck"])

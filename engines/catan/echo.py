@@ -25,7 +25,7 @@ from typing import Any
 from engines.catan.state import CatanState
 from engines.contract import HIDDEN
 
-__all__ = ["CHANCE", "Echo", "echoed", "echoed_chance", "echoed_from", "remember"]
+__all__ = ["CHANCE", "Echo", "echoed", "remember"]
 
 #: (state before, seat (-1 for a chance outcome), action or chance value, state after, twins, made,
 #: the public fields of `after` before the private ones).
@@ -58,30 +58,16 @@ def remember(echo: Echo | None, before: CatanState, seat: int, action: Any, afte
     return before, seat, action, after, twins, {}, after[:_PRIVATE]
 
 
-def echoed(echo: Echo | None, s: CatanState, seat: int, action: Any) -> CatanState | None:
-    """The remembered result of `seat` playing `action` on state `s` (None: play it in full). A seat is
-    never negative here, so a remembered chance outcome (`CHANCE`) is never taken for a play."""
-    return None if echo is None or seat < 0 else _match(echo, s, seat, action)
-
-
-def echoed_chance(echo: Echo | None, s: CatanState, value: Any) -> CatanState | None:
-    """The remembered result of the public chance outcome `value` on state `s` (None: apply it in full)."""
-    return None if echo is None else _match(echo, s, CHANCE, value)
-
-
-def echoed_from(echo: Echo | None, before: CatanState, s: CatanState, seat: int, action: Any) -> CatanState | None:
-    """`echoed` (seat `CHANCE`: `echoed_chance`) when the remembered play is the one from `before` (by
-    identity), else None: for `Rules.echo`, whose caller (`Game`) checked that play on `before`."""
-    return None if echo is None or echo[0] is not before else _match(echo, s, seat, action)
-
-
-def _match(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | None:
-    """The remembered play's result for state `s`, or None unless `echo` is the same play (same seat
-    and action) on a state with the same public parts (and, for a seat's action, no differently known
+def echoed(echo: Echo | None, checked: CatanState, s: CatanState, seat: int, action: Any) -> CatanState | None:
+    """The remembered play's result for state `s` (`Rules.echo`), or None unless `echo` is the play of
+    `action` by `seat` (`CHANCE`: the chance outcome `action`) from `checked` itself (the state `Game`
+    checked it on) and `s` has the same public parts (and, for a seat's action, no differently known
     cards of that seat). In C&K `ext` holds the spy's private `seen`: it is compared too, so a copy
     whose spy saw something else is simply played in full."""
+    if echo is None:
+        return None
     before, last_seat, last_action, after, twins, made, head = echo
-    if last_seat != seat or last_action != action:
+    if before is not checked or last_seat != seat or last_action != action:
         return None
     if s is before:
         return after

@@ -14,7 +14,7 @@ from typing import Any
 
 from engines.catan import cards as K
 from engines.catan.board import HEX_NODE_MASK, NODE_BIT, NODE_HEXES, blocked_nodes
-from engines.catan.echo import CHANCE, echoed, echoed_chance, remember
+from engines.catan.echo import CHANCE, remember
 from engines.catan.game import Catan, _hexes_numbered, _put
 from engines.catan.state import (
     CONFIRM,
@@ -410,9 +410,6 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
-        found = echoed(self._echo, s, seat, action)
-        if found is not None:
-            return found
         parsed = self.notation.parse(action) if isinstance(action, str) else None
         if parsed is None:
             raise IllegalAction(f"{action!r} is not a Cities & Knights action (forms: {CK_FORMS})")
@@ -640,10 +637,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         s = inner
         step = s.step
         if step in (ROLL, EVENT, STEAL_PICK):
-            # public outcomes, and the agenda they resume is public: remembered for the knowledge states
-            found = echoed_chance(self._echo, s, value)
-            if found is not None:
-                return found
+            # public outcomes, and the agenda they resume is public: remembered for the knowledge states (`echo`)
             if step == ROLL:
                 out = self.after_roll(s, value)
             elif step == EVENT:

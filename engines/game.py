@@ -56,7 +56,7 @@ class Game:
         self.rules = rules
         #: rules that remember their last play (`Rules.echo`) have it given back for a twin state here
         #: before Game's own checks; `_last` is Game's last play that passed them (see `_echoed`)
-        self._remember = type(rules).echo is not Rules.echo
+        self._remember = getattr(type(rules), "echo", Rules.echo) is not Rules.echo  # rules may be duck-typed
         self._last: tuple[State, Any, Any, tuple[int, ...]] | None = None
 
     def __repr__(self) -> str:

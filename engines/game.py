@@ -50,10 +50,14 @@ def interrupts_step(action: Any) -> bool:
 class Game:
     """The contract every front end, driver, ledger and bot uses; `rules` is the game's own part."""
 
-    __slots__ = ("rules",)
+    __slots__ = ("_last", "_remember", "rules")
 
     def __init__(self, rules: Rules[Any]):
         self.rules = rules
+        #: rules that remember their last play (`Rules.echo`) have it given back for a twin state here
+        #: before Game's own checks; `_last` is Game's last play that passed them (see `_echoed`)
+        self._remember = getattr(type(rules), "echo", Rules.echo) is not Rules.echo  # rules may be duck-typed
+        self._last: tuple[State, Any, Any, tuple[int, ...]] | None = None
 
     def __repr__(self) -> str:
         return f"Game({type(self.rules).__name__}: {self.id})"
@@ -139,6 +143,11 @@ class Game:
         return actions
 
     def play(self, state: State, seat: int, action: Any) -> State:
+        last = self._last
+        if last is not None and last[1] is seat and last[2] is action:
+            found = self._echoed(last, state, seat, action)
+            if found is not None:
+                return found
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
             raise IllegalAction(f"there is no seat {seat!r} in this game")
         rules = self.rules
@@ -171,16 +180,42 @@ class Game:
             if (next_waiting.kind == "simultaneous" and seat not in next_waiting.seats
                     and set(next_waiting.seats) < set(waiting.seats)):
                 mid = (*state.mid_step, seat)
+        if self._remember:
+            self._last = (state, seat, action, mid)
         return _advance(state, after, mid)
 
     def chance(self, state: State, value: Any) -> State:
+        last = self._last
+        if last is not None and last[1] is _CHANCE_MARK and last[2] is value:
+            found = self._echoed(last, state, _CHANCE, value)
+            if found is not None:
+                return found
         if self.result(state) is not None:
             raise IllegalAction("the game is over")
         waiting = self.rules.awaiting(state.inner)
         if state.offer is not None or waiting.kind != "chance" or waiting.chance is None:
             raise IllegalAction("the game does not wait for a chance outcome here")
         check_outcome(waiting.chance, value)
-        return _advance(state, self.rules.chance(state.inner, value), ())
+        after = self.rules.chance(state.inner, value)
+        if self._remember:
+            self._last = (state, _CHANCE_MARK, value, ())
+        return _advance(state, after, ())
+
+    def _echoed(self, last: tuple[State, Any, Any, tuple[int, ...]], state: State, seat: int,
+                action: Any) -> State | None:
+        """The state after `seat` plays `action` (`_CHANCE`: the chance outcome `action`) on `state`,
+        when `last` is that same play on a state whose common layer reads the same to every check of
+        `play` and `chance` (seats, resignations, no draw offer, the simultaneous step's progress, not
+        ended) and the rules give their remembered result for `state.inner` (`Rules.echo`: then the
+        rules' `awaiting`, `result` and `play` answer on it as they did on the last play's). Every check
+        would pass again exactly as it did, so the result is the one a full play gives; None: play it in
+        full. The referee's knowledge states are such twins of the full state on almost every step."""
+        before = last[0]
+        if (state.players != before.players or state.out != before.out or state.offer is not None
+                or state.mid_step != before.mid_step or state.ended is not None):
+            return None
+        inner = self.rules.echo(before.inner, state.inner, seat, action)
+        return None if inner is None else _advance(state, inner, last[3])
 
     def result(self, state: State) -> Result | None:
         if state.ended is not None:
@@ -397,6 +432,11 @@ _set_inner, _set_players, _set_plies, _set_out, _set_offer, _set_accepted, _set_
     _set_ended = (getattr(State, name).__set__ for name in ("inner", "players", "plies", "out", "offer", "accepted",
                                                             "offered_at", "mid_step", "ended"))
 _COMMON = frozenset(COMMON_ACTIONS)
+#: the seat `Rules.echo` names a chance outcome with
+_CHANCE = -1
+#: what `Game._last` holds as the seat of a chance outcome: no caller can pass it to `play` as a seat (a
+#: -1 would find the remembered outcome there before `play` refuses seat -1)
+_CHANCE_MARK = object()
 #: all `legal()` lists while a draw offer is pending, at most (bots.lib scans only lists this short for them)
 DRAW_ANSWERS = ("accept draw", "decline draw", "resign")
 _OVER = Awaiting("over")

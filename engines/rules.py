@@ -178,6 +178,16 @@ class Rules(Generic[S]):
         chance point never call it."""
         raise NotImplementedError(f"{self.id} has no show chance points")
 
+    def echo(self, before: S, inner: S, seat: int, action: Any) -> S | None:
+        """The result of `seat` playing `action` (seat -1: of the chance outcome `action`) on `inner`,
+        without playing it, when the rules remember that same play on `before` (by identity) and `inner`
+        differs from `before` only in parts that play neither reads nor writes (a peer's copy, with
+        other seats' secrets unknown), so that `awaiting()`, `result()` and the play itself would give
+        the same answers on both; None otherwise (the default: nothing is remembered). `Game` asks this
+        before its own checks when its last play, which passed them, was that play on `before`: the
+        referee's knowledge states then cost a comparison (engines/catan/echo.py)."""
+        return None
+
     def describe(self, inner: S, seat: int, action: str) -> str:
         """A plain-words line for the move log."""
         return f"seat {seat}: {action}"

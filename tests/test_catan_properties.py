@@ -193,7 +193,9 @@ def test_seeded_bot_games_end_and_every_seat_agrees_at_every_step():
 @pytest.mark.parametrize("game_id", ["catan", "catan-ck"])
 def test_a_remembered_chance_outcome_is_never_taken_for_a_seats_play(game_id):
     """The rules remember their last public play and chance outcome (engines/catan/echo.py), a chance
-    under seat -1: `rules.play` with that seat and that value must still refuse it, as before the memo."""
+    under seat -1, and `Game` its last checked play or outcome: `play` with seat -1 and that value must
+    still refuse it, as before the memo, through the rules and through `Game` (whose memo fails this
+    if it keeps a chance outcome under seat -1)."""
     import engines
     from bots.lib import RandomBot, sample_outcome
     from engines.core import IllegalAction
@@ -215,3 +217,85 @@ def test_a_remembered_chance_outcome_is_never_taken_for_a_seats_play(game_id):
     game.rules.chance(state.inner, value)       # now remembered
     with pytest.raises(IllegalAction):
         game.rules.play(state.inner, -1, value)
+    game.chance(state, value)                   # remembered by Game too
+    with pytest.raises(IllegalAction):
+        game.play(state, -1, value)
+
+
+@pytest.mark.parametrize("game_id", ["catan", "catan-ck"])
+def test_game_gives_a_remembered_play_only_where_its_checks_read_the_same(game_id):
+    """`Game` gives the rules' remembered result (`Rules.echo`) for a twin of its last checked play's
+    state: along a refereed game every knowledge state's play equals a fresh engine's (no memo), and a
+    twin whose common layer differs where Game's checks read it (a draw offer pending, the seat
+    resigned, the game ended) is refused as without the memo (each fails without `Game._echoed`'s
+    comparison of that field). In C&K this covers `keep`, remembered though it writes the keeper's own
+    hand: the keeper's copy must get the new hand, the others' copies keep it unknown."""
+    import engines
+    from bots.lib import RandomBot
+    from engines.contract import Result
+    from engines.game import Game
+
+    game = engines.get(game_id)
+    referee, bot, rng = Referee(game, 4, {}, seed=5), RandomBot(), random.Random(5)
+    stale = (lambda k, seat: replace(k, offer=(seat + 1) % 4), lambda k, seat: replace(k, out=(seat,)),
+             lambda k, seat: replace(k, ended=Result((0,), (0, 0, 0, 0), "test")))
+    checked = kept = 0
+    for _ in range(600):
+        waiting = referee.awaiting()
+        if waiting.kind == "over":
+            break
+        full, knowing = referee.state, list(referee.knowing)
+        if waiting.kind == "chance":
+            step = referee.feed_chance()
+            seat, action = -1, step.value
+        else:
+            seat = waiting.seats[0]
+            action = bot.choose(game, referee.state_of(seat), seat, referee.legal(seat), rng)
+            referee.submit(seat, action, waiting)
+        if seat < 0 and game.awaiting(knowing[0]).chance.private_to is not None:
+            continue  # a private outcome: the knowledge states are fed HIDDEN, never remembered
+        for k, after in zip(knowing, referee.knowing, strict=True):
+            fresh = Game(type(game.rules)())
+            expected = fresh.chance(k, action) if seat < 0 else fresh.play(k, seat, action)
+            assert after == expected
+            checked += k is not full
+            kept += action == "keep" and k is not full
+            for make in stale[::2] if seat < 0 else stale:  # a chance outcome does not ask who resigned
+                twin = make(k, max(seat, 0))
+                with pytest.raises(IllegalAction):
+                    fresh.chance(twin, action) if seat < 0 else fresh.play(twin, seat, action)
+                with pytest.raises(IllegalAction):
+                    game.chance(twin, action) if seat < 0 else game.play(twin, seat, action)
+    assert checked > 500 and (kept > 0 or game_id == "catan")
+
+
+@pytest.mark.parametrize("game_id", ["catan", "catan-ck"])
+def test_the_offer_tables_byte_masks_list_what_a_plain_filter_lists(game_id):
+    """`OfferTable.texts` cuts the list out of byte masks (one byte per pair, a table per byte value);
+    it must list exactly what a plain loop over every pair lists, for 2 to 7 seats, with seats out of
+    the game and hands above the cap, in the table's sorted order."""
+    import engines
+
+    table = engines.get(game_id).rules.offers_table
+    rng = random.Random(7)
+
+    def fits(side: tuple[int, ...], hand: tuple[int, ...]) -> bool:
+        return all(a <= b for a, b in zip(side, hand, strict=True))
+
+    def plain(me: int, hands: tuple) -> list[str]:
+        out: list[str] = []
+        for prefix, gi, gj in table._pairs:
+            if not fits(table.sets[gi], hands[me]):
+                continue
+            holders = [t for t, h in enumerate(hands) if t != me and h is not None and fits(table.sets[gj], h)]
+            out += [prefix + str(t) for t in holders] + ([prefix + "all"] if holders else [])
+        return out
+
+    for _ in range(150):
+        n = rng.randint(2, 7)
+        hands = tuple(None if rng.random() < 0.15 else
+                      tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 5)) for _ in table.names) for _ in range(n))
+        me = rng.choice([t for t in range(n) if hands[t] is not None] or [0])
+        if hands[me] is None:
+            continue
+        assert table.texts(me, hands) == plain(me, hands)

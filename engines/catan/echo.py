@@ -11,6 +11,11 @@ An entry holds its states strongly (no id() reuse) and there is one entry per ru
 grows). A hit needs every public field of the new state equal to the remembered one; the only check
 of `play` that reads a private part is the forced claim, which reads the acting seat's own cards, so a
 hit also needs those unknown (the check is skipped) or equal to the remembered ones.
+
+A few verbs (C&K's keep and reveal of a drawn card) also write the acting seat's own private part,
+from that part alone, with no check and no change where it is unknown: they are remembered too, and a
+copy that knows that part (equal to the remembered one, as above) gets the remembered new one; a copy
+that does not know it keeps it unknown, as the play would.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 from engines.catan.state import CatanState
 from engines.contract import HIDDEN
 
-__all__ = ["CHANCE", "Echo", "echoed", "echoed_chance", "remember"]
+__all__ = ["CHANCE", "Echo", "echoed", "remember"]
 
 #: (state before, seat (-1 for a chance outcome), action or chance value, state after, twins, made,
 #: the public fields of `after` before the private ones).
@@ -53,24 +58,16 @@ def remember(echo: Echo | None, before: CatanState, seat: int, action: Any, afte
     return before, seat, action, after, twins, {}, after[:_PRIVATE]
 
 
-def echoed(echo: Echo | None, s: CatanState, seat: int, action: Any) -> CatanState | None:
-    """The remembered result of `seat` playing `action` on state `s` (None: play it in full). A seat is
-    never negative here, so a remembered chance outcome (`CHANCE`) is never taken for a play."""
-    return None if echo is None or seat < 0 else _match(echo, s, seat, action)
-
-
-def echoed_chance(echo: Echo | None, s: CatanState, value: Any) -> CatanState | None:
-    """The remembered result of the public chance outcome `value` on state `s` (None: apply it in full)."""
-    return None if echo is None else _match(echo, s, CHANCE, value)
-
-
-def _match(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | None:
-    """The remembered play's result for state `s`, or None unless `echo` is the same play (same seat
-    and action) on a state with the same public parts (and, for a seat's action, no differently known
+def echoed(echo: Echo | None, checked: CatanState, s: CatanState, seat: int, action: Any) -> CatanState | None:
+    """The remembered play's result for state `s` (`Rules.echo`), or None unless `echo` is the play of
+    `action` by `seat` (`CHANCE`: the chance outcome `action`) from `checked` itself (the state `Game`
+    checked it on) and `s` has the same public parts (and, for a seat's action, no differently known
     cards of that seat). In C&K `ext` holds the spy's private `seen`: it is compared too, so a copy
     whose spy saw something else is simply played in full."""
+    if echo is None:
+        return None
     before, last_seat, last_action, after, twins, made, head = echo
-    if last_seat != seat or last_action != action:
+    if before is not checked or last_seat != seat or last_action != action:
         return None
     if s is before:
         return after
@@ -79,8 +76,13 @@ def _match(echo: Echo, s: CatanState, seat: int, action: Any) -> CatanState | No
     private = s[_PRIVATE]
     if seat >= 0:
         mine = private[seat]
-        if mine is not HIDDEN and mine != before[_PRIVATE][seat]:
-            return None
+        if mine is not HIDDEN:
+            known = before[_PRIVATE][seat]
+            if mine != known:
+                return None
+            own = after[_PRIVATE][seat]
+            if own is not known:  # a verb that writes the seat's own part: this copy knows it, so it changes alike
+                private = private[:seat] + (own,) + private[seat + 1:]
     new = _new(CatanState, head + (private, s[_GONE], after[_EXT]))
     if len(made) < _MADE_MAX:
         made[id(new)] = new

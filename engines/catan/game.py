@@ -36,7 +36,7 @@ from engines.catan.board import (
 )
 from engines.catan.cards import RESOURCES, TERRAIN_RESOURCE
 from engines.catan.cards import fits as _fits
-from engines.catan.echo import CHANCE, Echo, echoed, echoed_chance, remember
+from engines.catan.echo import CHANCE, Echo, echoed, remember
 from engines.catan.notation import FORMS, Notation
 from engines.catan.roads import award_longest, road_length
 from engines.catan.state import (
@@ -419,9 +419,6 @@ class Catan(Rules[CatanState]):
 
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
-        found = echoed(self._echo, s, seat, action)
-        if found is not None:
-            return found
         parsed = self.notation.parse(action) if isinstance(action, str) else None
         if parsed is None:
             raise IllegalAction(f"{action!r} is not a Catan action (forms: {FORMS})")
@@ -443,6 +440,9 @@ class Catan(Rules[CatanState]):
         if verb in self.public_verbs:
             self._echo = remember(self._echo, s, seat, action, after)
         return after
+
+    def echo(self, before: CatanState, inner: CatanState, seat: int, action: Any) -> CatanState | None:
+        return echoed(self._echo, before, inner, seat, action)
 
     def play_other(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         """A verb this step does not take (C&K routes its own verbs from here)."""
@@ -888,10 +888,7 @@ class Catan(Rules[CatanState]):
     def chance(self, inner: CatanState, value: Any) -> CatanState:
         s = inner
         step = s.step
-        if step in (ROLL, STEAL_PICK):  # public outcomes: remembered for the knowledge states
-            found = echoed_chance(self._echo, s, value)
-            if found is not None:
-                return found
+        if step in (ROLL, STEAL_PICK):  # public outcomes: remembered for the knowledge states (`echo`)
             after = self.after_roll(s, value) if step == ROLL else self._steal(s, value)
             self._echo = remember(self._echo, s, CHANCE, value, after)
             return after

@@ -10,12 +10,16 @@ the hands capped at `most` cards per type, which is all the filter reads.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
+from itertools import chain, compress
+from operator import getitem
+from typing import TypeVar
 
 from engines.catan.board import HARBOUR_NODE_MASK
 from engines.catan.cards import all_multisets, multiset_text
 
 __all__ = ["OfferTable", "rates"]
+
+T = TypeVar("T")
 
 _ALL_HARBOUR_NODES = 0
 for _m in HARBOUR_NODE_MASK:
@@ -49,17 +53,21 @@ class OfferTable:
     Built on first use, not at import: the tables take tens of milliseconds, and a command that
     lists the games or plays another game should not pay for them.
 
-    The filter works on big integers, one bit per text, so that a list is cut out of the sorted table
-    in a few C-level passes instead of a Python loop over every offer: for `n` seats, text `i` (pair
-    `i // (n + 1)` in sorted order, to seat `i % (n + 1)`, the last slot being "all") is bit `N - 1 - i`
-    (`N` texts), so the binary digits of a mask list the texts in table order."""
+    The filter works on big integers, one byte per offer pair and one bit per text, so that a list is
+    cut out of the sorted table in a few C-level passes instead of a Python loop over every offer: for
+    `n` seats, pair `p` (of `P`, in sorted order) is byte `p` of the mask's `P` big-endian bytes, and
+    its text to seat `j` (`j = n`: "all") is bit `n - j` of that byte, so a byte's value says which of
+    the pair's texts are listed (at most 7 seats: "all" and seats 0-6 fill a byte)."""
 
-    def __init__(self, names: tuple[str, ...], most: int, seats: int = 8, memo: int = 8192):
+    def __init__(self, names: tuple[str, ...], most: int, seats: int = 7, memo: int = 8192):
+        if seats > 7:
+            raise ValueError("an offer table's pairs are bytes: at most 7 seats and the slot to all")
         self.names = names
         self.most = most
         self._seats = seats
         self._built = False
         self._holds: dict[tuple[int, ...], int] = {}
+        self._caps: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._layouts: dict[int, _Layout] = {}
         self._texts = lru_cache(maxsize=memo)(self._compute)
 
@@ -104,10 +112,14 @@ class OfferTable:
 
     def texts(self, me: int, hands: tuple[tuple[int, ...] | None, ...]) -> list[str]:
         """The offer texts seat `me` may make (sorted); `hands` per seat, None for a seat out of the
-        game. Only counts up to `most` matter, so they are capped before the memo lookup."""
+        game. Only counts up to `most` matter, so they are capped before the memo lookup (each hand's
+        capped form remembered: this runs for every main list)."""
+        caps = self._caps
+        return self._texts(me, tuple([None if h is None else caps.get(h) or self._cap(h) for h in hands]))
+
+    def _cap(self, hand: tuple[int, ...]) -> tuple[int, ...]:
         most = self.most
-        capped = tuple(None if h is None else tuple([c if c < most else most for c in h]) for h in hands)
-        return self._texts(me, capped)
+        return _store(self._caps, hand, tuple([c if c < most else most for c in hand]))
 
     def _layout(self, n: int) -> _Layout:
         found = self._layouts.get(n)
@@ -135,33 +147,33 @@ class OfferTable:
         chosen = mine & wanted
         if not chosen:
             return []
-        return list(compress(layout.texts, format(chosen, layout.digits).encode().translate(_BIT_OF_DIGIT)))
-
-
-_BIT_OF_DIGIT = bytes.maketrans(b"01", b"\x00\x01")
+        # one byte per pair: the chosen pairs' tables, indexed by the byte (which of their texts)
+        picked = chosen.to_bytes(layout.pairs, "big")
+        return list(chain.from_iterable(map(getitem, compress(layout.by_slots, picked), picked.translate(None, b"\0"))))
 
 
 class _Layout:
     """An offer table's texts and masks for one number of seats (see `OfferTable`): per hand, the mask
     of the offers whose give side it holds (every slot) and of those whose get side it holds (slot 0),
-    each memoised on the capped hand."""
+    each memoised on the capped hand; per pair, its texts for each set of slots (`by_slots[p][b]`: the
+    texts whose bits are set in the byte `b`, in order)."""
 
     def __init__(self, table: OfferTable, n: int):
         self.table = table
-        stride = n + 1
         pairs = table._pairs
-        total = len(pairs) * stride
-        self.digits = f"0{total}b"
-        self.texts: tuple[str, ...] = tuple(
-            text for prefix, _, _ in pairs for text in (*(prefix + str(t) for t in range(n)), prefix + "all"))
-        every_slot = (1 << stride) - 1
+        self.pairs = len(pairs)
+        total = self.pairs * 8
+        slots = n + 1
+        self.by_slots: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+            _by_slots((*(prefix + str(t) for t in range(n)), prefix + "all")) for prefix, _, _ in pairs)
+        every_slot = (1 << slots) - 1
         sides = len(table.sets)
         give = [0] * sides
         get = [0] * sides
         for p, (_, gi, gj) in enumerate(pairs):
-            slot0 = total - 1 - p * stride  # the bit of the pair's text to seat 0
-            give[gi] |= every_slot << (slot0 - n)
-            get[gj] |= 1 << slot0
+            low = total - 8 - p * 8  # the lowest bit of the pair's byte: its text to "all"
+            give[gi] |= every_slot << low
+            get[gj] |= 1 << (low + n)  # its text to seat 0
         self._give_of_side = tuple(give)
         self._get_of_side = tuple(get)
         self._gives: dict[tuple[int, ...], int] = {}
@@ -188,9 +200,15 @@ class _Layout:
         return out
 
 
-def _store(memo: dict[tuple[int, ...], int], hand: tuple[int, ...], mask: int) -> int:
-    """Memoise a hand's mask; a memo is emptied when it grows large (C&K has 65,536 capped hands, and
-    a mask is a few hundred bytes)."""
+def _by_slots(texts: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """For each byte value `b` below 2 ** len(texts): the texts `j` whose bit `len(texts) - 1 - j` is set."""
+    top = len(texts) - 1
+    return tuple(tuple(text for j, text in enumerate(texts) if b >> (top - j) & 1) for b in range(1 << len(texts)))
+
+
+def _store(memo: dict[tuple[int, ...], T], hand: tuple[int, ...], mask: T) -> T:
+    """Memoise a hand's mask (or capped hand); a memo is emptied when it grows large (C&K has 65,536
+    capped hands, and a mask is a few hundred bytes)."""
     if len(memo) >= 20_000:
         memo.clear()
     memo[hand] = mask

@@ -14,7 +14,7 @@ from typing import Any
 
 from engines.catan import cards as K
 from engines.catan.board import HEX_NODE_MASK, NODE_BIT, NODE_HEXES, blocked_nodes
-from engines.catan.echo import CHANCE, echoed, echoed_chance, remember
+from engines.catan.echo import CHANCE, remember
 from engines.catan.game import Catan, _hexes_numbered, _put
 from engines.catan.state import (
     CONFIRM,
@@ -129,11 +129,15 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     }
 
     #: verbs whose handler (and the agenda it may resume: every task is public) neither reads nor writes
-    #: a private part nor `ext.seen`; the progress cards' verbs do (echo.py)
+    #: a private part nor `ext.seen`, but for the acting seat's own part as echo.py allows; the progress
+    #: cards' verbs do (echo.py)
     public_verbs: frozenset[str] = frozenset((
         "settle", "city", "road", "roll", "discard", "robber", "steal", "trade", "offer", "accept", "decline",
         "confirm", "cancel", "end", "wall", "knight", "activate", "promote", "knightmove", "displace", "chase",
-        "improve", "metropolis", "retreat", "pillage", "commit", "pick", "aqueduct"))
+        "improve", "metropolis", "retreat", "pillage", "commit", "pick", "aqueduct",
+        # these write the acting seat's own part of `private` from that part alone, and skip every check of
+        # it where it is unknown (decks.keep, decks.reveal): a copy that knows it gets the remembered one
+        "keep", "reveal"))
 
     def __init__(self) -> None:
         super().__init__()
@@ -406,9 +410,6 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     def play(self, inner: CatanState, seat: int, action: Any) -> CatanState:
         s = inner
-        found = echoed(self._echo, s, seat, action)
-        if found is not None:
-            return found
         parsed = self.notation.parse(action) if isinstance(action, str) else None
         if parsed is None:
             raise IllegalAction(f"{action!r} is not a Cities & Knights action (forms: {CK_FORMS})")
@@ -636,10 +637,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         s = inner
         step = s.step
         if step in (ROLL, EVENT, STEAL_PICK):
-            # public outcomes, and the agenda they resume is public: remembered for the knowledge states
-            found = echoed_chance(self._echo, s, value)
-            if found is not None:
-                return found
+            # public outcomes, and the agenda they resume is public: remembered for the knowledge states (`echo`)
             if step == ROLL:
                 out = self.after_roll(s, value)
             elif step == EVENT:

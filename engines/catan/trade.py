@@ -66,7 +66,6 @@ class OfferTable:
         self.most = most
         self._seats = seats
         self._built = False
-        self._holds: dict[tuple[int, ...], int] = {}
         self._caps: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._layouts: dict[int, _Layout] = {}
         self._texts = lru_cache(maxsize=memo)(self._compute)
@@ -94,21 +93,7 @@ class OfferTable:
         pairs.sort()
         self._pairs = tuple(pairs)
         self._count = len(pairs)
-        # per type t and count c: the sides needing at most c cards of t; a hand holds the AND over types
-        self._at_most = tuple(tuple(sum(1 << j for j, part in enumerate(self.sets) if part[t] <= c)
-                                    for c in range(most + 1)) for t in range(len(names)))
         self._built = True
-
-    def holds(self, hand: tuple[int, ...]) -> int:
-        """Bit j set iff `hand` (capped at `most` per type) holds offer side j."""
-        found = self._holds.get(hand)
-        if found is None:
-            self._build()
-            found = -1
-            for t, c in enumerate(hand):
-                found &= self._at_most[t][c]
-            self._holds[hand] = found
-        return found
 
     def texts(self, me: int, hands: tuple[tuple[int, ...] | None, ...]) -> list[str]:
         """The offer texts seat `me` may make (sorted); `hands` per seat, None for a seat out of the
@@ -156,48 +141,57 @@ class _Layout:
     """An offer table's texts and masks for one number of seats (see `OfferTable`): per hand, the mask
     of the offers whose give side it holds (every slot) and of those whose get side it holds (slot 0),
     each memoised on the capped hand; per pair, its texts for each set of slots (`by_slots[p][b]`: the
-    texts whose bits are set in the byte `b`, in order)."""
+    texts whose bits are set in the byte `b`, in order).
+
+    A hand holds a side iff it holds enough of every type, so the pairs whose side it holds are the
+    AND over the types `t` of the pairs whose side needs at most `hand[t]` cards of `t`: a hand's mask
+    is a few big-integer ANDs from per-type tables (it was an OR over every side the hand holds, a
+    Python loop over all of them, and hands change with every trade and roll)."""
 
     def __init__(self, table: OfferTable, n: int):
         self.table = table
         pairs = table._pairs
         self.pairs = len(pairs)
-        total = self.pairs * 8
         slots = n + 1
         self.by_slots: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
             _by_slots((*(prefix + str(t) for t in range(n)), prefix + "all")) for prefix, _, _ in pairs)
         every_slot = (1 << slots) - 1
-        sides = len(table.sets)
-        give = [0] * sides
-        get = [0] * sides
+        to_seat_0 = 1 << n
+        sets, most = table.sets, table.most
+        # per type t and count c, one byte per pair (big-endian): the pairs whose give (get) side
+        # needs at most c cards of t, with the give side's byte on every slot, the get side's on slot 0
+        give = [[bytearray(self.pairs) for _ in range(most + 1)] for _ in table.names]
+        get = [[bytearray(self.pairs) for _ in range(most + 1)] for _ in table.names]
         for p, (_, gi, gj) in enumerate(pairs):
-            low = total - 8 - p * 8  # the lowest bit of the pair's byte: its text to "all"
-            give[gi] |= every_slot << low
-            get[gj] |= 1 << (low + n)  # its text to seat 0
-        self._give_of_side = tuple(give)
-        self._get_of_side = tuple(get)
+            for t, (need_give, need_get) in enumerate(zip(sets[gi], sets[gj], strict=True)):
+                for c in range(need_give, most + 1):
+                    give[t][c][p] = every_slot
+                for c in range(need_get, most + 1):
+                    get[t][c][p] = to_seat_0
+        self._give_at_most = tuple(tuple(int.from_bytes(b, "big") for b in row) for row in give)
+        self._get_at_most = tuple(tuple(int.from_bytes(b, "big") for b in row) for row in get)
         self._gives: dict[tuple[int, ...], int] = {}
         self._gets: dict[tuple[int, ...], int] = {}
 
     def gives(self, hand: tuple[int, ...]) -> int:
         found = self._gives.get(hand)
         if found is None:
-            found = _store(self._gives, hand, self._union(self._give_of_side, hand))
+            found = _store(self._gives, hand, _held(self._give_at_most, hand))
         return found
 
     def gets(self, hand: tuple[int, ...]) -> int:
         found = self._gets.get(hand)
         if found is None:
-            found = _store(self._gets, hand, self._union(self._get_of_side, hand))
+            found = _store(self._gets, hand, _held(self._get_at_most, hand))
         return found
 
-    def _union(self, masks: tuple[int, ...], hand: tuple[int, ...]) -> int:
-        held = self.table.holds(hand)
-        out = 0
-        for j, mask in enumerate(masks):
-            if held >> j & 1:
-                out |= mask
-        return out
+
+def _held(at_most: tuple[tuple[int, ...], ...], hand: tuple[int, ...]) -> int:
+    """The pairs (as `at_most`'s bits) whose side the capped `hand` holds: enough of every type."""
+    out = -1
+    for t, c in enumerate(hand):
+        out &= at_most[t][c]
+    return out
 
 
 def _by_slots(texts: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:

@@ -346,13 +346,13 @@ class Catan(Rules[CatanState]):
             return ["cancel", *(N.confirm[o] for o in sorted(s.offer.accepted))]
         if step == FREE_ROAD:
             mask = self.road_mask(s, seat)
-            return [N.road[e] for e in N.edge_order if mask >> e & 1]
+            return list(N.roads(mask))
         if step == SETUP_SETTLE:
             mask = ~blocked_nodes(self.buildings(s)) & self.free_nodes(s)
-            return [N.settle[n] for n in N.node_order if mask >> n & 1]
+            return list(N.settles(mask))
         if step == SETUP_ROAD:
             mask = NODE_EDGE_MASK[s.spot] & ~self.all_roads(s.seats)
-            return [N.road[e] for e in N.edge_order if mask >> e & 1]
+            return list(N.roads(mask))
         if step == FINAL_REVEAL:
             mine = s.private[seat]
             if mine is not HIDDEN:
@@ -369,7 +369,7 @@ class Catan(Rules[CatanState]):
         if s.deck and _fits(self.cost_dev, hand):
             out.append("buy")
         if me.cities.bit_count() < 4 and _fits(self.cost_city, hand):
-            out += [N.city[n] for n in N.node_order if me.settlements >> n & 1]
+            out += N.cities(me.settlements)
         out.append("end")
         if s.domestic and s.offers < self.max_offers:
             alive = s.alive()
@@ -378,10 +378,10 @@ class Catan(Rules[CatanState]):
         out += self._plays(s, seat)
         if me.roads.bit_count() < 15 and _fits(self.cost_road, hand):
             mask = self.road_mask(s, seat)
-            out += [N.road[e] for e in N.edge_order if mask >> e & 1]
+            out += N.roads(mask)
         if self.settlements_left(s, seat) and _fits(self.cost_settlement, hand):
             mask = self.settle_mask(s, seat)
-            out += [N.settle[n] for n in N.node_order if mask >> n & 1]
+            out += N.settles(mask)
         out += self._trades(s, seat)
         return out
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.catan.cards import DEV_CARDS, RESOURCES, multiset_text, parse_multiset
+from engines.catan.listed import MaskTexts
 
 __all__ = ["FORMS", "Notation", "number"]
 
@@ -51,6 +52,10 @@ class Notation:
         self.node_order = tuple(sorted(range(54), key=str))
         self.edge_order = tuple(sorted(range(72), key=str))
         self.hex_order = tuple(sorted(range(19), key=str))
+        #: the filtered lists of the board tables, per node or edge mask
+        self.settles = MaskTexts(self.settle, self.node_order)
+        self.roads = MaskTexts(self.road, self.edge_order)
+        self.cities = MaskTexts(self.city, self.node_order)
 
     def cards(self, counts: tuple[int, ...]) -> str:
         return multiset_text(counts, self.names)

@@ -302,7 +302,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
             return [N.bury[g] for g in self.holdable(s, seat)]
         if step == SETUP_CITY:
             mask = ~blocked_nodes(self.buildings(s)) & self.free_nodes(s)
-            return [N.city[n] for n in N.node_order if mask >> n & 1]
+            return list(N.cities(mask))
         if step == PILLAGE:
             mask = s.seats[seat].cities & ~self.metro_nodes(x, seat)
             return [N.pillage[n] for n in N.node_order if mask >> n & 1]
@@ -365,7 +365,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
             mask = me.settlements
             if not self.cities_left(s, seat):
                 mask &= cs.reduced
-            out += [N.city[n] for n in N.node_order if mask >> n & 1]
+            out += N.cities(mask)
         out += knights[2]
         if holding < 5:
             out.append("end")
@@ -376,14 +376,14 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         tail += knights[5]
         if me.roads.bit_count() < 15 and hand[0] and hand[1]:
             mask = self.road_mask(s, seat)
-            tail += [N.road[e] for e in N.edge_order if mask >> e & 1]
+            tail += N.roads(mask)
         if self.settlements_left(s, seat) and hand[0] and hand[1] and hand[2] and hand[3]:
             mask = self.settle_mask(s, seat)
-            tail += [N.settle[n] for n in N.node_order if mask >> n & 1]
+            tail += N.settles(mask)
         tail += self._trades(s, seat)
         if hand[0] >= 2 and cs.walls.bit_count() < 3:
             mask = me.cities & ~cs.walls
-            tail += [N.wall[n] for n in N.node_order if mask >> n & 1]
+            tail += N.walls(mask)
         return out, tail
 
     def improve_texts(self, s: CatanState, seat: int, discount: int = 0) -> list[str]:

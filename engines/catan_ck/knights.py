@@ -86,7 +86,7 @@ class KnightsMixin:
         if mine:
             if hand[3]:
                 inactive = mine & ~cs.active
-                activate = [N.activate[n] for n in N.node_order if inactive >> n & 1]
+                activate = list(N.activates(inactive))
             ready = cs.active & ~cs.fresh
             if ready:
                 if x.attacked:
@@ -106,10 +106,10 @@ class KnightsMixin:
                 displace.sort()
             if hand[2] and hand[4]:
                 can = self.promotable(s, p)
-                promote = [N.promote[n] for n in N.node_order if can >> n & 1]
+                promote = list(N.promotes(can))
         if hand[2] and hand[4] and cs.k1.bit_count() < 2:
             spots = road_nodes(s.seats[p].roads) & ~self.occupied(s)
-            place = [N.knight[n] for n in N.node_order if spots >> n & 1]
+            place = list(N.knights(spots))
         return activate, chase, displace, place, moves, promote
 
     def weaker_knights(self, x: CKExt, p: int, level: int) -> int:

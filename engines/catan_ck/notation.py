@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from engines.catan.cards import RESOURCES, parse_multiset
+from engines.catan.listed import MaskTexts
 from engines.catan.notation import Notation, number
 from engines.catan_ck.cards import DECKS, NAMES, PROGRESS
 
@@ -44,6 +45,10 @@ class CKNotation(Notation):
         self.activate = tuple(f"activate {n}" for n in range(54))
         self.promote = tuple(f"promote {n}" for n in range(54))
         self.chase = tuple(f"chase {n}" for n in range(54))
+        self.walls = MaskTexts(self.wall, self.node_order)
+        self.knights = MaskTexts(self.knight, self.node_order)
+        self.activates = MaskTexts(self.activate, self.node_order)
+        self.promotes = MaskTexts(self.promote, self.node_order)
         self.metropolis = tuple(f"metropolis {n}" for n in range(54))
         self.retreat = tuple(f"retreat {n}" for n in range(54))
         self.pillage = tuple(f"pillage {n}" for n in range(54))

@@ -89,7 +89,10 @@ HELLO_RETRY_S = 1.0       # joiner: HELLO is repeated (same nonce) this often un
 COOKIE_WINDOW_S = 5.0     # a cookie is valid in the window it was made in and the next one: 5 to 10 s
 MAX_CONTROL = 1024        # bytes of a bootstrap or handshake message body; larger ones are not decoded
 BATCH = 256               # messages read per socket per loop turn, so one flood cannot starve the rest
-CLOSE_LINGER_MS = 100     # only at close, so a goodbye can leave; everything else lingers 0
+# Only at close, so a goodbye can leave; everything else lingers 0. `term` returns as soon as the goodbye
+# is out, so this bounds only a close towards a peer that no longer reads. 100 ms was too short on a
+# loaded machine: the goodbye was lost and the other side, waiting on its own move, learnt nothing.
+CLOSE_LINGER_MS = 1000
 
 # Work a connection that has not authenticated can make the host do, per source address (an IPv4
 # address, or an IPv6 /64): (answers per second, burst). The first of each kind on every connection

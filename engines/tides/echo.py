@@ -14,6 +14,11 @@ the caller.
 An entry holds its states strongly (no id() reuse) and there is one entry per rules object (nothing
 grows).
 
+Why not `Rules.echo` (which Catan answers, and `Game` asks before its own checks): there the whole play
+is skipped on a twin, while here the pick's hand check must still run on every copy, and a draw reaches
+the copies as HIDDEN rather than as the same value, which `Game`'s memo never matches. So Turning
+Tides looks its memo up inside `play` and `chance`, after that check.
+
 Draws are remembered apart (their value is the card's index, not an action): a draw's public fields
 do not depend on its value, the drawing seat's private part becomes HIDDEN on a copy fed HIDDEN and
 the remembered result's on a copy that knows it as the remembered state did and is fed the same
@@ -45,7 +50,7 @@ def echoed(echo: Echo | None, s: TidesState, seat: int, action: Any) -> TidesSta
     before, last_seat, last_action, after = echo
     if last_seat != seat or last_action != action:
         return None
-    if s[:_PRIVATE] != before[:_PRIVATE] or s[_PRIVATE + 1:] != before[_PRIVATE + 1:]:
+    if not _same_public(s, before):
         return None
     p0, p1 = s[_PRIVATE]
     b0, b1 = before[_PRIVATE]
@@ -58,7 +63,7 @@ def echoed(echo: Echo | None, s: TidesState, seat: int, action: Any) -> TidesSta
         if p1 is not b1 and (b1 is HIDDEN or p1 != b1):
             return None
         p1 = a1
-    return _new(TidesState, (*after[:_PRIVATE], (p0, p1), *after[_PRIVATE + 1:]))
+    return _with_private(after, (p0, p1))
 
 
 def echoed_draw(echo: Echo | None, s: TidesState, seat: int, value: Any) -> TidesState | None:
@@ -67,7 +72,7 @@ def echoed_draw(echo: Echo | None, s: TidesState, seat: int, value: Any) -> Tide
     if echo is None:
         return None
     before, last_seat, last_value, after = echo
-    if last_seat != seat or s[:_PRIVATE] != before[:_PRIVATE] or s[_PRIVATE + 1:] != before[_PRIVATE + 1:]:
+    if last_seat != seat or not _same_public(s, before):
         return None
     private = s[_PRIVATE]
     if value is HIDDEN:
@@ -79,5 +84,14 @@ def echoed_draw(echo: Echo | None, s: TidesState, seat: int, value: Any) -> Tide
                 or (mine is not known and mine != known)):
             return None
         drawn = after[_PRIVATE][seat]
-    private = (drawn, private[1]) if seat == 0 else (private[0], drawn)
+    return _with_private(after, (drawn, private[1]) if seat == 0 else (private[0], drawn))
+
+
+def _same_public(s: TidesState, before: TidesState) -> bool:
+    """Every field but `private` equal: what a remembered result may be given again for."""
+    return s[:_PRIVATE] == before[:_PRIVATE] and s[_PRIVATE + 1:] == before[_PRIVATE + 1:]
+
+
+def _with_private(after: TidesState, private: tuple) -> TidesState:
+    """`after` with the copy's own private parts."""
     return _new(TidesState, (*after[:_PRIVATE], private, *after[_PRIVATE + 1:]))

@@ -140,6 +140,19 @@ class GameEnd:
     rematch_open: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class SeatClock:
+    """One seat's time as this peer's clock counts it, for a table: `left_s`, what is left of its move
+    clock (None: the game has no move clock); `running`, whether its decision is awaited now (the clock
+    runs); `limit_s`, what is left of the limit on the decision awaited now (None: no such limit, or not
+    this seat's decision). Figures are this peer's: another peer's clock may differ by the network delay."""
+
+    seat: int
+    left_s: float | None
+    running: bool
+    limit_s: float | None = None
+
+
 # the frame a timeout claim names, as a player would say it
 _FRAME_WORDS = {"act": "its move", "commit": "its choice", "reveal": "its revealed choice",
                 "chain": "its share of a random draw", "shuffle": "its shuffle of the deck",
@@ -646,6 +659,27 @@ class Session:
             return None
         remaining = self.deadlines.remaining(nxt[0], nxt[1], time.monotonic())
         return None if remaining is None else max(0.0, remaining + self._claim_grace(nxt[0]))
+
+    def clocks(self) -> list[SeatClock]:
+        """Every seat's clock by this peer's clock ([] before the game, or when nothing is timed)."""
+        transcript, deadlines = self.transcript, self.deadlines
+        if transcript is None or deadlines is None or self.phase != "play":
+            return []
+        now = time.monotonic()
+        ledger = transcript.ledger
+        nxt = None if ledger.closed else ledger.awaited()
+        out = []
+        for seat in range(ledger.players):
+            running = nxt is not None and nxt[1] == seat and nxt[0] in DECISIONS
+            left = deadlines.allowance(seat, now)
+            out.append(SeatClock(seat, None if left is None else max(0.0, left), running))
+        return out
+
+    def terms_text(self) -> str:
+        """The agreed terms in words (the proposed ones before the header)."""
+        header = self.transcript.header if self.transcript is not None else None
+        terms = header.terms if header is not None and header.terms is not None else self.terms
+        return terms.describe()
 
     def game_end(self) -> GameEnd | None:
         """The end of the current game in words (None while it goes on)."""

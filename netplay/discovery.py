@@ -48,6 +48,7 @@ class HostInfo:
     version: str
     fingerprint: str
     free_seats: int
+    terms: str = ""               # the agreed terms in words (clock, limits), shown before joining
 
     @property
     def address(self) -> str:
@@ -57,13 +58,16 @@ class HostInfo:
         return f"{host}:{self.port}/{self.fingerprint}"
 
 
-def _txt(game: str, version: str, fingerprint: str, free_seats: int, host_name: str) -> dict[str, str]:
+def _txt(game: str, version: str, fingerprint: str, free_seats: int, host_name: str,
+         terms: str = "") -> dict[str, str]:
     if not _FINGERPRINT.fullmatch(fingerprint):
         raise ValueError(f"not a key fingerprint: {fingerprint!r}")
     if free_seats < 0:
         raise ValueError("free seats cannot be negative")
     txt = {"game": game, "version": version, "fingerprint": fingerprint, "seats": str(free_seats),
            "host": host_name}
+    if terms:
+        txt["terms"] = terms[:200]
     for key, value in txt.items():
         if len(key) + 1 + len(value.encode()) > 255:
             raise ValueError(f"TXT entry {key} is too long for DNS-SD")
@@ -119,9 +123,9 @@ class Advertisement:
 
 @contextlib.contextmanager
 def advertise(*, port: int, game: str, version: str, fingerprint: str, free_seats: int, host_name: str,
-              addresses: Sequence[str] | None = None,
+              terms: str = "", addresses: Sequence[str] | None = None,
               interfaces: Sequence[str] | None = None) -> Iterator[Advertisement]:
-    txt = _txt(game, version, fingerprint, free_seats, host_name)
+    txt = _txt(game, version, fingerprint, free_seats, host_name, terms)
     instance = _instance_name(host_name, fingerprint)
     server = re.sub(r"[^a-z0-9-]", "-", f"netplay-{fingerprint}") + ".local."
     info = ServiceInfo(SERVICE, f"{instance}.{SERVICE}", port=port, properties=txt,
@@ -152,7 +156,7 @@ def _host_info(info: ServiceInfo) -> HostInfo | None:
         suffix = "." + SERVICE
         instance = info.name[:-len(suffix)] if info.name.endswith(suffix) else info.name
         return HostInfo(instance, props.get("host", ""), addresses, info.port, props["game"],
-                        props["version"], fingerprint, seats)
+                        props["version"], fingerprint, seats, props.get("terms", ""))
     except (KeyError, ValueError, UnicodeDecodeError, AttributeError) as exc:
         log.info("ignoring netplay advertisement %s: %s", info.name, exc)
         return None

@@ -1,13 +1,18 @@
 """When a peer may claim that another seat withheld its frame, by this peer's own clock.
 
 The ledger has no clock; the deadlines are agreed before the game (the header's `Terms`), so every
-peer computes the same ones, each by its own clock:
-- a frame that needs no decision (open, chain, reveal, seed, final) is due within the reveal timeout T
-  of when it became awaited;
-- a decision (act, commit) is untimed without a move clock, unless the deciding seat is known to be
-  gone: then it is due T after it left (a host knows its joiners' connections, a joiner its host's);
-- with a move clock, a seat's decisions share its allowance (initial + increment per decision made);
-  the deadline of a decision is the allowance left.
+peer computes the same ones, each by its own clock (the times passed in are this peer's):
+- a frame that needs no decision (open, chain, shuffle, strip, peek, show, reveal, seed, final) is due
+  `frame` after it became awaited, plus what is left of its seat's lateness allowance; every such frame
+  that takes longer than `frame` uses the excess up, so one seat adds at most its allowance plus `frame`
+  per frame to a game (format 2.0 terms: due the reveal timeout after it became awaited);
+- a decision (act, commit) is due at the agreed limit per decision and when the seat's move clock
+  runs out, whichever comes first; with neither ("untimed", chosen by name) it is never due while the
+  seat is here;
+- a seat known to be gone (its connection lost) is due the reveal timeout after it left, at the latest.
+
+A claim does not restart the clock of the frame it names: the same frame stays awaited (as the claim's
+answer) on the same deadline, so claiming early buys the claimed seat nothing and costs it nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ DECISIONS = frozenset({"act", "commit"})
 
 @dataclass(slots=True)
 class Deadlines:
-    """This peer's timing of the awaited frame, and of every seat's move clock."""
+    """This peer's timing of the awaited frame, of every seat's move clock and lateness allowance."""
 
     terms: Terms
     players: int
@@ -35,34 +40,49 @@ class Deadlines:
     since: float = 0.0                           # when it became awaited, by this peer's clock
     used: list[float] = field(default_factory=list)    # per seat: decision seconds spent (move clock)
     decided: list[int] = field(default_factory=list)   # per seat: decisions made
+    late: list[float] = field(default_factory=list)    # per seat: seconds of lateness used (automatic frames)
     gone: dict[int, float] = field(default_factory=dict)   # seat -> since when it is known to be gone
 
     def __post_init__(self) -> None:
         self.used = [0.0] * self.players
         self.decided = [0] * self.players
+        self.late = [0.0] * self.players
 
     @property
     def timeout(self) -> float:
+        """The reveal timeout: how long a seat may be gone (format 2.0: also every automatic frame's)."""
         return self.terms.reveal_timeout_ms / 1000
 
+    @property
+    def frame(self) -> float:
+        return self.terms.frame_limit_ms / 1000
+
     def moved(self, seq: int, awaited: tuple[str, int] | None, now: float, frames: Sequence[Any] | None = None) -> None:
-        """The ledger now awaits `awaited` as frame `seq`: charge the time spent on the awaited decision to
-        its seat's clock and start timing the next frame. `frames` (the ledger's) tell whether that seat
-        made its decision meanwhile: only a decision earns the increment, not a timeout claim against it,
-        after which the same seat's decision is still awaited (as the claim's answer) on the same clock.
-        Several decisions of that seat applied in one step (a joiner receives frames in batches) each earn
-        it. Without `frames`, any frame after an awaited decision counts as one decision."""
+        """The ledger now awaits `awaited` as frame `seq`: charge the time the previous awaited frame took
+        to its seat (decision time to the move clock, automatic time beyond `frame` to the lateness
+        allowance) and start timing the next frame. Frames that are only timeout claims in between, after
+        which the same frame is still awaited, change nothing. `frames` (the ledger's) tell how many
+        decisions that seat made meanwhile (a peer may apply several frames in one step); without them,
+        any frame after an awaited decision counts as one decision."""
         slot = None if awaited is None else (seq, awaited[0], awaited[1])
         if slot == self.slot:
             return
         last = self.slot
-        if last is not None and last[1] in DECISIONS and seq > last[0]:
-            self.used[last[2]] += now - self.since
-            if frames is None:
-                self.decided[last[2]] += 1
-            else:   # every decision of that seat since (a peer may apply several frames in one step)
-                seat = last[2]
-                self.decided[seat] += sum(1 for f in frames[last[0]:seq] if f.kind in DECISIONS and f.seat == seat)
+        if (last is not None and slot is not None and slot[1:] == last[1:] and frames is not None and seq > last[0]
+                and all(f.kind == "timeout" for f in frames[last[0]:seq])):
+            self.slot = slot    # a claim in between: the same frame, on the same deadline
+            return
+        if last is not None and seq > last[0]:
+            elapsed = now - self.since
+            seat = last[2]
+            if last[1] in DECISIONS:
+                self.used[seat] += elapsed
+                if frames is None:
+                    self.decided[seat] += 1
+                else:
+                    self.decided[seat] += sum(1 for f in frames[last[0]:seq] if f.kind in DECISIONS and f.seat == seat)
+            elif frames is None or any(f.seat == seat and f.kind == last[1] for f in frames[last[0]:seq]):
+                self.late[seat] += max(0.0, elapsed - self.frame)
         self.slot, self.since = slot, now
 
     def left(self, seat: int, now: float) -> None:
@@ -81,14 +101,37 @@ class Deadlines:
             spent += now - self.since
         return clock[0] / 1000 + self.decided[seat] * clock[1] / 1000 - spent
 
+    def lateness_left(self, seat: int) -> float:
+        """Seconds of `seat`'s lateness allowance left (automatic frames later than `frame`)."""
+        return max(0.0, self.terms.lateness_ms / 1000 - self.late[seat])
+
+    def decision_left(self, seat: int, now: float) -> float | None:
+        """Seconds left of the decision awaited now from `seat` under the limit per decision (None: no limit,
+        or not its decision)."""
+        move = self.terms.move_ms
+        if move is None or self.slot is None or self.slot[1] not in DECISIONS or self.slot[2] != seat:
+            return None
+        return move / 1000 - (now - self.since)
+
+    def due(self, kind: str, seat: int) -> float | None:
+        """When (this peer's clock) a claim against `seat`'s `kind` frame, the awaited one, becomes due;
+        None: not at all (an untimed decision of a seat that is here)."""
+        gone = self.gone.get(seat)
+        away = None if gone is None else max(gone, self.since) + self.timeout
+        if kind not in DECISIONS:
+            due = self.since + self.frame + self.lateness_left(seat)
+            return due if away is None else min(due, away)
+        limits = [] if away is None else [away]
+        if self.terms.move_ms is not None:
+            limits.append(self.since + self.terms.move_ms / 1000)
+        clock = self.terms.clock
+        if clock is not None:
+            left_at_since = clock[0] / 1000 + self.decided[seat] * clock[1] / 1000 - self.used[seat]
+            limits.append(self.since + left_at_since)
+        return min(limits) if limits else None
+
     def remaining(self, kind: str, seat: int, now: float) -> float | None:
         """Seconds until a claim against `seat`'s `kind` frame (the awaited one) is due by this peer's
         clock (<= 0: due now); None: not at all now (an untimed decision of a seat that is here)."""
-        if kind not in DECISIONS:
-            return self.timeout - (now - self.since)
-        left = self.allowance(seat, now)
-        gone = self.gone.get(seat)
-        away = None if gone is None else self.timeout - (now - max(gone, self.since))
-        if left is None:
-            return away
-        return left if away is None else min(left, away)
+        due = self.due(kind, seat)
+        return None if due is None else due - now

@@ -1,9 +1,11 @@
-"""What a joiner keeps on disk so that it can come back to a game after a crash (`join --resume`).
+"""What a peer keeps on disk so that it can come back to a game after a crash (`netplay join --resume`,
+`netplay host --resume`).
 
 The replay file holds every frame the peer accepted; the only other thing a seat needs to go on is
 its private seed (chain secrets and commitment salts are derived from it, see replays/ledger).
 The seed is secret until the end of the game, so it lives in the config directory with mode 0600,
-one small JSON file per game in progress, removed when the game is over.
+one small JSON file per game in progress, removed when the game is over. A host also keeps where it
+listened and which seats each joiner holds, so that its joiners find it and resume their seats.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ class SavedSeat:
     game: str
     saved: int        # unix seconds
     extra: list = field(default_factory=list)   # more seats this peer plays: [[seat, seed hex, name], ...]
+    role: str = "joiner"    # "joiner", or "host" (then `address` is where it listened, `host_key` its own key)
+    groups: list = field(default_factory=list)  # host: [[a joiner's first seat, [its other seats]], ...]
+    mesh_port: int = 0      # joiner: the port it listened on for the other joiners' direct links
 
     @property
     def session_id(self) -> bytes:
@@ -60,8 +65,9 @@ def remove(session: bytes, seat: int) -> None:
     (sessions_dir() / f"{session.hex()}-{seat}.json").unlink(missing_ok=True)
 
 
-def saved(address: str | None = None) -> list[SavedSeat]:
-    """Games in progress, newest first; only those with `address` (host:port, fingerprint ignored) if given."""
+def saved(address: str | None = None, role: str = "joiner") -> list[SavedSeat]:
+    """Games in progress of this `role`, newest first; only those with `address` (host:port, fingerprint
+    ignored) if given."""
     folder = sessions_dir()
     if not folder.is_dir():
         return []
@@ -70,6 +76,8 @@ def saved(address: str | None = None) -> list[SavedSeat]:
         try:
             record = SavedSeat(**json.loads(path.read_text()))
         except (OSError, ValueError, TypeError):
+            continue
+        if record.role != role:
             continue
         if address is None or _plain(record.address) == _plain(address):
             found.append(record)

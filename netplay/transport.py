@@ -159,6 +159,7 @@ class Incoming:
     name: str
     data: bytes = b""
     reason: str = ""
+    address: str = ""    # "joined": the address the peer connected from (as ZeroMQ reports it)
 
     @property
     def fingerprint(self) -> str:
@@ -678,6 +679,19 @@ class HostTransport(_Endpoint):
             skip = {bytes(k) for k in exclude}
         return sum(self._send(peer, DATA, data) for key, peer in list(self._by_key.items()) if key not in skip)
 
+    def drop(self, peer: bytes) -> None:
+        """Let a connected peer go (BYE, then forget its connection): the session decided so, and is told
+        nothing more about it."""
+        self._check_open()
+        target = self._by_key.pop(bytes(peer), None)
+        if target is not None:
+            self._send(target, BYE)
+            self._by_rid.pop(target.rid, None)
+
+    def pollables(self) -> list:
+        """The (socket, event) pairs a caller that waits on several transports at once polls for this one."""
+        return list(self._polled)
+
     def close(self) -> None:
         if self._closed:
             return
@@ -889,7 +903,7 @@ class HostTransport(_Endpoint):
         sig = ident.sign(HOST_DOMAIN + transcript + params)
         self._send(peer, WELCOME, _pack([auth.host_nonce, _ms(self.heartbeat_s), self.liveness, self.max_bytes, sig]))
         log.info("%s (%s) joined from %s", auth.name, fingerprint(auth.key), source)
-        events.append(Incoming("joined", auth.key, auth.name))
+        events.append(Incoming("joined", auth.key, auth.name, address=source))
 
     def _remove(self, peer: _Peer, reason: str, events: list[Incoming]) -> None:
         self._by_rid.pop(peer.rid, None)
@@ -961,7 +975,7 @@ class JoinTransport(_Endpoint):
     def __init__(self, identity: Identity, address: str, known_peers: KnownPeers | None = None, *,
                  max_bytes: int = DEFAULT_MAX_BYTES, connect_timeout_s: float = 10.0,
                  expect_fingerprint: str | None = None, heartbeat_s: float = HEARTBEAT_S,
-                 liveness: int = LIVENESS):
+                 liveness: int = LIVENESS, wait: bool = True):
         _check_own_settings(max_bytes, heartbeat_s, liveness)
         self.identity, self.max_bytes = identity, max_bytes
         self.host_max_bytes = max_bytes          # until WELCOME says what the host takes
@@ -990,7 +1004,7 @@ class JoinTransport(_Endpoint):
         self._answered: list[bytes] = []
         self._last_recv = self._last_send = 0.0
         try:
-            while not self.connected:
+            while wait and not self.connected:   # (wait=False: connect in the background, through poll)
                 now = time.monotonic()
                 if now >= deadline:
                     why = f" (last problem: {self.last_error})" if self.last_error else ""
@@ -1017,6 +1031,12 @@ class JoinTransport(_Endpoint):
             if self._inbox or now >= deadline or (wake is not None and wake.woken):
                 out, self._inbox = self._inbox, []
                 return out
+
+    def pollables(self) -> list:
+        """The (socket, event) pairs a caller that waits on several transports at once polls for this one
+        (none while it waits between two connection attempts)."""
+        sock = self._boot if self._state == "bootstrap" else self._sock
+        return [] if self._state == "backoff" or sock is None else [(sock, _POLLIN)]
 
     def send(self, data: bytes) -> bool:
         self._check_open()

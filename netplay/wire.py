@@ -15,14 +15,15 @@ import msgpack
 
 from replays import codec
 
-PROTO = 2                  # session protocol version, sent in `hello` and `offer`
+PROTO = 3                  # session protocol version, sent in `hello` and `offer`
 MAX_TEXT = 500             # reasons, chat lines
 MAX_FRAME = 256 * 1024     # one frame's wire bytes
 MAX_HEADER = 64 * 1024
+MAX_ADDRESS = 300          # a peer's address for a direct link: host:port/fingerprint
 
 #: Walked before decoding (replays.codec.scan): msgpack reserves what array headers declare, so without
-#: these a few KiB of nested headers would cost tens of MiB. The deepest message is `offer`: its
-#: options are [key, value] pairs inside the message array, three levels.
+#: these a few KiB of nested headers would cost tens of MiB. The deepest messages are `offer` (options
+#: and terms inside the message array) and `ready`/`peers` (entries inside a list): three levels.
 _BOUNDS = codec.Limits(max_bytes=1 << 62, max_depth=4, max_items=10_000, max_str=1 << 62, max_bin=1 << 62)
 
 NIL = type(None)
@@ -33,24 +34,34 @@ _L = list
 
 #: tag -> the types of the fields after the tag; a tuple of types means "any of these"
 SHAPES: dict[str, tuple[Any, ...]] = {
-    "hello": (_I, _S, (NIL, _L)),         # proto, netplay version, resume: nil | [session, seq, hash]
+    "hello": (_I, _S, (NIL, _L), _I),     # proto, netplay version, resume: nil | [session, seq, hash], mesh port (0)
     "offer": (_I, _S, _S, _I, _L, _S, _L),  # proto, game, rules version, players, options [[k, v]], host version,
-                                            # terms [reveal timeout ms, nil | [clock ms, increment ms]]
-    "ready": (_L,),                       # more seats this peer plays: [[name, ed25519 key], ...]
+                                            # terms [reveal ms, nil | [clock ms, increment ms], move ms | nil,
+                                            #        frame ms, lateness ms]
+    "ready": (_L, _I),                    # more seats this peer plays: [[name, ed25519 key, proof], ...], mesh port
     "decline": (_S,),                     # reason
-    "refused": (_S,),                     # reason
+    "refused": (_S, _S),                  # code, reason
     "header": (_B,),                      # the encoded header
-    "start": (_B,),                       # the header's hash
-    "frame": (_B, _B),                    # a frame's wire bytes, the host's certificate (b"" from a joiner)
+    "peers": (_L,),                       # where the other joiners listen: [[seat, key, address or ""], ...]
+    "start": (_B, _L),                    # the header's hash, the seats this joiner reaches directly
+    "synced": (_I,),                      # the host's last seq (-1: the game is on)
+    "frame": (_B, _B),                    # a frame's wire bytes, the host's certificate (b"": not sequenced, or 2 seats)
     "ack": (_I, _B, _B, _B),              # seq, hash of the frame applied and written, the host's cert, signature
-    "acked": (_I, _I, _B, _B, _B),        # seat, seq, hash, the host's cert, that seat's signature (relayed)
-    "reject": (_I, _S),                   # seq (-1: unknown), reason
-    "synced": (_I,),                      # the host's last seq after a resume
+    "want": (_I,),                        # send me your sequenced frames from this number on
+    "reject": (_I, _S, _S),               # seq (-1: unknown), code, reason
+    "relay": (_B, _B),                    # to (a joiner's key), a message for it (via the host: no direct link)
+    "relayed": (_B, _B),                  # from (a joiner's key), its message
     "chat": (_I, _S),                     # seat (-1 from a joiner: the host knows), text
     "dispute": (_B, _S),                  # the signed frame that proves it, reason
     "rematch": (_L,),                     # seats that agreed so far (a joiner sends [])
     "bye": (_S,),                         # reason
 }
+
+#: `refused` codes: why the host will not have this peer (a joiner's rule depends on which)
+REFUSALS = frozenset({"version", "full", "in-progress", "seat", "over", "fork", "session", "header", "name", "key",
+                      "lobby", "self"})
+#: `reject` codes: why the host did not sequence this peer's frame
+REJECTS = frozenset({"premature", "host-frame", "untimed", "frame", "closed"})
 
 
 class Malformed(Exception):
@@ -102,34 +113,56 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
                                   and isinstance(o[1], int | str) for o in fields[4]):
         raise Malformed("offer: options must be [key, value] pairs")
     if tag == "offer" and not _terms_ok(fields[6]):
-        raise Malformed("offer: terms must be [reveal timeout ms, nil or [clock ms, increment ms]]")
+        raise Malformed("offer: terms must be [reveal ms, nil or [clock ms, increment ms], move ms or nil, frame ms, "
+                        "lateness ms]")
     if tag in ("frame", "dispute") and len(fields[0]) > MAX_FRAME:
         raise Malformed(f"{tag} of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
-    if tag in ("ack", "acked") and not all(len(f) in ((32,) if i == 0 else (0, 64))
+    if tag == "ack" and not all(len(f) in ((32,) if i == 0 else (0, 64))
                                            for i, f in enumerate(x for x in fields if isinstance(x, bytes))):
         raise Malformed(f"{tag}: hash (32 bytes) and signatures (64 bytes, or none with two seats)")
     if tag == "frame" and len(fields[1]) not in (0, 64):
         raise Malformed("frame: the certificate is 64 bytes (or none)")
-    if tag == "ready" and not all(isinstance(s, list) and len(s) == 2 and isinstance(s[0], str)
+    if tag == "ready" and not all(isinstance(s, list) and len(s) == 3 and isinstance(s[0], str)
                                   and 0 < len(s[0]) <= 64 and isinstance(s[1], bytes) and len(s[1]) == 32
-                                  for s in fields[0]):
-        raise Malformed("ready: more seats are [name, 32-byte key] pairs")
+                                  and isinstance(s[2], bytes) and len(s[2]) == 64 for s in fields[0]):
+        raise Malformed("ready: more seats are [name, 32-byte key, 64-byte proof]")
+    if tag == "peers" and not all(isinstance(p, list) and len(p) == 3 and _is_int(p[0]) and 0 <= p[0] < 64
+                                  and isinstance(p[1], bytes) and len(p[1]) == 32 and isinstance(p[2], str)
+                                  and len(p[2]) <= MAX_ADDRESS for p in fields[0]):
+        raise Malformed("peers: entries are [seat, 32-byte key, address]")
+    if tag == "start" and not all(_is_int(s) and 0 <= s < 64 for s in fields[1]):
+        raise Malformed("start: reached seats must be seat numbers")
+    if tag in ("hello", "ready") and not 0 <= fields[-1] <= 65535:
+        raise Malformed(f"{tag}: the mesh port is 0..65535")
+    if tag in ("relay", "relayed") and (len(fields[0]) != 32 or len(fields[1]) > MAX_FRAME + 1024):
+        raise Malformed(f"{tag}: a 32-byte key and a message of at most {MAX_FRAME + 1024} bytes")
+    if tag == "refused" and fields[0] not in REFUSALS:
+        raise Malformed(f"refused: unknown code {fields[0][:32]!r}")
+    if tag == "reject" and fields[1] not in REJECTS:
+        raise Malformed(f"reject: unknown code {fields[1][:32]!r}")
     if tag == "rematch" and not all(isinstance(s, int) and not isinstance(s, bool) for s in fields[0]):
         raise Malformed("rematch: seats must be ints")
     return tag, fields
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _terms_ok(terms: list) -> bool:
     def ms(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 86_400_000
-    clock = terms[1] if len(terms) == 2 else None
-    return (len(terms) == 2 and ms(terms[0]) and (clock is None or (isinstance(clock, list) and len(clock) == 2
-                                                                   and all(ms(c) for c in clock))))
+        return _is_int(value) and 0 <= value <= 86_400_000
+    if len(terms) != 5:
+        return False
+    clock = terms[1]
+    return (ms(terms[0]) and (clock is None or (isinstance(clock, list) and len(clock) == 2 and all(ms(c) for c in clock)))
+            and (terms[2] is None or ms(terms[2])) and ms(terms[3]) and ms(terms[4]))
 
 
 def terms_message(terms: Any) -> list:
-    """The `offer`'s terms field for a replays.header.Terms."""
-    return [terms.reveal_timeout_ms, None if terms.clock is None else list(terms.clock)]
+    """The `offer`'s terms field for a replays.header.Terms (the header adds the host's seat)."""
+    return [terms.reveal_timeout_ms, None if terms.clock is None else list(terms.clock), terms.move_ms,
+            terms.frame_limit_ms, terms.lateness_ms]
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:

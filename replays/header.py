@@ -15,32 +15,64 @@ __all__ = ["Header", "MAGIC", "FORMAT_MAJOR", "FORMAT_MINOR", "Terms", "VersionE
 
 MAGIC = "netplay-replay"
 FORMAT_MAJOR = 2           # the format this netplay writes (2: frame protocol 2, terms in the header)
-FORMAT_MINOR = 0
+FORMAT_MINOR = 1           # 2.1: the terms carry the move limit, the frame time, lateness and the host seat
 MAX_NAME = 64
 MAX_SEATS = 16
 MIN_TIMEOUT_MS = 1_000
 MAX_TIMEOUT_MS = 24 * 3600 * 1000
+MIN_FRAME_MS = 100
 
 
 @dataclass(frozen=True, slots=True)
 class Terms:
-    """What every seat agrees to before the first frame (format 2): the frame protocol, the reveal
-    timeout (how long a frame that needs no decision may be withheld before a claim) and the optional
-    move clock (per seat: an initial allowance and an increment per own decision, in ms). Thinking is
-    untimed without a clock."""
+    """What every seat agrees to before the first frame (format 2), so that every peer computes the same
+    deadline for every frame by its own clock (netplay/deadlines.py):
+
+    - `reveal_timeout_ms`: how long a seat may be gone (its connection lost) before its awaited frame can
+      be claimed; in a format 2.0 file also the deadline of every frame that needs no decision;
+    - `clock`: an optional move clock per seat, (initial ms, increment ms per own decision);
+    - `move_ms` (2.1): the limit on one decision; None only when the seats chose "untimed" by name;
+    - `frame_ms` and `lateness_ms` (2.1): a frame that needs no decision is due `frame_ms` after it became
+      awaited, plus what is left of its seat's lateness allowance for the whole game (`lateness_ms`), which
+      every such frame later than `frame_ms` uses up: one seat cannot add more than its allowance plus
+      `frame_ms` per frame to a game;
+    - `host_seat` (2.1): the seat of the peer that sequences the frames (its certificates count).
+
+    `extended` is the layout: False for the three items of format 2.0, True for the seven of 2.1."""
 
     protocol: int = 2
     reveal_timeout_ms: int = 120_000
     clock: tuple[int, int] | None = None
+    move_ms: int | None = None
+    frame_ms: int | None = None
+    lateness_ms: int = 0
+    host_seat: int | None = None
+    extended: bool = False
+
+    @staticmethod
+    def agreed(reveal_timeout_ms: int = 120_000, clock: tuple[int, int] | None = None, move_ms: int | None = 600_000,
+               frame_ms: int = 500, lateness_ms: int = 60_000, host_seat: int = 0) -> Terms:
+        """Terms as this netplay proposes them (format 2.1)."""
+        return Terms(2, reveal_timeout_ms, clock, move_ms, frame_ms, lateness_ms, host_seat, True)
 
     def value(self) -> tuple:
-        return (self.protocol, self.reveal_timeout_ms, None if self.clock is None else tuple(self.clock))
+        clock = None if self.clock is None else tuple(self.clock)
+        if not self.extended:
+            return (self.protocol, self.reveal_timeout_ms, clock)
+        return (self.protocol, self.reveal_timeout_ms, clock, self.move_ms, self.frame_ms, self.lateness_ms,
+                self.host_seat)
+
+    @property
+    def frame_limit_ms(self) -> int:
+        """The deadline of a frame that needs no decision, before its seat's lateness allowance."""
+        return self.frame_ms if self.frame_ms is not None else self.reveal_timeout_ms
 
     @staticmethod
     def from_value(value: Any) -> Terms:
-        if (type(value) is not tuple or len(value) < 3 or type(value[0]) is not int
+        if (type(value) is not tuple or len(value) not in (3, 7) or type(value[0]) is not int
                 or type(value[1]) is not int or not MIN_TIMEOUT_MS <= value[1] <= MAX_TIMEOUT_MS):
-            raise _fail(f"terms must be [protocol, reveal timeout ms {MIN_TIMEOUT_MS}..{MAX_TIMEOUT_MS}, clock]")
+            raise _fail(f"terms must be [protocol, reveal timeout ms {MIN_TIMEOUT_MS}..{MAX_TIMEOUT_MS}, clock] or "
+                        "[protocol, reveal timeout ms, clock, move limit ms or nil, frame ms, lateness ms, host seat]")
         clock = value[2]
         if clock is not None and not (type(clock) is tuple and len(clock) == 2
                                       and all(type(c) is int for c in clock)
@@ -49,16 +81,48 @@ class Terms:
             raise _fail("the clock must be nil or [initial ms, increment ms]")
         if value[0] != 2:
             raise _fail(f"frame protocol {value[0]} is not one this netplay speaks (2)")
-        return Terms(value[0], value[1], None if clock is None else (clock[0], clock[1]))
+        clock = None if clock is None else (clock[0], clock[1])
+        if len(value) == 3:
+            return Terms(value[0], value[1], clock)
+        move, frame, lateness, host = value[3:]
+        if move is not None and not (type(move) is int and MIN_TIMEOUT_MS <= move <= MAX_TIMEOUT_MS):
+            raise _fail(f"the move limit must be nil (untimed) or {MIN_TIMEOUT_MS}..{MAX_TIMEOUT_MS} ms")
+        if type(frame) is not int or not MIN_FRAME_MS <= frame <= MAX_TIMEOUT_MS:
+            raise _fail(f"the frame time must be {MIN_FRAME_MS}..{MAX_TIMEOUT_MS} ms")
+        if type(lateness) is not int or not 0 <= lateness <= MAX_TIMEOUT_MS:
+            raise _fail(f"the lateness allowance must be 0..{MAX_TIMEOUT_MS} ms")
+        if type(host) is not int or not 0 <= host < MAX_SEATS:
+            raise _fail("the host seat must be a seat number")
+        return Terms(value[0], value[1], clock, move, frame, lateness, host, True)
 
     def describe_clock(self) -> str:
-        """The move clock in words ("untimed" without one)."""
-        if self.clock is None:
-            return "untimed"
-        return f"clock {self.clock[0] / 1000:g} s + {self.clock[1] / 1000:g} s per move"
+        """How decisions are timed, in words."""
+        parts = []
+        if self.clock is not None:
+            parts.append(f"clock {_secs(self.clock[0])} + {_secs(self.clock[1])} per move")
+        if self.move_ms is not None:
+            parts.append(f"{_secs(self.move_ms)} per move at most")
+        if not parts:
+            return "untimed (a player who never moves holds the game)" if self.extended else "untimed"
+        return ", ".join(parts)
 
     def describe(self) -> str:
-        return f"protocol {self.protocol}, reveal timeout {self.reveal_timeout_ms / 1000:g} s, {self.describe_clock()}"
+        if not self.extended:
+            return (f"protocol {self.protocol}, reveal timeout {self.reveal_timeout_ms / 1000:g} s, "
+                    f"{self.describe_clock()}")
+        return (f"{self.describe_clock()}; automatic frames {self.frame_limit_ms / 1000:g} s each + "
+                f"{_secs(self.lateness_ms)} of lateness per seat; away at most {_secs(self.reveal_timeout_ms)}")
+
+
+def _secs(ms: int) -> str:
+    """A duration in words a player reads: 90 s, 10 min, 1 h 30 min."""
+    seconds = ms / 1000
+    if seconds < 120 or seconds % 60:
+        return f"{seconds:g} s"
+    minutes = int(seconds // 60)
+    if minutes < 120 or minutes % 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h"
 
 
 class VersionError(codec.FormatError):
@@ -109,8 +173,9 @@ class Header:
     def make(game: str, rules_version: str, players: int, options: dict[str, Any], seats: list[tuple[bytes, str]],
              session: bytes, created: int, terms: Terms | None = None) -> Header:
         opts = tuple(sorted((str(k), v) for k, v in options.items()))
+        terms = terms if terms is not None else Terms()
         return Header(game, rules_version, players, opts, tuple((bytes(k), str(n)) for k, n in seats), session,
-                      int(created), terms=terms if terms is not None else Terms())
+                      int(created), minor=1 if terms.extended else 0, terms=terms)
 
 
 def _fail(what: str) -> codec.FormatError:
@@ -157,5 +222,7 @@ def header_from_value(value: Any) -> Header:
         return Header(game, rules, players, options, seats, session, created, major, minor, None, tuple(value[10:]))
     if len(value) < 11:
         raise _fail("a format 2 header ends with the agreed terms")
-    return Header(game, rules, players, options, seats, session, created, major, minor, Terms.from_value(value[10]),
-                  tuple(value[11:]))
+    terms = Terms.from_value(value[10])
+    if terms.host_seat is not None and terms.host_seat >= players:
+        raise _fail(f"the host seat {terms.host_seat} is not a seat of this {players}-seat game")
+    return Header(game, rules, players, options, seats, session, created, major, minor, terms, tuple(value[11:]))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from replays import codec
 from replays.frames import Frame, frame_from_value
-from replays.header import Header, header_from_value
+from replays.header import FORMAT_MAJOR, FORMAT_MINOR, Header, header_from_value
 
 __all__ = ["Cert", "Replay", "read_replay", "parse_replay", "MAX_FILE"]
 
@@ -96,8 +96,8 @@ def parse_replay(data: bytes) -> Replay:
         raise codec.FormatError(f"record 0 (the header): {what}")
     header = header_from_value(value)
     replay = Replay(header, [], end=offset + len(first[1]))
-    if header.minor > 0:
-        replay.notes.append(f"written in format {header.major}.{header.minor}; read as {header.major}.0")
+    if header.major == FORMAT_MAJOR and header.minor > FORMAT_MINOR:
+        replay.notes.append(f"written in format {header.major}.{header.minor}; read as {header.major}.{FORMAT_MINOR}")
     for index, (offset, raw, value) in enumerate(records, start=1):
         if isinstance(value, codec.FormatError):
             if value.truncated:

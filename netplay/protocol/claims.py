@@ -1,0 +1,445 @@
+"""Deadlines and claims: when a peer claims that a seat withheld its frame, and what every peer does about
+a claim, by its own clock and its own knowledge only.
+
+The rules (docs/protocol.md, "Deadlines and claims"), each written so that an honest peer never ends up
+blaming itself or another honest seat:
+
+- **Claiming.** A peer claims against the awaited frame of a seat it does not hold once that frame is
+  due by its own clock (netplay/deadlines.py; a joiner `JOINER_GRACE` later than the host) and it has
+  not received that frame from anyone. A frame it did receive from its author but the host does not
+  sequence is the host's stall, not the author's: it is passed to the host again, and if the host still
+  does not sequence it the game stops unfinished.
+- **Admitting.** The host sequences a joiner's claim only when its own clock says the frame is due (a
+  `reject` with code `premature`, `untimed` or `host-frame` says why not); a joiner applies a sequenced
+  claim against another seat only once its own clock agrees (it holds it, and what follows, till then).
+- **Answering.** The blamed seat answers an open claim with the awaited frame, at once for a frame that
+  needs no decision; a decision whose own deadline (limit per move, move clock) has passed by the blamed
+  seat's clock is not answered: the seat is late and the claim may stand.
+- **Closing.** The seat whose frame makes the claim final (`Ledger.expects()[1]`) sends it only once the
+  claimed frame is due by its own clock (plus `SKEW`), and never while it holds the blamed seat's frame
+  for the slot (then it passes that frame to the host instead).
+- **Co-signing.** After a final claim, a seat reveals its seed and co-signs the forfeit only if it never
+  received the blamed seat's frame for the slot; otherwise it refuses (and contests a claim that it
+  withholds its seed).
+- **Contesting.** The blamed seat contests a final claim unless it was late by its own clock: with its
+  own frame for the slot as evidence when it had sent one in time. A contest the host does not sequence
+  within `CONTEST_WAIT` is recorded in the seat's own replay alone, so no host can make it show its
+  forfeit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from netplay.deadlines import DECISIONS
+from netplay.protocol.core import EXIT_FAILED, EXIT_FORFEIT, JOINER_GRACE, SKEW
+from replays.frames import Frame
+from replays.ledger import Dispute, Rejected
+
+if TYPE_CHECKING:
+    from netplay.protocol.core import Machine
+
+__all__ = ["Claims", "CLAIM_WAIT", "CONTEST_WAIT"]
+
+CLAIM_WAIT = 5.0      # a joiner waits this long for the host to sequence (or refuse) its claim
+CONTEST_WAIT = 5.0    # ... and its contest, before it records it in its own replay alone
+MAX_SEEN = 16         # frames kept per frame number, received from their authors but not yet sequenced
+
+
+class Claims:
+    """See the module docstring. One per machine; `reset()` at every game's start."""
+
+    def __init__(self, machine: Machine):
+        self.m = machine
+        self.reset()
+
+    def reset(self) -> None:
+        #: frames received from their authors (or passed on), not sequenced yet: seq -> frames
+        self.seen: dict[int, list[Frame]] = {}
+        self.claim_seen_at = 0.0          # when the open claim was applied here (this peer's clock)
+        self.evidence: Frame | None = None    # our own frame for a slot a claim names (sent, maybe never passed on)
+        self.evidence_in_time = False     # ... sent before our own deadline for it
+        self.owed: str | None = None      # the reason of a contest we owe (built until it is in the ledger)
+        self.owed_since = 0.0
+        self.contested = False            # our contest is applied (sequenced, or recorded here alone)
+        self.judged: int | None = None    # frame number of the final claim against us we have judged
+        self.refusing: int | None = None  # frame number of a final claim whose forfeit we will not co-sign
+        self.refusing_since = 0.0
+        self.forwarded: set[bytes] = set()   # hashes of seen frames passed to the host already
+        self.stall_since: float | None = None
+        # a joiner's own claim in flight
+        self.mine: Frame | None = None
+        self.mine_until = 0.0
+        self.refused_at = -1e9
+        self.host_frame_until: float | None = None
+
+    # ------------------------------------------------------------------------------ what others sent us
+
+    def seen_frame(self, frame: Frame) -> None:
+        """A frame that reached us from its author (or another peer) without the host's sequencing: kept,
+        for as long as its slot is open, as knowledge that its author did send it."""
+        book = self.m.book
+        if book is None or frame.session != book.header.session:
+            return
+        nxt = len(book.ledger.frames)
+        if not nxt <= frame.seq <= nxt + 1 or not 0 <= frame.seat < book.header.players:
+            return
+        kept = self.seen.setdefault(frame.seq, [])
+        if len(kept) < MAX_SEEN and all(f.hash != frame.hash for f in kept):
+            kept.append(frame)
+
+    def _answer_seen(self, kind: str, seat: int) -> Frame | None:
+        """The frame `seat` sent for the awaited slot (or as its answer to the open claim), signed by it,
+        if it reached us from anyone."""
+        book = self.m.book
+        ledger = book.ledger
+        nxt = len(ledger.frames)
+        claim = ledger.claim
+        slots = {(nxt, ledger.last_hash)}
+        if claim is not None:
+            claimed = ledger.frames[claim.frame_no]
+            slots |= {(claim.frame_no, claimed.prev), (claim.frame_no + 1, claimed.hash)}
+        for seq in sorted({s for s, _ in slots}):
+            for frame in self.seen.get(seq, ()):
+                if (frame.seat == seat and (frame.seq, frame.prev) in slots
+                        and (frame.kind == kind or (kind == "commit" and frame.kind == "act"))
+                        and frame.verify(ledger.publics[seat])):
+                    return frame
+        return None
+
+    def after_accept(self, frame: Frame) -> None:
+        """Bookkeeping after any frame was applied."""
+        m = self.m
+        book = m.book
+        ledger = book.ledger
+        nxt = len(ledger.frames)
+        for seq in [s for s in self.seen if s < nxt]:
+            if ledger.claim is None or seq < ledger.claim.frame_no:
+                del self.seen[seq]
+        claim = ledger.claim
+        if frame.kind == "timeout" and claim is not None and claim.open:
+            self.claim_seen_at = m.now
+            if book.holds(claim.blamed):
+                m.say(f"seat {claim.claimant} claims that you withheld your {claim.kind} frame: "
+                      + ("answering" if claim.kind not in DECISIONS else "your move is awaited"))
+        if frame.kind == "contest" and book.holds(frame.seat):
+            self.contested, self.owed = True, None
+        if claim is not None and not claim.open and book.holds(claim.blamed) and self.judged != claim.frame_no \
+                and ledger.status != "contested" and not self.contested:
+            self.judged = claim.frame_no
+            self._owe_contest(claim)
+        if self.mine is not None and nxt > self.mine.seq:
+            self.mine = None
+        self.stall_since = None
+
+    def _owe_contest(self, claim) -> None:
+        """The claim against us became final: contest it unless we were late by our own clock."""
+        m = self.m
+        if self._evidence_for(claim) is not None:
+            self.owed = "our frame for the claimed slot was sent in time and not passed on"
+        elif claim.kind in DECISIONS:
+            remaining = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
+            if remaining is not None and remaining <= 0:
+                m.say(f"your {claim.kind} was not made within the agreed time: the claim stands")
+                return
+            why = "thinking is untimed and this seat is here" if remaining is None else \
+                f"this seat had {remaining:.0f} s left by its own clock"
+            self.owed = f"claimed while deciding: {why}"
+        else:
+            self.owed = "this seat sends its frames at once; the claim came before it could answer"
+        self.owed_since = m.now
+
+    # ------------------------------------------------------------------------------ what we build
+
+    def contest_frame(self) -> Frame | None:
+        """Our contest, while we owe one."""
+        m = self.m
+        ledger = m.book.ledger
+        if self.owed is None or self.contested:
+            return None
+        claim = ledger.claim
+        if claim is None or not m.book.holds(claim.blamed) or ledger.status in ("contested", "disputed"):
+            self.owed = None
+            return None
+        own = m.book.ledger_for(claim.blamed)
+        evidence = self._evidence_for(claim)
+        m.say(f"contesting the claim against us: {self.owed}")
+        return own.build_contest(self.owed, evidence)
+
+    def _evidence_for(self, claim) -> Frame | None:
+        """Our own frame for the slot `claim` names (or our answer chained onto it), sent in time."""
+        ev = self.evidence
+        if ev is None or not self.evidence_in_time or ev.seat != claim.blamed:
+            return None
+        claimed = self.m.book.ledger.frames[claim.frame_no]
+        return ev if (ev.seq, ev.prev) in ((claim.frame_no, claimed.prev), (claim.frame_no + 1, claimed.hash)) else None
+
+    def may_build(self, kind: str, seat: int) -> bool:
+        """Whether our seat `seat` may send its awaited `kind` frame now."""
+        m = self.m
+        ledger = m.book.ledger
+        claim = ledger.claim
+        if claim is None:
+            return True
+        if claim.open and claim.blamed == seat and kind in DECISIONS:
+            remaining = m.deadlines.remaining(kind, seat, m.now)
+            return remaining is None or remaining > 0    # late by our own clock: the claim may stand
+        if not claim.open and claim.blamed != seat and kind in ("seed", "final") and ledger.status != "contested":
+            if self._refuse(claim):
+                return False
+        return True
+
+    def _refuse(self, claim) -> bool:
+        """Whether we refuse to co-sign the forfeit of `claim` (its seat's frame reached us)."""
+        if self.refusing == claim.frame_no:
+            return True
+        if self._answer_seen(claim.kind, claim.blamed) is None:
+            return False
+        self.refusing, self.refusing_since = claim.frame_no, self.m.now
+        self.m.say(f"not co-signing the forfeit of seat {claim.blamed}: its {claim.kind} frame reached this peer")
+        return True
+
+    def closing_frame(self) -> Frame | None:
+        """Our frame that makes an open claim final, once it is due by our own clock and we hold no answer."""
+        m = self.m
+        book = m.book
+        ledger = book.ledger
+        claim = ledger.claim
+        if claim is None or not claim.open:
+            return None
+        kind, closer = ledger.expects()[1]
+        if not book.holds(closer) or book.holds(claim.blamed):
+            return None
+        due = m.deadlines.due(claim.kind, claim.blamed)
+        if due is None:    # an untimed decision of a seat that is here: we wait the reveal timeout
+            due = m.deadlines.since + m.deadlines.timeout
+        if m.now < max(due + SKEW, self.claim_seen_at):
+            return None
+        answer = self._answer_seen(claim.kind, claim.blamed)
+        if answer is not None:
+            self.forward(answer)
+            return None
+        m.say(f"seat {claim.blamed} did not answer the claim in time: the claim stands")
+        return book.ledger_for(closer).build_after_claim()
+
+    def forward(self, frame: Frame) -> None:
+        """Pass a frame its author sent us to the host (once): the host may never have received it."""
+        m = self.m
+        if frame.hash in self.forwarded or m.role == "host":
+            return
+        self.forwarded.add(frame.hash)
+        m.pass_on(frame)
+
+    # ------------------------------------------------------------------------------ our own frames in flight
+
+    def sent(self, frame: Frame) -> None:
+        """We sent `frame` (a joiner: to the host). An answer to a claim against us is evidence."""
+        m = self.m
+        ledger = m.book.ledger
+        claim = ledger.claim
+        nxt = ledger.expects()
+        if frame.kind in ("timeout", "contest"):
+            return
+        if nxt and m.book.holds(frame.seat) and nxt[0][1] == frame.seat:
+            due = m.deadlines.due(nxt[0][0], frame.seat)
+            self.evidence = frame
+            self.evidence_in_time = due is None or m.now <= due + SKEW or nxt[0][0] not in DECISIONS
+        if claim is not None and claim.open and claim.blamed == frame.seat:
+            m.say("answered the claim")
+
+    # ------------------------------------------------------------------------------ timers
+
+    def tick(self) -> None:
+        m = self.m
+        book = m.book
+        if book is None or m.phase != "play" or m.outcome is not None:
+            return
+        ledger = book.ledger
+        deadlines = m.deadlines
+        deadlines.moved(len(ledger.frames), None if ledger.closed else ledger.awaited(), m.now, ledger.frames)
+        if ledger.closed:
+            return
+        if self._mine_overdue():
+            return
+        if self.stall_since is not None and m.now - self.stall_since > deadlines.timeout:
+            m.stop_unfinished("the host does not sequence the frame the game awaits")
+            return
+        if self.owed is not None and not self.contested and m.role != "host" \
+                and m.now - self.owed_since > CONTEST_WAIT:
+            m.record_contest_alone()
+            return
+        if self.refusing is not None and m.now - self.refusing_since > deadlines.timeout:
+            m.stop_unfinished(f"seat {ledger.claim.blamed}'s frame reached this peer, so it does not co-sign that "
+                              "seat's forfeit, and no contest was passed on")
+            return
+        if ledger.status == "claimed":
+            return
+        nxt = ledger.claimable()
+        if nxt is None or book.holds(nxt[1]):
+            return
+        kind, seat = nxt
+        remaining = deadlines.remaining(kind, seat, m.now)
+        grace = 0.0 if m.role == "host" else JOINER_GRACE
+        if remaining is None or remaining + grace > 0:
+            return
+        answer = self._answer_seen(kind, seat)
+        if answer is not None:    # its author sent it: the host does not sequence it
+            self.forward(answer)
+            if self.stall_since is None:
+                self.stall_since = m.now
+            return
+        self.claim(kind, seat, m.now - deadlines.since)
+
+    def claim(self, kind: str, seat: int, waited: float) -> None:
+        m = self.m
+        if self.mine is not None or m.now - self.refused_at < m.deadlines.timeout:
+            return   # one claim at a time; after a refusal, wait a whole timeout before asking again
+        claimant = m.book.seat
+        m.say(f"seat {seat} has not sent its {kind} frame for {waited:.1f} s{self._ran_out(kind, seat)}: "
+              "claiming the timeout")
+        frame = m.book.ledger_for(claimant).build_timeout()
+        if m.role == "host":
+            m.emit(frame)
+            return
+        self.mine, self.mine_until = frame, m.now + CLAIM_WAIT
+        m.send_frame(frame)
+
+    def _mine_overdue(self) -> bool:
+        """A joiner's claim that the host neither sequenced nor refused in time: against the host's own frame,
+        record it ourselves; against another seat, the host stalls (the game will stop unfinished)."""
+        m = self.m
+        mine = self.mine
+        if mine is None:
+            return False
+        until = self.mine_until if self.host_frame_until is None else self.host_frame_until
+        if m.now <= until:
+            return False
+        ledger = m.book.ledger
+        if mine.seq != len(ledger.frames):
+            self.mine = None
+            return False
+        blamed = mine.body[0]
+        if blamed != m.host_seat:
+            self.mine, self.refused_at = None, m.now
+            if self.stall_since is None:
+                self.stall_since = m.now
+            return False
+        self.mine = None
+        self.host_frame_until = None
+        m.say("the host neither passed our claim on nor answered it: recorded it in our own replay")
+        self._record_alone(mine)
+        return True
+
+    def _record_alone(self, claim: Frame) -> None:
+        """Our claim against the host, which it neither sequenced nor answered: accept it into our own
+        replay, with our seed and co-signature where they are ours to give, and stop."""
+        m = self.m
+        book = m.book
+        ledger = book.ledger
+        try:
+            m.accept_alone(claim)
+            for _ in range(2 * ledger.players + 2):
+                own = None
+                for seat in book.seats:
+                    led = book.ledger_for(seat)
+                    own = led.build_after_claim() if ledger.status == "claimed" else led.build_next()
+                    if own is not None:
+                        break
+                if own is None:
+                    break
+                m.accept_alone(own)
+        except (Rejected, Dispute) as exc:
+            m.finish(EXIT_FAILED, f"our own timeout claim was refused by our ledger: {exc}")
+            return
+        if ledger.closed:
+            m.game_closed()
+            return
+        claim_ = ledger.claim
+        text = (f"seat {claim_.blamed} forfeits as far as this peer can tell: it withheld its {claim_.kind} frame and "
+                "the host passed nothing on (claimed by you; the other seats could not co-sign)")
+        m.say(text)
+        m.finish(EXIT_FORFEIT, f"{text}; replay {book.path}")
+
+    def rejected(self, seq: int, code: str, reason: str) -> bool:
+        """The host's `reject`: True if it concerned our claim in flight."""
+        m = self.m
+        mine = self.mine
+        if mine is None or seq not in (mine.seq, -1):
+            return False
+        m.say(f"the host refused our timeout claim: {reason}")
+        self.mine, self.refused_at = None, m.now
+        if code == "host-frame":
+            # the host says its own frame is on its way: it gets one more answer window, not forever
+            self.mine, self.host_frame_until = mine, m.now + CLAIM_WAIT
+        return True
+
+    # ------------------------------------------------------------------------------ the host's admission
+
+    def premature(self, frame: Frame) -> tuple[str, str] | None:
+        """(code, why) a joiner's timeout claim may not be sequenced now by the host's clock (None: it may,
+        or it is no fitting claim, which the ledger rejects or disputes)."""
+        m = self.m
+        if frame.kind != "timeout" or not frame.body or type(frame.body[0]) is not int:
+            return None
+        ledger = m.book.ledger
+        awaited = ledger.claimable()
+        if awaited is None or frame.seq != len(ledger.frames):
+            return None
+        kind, seat = awaited
+        if m.book.holds(seat):
+            if kind not in DECISIONS:
+                return "host-frame", "the host is here; its frame is on its way"
+            remaining = m.deadlines.remaining(kind, seat, m.now)
+            if remaining is None:
+                return "untimed", "the host is here and deciding; thinking is untimed"
+            if remaining > 0:
+                return "premature", f"the host's decision has {remaining:.1f} s left"
+            return None   # our own deadline has passed: the claim stands
+        remaining = m.deadlines.remaining(kind, seat, m.now)
+        if remaining is None:
+            return "untimed", f"seat {seat} is connected and deciding; thinking is untimed"
+        if remaining > 0:
+            return "premature", f"seat {seat}'s {kind} frame is due in {remaining:.1f} s by the host's clock"
+        return None
+
+    def not_due(self, frame: Frame) -> bool:
+        """A sequenced claim against another seat that our own clock does not support yet (it is held, with
+        everything after it, till then)."""
+        m = self.m
+        ledger = m.book.ledger
+        if frame.kind != "timeout" or frame.seq != len(ledger.frames) or ledger.claimable() is None:
+            return False
+        kind, seat = ledger.claimable()
+        if m.book.holds(seat):
+            return False   # against us: applied at once, and answered
+        m.deadlines.moved(len(ledger.frames), (kind, seat), m.now, ledger.frames)
+        remaining = m.deadlines.remaining(kind, seat, m.now)
+        if remaining is None:   # an untimed decision of a seat that is here: we wait the reveal timeout
+            remaining = m.deadlines.timeout - (m.now - m.deadlines.since)
+        return remaining > 0
+
+    # ------------------------------------------------------------------------------ words
+
+    def _ran_out(self, kind: str, seat: int) -> str:
+        m = self.m
+        if kind not in DECISIONS:
+            return ""
+        left = m.deadlines.allowance(seat, m.now)
+        if left is not None and left <= 0:
+            return f" (its move clock, {m.deadlines.terms.describe_clock()}, ran out)"
+        return ""
+
+    def late_words(self, kind: str, seat: int) -> str:
+        """How late a claimed frame is, in words."""
+        m = self.m
+        if kind in DECISIONS and m.deadlines.terms.clock is not None:
+            left = m.deadlines.allowance(seat, m.now)
+            if left is not None and left <= 0:
+                return f"past its move clock ({m.deadlines.terms.describe_clock()})"
+        return "past its deadline"
+
+    def may_close(self) -> bool:
+        """Whether the session may report the closed game now (not while our contest is on its way)."""
+        ledger = self.m.book.ledger
+        return not (ledger.status == "unfinished" and self.owed is not None and not self.contested)
+

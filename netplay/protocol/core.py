@@ -1,0 +1,399 @@
+"""The session as a deterministic state machine: what host and joiners share.
+
+A `Machine` takes three kinds of input, each with the current time of its peer's clock:
+`linked`/`unlinked` (a connection to another peer, by its Ed25519 key, came up or went down),
+`receive` (a session message's bytes from a peer) and `tick` (time passed; decisions may have been
+made). It never reads a clock, a socket or a file: its outputs are `effects` appended to `outbox`
+(messages to send, records to write, lines to show), and its end is `outcome`. Randomness (seeds, the
+session id) comes from the `entropy` it is given. So a simulator can run any number of peers in one
+process on a simulated clock and network, and a real peer (netplay/host.py, netplay/joiner.py) drives
+the very same code over the transport.
+
+The protocol is cut by feature, one module each, behind the small interface of this class:
+`lobby` (admission, the offer, seats and the header), `sequencing` (the host: its order is the game's
+order; certificates, relay, retransmission), `following` (a joiner: frames are applied only as the
+host sequenced them; acknowledgements to every peer, gaps filled from any peer, equivocation named),
+`claims` (deadlines, claims, answers, contests and co-signatures), `resume` (a peer that comes back),
+`rematch`. Messages reach them through explicit dispatch tables (`Machine.handlers`, one per role)
+beside `netplay.wire`'s shapes; only decoding may drop a message as malformed, and every handler is
+total on well-formed input (the fuzz tests and the simulator's mutating adversary hold it to that).
+Protocol: docs/protocol.md, section "Session".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engines.core import Game, IllegalAction, Result, State
+from netplay import wire
+from netplay.deadlines import AUTOMATIC, DECISIONS, Deadlines
+from netplay.protocol import effects as fx
+from netplay.protocol.book import Book
+from replays.frames import Frame
+from replays.header import Header, Terms
+from replays.ledger import Dispute
+from replays.randomness import DealUnsupported
+
+log = logging.getLogger("netplay.session")
+
+EXIT_OK = 0          # the game ended normally (and any rematches too)
+EXIT_FAILED = 1      # refused, lost the connection, bad input, or the game stopped unfinished
+EXIT_FORFEIT = 3     # the game ended by a timeout claim (someone withheld a frame)
+EXIT_DISPUTE = 4     # a peer sent a frame the rules or the protocol forbid, a desync, or the host equivocated
+EXIT_CONTESTED = 5   # a timeout claim was contested: nobody can be proven at fault, nobody forfeits
+
+JOINER_GRACE = 5.0   # a joiner claims this much later than the host would, so an honest host's claim comes first
+SKEW = 1.0           # how much two honest peers' clocks may disagree about one deadline (network delay)
+RESEND_S = 1.0       # an unanswered message is sent again after this (then twice as long, up to 4 s)
+BURST = 64           # frames sent at once to a peer that misses some
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    code: int
+    message: str
+
+
+class Decider(Protocol):
+    """Who makes this peer's decisions: a bot, or a person through a UI."""
+
+    def prepare(self, game: Game) -> None:
+        """Called when the game is known; raises ValueError if this decider cannot play it."""
+
+    def decide(self, game: Game, state: State, seat: int, legal: list[str]) -> str | None:
+        """The action to take now, or None while it is not decided yet (never blocks)."""
+
+    def rematch(self, games_done: int) -> bool | None:
+        """After a game: True for a rematch, False to leave, None while undecided."""
+
+
+@dataclass(slots=True)
+class Link:
+    """A connection to another peer, as this machine knows it (the host keeps one per joiner, with its
+    lobby stage and seats; a joiner one to the host and one to every other joiner it reaches)."""
+
+    key: bytes
+    name: str
+    up: bool = True
+    changed: float = 0.0          # when it came up or went down
+    address: str = ""             # where the peer connected from (host side), for the other joiners
+    # the host's lobby
+    stage: str = "new"            # new, offered, ready, declined
+    stage_at: float = 0.0         # when it entered its stage (the lobby lets go of a peer that lingers)
+    seat: int | None = None
+    extra: list[tuple[int, bytes, str]] = field(default_factory=list)   # (seat, key, name) of its other seats
+    started: bool = False
+    reached: tuple[int, ...] = ()
+    mesh_port: int = 0
+    # both: what the peer is known to hold, and when we last sent it frames
+    acked: int = -1
+    sent_at: float = -1e9
+    resend_s: float = RESEND_S
+
+    @property
+    def seats(self) -> list[int]:
+        return [] if self.seat is None else [self.seat, *(s for s, _, _ in self.extra)]
+
+
+class Machine:
+    """See the module docstring. Subclasses: `HostMachine`, `JoinMachine` (netplay/protocol/machines.py)."""
+
+    role = "peer"
+
+    def __init__(self, identity: Any, decider: Decider, *, entropy: Callable[[int], bytes], terms: Terms,
+                 replay_dir: object = None):
+        self.identity = identity
+        self.decider = decider
+        #: who decides for each seat this peer holds (filled in when the seats are known)
+        self.deciders: dict[int, Decider] = {}
+        self.entropy = entropy
+        #: the terms this peer proposes (a host) or was offered (a joiner); the header's are binding
+        self.terms = terms
+        self.replay_dir = replay_dir
+        self.outbox: list[fx.Effect] = []
+        self.now = 0.0
+        self.links: dict[bytes, Link] = {}
+        self.book: Book | None = None
+        self.game: Game | None = None
+        self.header: Header | None = None
+        self.players = 0
+        self.phase = "lobby"            # lobby | play | over | done
+        self.outcome: Outcome | None = None
+        self.last_game: Outcome | None = None
+        self.games_done = 0
+        self.log: list[str] = []
+        self.chat_lines: list[str] = []
+        self.names: list[str] = []
+        self.rematch_asked = False
+        self.deadlines: Deadlines | None = None
+        self.game_log_start = 0
+        self.closing = False            # set when the shell closes: no more own frames are built
+        #: test and benchmark hooks: on_frame(frame, own) after a frame is applied and written,
+        #: on_ack(seat, seq) when a joiner confirms a frame (host only)
+        self.on_frame: Callable[[Frame, bool], None] | None = None
+        self.on_ack: Callable[[int, int], None] | None = None
+        self.handlers: dict[str, Callable[..., None]] = {}
+
+    # ------------------------------------------------------------------------------ inputs
+
+    def linked(self, now: float, key: bytes, name: str, address: str = "") -> None:
+        raise NotImplementedError
+
+    def unlinked(self, now: float, key: bytes, reason: str) -> None:
+        raise NotImplementedError
+
+    def receive(self, now: float, key: bytes, data: bytes) -> None:
+        """One session message from the peer with `key`: decoded (a malformed one is dropped with its
+        reason), then handed to this role's handler for its tag."""
+        self.now = now
+        if self.outcome is not None:
+            return
+        try:
+            tag, fields = wire.unpack(data)
+        except wire.Malformed as exc:
+            log.warning("%s: dropped a message from %s: %s", self.role, key.hex()[:8], exc.reason)
+            return
+        handler = self.handlers.get(tag)
+        if handler is None:
+            log.warning("%s: dropped a %s message from %s: %ss do not take it", self.role, tag, key.hex()[:8],
+                        self.role)
+            return
+        handler(key, *fields)
+        self.tick(now)
+
+    def tick(self, now: float) -> None:
+        raise NotImplementedError
+
+    def drain(self) -> list[fx.Effect]:
+        out, self.outbox = self.outbox, []
+        return out
+
+    # ------------------------------------------------------------------------------ the interface of the features
+
+    def send(self, to: bytes, tag: str, *fields: Any) -> None:
+        self.send_raw(to, wire.pack(tag, *fields))
+
+    def send_raw(self, to: bytes, data: bytes) -> None:
+        self.outbox.append(fx.Send(to, data))
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+        self.outbox.append(fx.Say(line))
+
+    def write(self, frame: Frame | bytes | None, *records: tuple) -> None:
+        data = frame.encode() if isinstance(frame, Frame) else frame
+        self.outbox.append(fx.Write(data, tuple(records)))
+
+    def finish(self, code: int, message: str) -> None:
+        if self.outcome is None:
+            self.outcome = Outcome(code, message)
+            self.phase = "done"
+            log.info("%s session over: %s", self.role, message)
+
+    def holds(self, seat: int) -> bool:
+        return self.book is not None and self.book.holds(seat)
+
+    @property
+    def host_seat(self) -> int | None:
+        header = self.header
+        return None if header is None or header.terms is None else header.terms.host_seat
+
+    def seat_key(self, seat: int) -> bytes:
+        return self.header.seats[seat][0]
+
+    def peer_of(self, seat: int) -> bytes | None:
+        """The key of the peer that plays `seat` (its connection's key), as far as this peer knows."""
+        raise NotImplementedError
+
+    def decider_for(self, seat: int) -> Decider:
+        return self.deciders.get(seat, self.decider)
+
+    def emit(self, frame: Frame) -> None:
+        """Make an own frame count: the host sequences it, a joiner sends it to the host (and to every peer)."""
+        raise NotImplementedError
+
+    def blocked(self) -> bool:
+        """True while this peer may not build its next frame (a joiner with a frame in flight)."""
+        return False
+
+    def holding(self, seq: int) -> bool:
+        """True while this peer must not build a frame for `seq` again (the host refused the one it sent)."""
+        return False
+
+    def applied(self, frame: Frame, own: bool) -> None:
+        """After a frame was applied and written: words for the log, then what the features do about it."""
+        for line in self.book.lines():
+            self.say(line)
+        self.claims.after_accept(frame)
+        if self.on_frame is not None:
+            self.on_frame(frame, own)
+
+    # ------------------------------------------------------------------------------ own frames
+
+    def work(self) -> None:
+        """Build and emit every own frame that is due now (automatic ones, and decisions once made)."""
+        book = self.book
+        if book is None or self.phase != "play" or self.closing:
+            return
+        for _ in range(BURST):  # a bounded burst; the next tick comes back
+            if self.outcome is not None:
+                return
+            ledger = book.ledger
+            if ledger.closed and self.claims.may_close():
+                self.game_closed()
+                return
+            if self.blocked():
+                return
+            frame = self.claims.contest_frame() if ledger.closed else self._next_own()
+            if frame is None:
+                return
+            self.emit(frame)
+
+    def _next_own(self) -> Frame | None:
+        """The next frame this peer owes (None: nothing now)."""
+        book = self.book
+        ledger = book.ledger
+        contest = self.claims.contest_frame()
+        if contest is not None:
+            return contest
+        try:
+            nxt = ledger.expects()
+        except DealUnsupported as exc:
+            self.finish(EXIT_FAILED, str(exc))
+            return None
+        spoiled = next((led for led in book.ledgers.values() if led.must_claim_spoiled()), None)
+        if spoiled is not None and not self.holding(len(ledger.frames)):
+            self.say("the card dealt to you is no card of the deck: someone cheated; showing it")
+            return spoiled.build_next()
+        if not nxt:
+            return None
+        kind, seat = nxt[0]
+        if not book.holds(seat):
+            return self.claims.closing_frame()
+        if self.holding(len(ledger.frames)) or not self.claims.may_build(kind, seat):
+            return None
+        own = book.ledger_for(seat)   # each seat builds with its own secrets and knowledge
+        if kind in AUTOMATIC:
+            return own.build_next()
+        decision = own.decision()
+        if decision is None:
+            return None
+        action = self.decider_for(seat).decide(book.game, own.state, seat, decision[1])
+        if action is None:
+            return None
+        try:
+            return own.build_action(action)
+        except IllegalAction as exc:
+            self.say(f"refused {action!r}: {exc.reason}")
+        except RuntimeError as exc:
+            self.say(f"refused {action!r}: {exc}")
+        return None
+
+    def strip_first(self, frame: Frame) -> None:
+        """After another seat's strip was accepted (and written): if ours is due next, build and send it
+        now, before acknowledging that strip and before the messages still waiting: the seats after us
+        in the deal wait for our strip, nobody waits for the rest."""
+        book = self.book
+        if frame.kind != "strip" or book is None or book.holds(frame.seat) or self.closing:
+            return
+        nxt = book.ledger.awaited()
+        if nxt is not None and nxt[0] == "strip" and book.holds(nxt[1]):
+            self.work()
+
+    # ------------------------------------------------------------------------------ the start and the end
+
+    def start_lines(self) -> None:
+        book = self.book
+        header = book.header
+        self.names = [name for _, name in header.seats]
+        self.players = header.players
+        seats = ", ".join(str(s) for s in book.seats)
+        self.say(f"{book.game.title or header.game}: session {header.session.hex()[:8]}, "
+                 f"you are seat{'s' if len(book.seats) > 1 else ''} {seats}")
+        for s, (key, name) in enumerate(header.seats):
+            from replays.crypto import fingerprint
+            self.say(f"  seat {s}: {wire.clip(name, 64)} ({fingerprint(key)})")
+        if self.games_done:
+            self.game_log_start = len(self.log) - 1 - len(header.seats)
+        terms = header.terms if header.terms is not None else self.terms
+        self.deadlines = Deadlines(terms, header.players)
+        self.claims.reset()
+        self.say(f"  terms: {terms.describe()}")
+
+    def game_closed(self) -> None:
+        """The ledger closed: complete (then rematch votes), unfinished by a timeout claim, contested or
+        disputed."""
+        book = self.book
+        ledger = book.ledger
+        if self.phase != "play":
+            return
+        if not self.claims.may_close():
+            return   # our contest is on its way
+        for seat in book.seats:
+            self.outbox.append(fx.ForgetSeat(book.header.session, seat))
+        if ledger.status == "complete":
+            self.games_done += 1
+            text = f"game over: {result_text(ledger.result, self.names)}"
+            self.say(text)
+            self.last_game = Outcome(EXIT_OK, f"{text}; replay {book.path}")
+            self.phase = "over"
+            self.rematch_asked = False
+            self.rematch.over_since = self.now
+            return
+        if ledger.status == "unfinished":
+            claim = ledger.claim
+            late = self.claims.late_words(claim.kind, claim.blamed)
+            if book.holds(claim.blamed):
+                text = (f"you forfeit: seat {claim.claimant} claimed in frame {claim.frame_no} that you withheld your "
+                        f"{claim.kind} frame {late}")
+            else:
+                text = (f"seat {claim.blamed} forfeits: it withheld its {claim.kind} frame {late} "
+                        f"(claimed by seat {claim.claimant} in frame {claim.frame_no})")
+            self.say(text)
+            self.finish(EXIT_FORFEIT, f"{text}; replay {book.path}")
+            return
+        if ledger.status == "contested":
+            claim = ledger.claim
+            _, seat, reason, evidence = ledger.contest
+            text = (f"contested: seat {claim.claimant} claimed that seat {claim.blamed} withheld its {claim.kind} "
+                    f"frame, and seat {seat} contests it ({wire.clip(reason)}"
+                    f"{'; with its frame as evidence' if evidence else ''}); nobody can be proven at fault, so "
+                    "nobody forfeits")
+            self.say(text)
+            self.finish(EXIT_CONTESTED, f"{text}; replay {book.path}")
+            return
+        self.report_dispute(ledger.dispute)
+
+    def report_dispute(self, dispute: Dispute | None) -> None:
+        book = self.book
+        if dispute is None:
+            self.finish(EXIT_DISPUTE, f"the game stopped in a dispute; replay {book.path}")
+            return
+        lines = [f"DISPUTE at frame {dispute.frame_no}, seat {dispute.seat}: {wire.clip(dispute.reason)}",
+                 f"  claimed: {wire.clip(str(dispute.claimed))}", f"  allowed: {wire.clip(str(dispute.allowed))}",
+                 f"  rule: {dispute.rule}"]
+        for line in lines:
+            self.say(line)
+        self.finish(EXIT_DISPUTE, f"{lines[0]}; replay {book.path}")
+
+    def stop_unfinished(self, why: str) -> None:
+        """The game cannot go on and nobody can be proven at fault: stop, keep the seat for a resume."""
+        path = self.book.path if self.book is not None else None
+        self.say(f"the game stops unfinished: {why}")
+        self.finish(EXIT_FAILED, f"the game stops unfinished: {why} (replay {path}; it can be resumed)")
+
+    def games_message(self) -> str:
+        """The summary of a session whose games ended normally."""
+        last = self.last_game.message if self.last_game else "no game was played"
+        return last if self.games_done <= 1 else f"{self.games_done} games played; the last one: {last}"
+
+
+def result_text(result: Result | None, names: list[str] | None = None) -> str:
+    return "no result" if result is None else result.describe(names)
+
+
+__all__ = ["BURST", "DECISIONS", "AUTOMATIC", "EXIT_CONTESTED", "EXIT_DISPUTE", "EXIT_FAILED", "EXIT_FORFEIT",
+           "EXIT_OK", "JOINER_GRACE", "Link", "Machine", "Outcome", "RESEND_S", "SKEW", "Decider", "result_text"]

@@ -1,0 +1,297 @@
+"""Following the sequencer: a joiner applies frames only as the host sequenced them, and makes sure the
+host cannot decide alone what it sees.
+
+- A frame counts when the host sequenced it: in a two-seat game, one that came from the host; with three
+  seats or more, one that carries the host's valid certificate, from whichever peer it came.
+- Every applied frame is written first, then acknowledged (`ack`, signed with three seats or more) to the
+  host and to every other joiner: so every joiner learns directly what every other one holds. One that
+  holds another frame for a number than we do, under the host's certificate, proves that the host
+  equivocated; we record both certificates, name the host and stop (status 4), live.
+- A frame we miss (the host withheld it from us, or it was lost) shows as a gap: a frame numbered ahead,
+  or another joiner's acknowledgement of a frame we do not have. We ask (`want`) the host and the joiner
+  that holds it; any of them can send it, under the host's certificate.
+- Our own frame goes to the host and stays in flight until a sequenced frame takes its number; it is sent
+  again (after `RESEND_S`, then twice as long up to 4 s) until then. An answer to a claim against us also
+  goes to every other joiner, so none of them co-signs our forfeit.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from netplay import wire
+from netplay.protocol.core import BURST, EXIT_DISPUTE, RESEND_S
+from replays import codec
+from replays.certs import sign_ack, verify_ack, verify_cert
+from replays.frames import Frame, decode_frame
+from replays.ledger import Dispute, Rejected
+from replays.reader import Cert
+
+if TYPE_CHECKING:
+    from netplay.protocol.machines import JoinMachine
+
+log = logging.getLogger("netplay.session")
+
+__all__ = ["Follower"]
+
+MAX_AHEAD = 256      # sequenced frames (and other joiners' acknowledgements) kept beyond the next one
+PULL_S = 0.5         # a gap is asked for after this long (a frame may just be on its way)
+
+
+class Follower:
+    def __init__(self, machine: JoinMachine):
+        self.m = machine
+        self.reset()
+
+    def reset(self) -> None:
+        self.pending: Frame | None = None     # our own frame in flight
+        self.pending_at = 0.0
+        self.resend_s = RESEND_S
+        self.hold_seq: int | None = None      # the host refused our frame for this number: not again
+        self.ahead: dict[int, tuple[Frame, bytes]] = {}
+        self.held: list[tuple[Frame, bytes]] = []   # behind a claim our clock does not support yet
+        self.acks: dict[tuple[bytes, int], tuple[bytes, bytes, bytes]] = {}
+        self.holders: dict[bytes, int] = {}   # peer key -> the highest frame it acknowledged
+        self.gap_since: float | None = None
+        self.wanted_at = -1e9
+
+    # ------------------------------------------------------------------------------ frames
+
+    def sequenced(self, key: bytes, frame: Frame, cert: bytes) -> bool:
+        m = self.m
+        if m.players <= 2:
+            return key == m.host_key
+        return len(cert) == 64 and verify_cert(m.host_key, m.book.header.session, frame.seq, frame.hash, cert)
+
+    def on_frame(self, key: bytes, data: bytes, cert: bytes) -> None:
+        m = self.m
+        book = m.book
+        if book is None or m.phase != "play":
+            log.warning("dropped a frame: no game under way")
+            return
+        try:
+            frame = decode_frame(data)
+        except codec.FormatError as exc:
+            log.warning("dropped a frame from %s: malformed frame: %s", key.hex()[:8], exc.reason)
+            return
+        if frame.session != book.header.session:
+            log.warning("dropped a frame of another session from %s", key.hex()[:8])
+            return
+        if not self.sequenced(key, frame, cert):
+            m.claims.seen_frame(frame)      # its author sent it; the host has not sequenced it (yet)
+            return
+        nxt = len(book.frames)
+        if frame.seq < nxt:
+            mine = book.frames[frame.seq]
+            if mine.hash != frame.hash and m.players > 2 and book.sequenced(frame.seq) and book.certs[frame.seq]:
+                self.equivocation(frame.seq, frame.hash, cert, None, None)
+            return
+        if frame.seq > nxt:
+            if len(self.ahead) < MAX_AHEAD or frame.seq in self.ahead:
+                self.ahead[frame.seq] = (frame, cert)
+            self._gap()
+            return
+        if self.held or m.claims.not_due(frame):
+            if not self.held:
+                m.say(f"seat {frame.seat} claims a timeout this peer does not see yet: holding it until its own "
+                      "deadline passes")
+            if len(self.held) < MAX_AHEAD:
+                self.held.append((frame, cert))
+            return
+        self.apply(frame, cert)
+        self.drain()
+
+    def drain(self) -> None:
+        """Apply what waited behind a held claim or a gap, as far as it goes now."""
+        m = self.m
+        for _ in range(MAX_AHEAD):
+            if m.outcome is not None or m.book is None:
+                return
+            nxt = len(m.book.frames)
+            if self.held:
+                frame, cert = self.held[0]
+                if frame.seq == nxt and m.claims.not_due(frame):
+                    return
+                self.held.pop(0)
+                if frame.seq == nxt:
+                    self.apply(frame, cert)
+                continue
+            found = self.ahead.pop(nxt, None)
+            if found is None:
+                for seq in [s for s in self.ahead if s < nxt]:
+                    del self.ahead[seq]
+                return
+            if m.claims.not_due(found[0]):
+                self.held.append(found)
+                continue
+            self.apply(*found)
+
+    def apply(self, frame: Frame, cert: bytes) -> None:
+        m = self.m
+        book = m.book
+        try:
+            frame = book.accept(frame, cert)
+        except Rejected as exc:
+            log.warning("rejected a sequenced frame: %s", exc.reason)
+            return
+        except Dispute as exc:
+            evidence = book.evidence()
+            if evidence is not None:
+                m.write(evidence, *self._cert_records(evidence.seq, evidence.hash, cert))
+            m.send(m.host_key, "dispute", frame.encode() if isinstance(frame, Frame) else frame, wire.clip(exc.reason))
+            m.report_dispute(exc)
+            return
+        m.write(frame, *self._cert_records(frame.seq, frame.hash, cert))
+        if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
+            self.pending = None
+            self.resend_s = RESEND_S
+        if self.hold_seq is not None and book.seq >= self.hold_seq:
+            self.hold_seq = None
+        self.gap_since = None
+        m.strip_first(frame)   # (the frame is on disk: what we send next may rest on it)
+        self.acknowledge(frame, cert)
+        m.applied(frame, book.holds(frame.seat))
+        self._check_acks(frame.seq)
+
+    def _cert_records(self, seq: int, frame_hash: bytes, cert: bytes) -> tuple[tuple, ...]:
+        host = self.m.host_seat
+        return (Cert("cert", host, seq, frame_hash, cert).value(),) if cert and host is not None else ()
+
+    def acknowledge(self, frame: Frame, cert: bytes) -> None:
+        m = self.m
+        signed = m.players > 2
+        session = m.book.header.session
+        sig = sign_ack(m.identity.private_key, session, frame.seq, frame.hash) if signed else b""
+        message = wire.pack("ack", frame.seq, frame.hash, cert, sig)
+        m.send_raw(m.host_key, message)
+        if signed:
+            for peer in m.other_joiners():
+                m.route(peer, message)
+
+    # ------------------------------------------------------------------------------ other joiners' acknowledgements
+
+    def on_ack(self, key: bytes, seq: int, frame_hash: bytes, cert: bytes, sig: bytes) -> None:
+        """Another joiner's signed acknowledgement: it holds frame `seq` under the host's certificate."""
+        m = self.m
+        book = m.book
+        if book is None or m.players <= 2 or key == m.host_key or m.phase not in ("play", "over"):
+            return
+        if m.seat_of_peer(key) is None:
+            return
+        if seq > self.holders.get(key, -1):
+            self.holders[key] = seq
+        frames = book.frames
+        if seq < len(frames):
+            if frames[seq].hash != frame_hash and book.sequenced(seq) and book.certs[seq]:
+                if self._signed(key, seq, frame_hash, cert, sig):
+                    self.equivocation(seq, frame_hash, cert, key, sig)
+            return
+        if len(self.acks) < MAX_AHEAD:
+            self.acks[(key, seq)] = (frame_hash, cert, sig)
+        self._gap()
+
+    def _signed(self, key: bytes, seq: int, frame_hash: bytes, cert: bytes, sig: bytes) -> bool:
+        m = self.m
+        session = m.book.header.session
+        if not (verify_ack(key, session, seq, frame_hash, sig) and verify_cert(m.host_key, session, seq, frame_hash,
+                                                                                cert)):
+            log.warning("dropped an acknowledgement that is not signed as it should be")
+            return False
+        return True
+
+    def _check_acks(self, upto: int) -> None:
+        book = self.m.book
+        frames = book.frames
+        for (key, seq), (frame_hash, cert, sig) in list(self.acks.items()):
+            if seq >= len(frames) or seq > upto:
+                continue
+            del self.acks[(key, seq)]
+            if frames[seq].hash != frame_hash and book.sequenced(seq) and self._signed(key, seq, frame_hash, cert,
+                                                                                       sig):
+                self.equivocation(seq, frame_hash, cert, key, sig)
+                return
+
+    def equivocation(self, seq: int, frame_hash: bytes, cert: bytes, key: bytes | None, sig: bytes | None) -> None:
+        """Two frames for one number, each under the host's certificate: the host sent different frames to
+        different seats. Both certificates go into our replay; the host is named."""
+        m = self.m
+        book = m.book
+        host = m.host_seat
+        if key is None:
+            record = Cert("cert", host, seq, frame_hash, cert)
+        else:
+            record = Cert("ack", m.seat_of_peer(key), seq, frame_hash, sig, host, cert)
+        m.write(None, record.value())
+        text = (f"DISPUTE: the host (seat {host}) sent different frames as frame {seq}: this peer holds "
+                f"{book.frames[seq].hash.hex()[:16]}..., another seat holds {frame_hash.hex()[:16]}..., each under "
+                "the host's signed certificate (both are in the replay)")
+        m.say(text)
+        m.finish(EXIT_DISPUTE, f"{text}; replay {book.path}")
+
+    # ------------------------------------------------------------------------------ gaps
+
+    def _gap(self) -> None:
+        if self.gap_since is None:
+            self.gap_since = self.m.now
+
+    def on_want(self, key: bytes, seq: int) -> None:
+        """Another joiner misses frames we hold: the sequenced ones from `seq` on (at most BURST)."""
+        m = self.m
+        book = m.book
+        if book is None or key == m.host_key or m.seat_of_peer(key) is None or m.phase not in ("play", "over"):
+            return
+        for n in range(max(0, seq), min(len(book.frames), max(0, seq) + BURST)):
+            if not book.sequenced(n):
+                break
+            m.route(key, wire.pack("frame", book.frames[n].encode(), book.certs[n]))
+
+    def tick(self) -> None:
+        m = self.m
+        book = m.book
+        if book is None or m.phase != "play" or m.outcome is not None:
+            return
+        if self.held:
+            self.drain()
+        pending = self.pending
+        if pending is not None and m.now - self.pending_at >= self.resend_s:
+            m.send(m.host_key, "frame", pending.encode(), b"")
+            self.pending_at = m.now
+            self.resend_s = min(4.0, self.resend_s * 2)
+        nxt = len(book.frames)
+        behind = [k for k, seq in self.holders.items() if seq >= nxt]
+        if self.ahead or behind:
+            self._gap()
+        else:
+            self.gap_since = None
+        if self.gap_since is not None and m.now - self.gap_since >= PULL_S and m.now - self.wanted_at >= PULL_S:
+            self.wanted_at = m.now
+            m.send(m.host_key, "want", nxt)
+            if behind:
+                best = max(behind, key=lambda k: self.holders[k])
+                m.route(best, wire.pack("want", nxt))
+
+    # ------------------------------------------------------------------------------ our own frames
+
+    def emit(self, frame: Frame) -> None:
+        m = self.m
+        ledger = m.book.ledger
+        claim = ledger.claim
+        self.pending, self.pending_at, self.resend_s = frame, m.now, RESEND_S
+        m.claims.sent(frame)
+        data = wire.pack("frame", frame.encode(), b"")
+        m.send_raw(m.host_key, data)
+        if claim is not None and m.book.holds(claim.blamed) and m.players > 2:
+            for peer in m.other_joiners():    # our answer (or contest): no other joiner co-signs our forfeit
+                m.route(peer, data)
+
+    def on_reject(self, key: bytes, seq: int, code: str, reason: str) -> None:
+        m = self.m
+        if key != m.host_key:
+            return
+        log.warning("the host rejected our frame %d (%s): %s", seq, code, wire.clip(reason))
+        if m.claims.rejected(seq, code, wire.clip(reason)):
+            return
+        if self.pending is not None and self.pending.seq == seq:
+            self.hold_seq = seq
+            self.pending = None

@@ -1,0 +1,481 @@
+"""Admission and the lobby: who may connect, who holds which seat, and the header every seat agrees to.
+
+The host admits any authenticated connection while seats are free (its own key excepted), but a
+connection holds no seat until it has completed the lobby: `hello` within `HELLO_S`, then `ready`
+within `READY_S` of the offer (a seat is given at `ready`, first come first served), then, once every
+seat is held and the header sent, `start` within `START_S`. A peer that lingers at any step is refused
+and let go, and its seat comes free: silent connections cannot hold a table. At most `MAX_WAITING`
+connections wait without a seat; a newer one lets the oldest waiting one go.
+
+Extra seats (a hot-seat player, a bot on the joiner's machine) come in `ready` as [name, key, proof]:
+a name of 1..64 printable characters, and a proof that the joiner holds the key (the key's signature
+over the host's key, the joiner's key and the name), so nobody can take another player's public key as
+its own extra seat. Every key of the table is distinct: a duplicate is refused at `ready`, and a header
+that carries one is declined.
+
+In games of three seats or more the host then tells every joiner where the others listen (`peers`);
+each joiner opens a direct link to every joiner of a higher seat, and reports in `start` the seats it
+reaches. The host says, before the game begins, which pairs talk only through its relay.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import engines
+from netplay import wire
+from netplay.protocol import effects as fx
+from netplay.protocol.book import Book
+from netplay.protocol.core import EXIT_FAILED, EXIT_OK, Link
+from replays import codec
+from replays.crypto import fingerprint, public_bytes, sign, verify
+from replays.header import Header, Terms, header_from_value
+from replays.ledger import SeatSecrets
+
+if TYPE_CHECKING:
+    from netplay.protocol.machines import HostMachine, JoinMachine
+
+log = logging.getLogger("netplay.session")
+
+__all__ = ["HostLobby", "JoinLobby", "seat_proof", "name_problem", "HELLO_S", "READY_S", "START_S", "MESH_S"]
+
+HELLO_S = 5.0        # a connection that says nothing for this long is let go
+READY_S = 10.0       # after the offer, `ready` within this
+START_S = 20.0       # after the header, `start` within this (joiners first open their direct links)
+MESH_S = 5.0         # a joiner waits this long for its direct links before it says `start`
+MAX_WAITING = 32     # connections in the lobby that hold no seat
+
+
+def seat_proof(key: Any, host_key: bytes, joiner_key: bytes, name: str) -> bytes:
+    """The proof, in `ready`, that a joiner holds the key of an extra seat it asks for."""
+    return sign(key, "extra-seat", host_key + joiner_key + name.encode())
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be a player's name (None: it can): 1..64 printable characters."""
+    if not 1 <= len(name) <= 64:
+        return "a name is 1 to 64 characters"
+    if not name.isprintable():
+        return "a name holds only printable characters (no control characters, escapes or direction marks)"
+    return None
+
+
+class HostLobby:
+    def __init__(self, machine: HostMachine):
+        self.m = machine
+        self.header_at = 0.0
+
+    # ------------------------------------------------------------------------------ admission
+
+    def admit(self, key: bytes, name: str) -> str | None:
+        """The transport's admission rule (cheap, no I/O): None to let the peer in, else the reason."""
+        m = self.m
+        if key == m.identity.public_key:
+            return ("that is the host's own key: a second peer needs its own identity (another NETPLAY_HOME "
+                    "or user account)")
+        if name_problem(name) is not None:
+            return f"your name is refused: {name_problem(name)}"
+        if m.phase == "lobby" and m.header is None and m.games_done == 0:
+            if key in m.links or self.free_seats() > 0:
+                return None
+            return f"the game is full ({m.players} seats taken)"
+        if m.header is not None and any(k == key for k, _ in m.header.seats):
+            return None
+        return "a game is in progress here and every seat is taken"
+
+    def free_seats(self) -> int:
+        m = self.m
+        if m.phase != "lobby":
+            return 0
+        return m.players - len(m.host_seats) - len(self.seated())
+
+    def seated(self) -> dict[int, Link]:
+        """Every seat a joiner holds, with its link (a joiner may hold several)."""
+        return {seat: link for link in self.m.links.values() for seat in link.seats}
+
+    def joiners(self) -> list[Link]:
+        return [link for link in self.m.links.values() if link.seat is not None]
+
+    def linked(self, link: Link) -> None:
+        m = self.m
+        link.stage, link.stage_at = "new", m.now
+        waiting = sorted((x for x in m.links.values() if x.seat is None and x.key != link.key and x.up),
+                         key=lambda x: x.stage_at)
+        while len(waiting) >= MAX_WAITING:
+            self.let_go(waiting.pop(0), "the lobby is busy: try again")
+
+    def let_go(self, link: Link, reason: str) -> None:
+        m = self.m
+        log.warning("letting %s (%s) go: %s", link.name, fingerprint(link.key), reason)
+        m.send(link.key, "refused", "lobby", wire.clip(reason))
+        m.outbox.append(fx.Hangup(link.key))
+        m.links.pop(link.key, None)
+        if link.seat is not None:
+            self.seat_freed()
+
+    def seat_freed(self) -> None:
+        m = self.m
+        if m.header is not None and m.phase == "lobby" and m.games_done == 0:
+            m.say("a seat came free before the start; waiting for players again")
+            m.header = None
+
+    # ------------------------------------------------------------------------------ messages
+
+    def on_hello(self, key: bytes, proto: int, peer_version: str, resume_at: list | None, mesh_port: int) -> None:
+        m = self.m
+        link = m.links.get(key)
+        if link is None:
+            return
+        if mesh_port:
+            link.mesh_port = mesh_port
+        if proto != wire.PROTO:
+            m.refuse(link, "version", f"session protocol {proto} is not supported: this host (netplay {m.version}) "
+                                      f"speaks session protocol {wire.PROTO}; use the same netplay version on both "
+                                      "sides")
+            return
+        if resume_at is not None:
+            m.resume.on_resume(link, *resume_at)
+            return
+        if m.phase != "lobby" or m.games_done or m.header is not None:
+            seat = m.seat_of_key(key)
+            if seat is not None and m.phase == "play":
+                m.refuse(link, "seat", f"a game is in progress and you hold seat {seat}: come back with "
+                                       "`netplay join --resume`")
+            elif m.phase == "lobby" and m.header is not None and link.seat is None:
+                m.refuse(link, "full", "every seat is taken and the game is about to start")
+            else:
+                m.refuse(link, "in-progress", "a game is in progress here and every seat is taken")
+            return
+        link.stage, link.stage_at = "offered", m.now
+        game = m.game
+        m.send(key, "offer", wire.PROTO, game.id, game.rules_version, m.players,
+               [[k, v] for k, v in sorted(m.options.items())], m.version, wire.terms_message(m.terms))
+
+    def on_ready(self, key: bytes, more: list, mesh_port: int) -> None:
+        m = self.m
+        link = m.links.get(key)
+        if link is None or m.phase != "lobby" or link.stage != "offered" or m.header is not None:
+            log.warning("dropped a ready message from %s: not expected now", key.hex()[:8])
+            return
+        wants: list[tuple[str, bytes]] = []
+        for name, extra_key, proof in more:
+            problem = name_problem(name)
+            if problem is not None:
+                m.refuse(link, "name", f"the extra seat name {wire.clip(name, 64)!r} is refused: {problem}")
+                return
+            if not verify(extra_key, "extra-seat", m.identity.public_key + key + name.encode(), proof):
+                m.refuse(link, "key", f"no proof that you hold the key of the extra seat {wire.clip(name, 64)!r}")
+                return
+            wants.append((name, bytes(extra_key)))
+        taken = set(self.seated()) | set(m.host_seats)
+        free = [s for s in range(m.players) if s not in taken]
+        keys = {m.identity.public_key, *m.extra_keys(), *(lk for lk in m.links if lk != key),
+                *(k for x in m.links.values() for _, k, _ in x.extra)}
+        if len(wants) + 1 > len(free):
+            m.refuse(link, "full", f"you ask for {len(wants) + 1} seats; {len(free)} are free")
+            return
+        if key in keys or any(k in keys or k == key for _, k in wants) or len({k for _, k in wants}) < len(wants):
+            m.refuse(link, "key", "every seat needs a key of its own: one of yours is already at this table")
+            return
+        link.stage, link.stage_at, link.seat, link.mesh_port = "ready", m.now, free[0], mesh_port
+        link.extra = [(s, k, n) for s, (n, k) in zip(free[1:], wants, strict=False)]
+        taken_now = ", ".join(str(s) for s in link.seats)
+        m.say(f"{wire.clip(link.name, 64)} ({fingerprint(key)}) takes seat{'s' if link.extra else ''} {taken_now}")
+
+    def on_decline(self, key: bytes, reason: str) -> None:
+        m = self.m
+        link = m.links.get(key)
+        if link is None:
+            return
+        m.say(f"{wire.clip(link.name, 64)} declined: {wire.clip(reason)}")
+        link.stage = "declined"
+        if link.seat is not None and m.phase == "lobby" and m.games_done == 0:
+            link.seat, link.extra = None, []
+            self.seat_freed()
+        elif m.phase == "lobby" and m.games_done:
+            m.finish(EXIT_OK, f"{wire.clip(link.name, 64)} declined the rematch: {wire.clip(reason)}")
+
+    def on_start(self, key: bytes, header_hash: bytes, reached: list) -> None:
+        m = self.m
+        link = m.links.get(key)
+        if m.header is None or link is None or link.seat is None or m.phase != "lobby":
+            return
+        if header_hash != m.header.hash:
+            m.refuse(link, "header", "your copy of the header differs from the host's")
+            return
+        link.started = True
+        link.reached = tuple(s for s in reached if 0 <= s < m.players)
+
+    def bye(self, link: Link) -> None:
+        """A peer left the lobby (it said bye, or its connection dropped)."""
+        m = self.m
+        if m.games_done:
+            m.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {m.games_message()}")
+            return
+        m.links.pop(link.key, None)
+        if link.seat is not None:
+            self.seat_freed()
+
+    # ------------------------------------------------------------------------------ timers
+
+    def tick(self) -> None:
+        m = self.m
+        if m.phase != "lobby" or m.outcome is not None:
+            return
+        for link in list(m.links.values()):
+            if not link.up or m.games_done:
+                continue
+            if link.stage == "new" and m.now - link.stage_at > HELLO_S:
+                self.let_go(link, f"no hello within {HELLO_S:g} s")
+            elif link.stage == "offered" and m.header is None and m.now - link.stage_at > READY_S:
+                self.let_go(link, f"no answer to the offer within {READY_S:g} s")
+            elif link.stage == "ready" and m.header is not None and not link.started \
+                    and m.now - self.header_at > START_S:
+                self.let_go(link, f"the header was not accepted within {START_S:g} s")
+        seated = self.seated()
+        if m.header is None:
+            if len(seated) == m.players - len(m.host_seats):
+                self.send_header(seated)
+            return
+        if all(link.started for link in self.joiners()):
+            m.start_game()
+
+    def send_header(self, seated: dict[int, Link]) -> None:
+        m = self.m
+        seats = []
+        for s in range(m.players):
+            if s == m.host_seat_number:
+                seats.append((m.identity.public_key, m.identity.name))
+            elif s in m.also:
+                name, key, _ = m.also[s]
+                seats.append((public_bytes(key), name))
+            elif seated[s].seat == s:
+                seats.append((seated[s].key, seated[s].name))
+            else:
+                _, key, name = next(e for e in seated[s].extra if e[0] == s)
+                seats.append((key, name))
+        m.header = Header.make(m.game.id, m.game.rules_version, m.players, m.options, seats, m.entropy(16),
+                               m.wall_clock(), m.terms)
+        self.header_at = m.now
+        data = wire.pack("header", m.header.encode())
+        peers = self.peers_message(seated) if m.players > 2 else None
+        for link in self.joiners():
+            link.started = False
+            m.send_raw(link.key, data)
+            if peers is not None:
+                m.send_raw(link.key, peers)
+        if not seated:
+            m.start_game()
+
+    def peers_message(self, seated: dict[int, Link]) -> bytes:
+        """Where each joiner listens for the others' direct links (the address it connected from, the port
+        it gave in `hello`, its key's fingerprint); "" for a seat with no address of its own."""
+        entries = []
+        for seat, link in sorted(seated.items()):
+            address = ""
+            if seat == link.seat and link.mesh_port and link.address:
+                host = f"[{link.address}]" if ":" in link.address else link.address
+                address = f"{host}:{link.mesh_port}/{fingerprint(link.key)}"
+            entries.append([seat, link.key, address])
+        return wire.pack("peers", entries)
+
+    def unreachable(self) -> list[tuple[int, int]]:
+        """Pairs of joiners (first seats) that reported no direct link between them."""
+        firsts = sorted((link.seat, link) for link in self.joiners())
+        pairs = []
+        for i, (a, la) in enumerate(firsts):
+            for b, lb in firsts[i + 1:]:
+                if b not in la.reached and a not in lb.reached:
+                    pairs.append((a, b))
+        return pairs
+
+
+class JoinLobby:
+    def __init__(self, machine: JoinMachine):
+        self.m = machine
+        self.offer: tuple | None = None
+        self.offered_terms: Terms | None = None
+        self.peers: dict[int, tuple[bytes, str]] = {}   # seat -> (peer key, address) of the other joiners
+        self.started_at: float | None = None          # when the header was accepted (start is due)
+        self.start_sent = False
+
+    def hello(self) -> None:
+        m = self.m
+        if m.phase == "lobby" and self.offer is not None:
+            self.offer = None          # the host forgot us: start the lobby over
+        m.send(m.host_key, "hello", wire.PROTO, m.version, None, 0)
+
+    def decline(self, reason: str) -> None:
+        m = self.m
+        m.send(m.host_key, "decline", wire.clip(reason))
+        m.finish(EXIT_FAILED, reason)
+
+    def on_offer(self, key: bytes, proto: int, game_id: str, rules: str, players: int, options: list, host_version: str,
+                 terms: list) -> None:
+        m = self.m
+        if key != m.host_key:
+            return
+        if m.phase != "lobby" or m.games_done:
+            log.warning("dropped an offer from the host: not in the lobby")
+            return
+        if proto != wire.PROTO:
+            self.decline(f"the host speaks session protocol {proto} (netplay {wire.clip(host_version, 40)}), this "
+                         f"netplay ({m.version}) speaks {wire.PROTO}")
+            return
+        try:
+            game = engines.get(game_id)
+        except engines.UnknownGame:
+            self.decline(f"the host offers {wire.clip(game_id, 64)!r}, a game this netplay does not know "
+                         f"(known: {', '.join(engines.GAMES)})")
+            return
+        if game.rules_version != rules:
+            self.decline(f"the host plays {game_id} by rules version {wire.clip(rules, 64)!r}, this netplay has "
+                         f"{game.rules_version!r}; use the same netplay version on both sides")
+            return
+        try:
+            offered = dict(options)
+            resolved = game.check_options(offered)
+            if resolved != offered:
+                raise ValueError(f"the offered options {wire.clip(str(options), 200)} are not complete")
+            game.start(players, resolved)
+            m.decider.prepare(game)
+        except ValueError as exc:
+            self.decline(f"cannot play the offered game: {wire.clip(str(exc))}")
+            return
+        try:
+            clock = terms[1]
+            value = (2, terms[0], None if clock is None else tuple(clock), terms[2], terms[3], terms[4], 0)
+            offered_terms = Terms.from_value(value)
+        except codec.FormatError as exc:
+            self.decline(f"the host's terms are out of bounds ({wire.clip(str(terms), 80)}): {exc.reason}")
+            return
+        self.offered_terms = offered_terms
+        m.game, m.players = game, players
+        self.offer = (game_id, rules, players, resolved)
+        m.say(f"the host offers {game.title or game_id} for {players} players "
+              f"(netplay {wire.clip(host_version, 40)}; {offered_terms.describe()})")
+        for _, _, extra in m.also:
+            extra.prepare(game)
+        if players > 2:
+            m.listen()      # the other joiners' direct links come to us here (the shell opens the port)
+        m.send(key, "ready", [[name, public_bytes(k), seat_proof(k, m.host_key, m.identity.public_key, name)]
+                              for name, k, _ in m.also], m.mesh_port)
+
+    def on_refused(self, key: bytes, code: str, reason: str) -> None:
+        m = self.m
+        if key != m.host_key:
+            return
+        m.finish(EXIT_FAILED, f"the host refused: {wire.clip(reason)}")
+
+    def on_header(self, key: bytes, data: bytes) -> None:
+        m = self.m
+        if key != m.host_key:
+            return
+        restart = m.phase == "play" and m.book is not None and m.book.seq == -1 and not m.games_done
+        if (m.phase not in ("lobby", "over") and not restart) or self.offer is None:
+            log.warning("dropped a header from the host: not expected now")
+            return
+        if m.phase == "over" and not m.rematch_asked:
+            log.warning("dropped a header from the host: we did not ask for a rematch")
+            return
+        try:
+            header = header_from_value(codec.decode(data))
+        except codec.FormatError as exc:
+            self.decline(f"the host's header is unreadable: {exc.reason}")
+            return
+        problem = self.check_header(header)
+        if problem:
+            self.decline(f"the host's header is not acceptable: {problem}")
+            return
+        seat = next(s for s, (k, _) in enumerate(header.seats) if k == m.identity.public_key)
+        secrets = [SeatSecrets(seat, m.identity.private_key, m.entropy(32))]
+        extra = []
+        m.deciders = {seat: m.decider}
+        for name, k, decider in m.also:
+            held = next(s for s, (pk, _) in enumerate(header.seats) if pk == public_bytes(k))
+            secrets.append(SeatSecrets(held, k, m.entropy(32)))
+            extra.append([held, secrets[-1].seed.hex(), name])
+            m.deciders[held] = decider
+        if restart:    # the host composed a new header before the first frame (a seat came free meanwhile)
+            m.outbox.append(fx.DiscardReplay())
+            for s in m.book.seats:
+                m.outbox.append(fx.ForgetSeat(m.book.header.session, s))
+        elif m.book is not None:
+            m.outbox.append(fx.CloseReplay())
+        m.book = Book(header, secrets, m.game)
+        m.header = header
+        m.outbox.append(fx.OpenReplay(header))
+        m.outbox.append(fx.SaveSeat(m.saved_seat(seat, secrets[0].seed, extra)))
+        m.decider.prepare(m.game)
+        m.phase = "play"
+        m.synced = False            # until the host says the game is on (every seat has started)
+        m.following.reset()
+        m.start_lines()
+        self.started_at, self.start_sent = m.now, False
+        if m.players <= 2:
+            self.send_start()
+
+    def check_header(self, header: Header) -> str | None:
+        m = self.m
+        game_id, rules, players, options = self.offer
+        if (header.game, header.rules_version, header.players) != (game_id, rules, players):
+            return "game, rules version or player count differ from the offer"
+        if header.option_dict != options:
+            return "the options differ from the offer"
+        terms = header.terms
+        offered = self.offered_terms
+        if terms is None or not terms.extended or (terms.reveal_timeout_ms, terms.clock, terms.move_ms,
+                                                   terms.frame_ms, terms.lateness_ms) != (
+                offered.reveal_timeout_ms, offered.clock, offered.move_ms, offered.frame_ms, offered.lateness_ms):
+            return "the terms (timeouts, clock, limits) differ from the offer"
+        for key in (m.identity.public_key, *(public_bytes(k) for _, k, _ in m.also)):
+            if sum(k == key for k, _ in header.seats) != 1:
+                return "each of our keys is not at exactly one seat"
+        if len({k for k, _ in header.seats}) != len(header.seats):
+            return "a key holds two seats"
+        if header.seats[terms.host_seat][0] != m.host_key:
+            return "the host's own key is not at the host's seat"
+        for _, name in header.seats:
+            problem = name_problem(name)
+            if problem is not None:
+                return f"a seat's name is refused: {problem}"
+        old = m.book.header if m.book is not None and m.games_done else None
+        if old is not None:
+            if header.session == old.session:
+                return "a rematch needs a new session id"
+            if header.seats != old.seats:
+                return "a rematch keeps the seats"
+        return None
+
+    def on_peers(self, key: bytes, entries: list) -> None:
+        """Where the other joiners listen: dial every one whose first seat is higher than ours."""
+        m = self.m
+        if key != m.host_key or m.header is None:
+            return
+        seats = m.header.seats
+        peers: dict[int, tuple[bytes, str]] = {}
+        for seat, peer_key, address in entries:
+            if seat >= len(seats) or m.book.holds(seat) or peer_key == m.host_key or peer_key == m.identity.public_key:
+                continue
+            peers[seat] = (bytes(peer_key), address)
+        self.peers = peers
+        mine = m.book.seat
+        for seat, (peer_key, address) in sorted(peers.items()):
+            if address and seat > mine and seats[seat][0] == peer_key:
+                m.outbox.append(fx.Dial(peer_key, address))
+
+    def tick(self) -> None:
+        m = self.m
+        if self.started_at is None or self.start_sent or m.phase != "play" or m.book is None:
+            return
+        others = {key for key, _ in self.peers.values()}
+        linked = {key for key in others if key in m.links and m.links[key].up}
+        if (self.peers and linked == others) or m.now - self.started_at >= MESH_S:
+            self.send_start()
+
+    def send_start(self) -> None:
+        m = self.m
+        self.start_sent = True
+        reached = sorted(seat for seat, (key, _) in self.peers.items() if key in m.links and m.links[key].up)
+        m.send(m.host_key, "start", m.header.hash, reached)

@@ -1,0 +1,519 @@
+"""The two roles, composed from the features: `HostMachine` (lobby, sequencing, claims, resume, rematch) and
+`JoinMachine` (lobby, following, claims, resume, rematch), each with its dispatch table of the messages it
+takes (netplay/wire.py has their shapes). See netplay/protocol/core.py for the inputs and outputs."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import engines
+from netplay import resume as saved_games
+from netplay import wire
+from netplay.protocol import effects as fx
+from netplay.protocol.book import Book
+from netplay.protocol.claims import Claims
+from netplay.protocol.core import EXIT_FAILED, EXIT_OK, JOINER_GRACE, Decider, Link, Machine
+from netplay.protocol.following import Follower
+from netplay.protocol.lobby import HostLobby, JoinLobby
+from netplay.protocol.rematch import HostRematch, JoinRematch
+from netplay.protocol.resume import HostResume, JoinResume
+from netplay.protocol.sequencing import Sequencer
+from replays.crypto import fingerprint, public_bytes
+from replays.frames import Frame
+from replays.header import Terms
+from replays.ledger import Dispute, Rejected, SeatSecrets
+
+log = logging.getLogger("netplay.session")
+
+__all__ = ["HostMachine", "JoinMachine", "MESH_TAGS"]
+
+#: what one joiner takes from another (directly, or relayed by the host)
+MESH_TAGS = frozenset({"frame", "ack", "want"})
+
+
+class HostMachine(Machine):
+    role = "host"
+
+    def __init__(self, identity: Any, decider: Decider, game_id: str, *, players: int | None = None,
+                 options: dict[str, Any] | None = None, seat: int = 0, also: dict[int, tuple[str, Decider]] | None = None,
+                 terms: Terms, entropy: Callable[[int], bytes], wall_clock: Callable[[], int], version: str = "0",
+                 address: str = ""):
+        game = engines.get(game_id)
+        players = players if players is not None else game.players[0]
+        if not 0 <= seat < players:
+            raise ValueError(f"--seat must be 0..{players - 1} for {players} players")
+        super().__init__(identity, decider, entropy=entropy, terms=_with_host(terms, seat))
+        self.options = game.check_options(dict(options or {}))
+        game.start(players, self.options)          # a bad count or option fails here, before anyone joins
+        decider.prepare(game)
+        self.game, self.players, self.host_seat_number = game, players, seat
+        self.version = version
+        self.address = address
+        self.wall_clock = wall_clock
+        #: more seats on this machine: seat -> (name, key, decider), each with a key of its own
+        self.also: dict[int, tuple[str, Any, Decider]] = {}
+        for extra, (name, extra_decider) in sorted((also or {}).items()):
+            if extra == seat or not 0 <= extra < players:
+                raise ValueError(f"--seats: seat {extra} is not another seat of this {players}-player game")
+            extra_decider.prepare(game)
+            self.also[extra] = (name, identity.seat_key(name), extra_decider)
+        self.deciders = {seat: decider, **{s: d for s, (_, _, d) in self.also.items()}}
+        self.old_sessions: set[bytes] = set()
+        #: a joiner's first seat -> its other seats (kept in the host's saved game, for a resume)
+        self.groups: dict[int, list[int]] = {}
+        self.lobby = HostLobby(self)
+        self.sequencer = Sequencer(self)
+        self.claims = Claims(self)
+        self.resume = HostResume(self)
+        self.rematch = HostRematch(self)
+        self.handlers = {
+            "hello": self.lobby.on_hello, "ready": self.lobby.on_ready, "decline": self.lobby.on_decline,
+            "start": self.lobby.on_start, "frame": self.sequencer.on_frame, "ack": self.sequencer.on_ack,
+            "want": self.sequencer.on_want, "relay": self.sequencer.on_relay, "reject": self._on_reject,
+            "chat": self._on_chat, "dispute": self.sequencer.on_dispute, "rematch": self.rematch.on_vote,
+            "bye": self._on_bye,
+        }
+
+    # ------------------------------------------------------------------------------ a host that comes back
+
+    @classmethod
+    def resumed(cls, identity: Any, decider: Decider, saved: Any, header: Any, frames: list[Frame],
+                certs: list[bytes], *, also: dict[int, Decider] | None = None, entropy: Callable[[int], bytes],
+                wall_clock: Callable[[], int], version: str = "0", address: str = "") -> HostMachine:
+        """The host of a game under way, rebuilt from its replay (`header`, `frames`) and its saved seeds."""
+        terms = header.terms
+        names = {seat: name for seat, _, name in saved.extra}
+        deciders = also or {}
+        machine = cls(identity, decider, header.game, players=header.players, options=header.option_dict,
+                      seat=saved.seat, also={s: (names[s], deciders.get(s, decider)) for s in names}, terms=terms,
+                      entropy=entropy, wall_clock=wall_clock, version=version, address=address)
+        secrets = [SeatSecrets(saved.seat, identity.private_key, saved.seed_bytes)]
+        secrets += [SeatSecrets(s, identity.seat_key(name), bytes.fromhex(seed)) for s, seed, name in saved.extra]
+        machine.book = Book.rebuild(header, frames, certs, secrets, machine.game)
+        machine.header = header
+        machine.phase = "play"
+        machine.groups = {int(first): [int(s) for s in rest] for first, rest in saved.groups}
+        for first, rest in machine.groups.items():
+            key, name = header.seats[first]
+            machine.links[key] = Link(key, name, up=False, stage="ready", seat=first,
+                                      extra=[(s, header.seats[s][0], header.seats[s][1]) for s in rest])
+        machine.start_lines()
+        machine.say(f"resuming after frame {machine.book.seq}: waiting for the others to come back")
+        return machine
+
+    # ------------------------------------------------------------------------------ inputs
+
+    def linked(self, now: float, key: bytes, name: str, address: str = "") -> None:
+        self.now = now
+        link = self.links.get(key)
+        if link is None:
+            link = self.links[key] = Link(key, name, changed=now, address=address)
+            self.lobby.linked(link)
+            self.say(f"{wire.clip(name, 64)} ({fingerprint(key)}) connected")
+        else:
+            link.up, link.name, link.changed = True, name, now
+            link.address = address or link.address
+            self.say(f"{wire.clip(name, 64)} ({fingerprint(key)}) is back")
+            if self.deadlines is not None:
+                for seat in link.seats:
+                    self.deadlines.back(seat)
+        self.tick(now)
+
+    def unlinked(self, now: float, key: bytes, reason: str) -> None:
+        self.now = now
+        link = self.links.get(key)
+        if link is None:
+            return
+        link.up, link.changed = False, now
+        self.say(f"{wire.clip(link.name, 64)} left ({wire.clip(reason)})")
+        if self.phase == "lobby":
+            self.lobby.bye(link)
+        elif self.phase == "over":
+            self.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {self.games_message()}")
+        elif self.deadlines is not None:
+            for seat in link.seats:
+                self.deadlines.left(seat, now)
+        self.tick(now)
+
+    def tick(self, now: float) -> None:
+        self.now = now
+        if self.outcome is not None:
+            return
+        self.lobby.tick()
+        self.work()
+        self.claims.tick()
+        self.sequencer.tick()
+        self.rematch.tick()
+
+    def admit(self, key: bytes, name: str) -> str | None:
+        return self.lobby.admit(key, name)
+
+    # ------------------------------------------------------------------------------ the interface
+
+    @property
+    def host_seats(self) -> list[int]:
+        return [self.host_seat_number, *self.also]
+
+    def extra_keys(self) -> list[bytes]:
+        return [public_bytes(key) for _, key, _ in self.also.values()]
+
+    def seat_of_key(self, key: bytes) -> int | None:
+        """The seat a joiner's key holds in the current header (its first seat)."""
+        if self.header is None:
+            return None
+        for s, (k, _) in enumerate(self.header.seats):
+            if k == key and s not in self.host_seats:
+                return s
+        return None
+
+    def peer_of(self, seat: int) -> bytes | None:
+        for link in self.links.values():
+            if seat in link.seats:
+                return link.key
+        return None
+
+    def refuse(self, link: Link, code: str, reason: str) -> None:
+        log.warning("refused %s (%s): %s", link.name, fingerprint(link.key), reason)
+        self.send(link.key, "refused", code, wire.clip(reason))
+
+    def emit(self, frame: Frame) -> None:
+        self.sequencer.own(frame)
+
+    def free_seats(self) -> int:
+        return self.lobby.free_seats()
+
+    def start_game(self) -> None:
+        secrets = [SeatSecrets(self.host_seat_number, self.identity.private_key, self.entropy(32))]
+        secrets += [SeatSecrets(s, key, self.entropy(32)) for s, (_, key, _) in self.also.items()]
+        self.book = Book(self.header, secrets, self.game)
+        self.groups = {link.seat: [s for s, _, _ in link.extra] for link in self.lobby.joiners()}
+        self.outbox.append(fx.OpenReplay(self.header))
+        self.outbox.append(fx.SaveSeat(saved_games.SavedSeat(
+            self.header.session.hex(), self.host_seat_number, secrets[0].seed.hex(), self.address,
+            self.identity.public_key.hex(), "", self.game.id, self.wall_clock(),
+            [[s, sec.seed.hex(), self.also[s][0]] for s, sec in zip(self.also, secrets[1:], strict=True)],
+            role="host", groups=[[first, rest] for first, rest in sorted(self.groups.items())])))
+        for link in self.links.values():
+            link.acked = -1
+        self.phase = "play"
+        self.rematch.votes = set()
+        self.start_lines()
+        for a, b in self.lobby.unreachable():
+            self.say(f"seats {a} and {b} cannot reach each other directly: their messages go through this host")
+        for link in self.lobby.joiners():   # the game is on: joiners may send their frames now
+            self.send(link.key, "synced", -1)
+
+    # ------------------------------------------------------------------------------ small messages
+
+    def _on_reject(self, key: bytes, seq: int, code: str, reason: str) -> None:
+        log.warning("%s rejected frame %d (%s): %s", key.hex()[:8], seq, code, wire.clip(reason))
+
+    def _on_chat(self, key: bytes, seat: int, text: str) -> None:
+        link = self.links.get(key)
+        if link is None or link.seat is None:
+            log.warning("dropped chat from %s: not a seated player", key.hex()[:8])
+            return
+        text = wire.clip(text)
+        name = wire.clip(link.name, 64)
+        self.chat_lines.append(f"{name}: {text}")
+        self.say(f"chat {name}: {text}")
+        for other in self.links.values():
+            if other is not link and other.up and other.seat is not None:
+                self.send(other.key, "chat", link.seat, text)
+
+    def chat(self, text: str) -> None:
+        text = wire.clip(text)
+        self.chat_lines.append(f"you: {text}")
+        for link in self.lobby.joiners():
+            if link.up:
+                self.send(link.key, "chat", self.host_seat_number, text)
+
+    def _on_bye(self, key: bytes, reason: str) -> None:
+        link = self.links.get(key)
+        if link is None:
+            return
+        self.say(f"{wire.clip(link.name, 64)} says goodbye: {wire.clip(reason)}")
+        if self.phase == "over":
+            self.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {self.games_message()}")
+        elif self.phase == "lobby":
+            self.lobby.bye(link)
+        else:
+            link.up, link.changed = False, self.now
+            if self.deadlines is not None:
+                for seat in link.seats:
+                    self.deadlines.left(seat, self.now)
+
+    def unacked(self) -> bool:
+        """Whether a connected joiner has not confirmed the last frame yet (the shell waits for it at the end)."""
+        last = self.book.seq if self.book is not None else -1
+        return any(link.up and link.seat is not None and link.acked < last for link in self.links.values())
+
+
+class JoinMachine(Machine):
+    role = "joiner"
+
+    def __init__(self, identity: Any, decider: Decider, *, host_key: bytes, address: str,
+                 also: list[tuple[str, Decider]] | tuple = (), terms: Terms | None = None,
+                 entropy: Callable[[int], bytes], wall_clock: Callable[[], int], version: str = "0",
+                 mesh_port: int = 0, listen: Callable[[], int] | None = None):
+        super().__init__(identity, decider, entropy=entropy, terms=terms or Terms.agreed())
+        self._listen = listen
+        self.host_key = host_key
+        self.address = address
+        self.version = version
+        self.wall_clock = wall_clock
+        self.mesh_port = mesh_port
+        #: more seats this peer plays, by name: each with its own derived key and decider
+        self.also = [(name, identity.seat_key(name), d) for name, d in also]
+        self.synced = True
+        self.host_gone_at: float | None = None
+        self.lobby = JoinLobby(self)
+        self.following = Follower(self)
+        self.claims = Claims(self)
+        self.resume = JoinResume(self)
+        self.rematch = JoinRematch(self)
+        self.handlers = {
+            "offer": self.lobby.on_offer, "refused": self._on_refused, "header": self.lobby.on_header,
+            "peers": self.lobby.on_peers, "frame": self.following.on_frame, "ack": self.following.on_ack,
+            "want": self.following.on_want, "reject": self.following.on_reject, "synced": self.resume.on_synced,
+            "relayed": self._on_relayed, "chat": self._on_chat, "dispute": self._on_dispute,
+            "rematch": self.rematch.on_vote, "bye": self._on_bye,
+        }
+
+    # ------------------------------------------------------------------------------ a joiner that comes back
+
+    def load(self, saved: Any, header: Any, frames: list[Frame], certs: list[bytes]) -> None:
+        """Continue a saved game: the book rebuilt from our replay with our saved seeds (checked against the
+        commitments our seats made in their `open` frames)."""
+        secrets = [SeatSecrets(saved.seat, self.identity.private_key, saved.seed_bytes)]
+        by_name = {name: d for name, _, d in self.also}
+        for seat, seed, name in saved.extra:
+            secrets.append(SeatSecrets(int(seat), self.identity.seat_key(name), bytes.fromhex(seed)))
+            self.deciders[int(seat)] = by_name.get(name, self.decider)
+        self.deciders.setdefault(saved.seat, self.decider)
+        self.book = Book.rebuild(header, frames, certs, secrets)
+        self.game, self.header, self.players = self.book.game, header, header.players
+        self.decider.prepare(self.game)
+        self.phase = "play"
+        self.synced = False
+        self.lobby.start_sent = True
+        self.start_lines()
+        self.say(f"resuming after frame {self.book.seq}")
+
+    # ------------------------------------------------------------------------------ inputs
+
+    def linked(self, now: float, key: bytes, name: str, address: str = "") -> None:
+        self.now = now
+        link = self.links.get(key)
+        if link is None:
+            link = self.links[key] = Link(key, name, changed=now)
+        link.up, link.changed = True, now
+        if key == self.host_key:
+            if self.host_gone_at is not None and self.deadlines is not None:
+                for seat in self.host_seats():
+                    self.deadlines.back(seat)
+            self.host_gone_at = None
+            self.resume.hello()
+        elif self.deadlines is not None and self.seat_of_peer(key) is not None:
+            for seat in self.seats_of_peer(key):
+                self.deadlines.back(seat)
+        self.tick(now)
+
+    def unlinked(self, now: float, key: bytes, reason: str) -> None:
+        self.now = now
+        link = self.links.get(key)
+        if link is None or not link.up:
+            return
+        link.up, link.changed = False, now
+        if key == self.host_key:
+            self.host_gone_at = now
+            if self.deadlines is not None:
+                for seat in self.host_seats():
+                    self.deadlines.left(seat, now)
+        elif self.deadlines is not None:
+            for seat in self.seats_of_peer(key):
+                self.deadlines.left(seat, now)
+        self.tick(now)
+
+    def receive(self, now: float, key: bytes, data: bytes) -> None:
+        if key != self.host_key:    # another joiner: only what joiners exchange
+            try:
+                tag = wire.unpack(data)[0]
+            except wire.Malformed as exc:
+                log.warning("dropped a message from %s: %s", key.hex()[:8], exc.reason)
+                return
+            if tag not in MESH_TAGS or self.seat_of_peer(key) is None:
+                log.warning("dropped a %s message from %s: not one joiners exchange", tag, key.hex()[:8])
+                return
+        super().receive(now, key, data)
+
+    def tick(self, now: float) -> None:
+        self.now = now
+        if self.outcome is not None:
+            return
+        self.lobby.tick()
+        self.following.tick()
+        self.work()
+        self.claims.tick()
+        self.resume.tick()
+        self.rematch.tick()
+        self._host_gone()
+
+    def _host_gone(self) -> None:
+        """A host lost for longer than the reveal timeout (plus the joiner's grace) while the game awaits
+        another seat's frame: the game stops unfinished, resumable (a host awaited itself is claimed)."""
+        book = self.book
+        if self.host_gone_at is None or book is None or self.phase != "play" or self.outcome is not None:
+            return
+        limit = self.deadlines.timeout + JOINER_GRACE
+        nxt = None if book.ledger.closed else book.ledger.awaited()
+        if self.now - self.host_gone_at > limit and (nxt is None or nxt[1] not in self.host_seats()):
+            self.stop_unfinished(f"lost the host for more than {limit:g} s")
+
+    # ------------------------------------------------------------------------------ the interface
+
+    def listen(self) -> None:
+        """Open our port for the other joiners' direct links (games of three seats or more), once."""
+        if not self.mesh_port and self._listen is not None:
+            self.mesh_port = self._listen()
+
+    def host_up(self) -> bool:
+        link = self.links.get(self.host_key)
+        return link is not None and link.up
+
+    def host_seats(self) -> list[int]:
+        """The seats the host's peer plays: the header's host seat and every seat no joiner we know holds."""
+        if self.header is None:
+            return []
+        joiners = set(self.lobby.peers) | set(self.book.seats if self.book is not None else ())
+        if self.players <= 2 or not self.lobby.peers:
+            return [s for s in range(self.players) if s not in joiners]
+        return [s for s in range(self.players) if s not in joiners]
+
+    def seat_of_peer(self, key: bytes) -> int | None:
+        """The first seat of the joiner whose key is `key` (None for the host or a stranger)."""
+        for seat, (peer, _) in sorted(self.lobby.peers.items()):
+            if peer == key:
+                return seat
+        return None
+
+    def seats_of_peer(self, key: bytes) -> list[int]:
+        return [seat for seat, (peer, _) in sorted(self.lobby.peers.items()) if peer == key]
+
+    def peer_of(self, seat: int) -> bytes | None:
+        if seat in self.lobby.peers:
+            return self.lobby.peers[seat][0]
+        return self.host_key if seat in self.host_seats() else None
+
+    def other_joiners(self) -> list[bytes]:
+        return sorted({peer for peer, _ in self.lobby.peers.values()})
+
+    def route(self, to: bytes, data: bytes) -> None:
+        """To another joiner: directly if we reach it, else through the host's relay."""
+        link = self.links.get(to)
+        if link is not None and link.up:
+            self.send_raw(to, data)
+        elif self.host_up():
+            self.send(self.host_key, "relay", to, data)
+
+    def emit(self, frame: Frame) -> None:
+        self.following.emit(frame)
+
+    def blocked(self) -> bool:
+        return self.following.pending is not None or self.claims.mine is not None
+
+    def holding(self, seq: int) -> bool:
+        return self.following.hold_seq == seq
+
+    def pass_on(self, frame: Frame) -> None:
+        self.send(self.host_key, "frame", frame.encode(), b"")
+
+    def send_frame(self, frame: Frame) -> None:
+        self.send(self.host_key, "frame", frame.encode(), b"")
+
+    def accept_alone(self, frame: Frame) -> None:
+        """Record a frame of ours that the host did not sequence, in our own replay alone."""
+        self.book.accept(frame, local=True)
+        self.write(frame)
+        self.applied(frame, own=True)
+
+    def record_contest_alone(self) -> None:
+        """The host did not pass our contest on in time: record it in our own replay (a closed session still
+        takes the blamed seat's contest), and send it on, so no host can make our replay show our forfeit."""
+        frame = self.claims.contest_frame()
+        if frame is None:
+            return
+        self.following.pending = None
+        try:
+            self.accept_alone(frame)
+        except (Rejected, Dispute) as exc:
+            self.finish(EXIT_FAILED, f"our own contest was refused by our ledger: {exc}")
+            return
+        self.say("the host did not pass our contest on: recorded it in our own replay")
+        self.send(self.host_key, "frame", frame.encode(), b"")
+        self.game_closed()
+
+    def saved_seat(self, seat: int, seed: bytes, extra: list) -> Any:
+        return saved_games.SavedSeat(self.header.session.hex(), seat, seed.hex(), self.address, self.host_key.hex(),
+                                     "", self.header.game, self.wall_clock(), extra, mesh_port=self.mesh_port)
+
+    # ------------------------------------------------------------------------------ small messages
+
+    def _on_refused(self, key: bytes, code: str, reason: str) -> None:
+        if key != self.host_key:
+            return
+        if self.phase == "play" and self.book is not None and code == "over":
+            for seat in self.book.seats:
+                self.outbox.append(fx.ForgetSeat(self.book.header.session, seat))
+        self.lobby.on_refused(key, code, reason)
+
+    def _on_relayed(self, key: bytes, sender: bytes, payload: bytes) -> None:
+        if key != self.host_key or sender == self.identity.public_key:
+            return
+        self.receive(self.now, sender, payload)
+
+    def _on_chat(self, key: bytes, seat: int, text: str) -> None:
+        if key != self.host_key:
+            return
+        who = wire.clip(self.names[seat], 64) if 0 <= seat < len(self.names) else "someone"
+        text = wire.clip(text)
+        self.chat_lines.append(f"{who}: {text}")
+        self.say(f"chat {who}: {text}")
+
+    def chat(self, text: str) -> None:
+        text = wire.clip(text)
+        self.chat_lines.append(f"you: {text}")
+        self.send(self.host_key, "chat", -1, text)
+
+    def _on_dispute(self, key: bytes, evidence: bytes, reason: str) -> None:
+        """A dispute report is a claim like any other: it stops this peer only through its own ledger."""
+        if key != self.host_key:
+            return
+        self.say(f"the host reports a dispute: {wire.clip(reason)}; this peer's own ledger judges the frame")
+        book = self.book
+        if book is not None and book.ledger.status == "disputed":
+            self.report_dispute(book.ledger.dispute)
+
+    def _on_bye(self, key: bytes, reason: str) -> None:
+        if key != self.host_key:
+            return
+        reason = wire.clip(reason)
+        if self.phase == "over" and self.last_game is not None:
+            self.finish(EXIT_OK, f"{self.games_message()} (the host left: {reason})" if self.rematch_asked
+                        else self.games_message())
+        elif self.phase == "done":
+            return
+        elif self.phase == "play" and self.book is not None and self.book.ledger.closed:
+            self.game_closed()
+        elif self.phase == "play" and self.book is not None:
+            self.host_gone_at = self.host_gone_at if self.host_gone_at is not None else self.now
+            self.stop_unfinished(f"the host left: {reason}")
+        else:
+            self.finish(EXIT_FAILED, f"the host left: {reason}")
+
+
+def _with_host(terms: Terms, seat: int) -> Terms:
+    return Terms(terms.protocol, terms.reveal_timeout_ms, terms.clock, terms.move_ms, terms.frame_ms,
+                 terms.lateness_ms, seat, terms.extended)

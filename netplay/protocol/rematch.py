@@ -1,0 +1,90 @@
+"""After a complete game: every seat votes for a rematch (a joiner sends `rematch []`, the host tells everyone
+the seats that agreed so far); when all agree the host composes a new header (same seats in the same
+order, same options and terms, a new session id) and the lobby continues from the header. No agreement
+within the reveal timeout, a refusal or a peer leaving ends the session (status 0)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from netplay import wire
+from netplay.protocol import effects as fx
+from netplay.protocol.core import EXIT_OK
+
+if TYPE_CHECKING:
+    from netplay.protocol.machines import HostMachine, JoinMachine
+
+__all__ = ["HostRematch", "JoinRematch"]
+
+
+class HostRematch:
+    def __init__(self, machine: HostMachine):
+        self.m = machine
+        self.votes: set[int] = set()
+        self.sent: tuple[int, ...] = ()
+        self.over_since = 0.0
+
+    def on_vote(self, key: bytes, seats: list) -> None:
+        m = self.m
+        link = m.links.get(key)
+        if m.phase != "over" or link is None or link.seat is None:
+            return
+        self.votes.update(link.seats)
+        m.say(f"{wire.clip(link.name, 64)} (seat {link.seat}) wants a rematch")
+
+    def tick(self) -> None:
+        m = self.m
+        if m.phase != "over" or m.outcome is not None:
+            return
+        if m.host_seat_number not in self.votes:
+            vote = m.decider.rematch(m.games_done)
+            if vote is False:
+                m.finish(EXIT_OK, m.games_message())
+                return
+            if vote:
+                self.votes.update(m.host_seats)
+                m.rematch_asked = True
+                m.say("you want a rematch")
+        now = tuple(sorted(self.votes))
+        if self.votes and now != self.sent:
+            self.sent = now
+            for link in m.lobby.joiners():
+                if link.up:
+                    m.send(link.key, "rematch", list(now))
+        if len(self.votes) == m.players:
+            self.start()
+        elif m.now - self.over_since > m.terms.reveal_timeout_ms / 1000:
+            m.finish(EXIT_OK, f"no rematch agreed within {m.terms.reveal_timeout_ms / 1000:g} s. {m.games_message()}")
+
+    def start(self) -> None:
+        m = self.m
+        seated = m.lobby.seated()
+        m.old_sessions.add(m.header.session)
+        m.outbox.append(fx.CloseReplay())
+        m.book = None
+        m.phase = "lobby"
+        self.votes, self.sent = set(), ()
+        m.say("rematch: a new game with the same seats and options")
+        m.lobby.send_header(seated)
+
+
+class JoinRematch:
+    def __init__(self, machine: JoinMachine):
+        self.m = machine
+        self.over_since = 0.0
+
+    def on_vote(self, key: bytes, seats: list) -> None:
+        if key == self.m.host_key:
+            self.m.say("rematch wanted by seat(s) " + ", ".join(str(s) for s in seats if type(s) is int))
+
+    def tick(self) -> None:
+        m = self.m
+        if m.phase != "over" or m.outcome is not None or m.rematch_asked:
+            return
+        vote = m.decider.rematch(m.games_done)
+        if vote is False:
+            m.finish(EXIT_OK, m.games_message())
+        elif vote:
+            m.rematch_asked = True
+            m.say("you want a rematch")
+            m.send(m.host_key, "rematch", [])

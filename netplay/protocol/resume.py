@@ -1,0 +1,115 @@
+"""A peer that comes back: a joiner after a reconnection or a restart, the host after a restart.
+
+A joiner whose link to the host (re)opens during a game sends `hello` with `resume = [session, last seq,
+hash of its last frame]`; the host checks that the key holds a seat of this session, that the frame
+number is not beyond its own transcript and that its own frame of that number has that hash, then sends
+every frame after it and `synced [last seq]`. Nothing secret moves: the seed never leaves the joiner.
+Between its `hello` and `synced` a joiner goes on as always (it applies what the host sequences, sends
+its own awaited frame, answers and contests claims): `synced` only stops it repeating the `hello`, which
+it does every `HELLO_EVERY_S` until then.
+
+A host that comes back (`netplay host --resume`) rebuilds its transcript from its replay file and its
+saved seeds, listens on the same port, and waits: its joiners' transports reconnect by themselves and
+resume as above. Its deadlines start afresh from its return.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from netplay import wire
+from netplay.protocol.core import Link
+
+if TYPE_CHECKING:
+    from netplay.protocol.machines import HostMachine, JoinMachine
+
+log = logging.getLogger("netplay.session")
+
+__all__ = ["HostResume", "JoinResume", "HELLO_EVERY_S"]
+
+HELLO_EVERY_S = 2.0
+
+
+class HostResume:
+    def __init__(self, machine: HostMachine):
+        self.m = machine
+
+    def on_resume(self, link: Link, session: bytes, seq: int, frame_hash: bytes) -> None:
+        m = self.m
+        book = m.book
+        if book is None or session != book.header.session:
+            if session in m.old_sessions:
+                m.refuse(link, "over", "that game is over")
+            else:
+                m.refuse(link, "session", f"no game with session {session.hex()[:8]} here")
+            return
+        seat = m.seat_of_key(link.key)
+        if seat is None:
+            m.refuse(link, "seat", "you hold no seat in this game")
+            return
+        frames = book.frames
+        if seq >= len(frames):
+            m.refuse(link, "fork", f"you claim frame {seq}, the host has only {len(frames) - 1}: the transcripts fork")
+            return
+        if seq >= 0 and frames[seq].hash != frame_hash:
+            m.refuse(link, "fork", f"your frame {seq} differs from the host's: the transcripts fork")
+            return
+        if link.seat != seat:   # a connection the host does not remember: its seats are in its saved groups
+            link.seat = seat
+            link.extra = [(s, book.header.seats[s][0], book.header.seats[s][1]) for s in m.groups.get(seat, ())]
+        link.up, link.stage = True, "ready"
+        link.acked = max(link.acked, seq)
+        if m.deadlines is not None:
+            for held in link.seats:
+                m.deadlines.back(held)
+        for frame in frames[seq + 1:]:
+            m.send(link.key, "frame", frame.encode(), m.sequencer.cert(frame))
+        link.sent_at = m.now
+        m.send(link.key, "synced", len(frames) - 1)
+        if m.players > 2:
+            peers = m.lobby.peers_message(m.lobby.seated())
+            for other in m.lobby.joiners():
+                if other.up:
+                    m.send_raw(other.key, peers)
+        m.say(f"{wire.clip(link.name, 64)} (seat {seat}) resumes after frame {seq}: sent {len(frames) - 1 - seq} "
+              "frame(s)")
+
+
+class JoinResume:
+    def __init__(self, machine: JoinMachine):
+        self.m = machine
+        self.hello_at = -1e9
+
+    def hello(self) -> None:
+        """Our link to the host (re)opened: resume the game under way, or start the lobby."""
+        m = self.m
+        self.hello_at = m.now
+        book = m.book
+        if book is None or book.ledger.closed or m.phase != "play":
+            m.lobby.hello()
+            return
+        m.synced = False
+        at = [book.header.session, book.seq, book.last_hash if book.seq >= 0 else bytes(32)]
+        m.send(m.host_key, "hello", wire.PROTO, m.version, at, m.mesh_port)
+
+    def on_synced(self, key: bytes, last: int) -> None:
+        m = self.m
+        if key != m.host_key or m.book is None:
+            return
+        if not m.synced and last >= 0:
+            m.say(f"in step with the host again at frame {m.book.seq}")
+        m.synced = True
+        pending = m.following.pending
+        if pending is not None:
+            if pending.seq == m.book.seq + 1 and pending.prev == m.book.last_hash:
+                m.send(m.host_key, "frame", pending.encode(), b"")
+            else:
+                m.following.pending = None
+
+    def tick(self) -> None:
+        m = self.m
+        if m.synced or m.book is None or m.phase != "play" or not m.host_up():
+            return
+        if m.now - self.hello_at >= HELLO_EVERY_S and m.lobby.start_sent:
+            self.hello()

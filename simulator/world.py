@@ -1,0 +1,392 @@
+"""A simulated clock and network under the real session state machines (netplay/protocol).
+
+`World` runs 2 to 4 peers of one game in one process: peer 0 is the host, the others joiners. Time is
+simulated: an event heap of message deliveries, link changes, crashes, resumes and ticks; nothing
+sleeps. The network between every pair of peers has its own latency, and faults (`Faults`): messages
+lost, duplicated or reordered, links that drop (every message in flight on them is lost, as with a
+broken TCP connection) and come back, peers killed and resumed from what they wrote. Every run is a pure
+function of its seed: the same seed gives the same events, frames and outcomes.
+
+A peer's effects are carried out as a real shell would: `Write` goes to its simulated disk (kept across
+a crash), `Send` onto the network, `Dial` opens a direct link (if the network lets the pair talk), and
+the host's admission rule is asked when a joiner connects. What each peer did and saw is kept for the
+invariants (simulator/invariants.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from netplay.identity import Identity
+from netplay.protocol import effects as fx
+from netplay.protocol.core import Machine
+from netplay.protocol.machines import HostMachine, JoinMachine
+from replays.codec import decode
+from replays.frames import Frame, frame_from_value
+from replays.header import Terms
+
+__all__ = ["World", "Faults", "SimPeer", "identity_for"]
+
+
+@dataclass(slots=True)
+class Faults:
+    """What the network and the machines may do to a run (rates are per message or per second)."""
+
+    latency: tuple[float, float] = (0.001, 0.020)   # seconds, uniform per message
+    loss: float = 0.0            # a message lost
+    duplicate: float = 0.0       # a message delivered twice
+    reorder: float = 0.0         # a message delayed past later ones
+    drops: int = 0               # link drops over the run (each: down for 0.1..`drop_s` s)
+    drop_s: float = 3.0
+    kills: int = 0               # peers killed and resumed (each: down for 0.2..`kill_s` s)
+    kill_s: float = 5.0
+    kill_host: bool = True       # whether the host may be the one killed
+    partition: tuple[int, int] | None = None   # two joiners that never reach each other directly
+
+
+@dataclass(slots=True)
+class Disk:
+    """What a peer wrote, kept across its crashes: its replay records and its saved seat."""
+
+    header: Any = None
+    frames: list[bytes] = field(default_factory=list)
+    certs: list[bytes] = field(default_factory=list)
+    records: list[tuple] = field(default_factory=list)   # every non-frame record, in order
+    saved: Any = None
+    closed: bool = False
+
+
+def identity_for(seed: str, n: int) -> Identity:
+    raw = hashlib.sha256(f"{seed}/key/{n}".encode()).digest()
+    private = Ed25519PrivateKey.from_private_bytes(raw)
+    return Identity._make(f"peer{n}", private, b"0" * 40, b"1" * 40)
+
+
+class SimPeer:
+    """One peer: its machine (None while dead), its disk, and what it did (for the invariants)."""
+
+    def __init__(self, world: World, index: int, identity: Identity):
+        self.world, self.index, self.identity = world, index, identity
+        self.machine: Machine | None = None
+        self.disk = Disk()
+        self.acked: dict[int, bytes] = {}        # frame number -> hash this peer acknowledged (ever)
+        self.dead_since: float | None = None
+        self.down: list[tuple[float, float]] = []   # (from, to) intervals this peer was dead
+        self.outcome: Any = None
+        self.lines: list[str] = []
+        self.entropy_count = 0
+        self.kills = 0
+
+    @property
+    def key(self) -> bytes:
+        return self.identity.public_key
+
+    def entropy(self, n: int) -> bytes:
+        self.entropy_count += 1
+        return hashlib.sha256(f"{self.world.seed}/entropy/{self.index}/{self.entropy_count}".encode()).digest()[:n]
+
+    def run(self, call: Callable[[Machine], None]) -> None:
+        """Give the machine one input, then carry out its effects."""
+        machine = self.machine
+        if machine is None:
+            return
+        call(machine)
+        self.carry_out(machine.drain())
+        if machine.outcome is not None and self.outcome is None:
+            self.outcome = machine.outcome
+            self.world.ended(self)
+
+    def carry_out(self, effects: list[fx.Effect]) -> None:
+        world = self.world
+        for effect in effects:
+            if isinstance(effect, fx.Send):
+                world.send(self, effect.to, effect.data)
+            elif isinstance(effect, fx.Write):
+                if effect.frame is not None:
+                    self.disk.frames.append(effect.frame)
+                    cert = next((r[4] for r in effect.records if r and r[0] == "cert"), b"")
+                    self.disk.certs.append(cert)
+                self.disk.records.extend(effect.records)
+                if effect.frame is not None and self.machine is not None:
+                    self._note_ack()
+            elif isinstance(effect, fx.OpenReplay):
+                self.disk = Disk(effect.header, saved=self.disk.saved)
+                if self.machine is not None and self.machine.book is not None:
+                    self.machine.book.path = None
+            elif isinstance(effect, fx.CloseReplay):
+                self.disk.closed = True
+            elif isinstance(effect, fx.DiscardReplay):
+                self.disk = Disk(saved=self.disk.saved)
+            elif isinstance(effect, fx.SaveSeat):
+                self.disk.saved = effect.record
+            elif isinstance(effect, fx.ForgetSeat):
+                self.disk.saved = None
+            elif isinstance(effect, fx.Say):
+                self.lines.append(effect.line)
+            elif isinstance(effect, fx.Dial):
+                world.dial(self, effect.to)
+            elif isinstance(effect, fx.Hangup):
+                world.hangup(self, effect.to)
+
+    def _note_ack(self) -> None:
+        """A joiner acknowledges what it wrote (the machine sends `ack` right after `Write`)."""
+        book = self.machine.book
+        if book is not None and book.frames:
+            frame = book.frames[-1]
+            if book.sequenced(frame.seq):
+                self.acked[frame.seq] = frame.hash
+
+    def stored_frames(self) -> list[Frame]:
+        return [frame_from_value(decode(data), data) for data in self.disk.frames]
+
+
+class World:
+    """See the module docstring."""
+
+    def __init__(self, seed: int, game_id: str, players: int, *, options: dict | None = None,
+                 terms: Terms | None = None, faults: Faults | None = None,
+                 deciders: Callable[[int, World], Any] | None = None, tick_s: float = 0.25,
+                 max_time: float = 7200.0, max_events: int = 2_000_000):
+        self.seed = seed
+        self.rng = random.Random(f"netplay-sim/{seed}")
+        self.game_id, self.players = game_id, players
+        self.options = options or {}
+        self.terms = terms or Terms.agreed()
+        self.faults = faults or Faults()
+        self.tick_s, self.max_time, self.max_events = tick_s, max_time, max_events
+        self.now = 0.0
+        self.events: list[tuple[float, int, str, tuple]] = []
+        self._order = 0
+        self.peers = [SimPeer(self, n, identity_for(str(seed), n)) for n in range(players)]
+        self.by_key = {p.key: p for p in self.peers}
+        self.links: set[frozenset[int]] = set()       # pairs with an open connection
+        self.mesh_wanted: set[frozenset[int]] = set()  # joiner pairs that dialled each other
+        self.history: list[tuple[float, str, tuple]] = []
+        self.make_decider = deciders
+        self.event_count = 0
+        self.wiretaps: list[Callable[[SimPeer, SimPeer, bytes], bytes | list[bytes] | None]] = []
+        self.port = 7000
+        self._generation: dict[frozenset[int], int] = {}
+        self._last_delivery: dict[tuple[int, int], float] = {}
+
+    # ------------------------------------------------------------------------------ setup
+
+    def start(self) -> None:
+        host = self.peers[0]
+        decider = self.make_decider(0, self)
+        host.machine = HostMachine(host.identity, decider, self.game_id, players=self.players, options=self.options,
+                                   seat=0, terms=self.terms, entropy=host.entropy, wall_clock=lambda: 1_700_000_000,
+                                   address=f"10.0.0.1:{self.port}")
+        host.machine.replay_dir = None
+        for peer in self.peers[1:]:
+            self.boot_joiner(peer)
+        for peer in self.peers:
+            self.schedule(self.tick_s, "tick", (peer.index,))
+
+    def boot_joiner(self, peer: SimPeer, saved: Any = None) -> None:
+        decider = self.make_decider(peer.index, self)
+        machine = JoinMachine(peer.identity, decider, host_key=self.peers[0].key, address=f"10.0.0.1:{self.port}",
+                              entropy=peer.entropy, wall_clock=lambda: 1_700_000_000,
+                              listen=lambda: 8000 + peer.index)
+        if saved is not None:
+            header = peer.disk.header
+            machine.load(saved, header, peer.stored_frames(), list(peer.disk.certs))
+        peer.machine = machine
+        self.schedule(self._latency(), "connect", (peer.index, 0))
+
+    # ------------------------------------------------------------------------------ the event loop
+
+    def schedule(self, delay: float, kind: str, args: tuple) -> None:
+        self._order += 1
+        heapq.heappush(self.events, (self.now + delay, self._order, kind, args))
+
+    def run(self, until: Callable[[], bool]) -> None:
+        while self.events and not until():
+            when, _, kind, args = heapq.heappop(self.events)
+            if when > self.max_time:
+                break
+            self.event_count += 1
+            if self.event_count > self.max_events:
+                break
+            self.now = max(self.now, when)
+            getattr(self, f"_do_{kind}")(*args)
+
+    def _do_tick(self, index: int) -> None:
+        peer = self.peers[index]
+        if peer.machine is not None and peer.outcome is None:
+            peer.run(lambda m: m.tick(self.now))
+        if peer.outcome is None:
+            self.schedule(self.tick_s, "tick", (index,))
+
+    def _do_deliver(self, src: int, dst: int, data: bytes, generation: int) -> None:
+        pair = frozenset((src, dst))
+        if pair not in self.links or self._generation.get(pair, 0) != generation:
+            return   # the link dropped meanwhile: what was in flight is lost
+        peer, sender = self.peers[dst], self.peers[src]
+        if peer.machine is None:
+            return
+        peer.run(lambda m: m.receive(self.now, sender.key, data))
+
+    # ------------------------------------------------------------------------------ the network
+
+    def _latency(self) -> float:
+        low, high = self.faults.latency
+        return self.rng.uniform(low, high)
+
+    def may_talk(self, a: int, b: int) -> bool:
+        part = self.faults.partition
+        return part is None or frozenset((a, b)) != frozenset(part)
+
+    def connect(self, a: int, b: int) -> bool:
+        """Open the connection a -> b (b listens): both are told; the host asks its admission rule."""
+        pair = frozenset((a, b))
+        pa, pb = self.peers[a], self.peers[b]
+        if pa.machine is None or pb.machine is None or pair in self.links or not self.may_talk(a, b):
+            return False
+        if isinstance(pb.machine, HostMachine):
+            reason = pb.machine.admit(pa.key, pa.identity.name)
+            if reason is not None:
+                self.history.append((self.now, "refused", (a, reason)))
+                pa.run(lambda m: m.finish(1, f"the host refused: {reason}"))
+                return False
+        self.links.add(pair)
+        self._generation[pair] = self._generation.get(pair, 0) + 1
+        self.history.append((self.now, "up", (a, b)))
+        pb.run(lambda m: m.linked(self.now, pa.key, pa.identity.name, f"10.0.0.{a + 1}"))
+        pa.run(lambda m: m.linked(self.now, pb.key, pb.identity.name))
+        return True
+
+    def _do_connect(self, a: int, b: int) -> None:
+        if not self.connect(a, b) and self.peers[a].machine is not None and self.peers[a].outcome is None \
+                and frozenset((a, b)) not in self.links and (b == 0 or frozenset((a, b)) in self.mesh_wanted):
+            self.schedule(0.5, "connect", (a, b))     # the transport keeps trying
+
+    def disconnect(self, a: int, b: int, reason: str) -> None:
+        pair = frozenset((a, b))
+        if pair not in self.links:
+            return
+        self.links.discard(pair)
+        self.history.append((self.now, "down", (a, b)))
+        for x, y in ((a, b), (b, a)):
+            peer, other = self.peers[x], self.peers[y]
+            if peer.machine is not None:
+                peer.run(lambda m, k=other.key: m.unlinked(self.now, k, reason))
+
+    def send(self, sender: SimPeer, to: bytes, data: bytes) -> None:
+        target = self.by_key.get(to)
+        if target is None:
+            return
+        a, b = sender.index, target.index
+        pair = frozenset((a, b))
+        if pair not in self.links:
+            return
+        messages: list[bytes] = [data]
+        for tap in self.wiretaps:
+            out = tap(sender, target, data)
+            if out is None:
+                messages = []
+                break
+            messages = out if isinstance(out, list) else [out]
+        faults = self.faults
+        for message in messages:
+            if faults.loss and self.rng.random() < faults.loss:
+                continue
+            copies = 2 if faults.duplicate and self.rng.random() < faults.duplicate else 1
+            for _ in range(copies):
+                delay = self._latency()
+                if faults.reorder and self.rng.random() < faults.reorder:
+                    delay += self.rng.uniform(0.01, 0.2)
+                self._fifo_schedule(a, b, delay, message)
+
+    def _fifo_schedule(self, a: int, b: int, delay: float, data: bytes) -> None:
+        when = self.now + delay
+        key = (a, b)
+        last = self._last_delivery.get(key, 0.0)
+        if not self.faults.reorder:
+            when = max(when, last)          # a connection delivers in order
+        self._last_delivery[key] = max(last, when)
+        self._order += 1
+        heapq.heappush(self.events, (when, self._order, "deliver", (a, b, data, self._generation[frozenset((a, b))])))
+
+    def dial(self, peer: SimPeer, to: bytes) -> None:
+        target = self.by_key.get(to)
+        if target is None or target is peer:
+            return
+        self.mesh_wanted.add(frozenset((peer.index, target.index)))
+        self.schedule(self._latency(), "connect", (peer.index, target.index))
+
+    def hangup(self, peer: SimPeer, to: bytes) -> None:
+        target = self.by_key.get(to)
+        if target is not None:
+            self.mesh_wanted.discard(frozenset((peer.index, target.index)))
+            self.disconnect(peer.index, target.index, "closed the connection")
+
+    # ------------------------------------------------------------------------------ faults
+
+    def plan_faults(self, horizon: float) -> None:
+        faults = self.faults
+        for _ in range(faults.drops):
+            a, b = self.rng.sample(range(self.players), 2)
+            self.schedule(self.rng.uniform(0.5, horizon), "drop", (a, b, self.rng.uniform(0.1, faults.drop_s)))
+        for _ in range(faults.kills):
+            first = 0 if faults.kill_host else 1
+            victim = self.rng.randrange(first, self.players)
+            self.schedule(self.rng.uniform(0.5, horizon), "kill", (victim, self.rng.uniform(0.2, faults.kill_s)))
+
+    def _do_drop(self, a: int, b: int, down_s: float) -> None:
+        if frozenset((a, b)) not in self.links:
+            return
+        self.disconnect(a, b, "silent")
+        self.schedule(down_s, "connect", (max(a, b) if min(a, b) == 0 else min(a, b), 0 if min(a, b) == 0 else max(a, b)))
+
+    def _do_kill(self, index: int, down_s: float) -> None:
+        peer = self.peers[index]
+        if peer.machine is None or peer.outcome is not None or peer.disk.saved is None:
+            return
+        if peer.machine.phase != "play":
+            return
+        for other in range(self.players):
+            if other != index:
+                self.disconnect(index, other, "silent")
+        peer.machine = None
+        peer.kills += 1
+        peer.dead_since = self.now
+        self.history.append((self.now, "kill", (index,)))
+        self.schedule(down_s, "revive", (index,))
+
+    def _do_revive(self, index: int) -> None:
+        peer = self.peers[index]
+        saved = peer.disk.saved
+        peer.down.append((peer.dead_since, self.now))
+        peer.dead_since = None
+        self.history.append((self.now, "revive", (index,)))
+        if saved is None:
+            return
+        if index == 0:
+            decider = self.make_decider(0, self)
+            frames = peer.stored_frames()
+            peer.machine = HostMachine.resumed(peer.identity, decider, saved, peer.disk.header, frames,
+                                               list(peer.disk.certs), entropy=peer.entropy,
+                                               wall_clock=lambda: 1_700_000_000, address=f"10.0.0.1:{self.port}")
+            peer.carry_out(peer.machine.drain())
+            for other in self.peers[1:]:
+                if other.machine is not None:
+                    self.schedule(self._latency() + 0.1, "connect", (other.index, 0))
+        else:
+            self.boot_joiner(peer, saved)
+            peer.carry_out(peer.machine.drain())
+            for a, b in [tuple(p) for p in self.mesh_wanted if index in p]:
+                self.schedule(self._latency() + 0.1, "connect", (a, b))
+        self.schedule(self.tick_s, "tick", (index,))
+
+    # ------------------------------------------------------------------------------ ends
+
+    def ended(self, peer: SimPeer) -> None:
+        self.history.append((self.now, "ended", (peer.index, peer.outcome.code)))

@@ -105,16 +105,45 @@ def _held(keys: list[int], bots: dict[int, str]) -> list[int]:
 
 
 def _session_options(replay_dir: str | None, reveal_timeout: float, fsync: bool, quiet: bool,
-                     clock: str | None = None) -> dict:
+                     clock: str | None = None, move_limit: float | None = None, untimed: bool = False,
+                     lateness: float | None = None, frame_time: float | None = None) -> dict:
     from client.cli_args import parse_clock
+    from netplay.session import DEFAULT_FRAME_TIME, DEFAULT_LATENESS, DEFAULT_MOVE_LIMIT
 
+    if untimed and move_limit is not None:
+        raise click.BadParameter("a game is either --untimed or has a --move-limit, not both", param_hint="--untimed")
     return {"replay_dir": replay_dir, "reveal_timeout": reveal_timeout, "fsync": fsync,
             "clock": parse_clock(clock) if clock else None,
+            "move_limit": None if untimed else (move_limit if move_limit is not None else DEFAULT_MOVE_LIMIT),
+            "lateness": DEFAULT_LATENESS if lateness is None else lateness,
+            "frame_time": DEFAULT_FRAME_TIME if frame_time is None else frame_time,
             "on_line": None if quiet else (lambda line: click.echo(f"  {line}"))}
 
 
 _CLOCK_HELP = ("a move clock for every seat, SECONDS[+INCREMENT] (e.g. 600+5): a seat whose decisions use it up "
-               "can be claimed against like one that withholds a frame; default: thinking is untimed")
+               "loses by a timeout claim; default: no clock, each move limited by --move-limit")
+
+
+def _terms_options(func):
+    """The terms a host proposes (every seat agrees to them in the header; a joiner takes the host's)."""
+    options = [
+        click.option("--clock", default=None, metavar="S[+I]", help=_CLOCK_HELP),
+        click.option("--move-limit", default=None, type=click.FloatRange(1, 86400), metavar="SECONDS",
+                     help="the longest one decision may take (default 600: ten minutes); a seat that takes longer "
+                          "can be claimed to have forfeited"),
+        click.option("--untimed", is_flag=True,
+                     help="no limit on a decision at all: a player who never moves holds the game (say so to the "
+                          "others; the lobby shows it)"),
+        click.option("--lateness", default=None, type=click.FloatRange(0, 86400), metavar="SECONDS",
+                     help="each seat's allowance per game for frames that need no decision and come later than "
+                          "--frame-time (default 60)"),
+        click.option("--frame-time", default=None, type=click.FloatRange(0.1, 86400), metavar="SECONDS",
+                     help="how long a frame that needs no decision may take before it uses up lateness "
+                          "(default 0.5)"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
 
 
 def _exit(outcome: Outcome | None) -> None:
@@ -133,8 +162,8 @@ def _common(func):
     options = [
         click.option("--replay-dir", default=None, help="where the replay goes (default: the user's replays dir)"),
         click.option("--reveal-timeout", default=DEFAULT_REVEAL_TIMEOUT, show_default=True, type=click.FloatRange(
-            1, 86400), help="host: seconds a peer may withhold a frame that needs no decision before a claim (part "
-                            "of the terms every seat agrees to); a joiner takes the host's terms"),
+            1, 86400), help="host: seconds a peer may be away (its connection lost) before its awaited frame can be "
+                            "claimed (part of the terms every seat agrees to); a joiner takes the host's terms"),
         click.option("--fsync/--no-fsync", default=True, show_default=True,
                      help="fsync the replay after every frame (off: flushed only, which survives kill -9 "
                           "but not a power cut)"),
@@ -173,7 +202,10 @@ def _check_port(ctx: click.Context, param: click.Parameter, port: int) -> int:
 
 
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", required=False)
+@click.option("--resume", is_flag=True, help="continue the game this host left (killed, crashed): same keys, same "
+                                             "port, the transcript from its replay; the joiners come back by "
+                                             "themselves")
 @click.option("--seat", default=None, type=int, help="the host's seat (default 0)")
 @click.option("--seats", "seats_text", default=None, metavar="S,S,...",
               help="the seats this host holds (e.g. 0,1): people at this terminal (hot seat) or bots (--bot)")
@@ -183,14 +215,16 @@ def _check_port(ctx: click.Context, param: click.Parameter, port: int) -> int:
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--no-advertise", is_flag=True, help="do not announce the game on the LAN (zeroconf)")
-@click.option("--clock", default=None, metavar="S[+I]", help=_CLOCK_HELP)
+@_terms_options
 @_peer_options
 @_common
-def host(game_id: str, seat: int | None, seats_text: str | None, port: int, bind: str, option_pairs: tuple[str, ...],
-         players: int | None, no_advertise: bool, clock: str | None, bot_values: tuple[str, ...], games: int,
-         name: str | None, bot_delay: float, quiet: bool, replay_dir: str | None, reveal_timeout: float, fsync: bool,
-         verbose: bool) -> None:
-    """Host a game of GAME and wait until every seat is taken."""
+def host(game_id: str | None, resume: bool, seat: int | None, seats_text: str | None, port: int, bind: str,
+         option_pairs: tuple[str, ...], players: int | None, no_advertise: bool, clock: str | None,
+         move_limit: float | None, untimed: bool, lateness: float | None, frame_time: float | None,
+         bot_values: tuple[str, ...], games: int, name: str | None, bot_delay: float, quiet: bool,
+         replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
+    """Host a game of GAME and wait until every seat is taken (or, with --resume, continue the game this
+    host left)."""
     import zmq
 
     from client.cli_args import parse_options
@@ -198,6 +232,11 @@ def host(game_id: str, seat: int | None, seats_text: str | None, port: int, bind
     from netplay.transport import ListenFailed
 
     _setup(verbose)
+    if resume:
+        _resume_host(bot_values, games, name, bot_delay, quiet, replay_dir, fsync, no_advertise, bind)
+        return
+    if game_id is None:
+        raise click.UsageError("name the GAME to host (or give --resume to continue a game)")
     engines.get(game_id)
     if seats_text is not None and seat is not None:
         raise click.BadParameter("give the host's seats with --seats or its one seat with --seat, not both",
@@ -223,7 +262,11 @@ def host(game_id: str, seat: int | None, seats_text: str | None, port: int, bind
             session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs),
                                   seat=seat, bind=bind, port=port, known_peers=_known_peers(), also=also,
                                   on_free_seats=free_seats, **_session_options(replay_dir, reveal_timeout, fsync,
-                                                                                quiet or bool(people), clock))
+                                                                                quiet or bool(people), clock,
+                                                                                move_limit, untimed, lateness,
+                                                                                frame_time))
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
         except ListenFailed as exc:     # names the port that failed: the bootstrap P or the encrypted P+1
             raise click.ClickException(str(exc)) from None
         except (OSError, zmq.ZMQError) as exc:
@@ -233,6 +276,7 @@ def host(game_id: str, seat: int | None, seats_text: str | None, port: int, bind
         click.echo(f"hosting {game.title} ({game_id}) for {session.players} players; "
                    + _seats_words(session, bot_of))
         click.echo(f"host key fingerprint: {ident.fingerprint} ({ident.name})")
+        click.echo(f"terms: {session.terms_text()}")
         for address in _shown_addresses(bind):
             click.echo(f"join with: netplay join {address}:{session.port}/{ident.fingerprint}")
         if not no_advertise and session.players > 1:
@@ -240,6 +284,40 @@ def host(game_id: str, seat: int | None, seats_text: str | None, port: int, bind
             free_seats(session.free_seats())
         if session.free_seats():
             click.echo(f"waiting for {session.free_seats()} more player(s)...")
+        outcome = _drive(session, decider, None if people else "bots")
+    _exit(outcome)
+
+
+def _resume_host(bot_values: tuple[str, ...], games: int, name: str | None, bot_delay: float, quiet: bool,
+                 replay_dir: str | None, fsync: bool, no_advertise: bool, bind: str) -> None:
+    """`netplay host --resume`: the newest game this identity hosted and left, on the port it had."""
+    from netplay import resume as saved_games
+    from netplay.host import HostSession
+    from netplay.transcript import ResumeError
+    from netplay.transport import ListenFailed
+
+    found = saved_games.saved(role="host")
+    if not found:
+        raise click.ClickException(f"nothing to resume: no game this host left is saved in "
+                                   f"{saved_games.sessions_dir()}")
+    saved = found[0]
+    held = [saved.seat, *(int(s) for s, _, _ in saved.extra)]
+    bot_of = _bot_map(bot_values, held, "seat")
+    people = [s for s in held if s not in bot_of]
+    bot = bot_of.get(saved.seat)
+    ident = _identity(name, bot)
+    decider = _decider(bot, games, bot_delay)
+    also = {int(s): _decider(bot_of.get(int(s)), games, bot_delay) for s, _, _ in saved.extra}
+    click.echo(f"resuming {saved.game} session {saved.session[:8]} as seat {saved.seat} on {saved.address}")
+    with contextlib.ExitStack() as stack:
+        try:
+            session = HostSession.resumed(ident, decider, saved, also=also, known_peers=_known_peers(),
+                                          replay_dir=replay_dir, fsync=fsync,
+                                          on_line=None if quiet or people else (lambda line: click.echo(f"  {line}")))
+        except (ResumeError, ListenFailed, OSError) as exc:
+            raise click.ClickException(str(exc)) from None
+        stack.callback(_close_quietly, session)
+        click.echo(f"host key fingerprint: {ident.fingerprint} ({ident.name}); waiting for the others to come back")
         outcome = _drive(session, decider, None if people else "bots")
     _exit(outcome)
 
@@ -271,7 +349,7 @@ def _advertise(stack: contextlib.ExitStack, session, bind: str, ident) -> list:
     try:
         ad = stack.enter_context(discovery.advertise(
             port=session.port, game=session.game.id, version=version(), fingerprint=ident.fingerprint,
-            free_seats=session.free_seats(), host_name=ident.name,
+            free_seats=session.free_seats(), host_name=ident.name, terms=session.terms_text(),
             addresses=[bind] if specific else None, interfaces=[bind] if specific else None))
     except Exception as exc:  # discovery is a convenience: joining by address still works
         click.echo(f"note: could not advertise on the LAN ({exc}); join by address instead", err=True)
@@ -369,9 +447,10 @@ def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
 @click.option("--seat", default=0, show_default=True, type=int, help="your seat")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
-@click.option("--clock", default=None, metavar="S[+I]", help=_CLOCK_HELP)
+@_terms_options
 @_common
 def play(game_id: str, bot: str, seat: int, players: int | None, option_pairs: tuple[str, ...], clock: str | None,
+         move_limit: float | None, untimed: bool, lateness: float | None, frame_time: float | None,
          replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
     """Play GAME in the terminal against a bot peer running in a second process on this machine,
     connected over loopback through the very same protocol."""
@@ -386,7 +465,8 @@ def play(game_id: str, bot: str, seat: int, players: int | None, option_pairs: t
     # The bot peers are throw-away identities: pinning their names would only clutter known_peers.
     session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs), seat=seat,
                           bind="127.0.0.1", port=0, known_peers=None,
-                          **_session_options(replay_dir, reveal_timeout, fsync, True, clock))
+                          **_session_options(replay_dir, reveal_timeout, fsync, True, clock, move_limit, untimed,
+                                             lateness, frame_time))
     from netplay.botpeers import bot_peers
 
     with bot_peers(session, bot, lambda text: click.echo(f"note: {text}", err=True)) as peers:

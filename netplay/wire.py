@@ -61,7 +61,7 @@ SHAPES: dict[str, tuple[Any, ...]] = {
 REFUSALS = frozenset({"version", "full", "in-progress", "seat", "over", "fork", "session", "header", "name", "key",
                       "lobby", "self"})
 #: `reject` codes: why the host did not sequence this peer's frame
-REJECTS = frozenset({"premature", "host-frame", "untimed", "frame", "closed"})
+REJECTS = frozenset({"premature", "late", "host-frame", "untimed", "frame", "closed"})
 
 
 class Malformed(Exception):

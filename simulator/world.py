@@ -26,8 +26,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from netplay.identity import Identity
 from netplay.protocol import effects as fx
-from netplay.protocol.core import Machine
+from netplay.protocol.core import Machine, Outcome
 from netplay.protocol.machines import HostMachine, JoinMachine
+from netplay.transcript import ResumeError, check_seeds
+from replays.ledger import SeatSecrets
 from replays.codec import decode
 from replays.frames import Frame, frame_from_value
 from replays.header import Terms
@@ -83,6 +85,8 @@ class SimPeer:
         self.lines: list[str] = []
         self.entropy_count = 0
         self.kills = 0
+        self.adversary: Any = None           # simulator/adversary.py: a lying peer (None: honest)
+        self.crash: str | None = None        # an exception that escaped the machine (an invariant's failure)
 
     @property
     def key(self) -> bytes:
@@ -97,8 +101,18 @@ class SimPeer:
         machine = self.machine
         if machine is None:
             return
-        call(machine)
-        self.carry_out(machine.drain())
+        try:
+            call(machine)
+        except Exception:   # noqa: BLE001 - no exception may escape a session: the invariant records it
+            import traceback
+            self.crash = traceback.format_exc()
+            self.world.history.append((self.world.now, "crash", (self.index,)))
+            self.machine = None
+            return
+        effects = machine.drain()
+        if self.adversary is not None:
+            effects = self.adversary.outgoing(machine, effects)
+        self.carry_out(effects)
         if machine.outcome is not None and self.outcome is None:
             self.outcome = machine.outcome
             self.world.ended(self)
@@ -170,9 +184,12 @@ class World:
         self.mesh_wanted: set[frozenset[int]] = set()  # joiner pairs that dialled each other
         self.history: list[tuple[float, str, tuple]] = []
         self.make_decider = deciders
+        self.think_max = 0.0         # the longest an honest decider thinks (a decision past its limit is late)
         self.event_count = 0
         self.wiretaps: list[Callable[[SimPeer, SimPeer, bytes], bytes | list[bytes] | None]] = []
         self.port = 7000
+        #: a hook that changes a peer's saved game before it resumes (the wrong-seed attack)
+        self.tamper_saved: Callable[[SimPeer, Any], Any] | None = None
         self._generation: dict[frozenset[int], int] = {}
         self._last_delivery: dict[tuple[int, int], float] = {}
 
@@ -180,26 +197,40 @@ class World:
 
     def start(self) -> None:
         host = self.peers[0]
-        decider = self.make_decider(0, self)
-        host.machine = HostMachine(host.identity, decider, self.game_id, players=self.players, options=self.options,
-                                   seat=0, terms=self.terms, entropy=host.entropy, wall_clock=lambda: 1_700_000_000,
-                                   address=f"10.0.0.1:{self.port}")
-        host.machine.replay_dir = None
+        host.machine = HostMachine(host.identity, self.make_decider(0, self), self.game_id, players=self.players,
+                                   options=self.options, seat=0, terms=self.terms, entropy=host.entropy,
+                                   wall_clock=lambda: 1_700_000_000, address=f"10.0.0.1:{self.port}")
+        self._attach(host)
         for peer in self.peers[1:]:
             self.boot_joiner(peer)
         for peer in self.peers:
             self.schedule(self.tick_s, "tick", (peer.index,))
 
-    def boot_joiner(self, peer: SimPeer, saved: Any = None) -> None:
-        decider = self.make_decider(peer.index, self)
-        machine = JoinMachine(peer.identity, decider, host_key=self.peers[0].key, address=f"10.0.0.1:{self.port}",
-                              entropy=peer.entropy, wall_clock=lambda: 1_700_000_000,
+    def _attach(self, peer: SimPeer) -> None:
+        if peer.adversary is not None and peer.machine is not None:
+            peer.adversary.attach(peer.machine)
+
+    def boot_joiner(self, peer: SimPeer, saved: Any = None) -> bool:
+        """A joiner's machine, new or (with `saved`) resumed from its disk as `netplay join --resume` does;
+        False when the saved game cannot be resumed (the peer stays out, as the real command would)."""
+        machine = JoinMachine(peer.identity, self.make_decider(peer.index, self), host_key=self.peers[0].key,
+                              address=f"10.0.0.1:{self.port}", entropy=peer.entropy, wall_clock=lambda: 1_700_000_000,
                               listen=lambda: 8000 + peer.index)
         if saved is not None:
-            header = peer.disk.header
-            machine.load(saved, header, peer.stored_frames(), list(peer.disk.certs))
+            frames = peer.stored_frames()
+            secrets = [SeatSecrets(saved.seat, peer.identity.private_key, saved.seed_bytes)]
+            try:
+                check_seeds(peer.disk.header, frames, secrets)
+                machine.load(saved, peer.disk.header, frames, list(peer.disk.certs))
+            except (ResumeError, ValueError) as exc:
+                peer.outcome = Outcome(1, f"cannot resume: {exc}")
+                self.ended(peer)
+                return False
+            machine.drain()
         peer.machine = machine
+        self._attach(peer)
         self.schedule(self._latency(), "connect", (peer.index, 0))
+        return True
 
     # ------------------------------------------------------------------------------ the event loop
 
@@ -221,7 +252,8 @@ class World:
     def _do_tick(self, index: int) -> None:
         peer = self.peers[index]
         if peer.machine is not None and peer.outcome is None:
-            peer.run(lambda m: m.tick(self.now))
+            adversary = peer.adversary
+            peer.run(lambda m: (m.tick(self.now), adversary is not None and adversary.tick(m)))
         if peer.outcome is None:
             self.schedule(self.tick_s, "tick", (index,))
 
@@ -232,6 +264,10 @@ class World:
         peer, sender = self.peers[dst], self.peers[src]
         if peer.machine is None:
             return
+        if peer.adversary is not None:
+            data = peer.adversary.incoming(peer.machine, sender.key, data)
+            if data is None:
+                return
         peer.run(lambda m: m.receive(self.now, sender.key, data))
 
     # ------------------------------------------------------------------------------ the network
@@ -330,21 +366,26 @@ class World:
 
     # ------------------------------------------------------------------------------ faults
 
-    def plan_faults(self, horizon: float) -> None:
+    def plan_faults(self, horizon: float, only: list[int] | None = None) -> None:
+        """Schedule the run's link drops and kills at random moments within `horizon` (kills: of a peer of
+        `only`, if given)."""
         faults = self.faults
+        if self.players < 2:
+            return
         for _ in range(faults.drops):
             a, b = self.rng.sample(range(self.players), 2)
             self.schedule(self.rng.uniform(0.5, horizon), "drop", (a, b, self.rng.uniform(0.1, faults.drop_s)))
         for _ in range(faults.kills):
             first = 0 if faults.kill_host else 1
-            victim = self.rng.randrange(first, self.players)
+            victim = self.rng.choice(only) if only else self.rng.randrange(first, self.players)
             self.schedule(self.rng.uniform(0.5, horizon), "kill", (victim, self.rng.uniform(0.2, faults.kill_s)))
 
     def _do_drop(self, a: int, b: int, down_s: float) -> None:
         if frozenset((a, b)) not in self.links:
             return
         self.disconnect(a, b, "silent")
-        self.schedule(down_s, "connect", (max(a, b) if min(a, b) == 0 else min(a, b), 0 if min(a, b) == 0 else max(a, b)))
+        dialler, listener = (max(a, b), 0) if min(a, b) == 0 else (min(a, b), max(a, b))   # who reconnects
+        self.schedule(down_s, "connect", (dialler, listener))
 
     def _do_kill(self, index: int, down_s: float) -> None:
         peer = self.peers[index]
@@ -369,20 +410,22 @@ class World:
         self.history.append((self.now, "revive", (index,)))
         if saved is None:
             return
+        if self.tamper_saved is not None:
+            saved = self.tamper_saved(peer, saved)
         if index == 0:
-            decider = self.make_decider(0, self)
             frames = peer.stored_frames()
-            peer.machine = HostMachine.resumed(peer.identity, decider, saved, peer.disk.header, frames,
-                                               list(peer.disk.certs), entropy=peer.entropy,
+            peer.machine = HostMachine.resumed(peer.identity, self.make_decider(0, self), saved, peer.disk.header,
+                                               frames, list(peer.disk.certs), entropy=peer.entropy,
                                                wall_clock=lambda: 1_700_000_000, address=f"10.0.0.1:{self.port}")
+            self._attach(peer)
             peer.carry_out(peer.machine.drain())
             for other in self.peers[1:]:
                 if other.machine is not None:
                     self.schedule(self._latency() + 0.1, "connect", (other.index, 0))
         else:
-            self.boot_joiner(peer, saved)
-            peer.carry_out(peer.machine.drain())
-            for a, b in [tuple(p) for p in self.mesh_wanted if index in p]:
+            if not self.boot_joiner(peer, saved):
+                return
+            for a, b in [tuple(sorted(p)) for p in self.mesh_wanted if index in p]:
                 self.schedule(self._latency() + 0.1, "connect", (a, b))
         self.schedule(self.tick_s, "tick", (index,))
 

@@ -16,11 +16,13 @@ blaming itself or another honest seat:
   needs no decision; a decision whose own deadline (limit per move, move clock) has passed by the blamed
   seat's clock is not answered: the seat is late and the claim may stand.
 - **Closing.** The seat whose frame makes the claim final (`Ledger.expects()[1]`) sends it only once the
-  claimed frame is due by its own clock (plus `SKEW`), and never while it holds the blamed seat's frame
-  for the slot (then it passes that frame to the host instead).
+  claimed frame is due by its own clock, and never while it holds the blamed seat's frame for the slot,
+  received in time (then it passes that frame to the host instead). The host sequences the blamed
+  seat's answer only while the claimed frame is not due by its own clock: a deadline is a deadline, so
+  a seat whose move clock ran out cannot go on by answering every claim against it.
 - **Co-signing.** After a final claim, a seat reveals its seed and co-signs the forfeit only if it never
-  received the blamed seat's frame for the slot; otherwise it refuses (and contests a claim that it
-  withholds its seed).
+  received the blamed seat's frame for the slot before its deadline (by its own clock); otherwise it
+  refuses (and contests a claim that it withholds its seed).
 - **Contesting.** The blamed seat contests a final claim unless it was late by its own clock: with its
   own frame for the slot as evidence when it had sent one in time. A contest the host does not sequence
   within `CONTEST_WAIT` is recorded in the seat's own replay alone, so no host can make it show its
@@ -32,7 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from netplay.deadlines import DECISIONS
-from netplay.protocol.core import EXIT_FAILED, EXIT_FORFEIT, JOINER_GRACE, SKEW
+from netplay.protocol.core import EXIT_FAILED, EXIT_FORFEIT, JOINER_GRACE
 from replays.frames import Frame
 from replays.ledger import Dispute, Rejected
 
@@ -54,8 +56,8 @@ class Claims:
         self.reset()
 
     def reset(self) -> None:
-        #: frames received from their authors (or passed on), not sequenced yet: seq -> frames
-        self.seen: dict[int, list[Frame]] = {}
+        #: frames received from their authors (or passed on), not sequenced yet: seq -> [(frame, when)]
+        self.seen: dict[int, list[tuple[Frame, float]]] = {}
         self.claim_seen_at = 0.0          # when the open claim was applied here (this peer's clock)
         self.evidence: Frame | None = None    # our own frame for a slot a claim names (sent, maybe never passed on)
         self.evidence_in_time = False     # ... sent before our own deadline for it
@@ -85,12 +87,13 @@ class Claims:
         if not nxt <= frame.seq <= nxt + 1 or not 0 <= frame.seat < book.header.players:
             return
         kept = self.seen.setdefault(frame.seq, [])
-        if len(kept) < MAX_SEEN and all(f.hash != frame.hash for f in kept):
-            kept.append(frame)
+        if len(kept) < MAX_SEEN and all(f.hash != frame.hash for f, _ in kept):
+            kept.append((frame, self.m.now))
 
     def _answer_seen(self, kind: str, seat: int) -> Frame | None:
         """The frame `seat` sent for the awaited slot (or as its answer to the open claim), signed by it,
-        if it reached us from anyone."""
+        if it reached us from anyone in time (before its deadline by our clock)."""
+        due = self.m.deadlines.due(kind, seat)
         book = self.m.book
         ledger = book.ledger
         nxt = len(ledger.frames)
@@ -100,7 +103,9 @@ class Claims:
             claimed = ledger.frames[claim.frame_no]
             slots |= {(claim.frame_no, claimed.prev), (claim.frame_no + 1, claimed.hash)}
         for seq in sorted({s for s, _ in slots}):
-            for frame in self.seen.get(seq, ()):
+            for frame, when in self.seen.get(seq, ()):
+                if due is not None and when > due:
+                    continue
                 if (frame.seat == seat and (frame.seq, frame.prev) in slots
                         and (frame.kind == kind or (kind == "commit" and frame.kind == "act"))
                         and frame.verify(ledger.publics[seat])):
@@ -213,7 +218,7 @@ class Claims:
         due = m.deadlines.due(claim.kind, claim.blamed)
         if due is None:    # an untimed decision of a seat that is here: we wait the reveal timeout
             due = m.deadlines.since + m.deadlines.timeout
-        if m.now < max(due + SKEW, self.claim_seen_at):
+        if m.now < max(due, self.claim_seen_at):
             return None
         answer = self._answer_seen(claim.kind, claim.blamed)
         if answer is not None:
@@ -243,7 +248,7 @@ class Claims:
         if nxt and m.book.holds(frame.seat) and nxt[0][1] == frame.seat:
             due = m.deadlines.due(nxt[0][0], frame.seat)
             self.evidence = frame
-            self.evidence_in_time = due is None or m.now <= due + SKEW or nxt[0][0] not in DECISIONS
+            self.evidence_in_time = due is None or m.now <= due or nxt[0][0] not in DECISIONS
         if claim is not None and claim.open and claim.blamed == frame.seat:
             m.say("answered the claim")
 
@@ -257,6 +262,10 @@ class Claims:
         ledger = book.ledger
         deadlines = m.deadlines
         deadlines.moved(len(ledger.frames), None if ledger.closed else ledger.awaited(), m.now, ledger.frames)
+        if self.owed is not None and not self.contested and m.role != "host" \
+                and m.now - self.owed_since > CONTEST_WAIT:
+            m.record_contest_alone()
+            return
         if ledger.closed:
             return
         if self._mine_overdue():
@@ -264,15 +273,14 @@ class Claims:
         if self.stall_since is not None and m.now - self.stall_since > deadlines.timeout:
             m.stop_unfinished("the host does not sequence the frame the game awaits")
             return
-        if self.owed is not None and not self.contested and m.role != "host" \
-                and m.now - self.owed_since > CONTEST_WAIT:
-            m.record_contest_alone()
-            return
         if self.refusing is not None and m.now - self.refusing_since > deadlines.timeout:
             m.stop_unfinished(f"seat {ledger.claim.blamed}'s frame reached this peer, so it does not co-sign that "
                               "seat's forfeit, and no contest was passed on")
             return
         if ledger.status == "claimed":
+            return
+        if ledger.claim is not None and not ledger.claim.open:
+            self._cosigner_late()
             return
         nxt = ledger.claimable()
         if nxt is None or book.holds(nxt[1]):
@@ -289,6 +297,24 @@ class Claims:
                 self.stall_since = m.now
             return
         self.claim(kind, seat, m.now - deadlines.since)
+
+    def _cosigner_late(self) -> None:
+        """A final claim, and a seat that should reveal its seed or co-sign the forfeit does not: no second
+        claim (a forfeit is not claimed twice); the game ends here, the forfeit as far as we can tell."""
+        m = self.m
+        ledger = m.book.ledger
+        nxt = ledger.awaited()
+        claim = ledger.claim
+        if nxt is None or m.book.holds(nxt[1]) or m.book.holds(claim.blamed):
+            return
+        remaining = m.deadlines.remaining(nxt[0], nxt[1], m.now)
+        grace = 0.0 if m.role == "host" else JOINER_GRACE
+        if remaining is None or remaining + grace > 0:
+            return
+        text = (f"seat {claim.blamed} forfeits as far as this peer can tell: it withheld its {claim.kind} frame; "
+                f"seat {nxt[1]} did not send its {nxt[0]} for the forfeit")
+        m.say(text)
+        m.finish(EXIT_FORFEIT, f"{text}; replay {m.book.path}")
 
     def claim(self, kind: str, seat: int, waited: float) -> None:
         m = self.m
@@ -401,6 +427,21 @@ class Claims:
         if remaining > 0:
             return "premature", f"seat {seat}'s {kind} frame is due in {remaining:.1f} s by the host's clock"
         return None
+
+    def late_answer(self, frame: Frame) -> str | None:
+        """Why the host does not sequence the blamed seat's answer to an open claim (None: it does): the
+        claimed frame is due by the host's clock, so the claim stands."""
+        m = self.m
+        ledger = m.book.ledger
+        claim = ledger.claim
+        if claim is None or not claim.open or frame.seat != claim.blamed or frame.seq != len(ledger.frames):
+            return None
+        if not (frame.kind == claim.kind or (claim.kind == "commit" and frame.kind == "act")):
+            return None
+        remaining = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
+        if remaining is None or remaining > 0:
+            return None
+        return f"seat {claim.blamed}'s {claim.kind} frame came {-remaining:.1f} s after its deadline: the claim stands"
 
     def not_due(self, frame: Frame) -> bool:
         """A sequenced claim against another seat that our own clock does not support yet (it is held, with

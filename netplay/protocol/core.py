@@ -46,9 +46,9 @@ EXIT_DISPUTE = 4     # a peer sent a frame the rules or the protocol forbid, a d
 EXIT_CONTESTED = 5   # a timeout claim was contested: nobody can be proven at fault, nobody forfeits
 
 JOINER_GRACE = 5.0   # a joiner claims this much later than the host would, so an honest host's claim comes first
-SKEW = 1.0           # how much two honest peers' clocks may disagree about one deadline (network delay)
 RESEND_S = 1.0       # an unanswered message is sent again after this (then twice as long, up to 4 s)
 BURST = 64           # frames sent at once to a peer that misses some
+LINGER_TAGS = frozenset({"want", "ack"})   # what a peer still takes after its end, for the others' sake
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,12 +149,14 @@ class Machine:
         """One session message from the peer with `key`: decoded (a malformed one is dropped with its
         reason), then handed to this role's handler for its tag."""
         self.now = now
-        if self.outcome is not None:
+        if self.outcome is not None and not self.lingering():
             return
         try:
             tag, fields = wire.unpack(data)
         except wire.Malformed as exc:
             log.warning("%s: dropped a message from %s: %s", self.role, key.hex()[:8], exc.reason)
+            return
+        if self.outcome is not None and tag not in LINGER_TAGS:
             return
         handler = self.handlers.get(tag)
         if handler is None:
@@ -166,6 +168,11 @@ class Machine:
 
     def tick(self, now: float) -> None:
         raise NotImplementedError
+
+    def lingering(self) -> bool:
+        """After the end: whether another peer may still lack frames this one holds (it still answers their
+        `want`s and takes their acknowledgements, while the shell lingers)."""
+        return False
 
     def drain(self) -> list[fx.Effect]:
         out, self.outbox = self.outbox, []
@@ -396,4 +403,4 @@ def result_text(result: Result | None, names: list[str] | None = None) -> str:
 
 
 __all__ = ["BURST", "DECISIONS", "AUTOMATIC", "EXIT_CONTESTED", "EXIT_DISPUTE", "EXIT_FAILED", "EXIT_FORFEIT",
-           "EXIT_OK", "JOINER_GRACE", "Link", "Machine", "Outcome", "RESEND_S", "SKEW", "Decider", "result_text"]
+           "EXIT_OK", "JOINER_GRACE", "Link", "Machine", "Outcome", "RESEND_S", "Decider", "result_text"]

@@ -21,7 +21,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from netplay import wire
-from netplay.protocol.core import BURST, EXIT_DISPUTE, RESEND_S
+from netplay.protocol.core import BURST, EXIT_DISPUTE, JOINER_GRACE, RESEND_S
 from replays import codec
 from replays.certs import sign_ack, verify_ack, verify_cert
 from replays.frames import Frame, decode_frame
@@ -46,7 +46,8 @@ class Follower:
 
     def reset(self) -> None:
         self.pending: Frame | None = None     # our own frame in flight
-        self.pending_at = 0.0
+        self.pending_at = 0.0                 # when it was last sent
+        self.pending_since = 0.0              # when it was first sent
         self.resend_s = RESEND_S
         self.hold_seq: int | None = None      # the host refused our frame for this number: not again
         self.ahead: dict[int, tuple[Frame, bytes]] = {}
@@ -175,7 +176,7 @@ class Follower:
         """Another joiner's signed acknowledgement: it holds frame `seq` under the host's certificate."""
         m = self.m
         book = m.book
-        if book is None or m.players <= 2 or key == m.host_key or m.phase not in ("play", "over"):
+        if book is None or m.players <= 2 or key == m.host_key or m.phase == "lobby":
             return
         if m.seat_of_peer(key) is None:
             return
@@ -239,7 +240,7 @@ class Follower:
         """Another joiner misses frames we hold: the sequenced ones from `seq` on (at most BURST)."""
         m = self.m
         book = m.book
-        if book is None or key == m.host_key or m.seat_of_peer(key) is None or m.phase not in ("play", "over"):
+        if book is None or key == m.host_key or m.seat_of_peer(key) is None or m.phase == "lobby":
             return
         for n in range(max(0, seq), min(len(book.frames), max(0, seq) + BURST)):
             if not book.sequenced(n):
@@ -254,6 +255,10 @@ class Follower:
         if self.held:
             self.drain()
         pending = self.pending
+        if pending is not None and m.host_up() and m.now - self.pending_since > m.deadlines.timeout + JOINER_GRACE:
+            m.stop_unfinished(f"the host has not sequenced our frame {pending.seq} for "
+                              f"{m.now - self.pending_since:.0f} s")
+            return
         if pending is not None and m.now - self.pending_at >= self.resend_s:
             m.send(m.host_key, "frame", pending.encode(), b"")
             self.pending_at = m.now
@@ -277,7 +282,7 @@ class Follower:
         m = self.m
         ledger = m.book.ledger
         claim = ledger.claim
-        self.pending, self.pending_at, self.resend_s = frame, m.now, RESEND_S
+        self.pending, self.pending_at, self.pending_since, self.resend_s = frame, m.now, m.now, RESEND_S
         m.claims.sent(frame)
         data = wire.pack("frame", frame.encode(), b"")
         m.send_raw(m.host_key, data)

@@ -27,7 +27,7 @@ import engines
 from netplay import wire
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
-from netplay.protocol.core import EXIT_FAILED, EXIT_OK, Link
+from netplay.protocol.core import EXIT_FAILED, EXIT_OK, RESEND_S, Link
 from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
 from replays.header import Header, Terms, header_from_value
@@ -155,6 +155,9 @@ class HostLobby:
     def on_ready(self, key: bytes, more: list, mesh_port: int) -> None:
         m = self.m
         link = m.links.get(key)
+        if link is not None and link.stage == "ready" and m.header is not None and m.phase == "lobby":
+            self.resend_header(link)     # our header (or the peers) did not reach it: again
+            return
         if link is None or m.phase != "lobby" or link.stage != "offered" or m.header is not None:
             log.warning("dropped a ready message from %s: not expected now", key.hex()[:8])
             return
@@ -199,6 +202,10 @@ class HostLobby:
     def on_start(self, key: bytes, header_hash: bytes, reached: list) -> None:
         m = self.m
         link = m.links.get(key)
+        if m.phase == "play" and link is not None and link.seat is not None and m.header is not None \
+                and header_hash == m.header.hash and m.book is not None and m.book.seq == -1:
+            m.send(key, "synced", -1)   # our `synced` did not reach it: again
+            return
         if m.header is None or link is None or link.seat is None or m.phase != "lobby":
             return
         if header_hash != m.header.hash:
@@ -268,6 +275,12 @@ class HostLobby:
         if not seated:
             m.start_game()
 
+    def resend_header(self, link: Link) -> None:
+        m = self.m
+        m.send(link.key, "header", m.header.encode())
+        if m.players > 2:
+            m.send_raw(link.key, self.peers_message(self.seated()))
+
     def peers_message(self, seated: dict[int, Link]) -> bytes:
         """Where each joiner listens for the others' direct links (the address it connected from, the port
         it gave in `hello`, its key's fingerprint); "" for a seat with no address of its own."""
@@ -299,12 +312,24 @@ class JoinLobby:
         self.peers: dict[int, tuple[bytes, str]] = {}   # seat -> (peer key, address) of the other joiners
         self.started_at: float | None = None          # when the header was accepted (start is due)
         self.start_sent = False
+        self.last: tuple[str, tuple] | None = None    # our last lobby message, sent again until it is answered
+        self.last_at = 0.0
+        self.resend_s = RESEND_S
 
     def hello(self) -> None:
         m = self.m
         if m.phase == "lobby" and self.offer is not None:
             self.offer = None          # the host forgot us: start the lobby over
-        m.send(m.host_key, "hello", wire.PROTO, m.version, None, 0)
+        self.say("hello", wire.PROTO, m.version, None, 0)
+
+    def say(self, tag: str, *fields: Any) -> None:
+        """Send a lobby message, and again (1 s, 2 s, 4 s...) until the host's answer comes."""
+        m = self.m
+        self.last, self.last_at, self.resend_s = (tag, fields), m.now, RESEND_S
+        m.send(m.host_key, tag, *fields)
+
+    def answered(self) -> None:
+        self.last = None
 
     def decline(self, reason: str) -> None:
         m = self.m
@@ -316,8 +341,8 @@ class JoinLobby:
         m = self.m
         if key != m.host_key:
             return
-        if m.phase != "lobby" or m.games_done:
-            log.warning("dropped an offer from the host: not in the lobby")
+        if m.phase != "lobby" or m.games_done or self.offer is not None:
+            log.warning("dropped an offer from the host: not in the lobby, or offered already")
             return
         if proto != wire.PROTO:
             self.decline(f"the host speaks session protocol {proto} (netplay {wire.clip(host_version, 40)}), this "
@@ -351,6 +376,7 @@ class JoinLobby:
             self.decline(f"the host's terms are out of bounds ({wire.clip(str(terms), 80)}): {exc.reason}")
             return
         self.offered_terms = offered_terms
+        self.answered()
         m.game, m.players = game, players
         self.offer = (game_id, rules, players, resolved)
         m.say(f"the host offers {game.title or game_id} for {players} players "
@@ -359,13 +385,14 @@ class JoinLobby:
             extra.prepare(game)
         if players > 2:
             m.listen()      # the other joiners' direct links come to us here (the shell opens the port)
-        m.send(key, "ready", [[name, public_bytes(k), seat_proof(k, m.host_key, m.identity.public_key, name)]
-                              for name, k, _ in m.also], m.mesh_port)
+        self.say("ready", [[name, public_bytes(k), seat_proof(k, m.host_key, m.identity.public_key, name)]
+                           for name, k, _ in m.also], m.mesh_port)
 
     def on_refused(self, key: bytes, code: str, reason: str) -> None:
         m = self.m
         if key != m.host_key:
             return
+        self.answered()
         m.finish(EXIT_FAILED, f"the host refused: {wire.clip(reason)}")
 
     def on_header(self, key: bytes, data: bytes) -> None:
@@ -373,6 +400,8 @@ class JoinLobby:
         if key != m.host_key:
             return
         restart = m.phase == "play" and m.book is not None and m.book.seq == -1 and not m.games_done
+        if m.header is not None and data == m.header.encode():
+            return    # a copy of the header we accepted: our `start` is on its way (or is sent again)
         if (m.phase not in ("lobby", "over") and not restart) or self.offer is None:
             log.warning("dropped a header from the host: not expected now")
             return
@@ -403,6 +432,7 @@ class JoinLobby:
                 m.outbox.append(fx.ForgetSeat(m.book.header.session, s))
         elif m.book is not None:
             m.outbox.append(fx.CloseReplay())
+        self.answered()
         m.book = Book(header, secrets, m.game)
         m.header = header
         m.outbox.append(fx.OpenReplay(header))
@@ -410,6 +440,7 @@ class JoinLobby:
         m.decider.prepare(m.game)
         m.phase = "play"
         m.synced = False            # until the host says the game is on (every seat has started)
+        m.started = False
         m.following.reset()
         m.start_lines()
         self.started_at, self.start_sent = m.now, False
@@ -467,6 +498,10 @@ class JoinLobby:
 
     def tick(self) -> None:
         m = self.m
+        if self.last is not None and m.now - self.last_at >= self.resend_s and m.host_up():
+            tag, fields = self.last
+            m.send(m.host_key, tag, *fields)
+            self.last_at, self.resend_s = m.now, min(4.0, self.resend_s * 2)
         if self.started_at is None or self.start_sent or m.phase != "play" or m.book is None:
             return
         others = {key for key, _ in self.peers.values()}
@@ -478,4 +513,4 @@ class JoinLobby:
         m = self.m
         self.start_sent = True
         reached = sorted(seat for seat, (key, _) in self.peers.items() if key in m.links and m.links[key].up)
-        m.send(m.host_key, "start", m.header.hash, reached)
+        self.say("start", m.header.hash, reached)

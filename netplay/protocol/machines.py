@@ -245,6 +245,9 @@ class HostMachine(Machine):
                 for seat in link.seats:
                     self.deadlines.left(seat, self.now)
 
+    def lingering(self) -> bool:
+        return self.book is not None and self.unacked()
+
     def unacked(self) -> bool:
         """Whether a connected joiner has not confirmed the last frame yet (the shell waits for it at the end)."""
         last = self.book.seq if self.book is not None else -1
@@ -268,6 +271,7 @@ class JoinMachine(Machine):
         #: more seats this peer plays, by name: each with its own derived key and decider
         self.also = [(name, identity.seat_key(name), d) for name, d in also]
         self.synced = True
+        self.started = False             # the host said the game is on (the first `synced`)
         self.host_gone_at: float | None = None
         self.lobby = JoinLobby(self)
         self.following = Follower(self)
@@ -298,6 +302,7 @@ class JoinMachine(Machine):
         self.decider.prepare(self.game)
         self.phase = "play"
         self.synced = False
+        self.started = True
         self.lobby.start_sent = True
         self.start_lines()
         self.say(f"resuming after frame {self.book.seq}")
@@ -378,6 +383,14 @@ class JoinMachine(Machine):
         """Open our port for the other joiners' direct links (games of three seats or more), once."""
         if not self.mesh_port and self._listen is not None:
             self.mesh_port = self._listen()
+
+    def lingering(self) -> bool:
+        """Another joiner whose acknowledgements we know of lacks our last frame."""
+        book = self.book
+        if book is None or self.players <= 2:
+            return False
+        last = book.seq
+        return any(self.following.holders.get(peer, -1) < last for peer in self.other_joiners())
 
     def host_up(self) -> bool:
         link = self.links.get(self.host_key)

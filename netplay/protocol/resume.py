@@ -89,6 +89,8 @@ class JoinResume:
         if book is None or book.ledger.closed or m.phase != "play":
             m.lobby.hello()
             return
+        if not m.started:       # the game has not begun: our `start` is sent again until it does
+            return
         m.synced = False
         at = [book.header.session, book.seq, book.last_hash if book.seq >= 0 else bytes(32)]
         m.send(m.host_key, "hello", wire.PROTO, m.version, at, m.mesh_port)
@@ -99,7 +101,8 @@ class JoinResume:
             return
         if not m.synced and last >= 0:
             m.say(f"in step with the host again at frame {m.book.seq}")
-        m.synced = True
+        m.synced = m.started = True
+        m.lobby.answered()
         pending = m.following.pending
         if pending is not None:
             if pending.seq == m.book.seq + 1 and pending.prev == m.book.last_hash:
@@ -109,7 +112,7 @@ class JoinResume:
 
     def tick(self) -> None:
         m = self.m
-        if m.synced or m.book is None or m.phase != "play" or not m.host_up():
+        if m.synced or not m.started or m.book is None or m.phase != "play" or not m.host_up():
             return
-        if m.now - self.hello_at >= HELLO_EVERY_S and m.lobby.start_sent:
+        if m.now - self.hello_at >= HELLO_EVERY_S:
             self.hello()

@@ -76,6 +76,9 @@ class Sequencer:
             m.send(key, "reject", frame.seq, "frame", f"out of order: frame {nxt} is next")
             return
         problem = m.claims.premature(frame)
+        late = m.claims.late_answer(frame)
+        if late is not None:
+            problem = ("late", late)
         if problem is not None:
             log.warning("refused a timeout claim from %s (seat %s): %s", link.name, link.seat, problem[1])
             m.send(key, "reject", frame.seq, problem[0], wire.clip(problem[1]))
@@ -146,7 +149,7 @@ class Sequencer:
         m = self.m
         link = m.links.get(key)
         book = m.book
-        if link is None or link.seat is None or book is None or m.phase not in ("play", "over"):
+        if link is None or link.seat is None or book is None or m.phase == "lobby":
             return
         frames = book.frames
         if not 0 <= seq < len(frames) or frames[seq].hash != frame_hash:
@@ -161,7 +164,7 @@ class Sequencer:
     def on_want(self, key: bytes, seq: int) -> None:
         m = self.m
         link = m.links.get(key)
-        if link is None or link.seat is None or m.book is None or m.phase not in ("play", "over"):
+        if link is None or link.seat is None or m.book is None or m.phase == "lobby":
             return
         self.send_from(link, seq)
 
@@ -169,7 +172,7 @@ class Sequencer:
         """A joiner that has not acknowledged the last frame gets the frames after its last ack again."""
         m = self.m
         book = m.book
-        if book is None or m.phase not in ("play", "over"):
+        if book is None or m.phase == "lobby":
             return
         last = book.seq
         for link in self.joiners():

@@ -1,0 +1,261 @@
+"""The promises of a session, checked on every simulated run against the simulator's ground truth.
+
+- **No crash.** No exception escapes a peer's state machine, whatever it is sent.
+- **No honest blame.** An honest peer's own copy never ends with its own forfeit (a final timeout claim
+  against one of its seats, not contested) unless, by the ground truth, that peer was dead or cut off
+  from the host for longer than its deadline; no honest copy co-signs (or shows complete) the forfeit of
+  another honest seat unless that seat was dead or cut off; no honest copy holds a dispute that blames an
+  honest seat. With two seats an abort leaves the honest copy unfinished or contested, never lost.
+- **Bounded time.** Every honest peer ends (finished, the liar's forfeit, contested, unfinished) within a
+  bound computed from the agreed terms and the frames played, plus the time the run's faults cost.
+- **Agreement.** Honest copies hold the same frame wherever both hold one the host sequenced, unless a
+  proof that the host equivocated (two of its certificates for one number) is in every honest copy of
+  three seats or more that met the fork (and that peer stopped, naming the host).
+- **Bounded memory.** The buffers a peer keeps for others (frames seen, frames ahead, acknowledgements,
+  held claims) stay within their caps.
+- **Liveness.** With every seat honest and no faults, or only crashes that a resume repairs, every game
+  completes and every copy is valid and the same; no frame a peer acknowledged is lost across a crash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from netplay.deadlines import DECISIONS
+from netplay.protocol.claims import MAX_SEEN
+from netplay.protocol.following import MAX_AHEAD
+from replays.audit import audit_bytes
+from replays.codec import encode
+
+__all__ = ["Report", "check"]
+
+
+@dataclass(slots=True)
+class Report:
+    violations: list[str] = field(default_factory=list)
+    outcomes: dict[int, Any] = field(default_factory=dict)
+    frames: int = 0
+    bound: float = 0.0
+    ended_at: dict[int, float] = field(default_factory=dict)
+    audited: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+def _away(world: Any, index: int, since: float, until: float) -> float:
+    """How long peer `index` was dead, or had no link to the host, within [since, until] (ground truth)."""
+    total = 0.0
+    for start, end in world.peers[index].down:
+        total += max(0.0, min(end, until) - max(start, since))
+    if index != 0:
+        down_at = None
+        for when, kind, args in world.history:
+            if kind in ("down", "up") and set(args) == {0, index}:
+                if kind == "down" and down_at is None:
+                    down_at = when
+                elif kind == "up" and down_at is not None:
+                    total += max(0.0, min(when, until) - max(down_at, since))
+                    down_at = None
+        if down_at is not None:
+            total += max(0.0, until - max(down_at, since))
+    return total
+
+
+def _deadline(world: Any, kind: str) -> float:
+    """The shortest deadline a frame of `kind` can have under the run's terms (ground truth's yardstick)."""
+    terms = world.terms
+    if kind not in DECISIONS:
+        return terms.frame_limit_ms / 1000
+    limits = [terms.reveal_timeout_ms / 1000]
+    if terms.move_ms is not None:
+        limits.append(terms.move_ms / 1000)
+    if terms.clock is not None:
+        limits.append(terms.clock[1] / 1000 or terms.clock[0] / 1000)
+    return min(limits)
+
+
+def bound(world: Any, frames: int) -> float:
+    """The longest an honest peer may take to reach an end: the lobby, every frame at its deadline, every
+    seat's lateness, the claims and contests that end a game, and the time the faults took away."""
+    terms = world.terms
+    timeout = terms.reveal_timeout_ms / 1000
+    move = (terms.move_ms or 0) / 1000
+    clock = 0.0 if terms.clock is None else terms.clock[0] / 1000 + frames * terms.clock[1] / 1000
+    liars = sum(1 for p in world.peers if p.adversary is not None)
+    per_frame = terms.frame_limit_ms / 1000 + 2 * world.faults.latency[1] + (0.25 if world.faults.reorder else 0)
+    decisions = frames * max(move, 0) if liars else 0.0
+    faults = world.faults.drops * (world.faults.drop_s + 2) + world.faults.kills * (world.faults.kill_s + 3)
+    return (60.0 + frames * per_frame + min(decisions, liars * (clock + move * frames)) + clock * liars
+            + world.players * terms.lateness_ms / 1000 + 8 * (timeout + 15.0) + faults + (frames * 3.0 if
+                                                                                           world.faults.loss else 0))
+
+
+def check(world: Any, honest_only: bool, repairable: bool) -> Report:
+    """Every invariant over a finished run. `honest_only`: every seat honest; `repairable`: the only faults
+    were crashes and link drops short enough for a resume to repair."""
+    report = Report()
+    honest = [p for p in world.peers if p.adversary is None]
+    liar_seats = {p.index for p in world.peers if p.adversary is not None}
+    # which seat each peer plays: peer n plays the seat its key holds in any header it saw
+    seat_of: dict[int, int] = {}
+    for p in world.peers:
+        header = p.disk.header
+        if header is not None:
+            for s, (key, _) in enumerate(header.seats):
+                if key == p.key:
+                    seat_of[p.index] = s
+    honest_seats = {seat_of[p.index] for p in honest if p.index in seat_of}
+    for p in world.peers:
+        report.outcomes[p.index] = p.outcome
+        if p.crash is not None:
+            report.violations.append(f"peer {p.index} crashed:\n{p.crash}")
+    longest = max((len(p.disk.frames) for p in world.peers), default=0)
+    report.frames = longest
+    report.bound = bound(world, longest)
+    ended = {args[0]: when for when, kind, args in world.history if kind == "ended"}
+    report.ended_at = ended
+    for p in honest:
+        if p.outcome is None and p.crash is None:
+            report.violations.append(f"honest peer {p.index} did not end within {world.now:.0f} s (bound "
+                                     f"{report.bound:.0f} s): last lines {p.lines[-3:]}")
+        elif p.index in ended and ended[p.index] > report.bound:
+            report.violations.append(f"honest peer {p.index} ended at {ended[p.index]:.0f} s, after the bound "
+                                     f"{report.bound:.0f} s")
+    for p in honest:
+        machine = p.machine
+        if machine is None or machine.book is None:
+            continue
+        _blame(world, p, machine, honest_seats, report)
+        _memory(p, machine, report)
+    _agreement(world, honest, report)
+    if honest_only or repairable:
+        _liveness(world, report, repairable)
+    _acked(world, honest, report)
+    return report
+
+
+def _blame(world: Any, p: Any, machine: Any, honest_seats: set[int], report: Report) -> None:
+    book = machine.book
+    ledger = book.ledger
+    claim = ledger.claim
+    if ledger.status == "disputed" and ledger.dispute is not None and ledger.dispute.seat in honest_seats:
+        report.violations.append(f"honest peer {p.index}'s copy blames honest seat {ledger.dispute.seat}: "
+                                 f"{ledger.dispute.reason}")
+    if claim is None or claim.open or ledger.status == "contested":
+        return
+    blamed = claim.blamed
+    if blamed not in honest_seats:
+        return
+    owner = next((q for q in world.peers if q.machine is not None and q.machine.book is not None
+                  and q.machine.book.holds(blamed)), None)
+    owner_index = owner.index if owner is not None else blamed
+    away = _away(world, owner_index, 0.0, world.now)
+    deadline = _deadline(world, claim.kind)
+    cosigned = ledger.status == "unfinished"
+    late_decision = claim.kind in DECISIONS and world.think_max >= deadline
+    if book.holds(blamed):
+        if cosigned and away < deadline and not late_decision:
+            report.violations.append(f"honest peer {p.index}'s own copy shows its own forfeit (seat {blamed}, "
+                                     f"{claim.kind} frame {claim.frame_no}); it was away {away:.1f} s")
+        return
+    signed = [f for f in ledger.frames[claim.frame_no + 1:] if book.holds(f.seat) and f.kind in ("seed", "final")]
+    if (cosigned or signed) and away < deadline and not late_decision:
+        report.violations.append(f"honest peer {p.index} co-signs or shows the forfeit of honest seat {blamed} "
+                                 f"({claim.kind} frame {claim.frame_no}), which was away only {away:.1f} s")
+
+
+def _memory(p: Any, machine: Any, report: Report) -> None:
+    claims = machine.claims
+    if any(len(v) > MAX_SEEN for v in claims.seen.values()) or len(claims.seen) > 4:
+        report.violations.append(f"peer {p.index} keeps too many unsequenced frames ({len(claims.seen)} numbers)")
+    following = getattr(machine, "following", None)
+    if following is not None:
+        for name in ("ahead", "acks", "held"):
+            if len(getattr(following, name)) > MAX_AHEAD:
+                report.violations.append(f"peer {p.index} keeps {len(getattr(following, name))} {name}")
+        if len(following.holders) > world_players(machine):
+            report.violations.append(f"peer {p.index} tracks {len(following.holders)} holders")
+
+
+def world_players(machine: Any) -> int:
+    return max(machine.players, 1)
+
+
+def _agreement(world: Any, honest: list, report: Report) -> None:
+    copies = []
+    for p in honest:
+        machine = p.machine
+        book = machine.book if machine is not None else None
+        if book is None:
+            continue
+        copies.append((p, book, _proofs(p)))
+    for i, (pa, ba, proofs_a) in enumerate(copies):
+        for pb, bb, proofs_b in copies[i + 1:]:
+            if ba.header.session != bb.header.session:
+                continue
+            for seq in range(min(len(ba.frames), len(bb.frames))):
+                if not (ba.sequenced(seq) and bb.sequenced(seq)):
+                    continue
+                if ba.frames[seq].hash != bb.frames[seq].hash:
+                    if proofs_a or proofs_b:
+                        for q, proofs in ((pa, proofs_a), (pb, proofs_b)):
+                            if not proofs and not world.faults.partition:
+                                report.violations.append(f"honest peer {q.index} met the host's fork at frame {seq} "
+                                                         "without naming it")
+                    else:
+                        report.violations.append(f"honest peers {pa.index} and {pb.index} hold different sequenced "
+                                                 f"frames {seq} and no proof names the host")
+                    break
+
+
+def _proofs(p: Any) -> bool:
+    """Whether peer p's disk holds two host certificates for one frame number (an equivocation proof)."""
+    seen: dict[int, set[bytes]] = {}
+    for record in p.disk.records:
+        if record and record[0] in ("cert", "ack"):
+            seen.setdefault(record[2], set()).add(record[3])
+    return any(len(h) > 1 for h in seen.values())
+
+
+def _liveness(world: Any, report: Report, repairable: bool) -> None:
+    for p in world.peers:
+        if p.outcome is None or p.outcome.code != 0:
+            report.violations.append(f"an honest game did not complete at peer {p.index}: {p.outcome}")
+            return
+    frames = [tuple(p.disk.frames) for p in world.peers if p.disk.header is not None]
+    if len(set(frames)) != 1:
+        report.violations.append("the copies of an honest game differ")
+        return
+    host = world.peers[0]
+    data = encode(host.disk.header.value()) + b"".join(host.disk.frames)
+    verdict = audit_bytes(data, name=f"peer 0 of run {world.seed}")
+    report.audited += 1
+    if verdict.status != "valid":
+        report.violations.append(f"the copy of an honest game is {verdict.status}: {verdict.reason}")
+
+
+def _acked(world: Any, honest: list, report: Report) -> None:
+    """No frame a peer acknowledged is lost: each is in its own copy, and in the host's copy (which sequenced
+    it), also after a crash and resume."""
+    host = world.peers[0]
+    host_frames = host.machine.book.frames if host.machine is not None and host.machine.book is not None else None
+    for p in honest:
+        machine = p.machine
+        if machine is None or machine.book is None:
+            continue
+        frames = machine.book.frames
+        for seq, digest in p.acked.items():
+            if seq < len(frames) and frames[seq].hash != digest:
+                report.violations.append(f"peer {p.index} lost its acknowledged frame {seq}")
+                return
+            if seq >= len(frames) and p.outcome is not None and p.outcome.code == 0:
+                report.violations.append(f"peer {p.index}'s acknowledged frame {seq} is gone from its copy")
+                return
+            if (host.adversary is None and host_frames is not None and host.disk.header is not None
+                    and host.disk.header.session == machine.book.header.session and seq < len(host_frames)
+                    and host_frames[seq].hash != digest):
+                report.violations.append(f"the host lost frame {seq} that peer {p.index} acknowledged")
+                return

@@ -1,0 +1,187 @@
+"""One simulated run from one seed, and campaigns of many.
+
+`plan_for(seed)` draws everything of a run from its seed: the game and its options, the number of peers,
+the terms, who lies and how (one strategy of `simulator.adversary.STRATEGIES`, or two colluding seats of
+four), and the faults. `simulate(plan)` plays it on a `World` and checks every invariant
+(simulator/invariants.py). A failing run is replayed, exactly, by `python -m simulator --seed N`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import engines
+from replays.header import Terms
+from simulator import adversary as adv
+from simulator.deciders import SimBot
+from simulator.invariants import Report, check
+from simulator.world import Faults, World
+
+__all__ = ["Plan", "plan_for", "simulate", "campaign", "Result", "command"]
+
+#: the games and how often a campaign plays each (the cheap ones more: a Catan deal costs a shuffle proof)
+GAMES = {"loyal-captain": 4, "quedah-merchant": 4, "madagaskar": 3, "ploc": 1, "turning-tides": 2, "ebbe-flut": 2,
+         "ebbe-flut-solo": 1, "catan": 3, "catan-ck": 3}
+COALITIONS = [("close-early", "cosign-at-once"), ("equivocate", "silent"), ("withhold-from", "cosign-at-once"),
+              ("ahead-then-claim", "cosign-at-once"), ("veto-roll", "withhold-chain"), ("claim-early", "mutate")]
+
+
+@dataclass(slots=True)
+class Plan:
+    seed: int
+    game: str
+    players: int
+    options: dict = field(default_factory=dict)
+    liars: dict[int, str] = field(default_factory=dict)       # peer index -> strategy
+    faults: Faults = field(default_factory=Faults)
+    terms: Terms = field(default_factory=Terms.agreed)
+    think: float = 0.0
+    nth: int = 1
+
+    def describe(self) -> str:
+        who = ", ".join(f"peer {i} {s}" for i, s in sorted(self.liars.items())) or "all honest"
+        f = self.faults
+        faults = [f"{k} {v}" for k, v in (("loss", f.loss), ("dup", f.duplicate), ("reorder", f.reorder),
+                                           ("drops", f.drops), ("kills", f.kills)) if v]
+        if f.partition:
+            faults.append(f"partition {f.partition}")
+        return (f"seed {self.seed}: {self.game} x{self.players} {self.options or ''}, {who}"
+                + (f"; faults: {', '.join(faults)}" if faults else ""))
+
+
+def command(seed: int) -> str:
+    return f"python -m simulator --seed {seed} -v"
+
+
+def _eligible(strategy: str, players: int) -> list[int]:
+    cls, _ = adv.STRATEGIES[strategy]
+    if players < max(cls.min_players, 2):
+        return []
+    if cls.hosts_only:
+        return [0]
+    if cls.joiners_only:
+        return list(range(1, players))
+    return list(range(players))
+
+
+def plan_for(seed: int) -> Plan:
+    rng = random.Random(f"plan/{seed}")
+    game = rng.choices(list(GAMES), weights=list(GAMES.values()))[0]
+    counts = engines.get(game).players
+    players = rng.choice(counts)
+    options: dict[str, Any] = {}
+    if game.startswith("catan"):
+        options["max_rounds"] = rng.choices(["1", "2", "3"], weights=[5, 4, 1])[0]
+        if game == "catan-ck" and rng.random() < 0.3:
+            options["defense"] = "choose"
+    clock = (30_000, 1_000) if rng.random() < 0.25 else None
+    terms = Terms.agreed(10_000, clock, 20_000, 500, 5_000, 0)
+    plan = Plan(seed, game, players, options, terms=terms, nth=rng.randint(1, 3))
+    roll = rng.random()
+    strategies = [s for s in adv.STRATEGIES if _eligible(s, players)]
+    if players == 4 and roll < 0.12:
+        first, second = rng.choice(COALITIONS)
+        hosts = _eligible(first, players)
+        joiners = [i for i in _eligible(second, players) if i not in hosts] or [1]
+        plan.liars = {rng.choice(hosts): first, rng.choice(joiners): second}
+    elif strategies and roll < 0.75:
+        strategy = rng.choice(strategies)
+        plan.liars = {rng.choice(_eligible(strategy, players)): strategy}
+    faults = Faults()
+    kind = rng.random()
+    if not plan.liars and players > 1:
+        if kind < 0.3:
+            faults.kills = rng.randint(1, 3)
+            faults.kill_s = 4.0
+        elif kind < 0.5:
+            faults.drops = rng.randint(1, 4)
+            faults.drop_s = 3.0
+        elif kind < 0.6:
+            faults.loss, faults.duplicate, faults.reorder = 0.02, 0.02, 0.05
+        elif kind < 0.65 and players >= 3:
+            faults.partition = (1, 2)
+    elif plan.liars and kind < 0.25:
+        faults.latency = (0.001, 0.2)
+        faults.duplicate = 0.01
+    if "wrong-seed" in plan.liars.values():
+        faults.kills, faults.kill_host = 1, False
+    plan.faults = faults
+    plan.think = 2.0 if rng.random() < 0.2 else 0.0
+    return plan
+
+
+@dataclass(slots=True)
+class Result:
+    plan: Plan
+    report: Report
+    seconds: float
+    sim_time: float
+    events: int
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok
+
+
+def simulate(plan: Plan, until: float = 7200.0) -> tuple[World, Report]:
+    world = World(plan.seed, plan.game, plan.players, options=plan.options, terms=plan.terms, faults=plan.faults,
+                  deciders=lambda index, w: SimBot(w, plan.seed, think=plan.think), max_time=until)
+    world.think_max = plan.think
+    for index, strategy in plan.liars.items():
+        world.peers[index].adversary = adv.make(strategy, random.Random(f"liar/{plan.seed}/{index}"), plan.nth)
+        if strategy == "wrong-seed":
+            world.tamper_saved = _wrong_seed(index)
+            world.faults.kills = 1
+    world.start()
+    horizon = 8.0 + 0.05 * _expected_frames(plan.game)
+    world.plan_faults(horizon, only=[i for i, s in plan.liars.items() if s == "wrong-seed"] or None)
+    honest = [p for p in world.peers if p.adversary is None]
+    world.run(lambda: all(p.outcome is not None or p.crash is not None for p in honest))
+    repairable = not plan.liars and not plan.faults.loss and not plan.faults.partition and not plan.faults.duplicate
+    report = check(world, honest_only=not plan.liars and repairable and not plan.faults.drops and
+                   not plan.faults.kills, repairable=repairable)
+    return world, report
+
+
+def _wrong_seed(index: int) -> Any:
+    def tamper(peer: Any, saved: Any) -> Any:
+        if peer.index != index:
+            return saved
+        import dataclasses
+        return dataclasses.replace(saved, seed="11" * 32)
+    return tamper
+
+
+def _expected_frames(game: str) -> int:
+    return {"ploc": 900, "turning-tides": 400, "ebbe-flut": 300, "madagaskar": 200}.get(game, 120)
+
+
+def run_seed(seed: int) -> Result:
+    started = time.process_time()
+    plan = plan_for(seed)
+    world, report = simulate(plan)
+    return Result(plan, report, time.process_time() - started, world.now, world.event_count)
+
+
+def campaign(seeds: range | list[int], workers: int = 1, on_result: Any = None) -> list[Result]:
+    """Run every seed (on `workers` processes); results in seed order."""
+    if workers <= 1:
+        out = []
+        for seed in seeds:
+            result = run_seed(seed)
+            out.append(result)
+            if on_result is not None:
+                on_result(result)
+        return out
+    import multiprocessing
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers) as pool:
+        out = []
+        for result in pool.imap(run_seed, list(seeds), chunksize=4):
+            out.append(result)
+            if on_result is not None:
+                on_result(result)
+        return out

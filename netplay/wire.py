@@ -117,6 +117,9 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
                         "lateness ms]")
     if tag in ("frame", "dispute") and len(fields[0]) > MAX_FRAME:
         raise Malformed(f"{tag} of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
+    problem = _ranges(tag, fields)
+    if problem:
+        raise Malformed(f"{tag}: {problem}")
     if tag == "ack" and not all(len(f) in ((32,) if i == 0 else (0, 64))
                                            for i, f in enumerate(x for x in fields if isinstance(x, bytes))):
         raise Malformed(f"{tag}: hash (32 bytes) and signatures (64 bytes, or none with two seats)")
@@ -140,9 +143,25 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
         raise Malformed(f"refused: unknown code {fields[0][:32]!r}")
     if tag == "reject" and fields[1] not in REJECTS:
         raise Malformed(f"reject: unknown code {fields[1][:32]!r}")
-    if tag == "rematch" and not all(isinstance(s, int) and not isinstance(s, bool) for s in fields[0]):
-        raise Malformed("rematch: seats must be ints")
     return tag, fields
+
+
+MAX_SEQ = 1 << 40      # no game has more frames; larger numbers are refused before a handler sees them
+
+#: tag -> (field index, lowest, highest) for the int fields whose range a handler relies on
+_RANGES: dict[str, tuple[tuple[int, int, int], ...]] = {
+    "ack": ((0, 0, MAX_SEQ),), "want": ((0, 0, MAX_SEQ),), "reject": ((0, -1, MAX_SEQ),),
+    "synced": ((0, -1, MAX_SEQ),), "chat": ((0, -1, 63),), "offer": ((3, 1, 64),),
+}
+
+
+def _ranges(tag: str, fields: list) -> str | None:
+    for index, low, high in _RANGES.get(tag, ()):
+        if not low <= fields[index] <= high:
+            return f"field {index + 1} is out of range {low}..{high}"
+    if tag == "rematch" and not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < 64 for s in fields[0]):
+        return "seats must be seat numbers"
+    return None
 
 
 def _is_int(value: Any) -> bool:

@@ -580,7 +580,7 @@ class Replay(Adversary):
         for effect in effects:
             if isinstance(effect, fx.Send) and len(self.kept) < 200 and self.rng.random() < 0.2:
                 self.kept.append((effect.to, effect.data))
-        if self.kept and self.rng.random() < 0.1:
+        if self.kept and effects and self.rng.random() < 0.1:
             to, data = self.rng.choice(self.kept)
             out.append(fx.Send(to, data))
             foreign = self.foreign(machine, data)

@@ -162,6 +162,8 @@ def _blame(world: Any, p: Any, machine: Any, honest_seats: set[int], report: Rep
                                      f"{claim.kind} frame {claim.frame_no}); it was away {away:.1f} s")
         return
     signed = [f for f in ledger.frames[claim.frame_no + 1:] if book.holds(f.seat) and f.kind in ("seed", "final")]
+    if world.lost.get(owner_index):
+        return     # the network lost that seat's messages: its link was (partly) down
     if (cosigned or signed) and away < deadline and not late_decision:
         report.violations.append(f"honest peer {p.index} co-signs or shows the forfeit of honest seat {blamed} "
                                  f"({claim.kind} frame {claim.frame_no}), which was away only {away:.1f} s")

@@ -191,6 +191,7 @@ class World:
         #: a hook that changes a peer's saved game before it resumes (the wrong-seed attack)
         self.tamper_saved: Callable[[SimPeer, Any], Any] | None = None
         self._generation: dict[frozenset[int], int] = {}
+        self.lost: dict[int, int] = {}      # messages of each peer the network lost
         self._last_delivery: dict[tuple[int, int], float] = {}
 
     # ------------------------------------------------------------------------------ setup
@@ -333,6 +334,7 @@ class World:
         faults = self.faults
         for message in messages:
             if faults.loss and self.rng.random() < faults.loss:
+                self.lost[a] = self.lost.get(a, 0) + 1
                 continue
             copies = 2 if faults.duplicate and self.rng.random() < faults.duplicate else 1
             for _ in range(copies):

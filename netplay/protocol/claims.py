@@ -65,6 +65,7 @@ class Claims:
         self.owed_since = 0.0
         self.contested = False            # our contest is applied (sequenced, or recorded here alone)
         self.judged: int | None = None    # frame number of the final claim against us we have judged
+        self.unfinished_at: float | None = None   # when a forfeit was co-signed here (a contest may follow)
         self.refusing: int | None = None  # frame number of a final claim whose forfeit we will not co-sign
         self.refusing_since = 0.0
         self.forwarded: set[bytes] = set()   # hashes of seen frames passed to the host already
@@ -135,6 +136,8 @@ class Claims:
             self._owe_contest(claim)
         if self.mine is not None and nxt > self.mine.seq:
             self.mine = None
+        if ledger.status == "unfinished" and self.unfinished_at is None:
+            self.unfinished_at = m.now
         self.stall_since = None
 
     def _owe_contest(self, claim) -> None:
@@ -480,7 +483,15 @@ class Claims:
         return "past its deadline"
 
     def may_close(self) -> bool:
-        """Whether the session may report the closed game now (not while our contest is on its way)."""
-        ledger = self.m.book.ledger
-        return not (ledger.status == "unfinished" and self.owed is not None and not self.contested)
+        """Whether the session may report the closed game now: not while our contest is on its way, nor in
+        the first `CONTEST_WAIT` after a forfeit of another seat (its contest may be on its way)."""
+        m = self.m
+        ledger = m.book.ledger
+        if ledger.status != "unfinished":
+            return True
+        if self.owed is not None and not self.contested:
+            return False
+        blamed = ledger.claim.blamed if ledger.claim is not None else None
+        return (blamed is None or m.book.holds(blamed) or self.unfinished_at is None
+                or m.now - self.unfinished_at >= CONTEST_WAIT)
 

@@ -91,6 +91,7 @@ class Link:
     # both: what the peer is known to hold, and when we last sent it frames
     acked: int = -1
     sent_at: float = -1e9
+    served_at: float = -1e9       # when we last answered its `want` (one burst per interval)
     resend_s: float = RESEND_S
 
     @property

@@ -56,6 +56,7 @@ class Follower:
         self.holders: dict[bytes, int] = {}   # peer key -> the highest frame it acknowledged
         self.gap_since: float | None = None
         self.wanted_at = -1e9
+        self.served: dict[bytes, float] = {}   # peer key -> when we last answered its `want`
 
     # ------------------------------------------------------------------------------ frames
 
@@ -242,6 +243,9 @@ class Follower:
         book = m.book
         if book is None or key == m.host_key or m.seat_of_peer(key) is None or m.phase == "lobby":
             return
+        if m.now - self.served.get(key, -1e9) < PULL_S:
+            return    # one burst per interval: nobody makes us send more than it is sent
+        self.served[key] = m.now
         for n in range(max(0, seq), min(len(book.frames), max(0, seq) + BURST)):
             if not book.sequenced(n):
                 break

@@ -68,7 +68,8 @@ class Sequencer:
             return
         if frame.seq < nxt:
             if book.frames[frame.seq].hash == frame.hash:
-                self.send_from(link, frame.seq)     # it may have missed our copy: the frames from there on
+                if link.acked < frame.seq:          # it may have missed our copy: the frames from there on
+                    self.serve(link, link.acked + 1)
             else:
                 m.send(key, "reject", frame.seq, "frame", f"frame {frame.seq} is already another one")
             return
@@ -135,6 +136,13 @@ class Sequencer:
             m.send_raw(link.key, message)
             link.sent_at = m.now
 
+    def serve(self, link: Link, seq: int) -> None:
+        """Frames from `seq` on for a joiner that asks (or shows it misses them): at most one burst per
+        `RESEND_S`, so that nobody can make the host send more than it is sent."""
+        if self.m.now - link.served_at >= RESEND_S:
+            link.served_at = self.m.now
+            self.send_from(link, seq)
+
     def send_from(self, link: Link, seq: int) -> None:
         """The sequenced frames from `seq` on (at most BURST) to one joiner."""
         m = self.m
@@ -166,7 +174,7 @@ class Sequencer:
         link = m.links.get(key)
         if link is None or link.seat is None or m.book is None or m.phase == "lobby":
             return
-        self.send_from(link, seq)
+        self.serve(link, seq)
 
     def tick(self) -> None:
         """A joiner that has not acknowledged the last frame gets the frames after its last ack again."""

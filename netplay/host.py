@@ -116,7 +116,7 @@ class HostSession(Session):
         elif event.kind == "left":
             self._input(lambda m: m.unlinked(now, event.peer, event.reason))
         else:
-            self._input(lambda m: m.receive(now, event.peer, event.data))
+            self._receive(event.peer, event.data)
 
     def _send(self, to: bytes, data: bytes) -> None:
         if self.transport is not None:

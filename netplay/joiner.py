@@ -153,7 +153,7 @@ class JoinSession(Session):
                     self.machine.say("reconnected to the host")
                     self._input(lambda m: m.linked(now, host, transport.host_name or ""))
             for data in messages:
-                self._input(lambda m, d=data: m.receive(now, host, d))
+                self._receive(host, data)
                 if self.outcome is not None:
                     break
             for event in links:
@@ -162,7 +162,7 @@ class JoinSession(Session):
                 elif event.kind == "left":
                     self._input(lambda m, e=event: m.unlinked(now, e.key, e.reason))
                 else:
-                    self._input(lambda m, e=event: m.receive(now, e.key, e.data))
+                    self._receive(event.key, event.data)
             self._tick()
 
     def _poll_all(self, timeout_ms: int, waker: Any) -> tuple[list[bytes], list]:

@@ -196,6 +196,9 @@ class Session:
         self._waker_closed = False
         self._closing = False
         self._early: Outcome | None = None
+        #: a test hook: a lying peer of the tests (simulator/adversary.py) sees this peer's effects, incoming
+        #: messages and ticks here (None: an honest peer)
+        self.tap: Any = None
 
     # ------------------------------------------------------------------------------ what the machine holds
 
@@ -308,10 +311,22 @@ class Session:
         if machine is None:
             return
         call(machine)
-        self._carry_out(machine.drain())
+        effects = machine.drain()
+        if self.tap is not None:
+            effects = self.tap.outgoing(machine, effects)
+        self._carry_out(effects)
+
+    def _receive(self, key: bytes, data: bytes) -> None:
+        now = time.monotonic()
+        if self.tap is not None and self.machine is not None:
+            data = self.tap.incoming(self.machine, key, data)
+            if data is None:
+                return
+        self._input(lambda m: m.receive(now, key, data))
 
     def _tick(self) -> None:
-        self._input(lambda m: m.tick(time.monotonic()))
+        tap = self.tap
+        self._input(lambda m: (m.tick(time.monotonic()), tap is not None and tap.tick(m)))
 
     def _carry_out(self, effects: list[fx.Effect]) -> None:
         for effect in effects:

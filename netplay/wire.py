@@ -169,8 +169,8 @@ def _is_int(value: Any) -> bool:
 
 
 def _terms_ok(terms: list) -> bool:
-    def ms(value: Any) -> bool:
-        return _is_int(value) and 0 <= value <= 86_400_000
+    def ms(value: Any) -> bool:       # (the ranges are the joiner's to judge: it declines with the reason)
+        return _is_int(value) and -MAX_SEQ <= value <= MAX_SEQ
     if len(terms) != 5:
         return False
     clock = terms[1]

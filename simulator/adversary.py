@@ -2,16 +2,19 @@
 
 An adversary holds its seat's keys and knows what its machine knows, so it can sign anything: it hooks
 its machine's outgoing effects (drop, delay, alter, duplicate messages), its incoming messages, its
-decisions and its own frames, and may inject messages at any tick. Every strategy works for the host
-and for a joiner unless its docstring says otherwise; `STRATEGIES` names them all. The same classes
-drive a lying peer over real processes (tests/session_peer.py), so an attack found here can be played
-against the real `netplay host` / `netplay join`.
+decisions and its own frames, and may inject messages at any tick. The same classes drive a lying peer
+over real processes (tests/session_peer.py hooks one into a real `HostSession` / `JoinSession`), so an
+attack the simulator explores can be played against the real `netplay host` / `netplay join`.
 
-The hooks take the peer's machine; `machine.now` is the peer's clock.
+A strategy is named by a spec, `name[:arg[:arg]]` (`parse`): e.g. `withhold:chain:3` (its third chain
+frame), `claim-early:act:2` (at once, against seat 2's move), `withhold-from:seed:2:1` (the host never
+passes seat 1's seed to seat 2). `STRATEGIES` lists the specs the simulator draws from. The hooks take
+the peer's machine; `machine.now` is the peer's clock.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -22,9 +25,10 @@ from netplay.deadlines import AUTOMATIC, DECISIONS
 from netplay.protocol import effects as fx
 from replays import codec
 from replays.certs import sign_cert
+from replays.crypto import generate_key
 from replays.frames import Frame, decode_frame, make_frame
 
-__all__ = ["Adversary", "STRATEGIES", "make"]
+__all__ = ["Adversary", "STRATEGIES", "parse"]
 
 
 def _unpack(data: bytes) -> tuple[str, list] | None:
@@ -34,16 +38,39 @@ def _unpack(data: bytes) -> tuple[str, list] | None:
         return None
 
 
+def _frame_of(data: bytes) -> Frame | None:
+    msg = _unpack(data)
+    if not msg or msg[0] != "frame":
+        return None
+    try:
+        return decode_frame(msg[1][0])
+    except codec.FormatError:
+        return None
+
+
 def _own_key(machine: Any, seat: int) -> Any:
     return machine.book.ledger_for(seat).me.key
 
 
 def _resign(machine: Any, frame: Frame, body: Any = None, seq: int | None = None, prev: bytes | None = None,
-            kind: str | None = None, digest: bytes | None = None) -> Frame:
+            session: bytes | None = None, key: Any = None) -> Frame:
     """`frame` with some fields changed, properly signed with its seat's key (a lie, not a forgery)."""
-    return make_frame(_own_key(machine, frame.seat), frame.session, frame.seq if seq is None else seq,
-                      frame.prev if prev is None else prev, frame.seat, kind or frame.kind,
-                      frame.body if body is None else body, frame.digest if digest is None else digest)
+    return make_frame(key or _own_key(machine, frame.seat), session or frame.session,
+                      frame.seq if seq is None else seq, frame.prev if prev is None else prev, frame.seat, frame.kind,
+                      frame.body if body is None else body, frame.digest)
+
+
+def _certified(machine: Any, frame: Frame) -> bytes:
+    """A `frame` message as this peer would send it: a host certifies whatever it sends (its own key)."""
+    cert = b""
+    if machine.role == "host" and machine.players > 2:
+        cert = sign_cert(machine.identity.private_key, frame.session, frame.seq, frame.hash)
+    return wire.pack("frame", frame.encode(), cert)
+
+
+def _to_all(machine: Any, data: bytes) -> list:
+    keys = [link.key for link in machine.links.values() if link.up]
+    return [fx.Send(key, data) for key in keys]
 
 
 class Adversary:
@@ -54,15 +81,17 @@ class Adversary:
     joiners_only = False
     min_players = 1
 
-    def __init__(self, rng: random.Random, nth: int = 1):
+    def __init__(self, rng: random.Random, *args: str):
         self.rng = rng
-        self.nth = nth
+        self.args = args
         self.counts: dict[str, int] = {}
-        self.done = False
 
     def count(self, what: str) -> int:
         self.counts[what] = self.counts.get(what, 0) + 1
         return self.counts[what]
+
+    def arg(self, index: int, default: str = "") -> str:
+        return self.args[index] if len(self.args) > index and self.args[index] != "" else default
 
     def attach(self, machine: Any) -> None:
         pass
@@ -82,6 +111,11 @@ class Adversary:
         if book is None or machine.phase != "play" or book.ledger.closed:
             return None
         return book.ledger.awaited()
+
+    def say(self, line: str) -> None:
+        """What the liar does, for a person reading a run (tests/session_peer.py prints it)."""
+        self.lines = getattr(self, "lines", [])
+        self.lines.append(f"cheat: {line}")
 
 
 class _Never:
@@ -114,29 +148,28 @@ class StallDecisions(Adversary):
         honest = machine.decider_for
         margin = self.rng.uniform(0.05, 0.6)
 
-        def decider_for(seat: int) -> Any:
-            inner = honest(seat)
+        class Slow:
+            def __init__(self, inner: Any):
+                self.inner = inner
 
-            class Slow:
-                def prepare(self, game: Any) -> None:
-                    inner.prepare(game)
+            def prepare(self, game: Any) -> None:
+                self.inner.prepare(game)
 
-                def decide(self, game: Any, state: Any, seat: int, legal: list[str]) -> str | None:
-                    nxt = Adversary.awaited(machine)
-                    remaining = machine.deadlines.remaining(nxt[0], seat, machine.now) if nxt else None
-                    if remaining is not None and remaining > margin:
-                        return None
-                    return inner.decide(game, state, seat, legal)
+            def decide(self, game: Any, state: Any, seat: int, legal: list[str]) -> str | None:
+                nxt = Adversary.awaited(machine)
+                remaining = machine.deadlines.remaining(nxt[0], seat, machine.now) if nxt else None
+                if remaining is not None and remaining > margin:
+                    return None
+                return self.inner.decide(game, state, seat, legal)
 
-                def rematch(self, games_done: int) -> bool | None:
-                    return inner.rematch(games_done)
-            return Slow()
-        machine.decider_for = decider_for
+            def rematch(self, games_done: int) -> bool | None:
+                return self.inner.rematch(games_done)
+        machine.decider_for = lambda seat: Slow(honest(seat))
 
 
 class StallAutomatic(Adversary):
-    """Every frame that needs no decision sent just before its deadline (by the liar's own clock), so that
-    nothing but a sum of lateness ever makes it claimable."""
+    """Every frame that needs no decision sent just before its deadline (by the liar's own clock): only the
+    sum of lateness ever makes it claimable."""
 
     name = "stall-automatic"
 
@@ -170,152 +203,157 @@ class StallAutomatic(Adversary):
 
 
 class Withhold(Adversary):
-    """Never send its `nth` own frame of `kind` (nor any answer for it): the others must claim."""
+    """`withhold:KIND[:N]`: never sends its N-th own frame of KIND; it answers the claim that follows, late.
+    `vanish:KIND[:N]`: from that frame on it sends nothing at all (it stays connected). `withhold-contest`:
+    withholds the frame and its answer, and contests the claim without evidence (the liar's escape)."""
 
     name = "withhold"
 
-    def __init__(self, rng: random.Random, nth: int = 1, kind: str = "chain", contest: bool = True):
-        super().__init__(rng, nth)
-        self.kind, self.contest = kind, contest
+    def __init__(self, rng: random.Random, *args: str, mode: str = "answer"):
+        super().__init__(rng, *args)
+        self.kind, self.nth, self.mode = self.arg(0, "chain"), int(self.arg(1, "1")), mode
+        self.slot: int | None = None
+        self.silent = False
 
     def attach(self, machine: Any) -> None:
         emit, blocked = machine.emit, machine.blocked
-        self.slot: int | None = None
 
         def withhold(frame: Frame) -> None:
+            if self.silent:
+                return
             if frame.kind == self.kind and self.slot is None and self.count(frame.kind) == self.nth:
                 self.slot = len(machine.book.frames)
-            if self.slot is not None and frame.kind != "contest":
-                if not self.contest or frame.kind not in ("timeout",):
-                    return
-            if frame.kind == "contest" and not self.contest:
+                self.say(f"withholding our {frame.kind} frame {frame.seq}")
+                if self.mode == "vanish":
+                    self.silent = True
                 return
+            if self.slot is not None and self.mode == "contest" and frame.kind not in ("contest", "timeout"):
+                return          # no answer: only its contest goes out
             emit(frame)
         machine.emit = withhold
-        machine.blocked = lambda: self.slot is not None or blocked()
+        machine.blocked = lambda: (self.silent or (self.slot is not None and machine.book is not None
+                                                   and len(machine.book.frames) == self.slot) or blocked())
+
+    def outgoing(self, machine: Any, effects: list) -> list:
+        if self.silent:
+            return [e for e in effects if not isinstance(e, fx.Send)]
+        return effects
 
 
 class Tamper(Adversary):
-    """Its `nth` own frame of `kind` sent with a changed body, properly signed: an illegal action, a wrong
-    value. Caught live by every peer as the liar's dispute."""
+    """`tamper:KIND[:N]`: its N-th own frame of KIND sent with a changed body, properly signed (an illegal
+    action, a reveal that opens nothing, a changed chain value). Caught live as the liar's dispute."""
 
     name = "tamper"
 
-    def __init__(self, rng: random.Random, nth: int = 1, kind: str = "act"):
-        super().__init__(rng, nth)
-        self.kind = kind
-
     def attach(self, machine: Any) -> None:
         emit = machine.emit
+        kind, nth = self.arg(0, "act"), int(self.arg(1, "1"))
 
         def tamper(frame: Frame) -> None:
-            if frame.kind == self.kind and self.count("seen") == self.nth:
-                frame = _resign(machine, frame, body=_bent(frame.body, self.rng))
-                if machine.role == "host":     # its own ledger would refuse it: send it past its ledger
-                    machine.write(frame)
-                    for link in machine.sequencer.joiners():
-                        machine.send(link.key, "frame", frame.encode(), machine.sequencer.cert(frame))
-                    machine.finish(4, "sent a tampered frame")
+            if frame.kind == kind and self.count(kind) == nth:
+                bent = _resign(machine, frame, body=_bent(machine, frame))
+                self.say(f"sending a changed {kind} frame {frame.seq}")
+                if machine.role == "host":     # its own ledger would refuse it: past its ledger, to everyone
+                    machine.write(bent)
+                    machine.outbox.extend(fx.Send(link.key, _certified(machine, bent))
+                                          for link in machine.sequencer.joiners())
+                    machine.finish(4, f"sent a changed {kind} frame")
                     return
+                frame = bent
             emit(frame)
         machine.emit = tamper
 
 
-def _bent(body: tuple, rng: random.Random) -> tuple:
-    """A body of the same shape with one value changed."""
-    items = list(body)
-    if not items:
-        return ("bent",)
-    i = rng.randrange(len(items))
-    value = items[i]
-    if isinstance(value, str):
-        items[i] = value + " zz" if value else "zz"
-    elif isinstance(value, bytes):
-        items[i] = bytes(b ^ 0x5A for b in value[:1]) + value[1:] if value else b"\x01"
-    elif isinstance(value, bool):
-        items[i] = not value
-    elif isinstance(value, int):
-        items[i] = value + 1
-    elif isinstance(value, tuple):
-        items[i] = _bent(value, rng) if value else ("x",)
-    else:
-        items[i] = 1
-    return tuple(items)
+def _bent(machine: Any, frame: Frame) -> tuple:
+    body = list(frame.body)
+    if frame.kind == "act":
+        body[0] = "no such move 99"
+    elif frame.kind == "reveal":
+        ledger = machine.book.ledger_for(frame.seat)
+        legal = [a for a in ledger.game.legal(ledger.state, frame.seat) if a != body[0]]
+        body[0] = legal[0] if legal else body[0] + "x"
+    elif body and isinstance(body[0], bytes):
+        body[0] = bytes(b ^ 0x5A for b in body[0])
+    elif body and isinstance(body[0], str):
+        body[0] = body[0] + " zz"
+    elif body and isinstance(body[0], int):
+        body[0] = body[0] + 1
+    return tuple(body)
 
 
 class ClaimEarly(Adversary):
-    """Claims at once (no deadline) that another seat withheld its awaited frame (of `kind`, if given)."""
+    """`claim-early[:KIND[:SEAT]]`: claims at once (no deadline) that another seat (SEAT only, if given)
+    withheld its awaited frame (of KIND, if given)."""
 
     name = "claim-early"
 
-    def __init__(self, rng: random.Random, nth: int = 1, kind: str = "", close: bool = False):
-        super().__init__(rng, nth)
-        self.kind, self.close = kind, close
-
     def tick(self, machine: Any) -> None:
+        kind, target = self.arg(0), self.arg(1)
         nxt = Adversary.awaited(machine)
         book = machine.book
-        if nxt is None or book.holds(nxt[1]) or (self.kind and nxt[0] != self.kind) or machine.blocked():
+        if nxt is None or book.holds(nxt[1]) or (kind and nxt[0] != kind) or (target and nxt[1] != int(target)):
             return
-        if book.ledger.status != "play" or self.count("chances") != self.nth * 3:
+        if book.ledger.status != "play" or machine.blocked() or self.counts.get("claims"):
             return
+        self.count("claims")
+        self.say(f"claiming at once that seat {nxt[1]} withheld its {nxt[0]} frame {len(book.frames)}")
         frame = book.ledger.build_timeout()
-        machine.emit(frame)
-        if self.close and machine.role == "host":
-            self.closing = True
+        if machine.role == "host":
+            machine.emit(frame)
+        else:
+            machine.outbox.append(fx.Send(machine.host_key, wire.pack("frame", frame.encode(), b"")))
 
 
-class CloseEarly(ClaimEarly):
-    """(host) Claims at once against another seat, drops its answers, and closes the claim at once: the
-    attempt to make an honest seat's own copy show its forfeit."""
+class CloseEarly(Adversary):
+    """`close-early[:KIND]` (host): claims at once against another seat, drops its answers, and closes the claim
+    at once: the attempt to make an honest seat's own copy show its forfeit."""
 
     name = "close-early"
     hosts_only = True
+    min_players = 2
 
-    def __init__(self, rng: random.Random, nth: int = 1, kind: str = ""):
-        super().__init__(rng, nth, kind, close=True)
+    def __init__(self, rng: random.Random, *args: str):
+        super().__init__(rng, *args)
         self.victim: int | None = None
 
     def tick(self, machine: Any) -> None:
         book = machine.book
-        if book is None or machine.phase != "play":
+        if book is None or machine.phase != "play" or book.ledger.closed:
             return
         ledger = book.ledger
         if self.victim is None:
-            before = len(ledger.frames)
-            super().tick(machine)
-            if len(ledger.frames) > before and ledger.claim is not None:
-                self.victim = ledger.claim.blamed
-        if ledger.status == "claimed" and ledger.claim.blamed == self.victim:
-            frame = book.ledger.build_after_claim() if book.holds(ledger.expects()[1][1]) else None
+            kind = self.arg(0)
+            nxt = ledger.claimable()
+            if (nxt is None or book.holds(nxt[1]) or (kind and nxt[0] != kind) or machine.blocked()
+                    or len(ledger.frames) < 4):
+                return
+            self.victim = nxt[1]
+            self.say(f"claiming at once against seat {nxt[1]}'s {nxt[0]} and closing the claim at once")
+            machine.emit(ledger.build_timeout())
+        if ledger.status == "claimed" and ledger.claim.blamed == self.victim and book.holds(ledger.expects()[1][1]):
+            frame = ledger.build_after_claim()
             if frame is not None:
                 machine.emit(frame)
 
     def incoming(self, machine: Any, sender: bytes, data: bytes) -> bytes | None:
-        if self.victim is None or machine.book is None:
-            return data
-        msg = _unpack(data)
-        if msg and msg[0] == "frame":
-            try:
-                frame = decode_frame(msg[1][0])
-            except codec.FormatError:
-                return data
-            if frame.seat == self.victim and frame.kind != "contest":
-                return None
+        frame = _frame_of(data)
+        if self.victim is not None and frame is not None and frame.seat == self.victim and frame.kind != "contest":
+            return None
         return data
 
 
 class AheadThenClaim(Adversary):
-    """(host) Sends a victim a frame numbered a few ahead, never says `synced` to it again and drops its
-    `want`s, then claims against it and closes the claim as soon as it may: the resume trick of the
+    """`ahead-then-claim` (host): sends a victim a frame numbered a few ahead, never says `synced` to it again and
+    drops its `want`s, then claims against it and closes the claim as soon as it may: the resume trick of the
     second attack campaign."""
 
     name = "ahead-then-claim"
     hosts_only = True
     min_players = 2
 
-    def __init__(self, rng: random.Random, nth: int = 1):
-        super().__init__(rng, nth)
+    def __init__(self, rng: random.Random, *args: str):
+        super().__init__(rng, *args)
         self.victim_key: bytes | None = None
         self.claimed = False
 
@@ -325,7 +363,7 @@ class AheadThenClaim(Adversary):
             return
         ledger = book.ledger
         if self.victim_key is None:
-            if len(ledger.frames) < 3 + 4 * self.nth:
+            if len(ledger.frames) < 3 + 4 * int(self.arg(0, "1")):
                 return
             links = sorted((link for link in machine.links.values() if link.seat is not None and link.up),
                            key=lambda link: link.seat)
@@ -336,7 +374,8 @@ class AheadThenClaim(Adversary):
             seat = machine.host_seat_number
             ahead = make_frame(_own_key(machine, seat), book.header.session, len(ledger.frames) + 3, bytes(32), seat,
                                "chain", (bytes(32), None), bytes(32))
-            machine.send(victim.key, "frame", ahead.encode(), machine.sequencer.cert(ahead))
+            self.say(f"sending seat {victim.seat} a frame numbered {ahead.seq}, ahead of the game")
+            machine.outbox.append(fx.Send(victim.key, _certified(machine, ahead)))
             return
         nxt = ledger.claimable()
         victim_seats = next((link.seats for link in machine.links.values() if link.key == self.victim_key), [])
@@ -351,43 +390,32 @@ class AheadThenClaim(Adversary):
     def outgoing(self, machine: Any, effects: list) -> list:
         if self.victim_key is None:
             return effects
-        out = []
-        for effect in effects:
-            if isinstance(effect, fx.Send) and effect.to == self.victim_key:
-                msg = _unpack(effect.data)
-                if msg and msg[0] in ("synced",):
-                    continue
-            out.append(effect)
-        return out
+        return [e for e in effects if not (isinstance(e, fx.Send) and e.to == self.victim_key
+                                           and (_unpack(e.data) or ("",))[0] == "synced")]
 
     def incoming(self, machine: Any, sender: bytes, data: bytes) -> bytes | None:
-        if sender == self.victim_key:
-            msg = _unpack(data)
-            if msg and msg[0] in ("want", "hello", "frame"):
-                return None
+        if sender == self.victim_key and (_unpack(data) or ("",))[0] in ("want", "hello", "frame"):
+            return None
         return data
 
 
 class VetoRoll(Adversary):
-    """(host) Drops the joiner's chain frame that completes a roll once it has seen the roll, claims the
-    timeout at once and drops the joiner's answers."""
+    """`veto-roll[:N]` (host): drops the joiner's chain frame that completes its N-th roll once it has seen the
+    roll, claims the timeout at once and drops the joiner's answers."""
 
     name = "veto-roll"
     hosts_only = True
     min_players = 2
 
-    def __init__(self, rng: random.Random, nth: int = 1):
-        super().__init__(rng, nth)
+    def __init__(self, rng: random.Random, *args: str):
+        super().__init__(rng, *args)
         self.vetoing: int | None = None
+        self.claim_now = False
 
     def incoming(self, machine: Any, sender: bytes, data: bytes) -> bytes | None:
         book = machine.book
-        msg = _unpack(data)
-        if book is None or not msg or msg[0] != "frame":
-            return data
-        try:
-            frame = decode_frame(msg[1][0])
-        except codec.FormatError:
+        frame = _frame_of(data)
+        if book is None or frame is None:
             return data
         ledger = book.ledger
         if self.vetoing is not None:
@@ -397,21 +425,21 @@ class VetoRoll(Adversary):
         waiting = ledger.game.awaiting(ledger.state)
         if waiting.chance is None or len(ledger.contributions) + 1 != len(ledger.contributors(waiting.chance)):
             return data
-        if self.count("rolls") != self.nth:
+        if self.count("rolls") != int(self.arg(0, "1")):
             return data
-        self.vetoing = frame.seat
-        self.claim_now = True
+        self.say(f"seat {frame.seat}'s chain frame {frame.seq} would complete a roll: vetoing it")
+        self.vetoing, self.claim_now = frame.seat, True
         return None
 
     def tick(self, machine: Any) -> None:
-        if getattr(self, "claim_now", False) and not machine.blocked() and machine.book.ledger.claimable():
+        if self.claim_now and not machine.blocked() and machine.book is not None and machine.book.ledger.claimable():
             self.claim_now = False
             machine.emit(machine.book.ledger.build_timeout())
 
 
 class Equivocate(Adversary):
-    """(host, three seats or more) Signs two different actions for its `nth` own move and sends one to some
-    joiners and the other to the rest, each under its certificate."""
+    """`equivocate[:N]` (host, three seats or more): signs two different actions for its N-th own move and sends
+    one to the lowest joiner and the other to the rest, each under its certificate."""
 
     name = "equivocate"
     hosts_only = True
@@ -422,71 +450,74 @@ class Equivocate(Adversary):
         self.swap: dict[bytes, Frame] = {}
 
         def equivocate(frame: Frame) -> None:
-            if frame.kind == "act" and not self.swap and self.count("act") == self.nth:
+            if frame.kind == "act" and not self.swap and self.count("act") == int(self.arg(0, "1")):
                 ledger = machine.book.ledger_for(frame.seat)
-                legal = [a for a in ledger.game.legal(ledger.state, frame.seat) if a != frame.body[0]]
+                legal = [a for a in ledger.game.legal(ledger.state, frame.seat)
+                         if a != frame.body[0] and a not in ("resign", "offer draw")]
                 if legal:
                     try:
                         other = ledger.build_action(self.rng.choice(legal))
                     finally:
                         ledger._built = None
                     self.swap[frame.hash] = other
+                    self.say(f"frame {frame.seq}: {frame.body[0]!r} to one joiner, {other.body[0]!r} to the others")
             emit(frame)
         machine.emit = equivocate
 
     def outgoing(self, machine: Any, effects: list) -> list:
         if not getattr(self, "swap", None):
             return effects
-        joiners = sorted(link.key for link in machine.links.values() if link.seat is not None)
-        victims = set(joiners[: max(1, len(joiners) // 2)])
+        joiners = sorted((link.seat, link.key) for link in machine.links.values() if link.seat is not None)
+        victims = {key for _, key in joiners[1:]}
         out = []
         for effect in effects:
             if isinstance(effect, fx.Send) and effect.to in victims:
-                msg = _unpack(effect.data)
-                if msg and msg[0] == "frame":
-                    try:
-                        frame = decode_frame(msg[1][0])
-                    except codec.FormatError:
-                        frame = None
-                    other = self.swap.get(frame.hash) if frame is not None else None
-                    if other is not None:
-                        cert = sign_cert(machine.identity.private_key, other.session, other.seq, other.hash)
-                        effect = fx.Send(effect.to, wire.pack("frame", other.encode(), cert))
+                frame = _frame_of(effect.data)
+                other = self.swap.get(frame.hash) if frame is not None else None
+                if other is not None:
+                    effect = fx.Send(effect.to, _certified(machine, other))
             out.append(effect)
         return out
 
 
 class WithholdFrom(Adversary):
-    """(host) Passes no sequenced frame to one joiner (live or on request), then claims against it."""
+    """`withhold-from[:KIND[:TO[:FROM]]]` (host): never passes a joiner (seat TO, else one drawn) seat FROM's
+    KIND frames (every frame, by default), live or on request."""
 
     name = "withhold-from"
     hosts_only = True
     min_players = 2
 
-    def __init__(self, rng: random.Random, nth: int = 1):
-        super().__init__(rng, nth)
+    def __init__(self, rng: random.Random, *args: str):
+        super().__init__(rng, *args)
         self.victim: bytes | None = None
 
     def outgoing(self, machine: Any, effects: list) -> list:
+        kind, to, source = self.arg(0), self.arg(1), self.arg(2)
         book = machine.book
-        if self.victim is None and book is not None and len(book.frames) > 4 * self.nth:
-            links = sorted(link.key for link in machine.links.values() if link.seat is not None)
-            if links:
-                self.victim = self.rng.choice(links)
+        if self.victim is None and book is not None and len(book.frames) > 4:
+            links = sorted((link.seat, link.key) for link in machine.links.values() if link.seat is not None)
+            chosen = [key for seat, key in links if not to or seat == int(to)]
+            if chosen:
+                self.victim = self.rng.choice(chosen)
         if self.victim is None:
             return effects
         out = []
         for effect in effects:
             if isinstance(effect, fx.Send) and effect.to == self.victim:
                 msg = _unpack(effect.data)
-                if msg and msg[0] in ("frame", "synced"):
+                frame = _frame_of(effect.data)
+                if msg and msg[0] == "synced" and not kind:
+                    continue
+                if frame is not None and (not kind or frame.kind == kind) and (not source or frame.seat == int(source)):
+                    self.count("withheld")
                     continue
             out.append(effect)
         return out
 
 
 class Double(Adversary):
-    """(joiner) Sends a second, different frame for the slot of its `nth` decision."""
+    """`double[:N]` (joiner): sends a second, different frame for the slot of its N-th decision."""
 
     name = "double"
     joiners_only = True
@@ -496,36 +527,87 @@ class Double(Adversary):
 
         def double(frame: Frame) -> None:
             emit(frame)
-            if frame.kind in DECISIONS and self.count("decisions") == self.nth:
+            if frame.kind in DECISIONS and self.count("decisions") == int(self.arg(0, "1")):
                 ledger = machine.book.ledger_for(frame.seat)
                 legal = ledger.game.legal(ledger.state, frame.seat)
-                others = [a for a in legal if frame.kind != "act" or a != frame.body[0]]
+                others = [a for a in legal if (frame.kind != "act" or a != frame.body[0])
+                          and a not in ("resign", "offer draw")]
                 if others:
                     try:
                         other = ledger.build_action(self.rng.choice(others))
                     finally:
                         ledger._built = None
+                    self.say(f"a second frame {other.seq} for the same slot")
                     data = wire.pack("frame", other.encode(), b"")
-                    machine.send_raw(machine.host_key, data)
-                    for peer in machine.other_joiners():
-                        machine.route(peer, data)
+                    machine.outbox.append(fx.Send(machine.host_key, data))
         machine.emit = double
 
 
+class Inject(Adversary):
+    """`inject[:N]`: before each of its first N decisions, sends garbage, forged, unsigned, foreign,
+    out-of-order, replayed and oversized frames (and a message with trailing bytes)."""
+
+    name = "inject"
+
+    def attach(self, machine: Any) -> None:
+        emit = machine.emit
+
+        def inject(frame: Frame) -> None:
+            if frame.kind in DECISIONS and self.count("decisions") <= int(self.arg(0, "3")):
+                self.say("sending garbage, forged, unsigned, foreign, out-of-order, replayed and oversized frames")
+                for data in self.junk(machine, frame):
+                    machine.outbox.extend(_to_all(machine, data))
+            emit(frame)
+        machine.emit = inject
+
+    def junk(self, machine: Any, frame: Frame) -> list[bytes]:
+        def msg(data: bytes) -> bytes:
+            return wire.pack("frame", data, b"")
+        ledger = machine.book.ledger
+        junk = [b"\x00\xffthis is not msgpack at all", msg(b"\x93not a frame"),
+                msg(_resign(machine, frame, key=generate_key()).encode()),            # forged: no seat's key
+                msg(frame.encode()[:-64] + bytes(64)),                                # unsigned
+                msg(_resign(machine, frame, session=os.urandom(16)).encode()),        # another session
+                msg(_resign(machine, frame, seq=frame.seq + 5).encode()),             # out of order
+                wire.pack("frame", bytes(wire.MAX_FRAME + 1), b""),                  # oversized
+                wire.pack("chat", -1, "x" * 100) + b"trailing", b"\x92\xa3zap\xc0"]
+        if ledger.frames:
+            junk += [msg(ledger.frames[-1].encode()), msg(ledger.frames[0].encode())]   # replayed
+        return junk
+
+
+class BareDispute(Adversary):
+    """`bare-dispute[:N]`: before each of its first N decisions, reports disputes with no evidence, garbage, an
+    unsigned frame and an accepted frame as "evidence"."""
+
+    name = "bare-dispute"
+
+    def attach(self, machine: Any) -> None:
+        emit = machine.emit
+
+        def report(frame: Frame) -> None:
+            if frame.kind in DECISIONS and self.count("decisions") <= int(self.arg(0, "3")):
+                ledger = machine.book.ledger
+                reports = [b"", b"\x93not a frame", frame.encode()[:-64] + bytes(64)]
+                if ledger.frames:
+                    reports.append(ledger.frames[-1].encode())
+                self.say(f"{len(reports)} dispute reports without proof")
+                for evidence in reports:
+                    machine.outbox.extend(_to_all(machine, wire.pack("dispute", evidence, "they cheated, believe me")))
+            emit(frame)
+        machine.emit = report
+
+
 class Mutate(Adversary):
-    """Random mutation of its well-formed outgoing messages (a valid envelope, wrong content), and of the
-    frames inside them (re-signed: valid signatures over wrong content)."""
+    """`mutate`: random mutation of its well-formed outgoing messages (a valid envelope, wrong content), and of
+    the frames inside them (re-signed: valid signatures over wrong content)."""
 
     name = "mutate"
-
-    def __init__(self, rng: random.Random, nth: int = 1, rate: float = 0.05):
-        super().__init__(rng, nth)
-        self.rate = rate
 
     def outgoing(self, machine: Any, effects: list) -> list:
         out = []
         for effect in effects:
-            if isinstance(effect, fx.Send) and self.rng.random() < self.rate:
+            if isinstance(effect, fx.Send) and self.rng.random() < 0.05:
                 effect = fx.Send(effect.to, self.mutate(machine, effect.data))
             out.append(effect)
         return out
@@ -535,19 +617,15 @@ class Mutate(Adversary):
         if msg is None:
             return data
         tag, fields = msg
-        if tag == "frame" and machine.book is not None and self.rng.random() < 0.5:
-            try:
-                frame = decode_frame(fields[0])
-            except codec.FormatError:
-                return data
-            if machine.book.holds(frame.seat):
-                bent = _resign(machine, frame, body=_bent(frame.body, self.rng))
-                cert = sign_cert(machine.identity.private_key, bent.session, bent.seq, bent.hash) if fields[1] else b""
-                return wire.pack("frame", bent.encode(), cert)
+        frame = _frame_of(data)
+        if frame is not None and machine.book is not None and machine.book.holds(frame.seat) and self.rng.random() < .5:
+            bent = _resign(machine, frame, body=_garbage_like(list(frame.body), self.rng))
+            return wire.pack("frame", bent.encode(), fields[1] and sign_cert(
+                machine.identity.private_key, bent.session, bent.seq, bent.hash))
         if not fields:
             return data
-        i = self.rng.randrange(len(fields))
         fields = list(fields)
+        i = self.rng.randrange(len(fields))
         fields[i] = _garbage_like(fields[i], self.rng)
         return msgpack.packb([tag, *fields], use_bin_type=True)
 
@@ -561,18 +639,19 @@ def _garbage_like(value: Any, rng: random.Random) -> Any:
         return rng.choice([b"", bytes(rng.getrandbits(8) for _ in range(len(value))), value[:-1], value + b"\0"])
     if isinstance(value, str):
         return rng.choice(["", "\x1b[2J", "x" * 1900, value[::-1], "\u202e"])
-    if isinstance(value, list):
-        return rng.choice([[], value[:-1], [_garbage_like(v, rng) for v in value], [value], [None] * 3])
+    if isinstance(value, list | tuple):
+        return rng.choice([[], list(value[:-1]), [_garbage_like(v, rng) for v in value], [list(value)], [None] * 3])
     return None
 
 
 class Replay(Adversary):
-    """Sends old messages again (frames, acknowledgements, hellos) and frames of another session."""
+    """`replay`: sends its old messages again (frames, acknowledgements, hellos) and its frames re-signed for
+    another session."""
 
     name = "replay"
 
-    def __init__(self, rng: random.Random, nth: int = 1):
-        super().__init__(rng, nth)
+    def __init__(self, rng: random.Random, *args: str):
+        super().__init__(rng, *args)
         self.kept: list[tuple[bytes, bytes]] = []
 
     def outgoing(self, machine: Any, effects: list) -> list:
@@ -583,29 +662,15 @@ class Replay(Adversary):
         if self.kept and effects and self.rng.random() < 0.1:
             to, data = self.rng.choice(self.kept)
             out.append(fx.Send(to, data))
-            foreign = self.foreign(machine, data)
-            if foreign is not None:
-                out.append(fx.Send(to, foreign))
+            frame = _frame_of(data)
+            if frame is not None and machine.book is not None and machine.book.holds(frame.seat):
+                out.append(fx.Send(to, wire.pack("frame", _resign(machine, frame, session=bytes(16)).encode(), b"")))
         return out
-
-    def foreign(self, machine: Any, data: bytes) -> bytes | None:
-        msg = _unpack(data)
-        if not msg or msg[0] != "frame" or machine.book is None:
-            return None
-        try:
-            frame = decode_frame(msg[1][0])
-        except codec.FormatError:
-            return None
-        if not machine.book.holds(frame.seat):
-            return None
-        other = make_frame(_own_key(machine, frame.seat), bytes(16), frame.seq, frame.prev, frame.seat, frame.kind,
-                           frame.body, frame.digest)
-        return wire.pack("frame", other.encode(), msg[1][1])
 
 
 class Garbage(Adversary):
-    """Between its frames, sends garbage: undecodable bytes, unknown tags, wrong shapes, disputes without
-    evidence, oversized texts, frames of no chain."""
+    """`garbage`: between its frames, sends undecodable bytes, unknown tags, wrong shapes, out-of-range fields,
+    disputes without evidence, escapes in chat, frames of no chain."""
 
     name = "garbage"
 
@@ -615,32 +680,31 @@ class Garbage(Adversary):
         targets = [link.key for link in machine.links.values() if link.up]
         if not targets:
             return
-        to = self.rng.choice(targets)
         choices = [b"\xc1\xc1", b"", msgpack.packb(["nope", 1]), msgpack.packb(["frame", b"x", b""]),
-                   msgpack.packb(["ack", 5, bytes(32), bytes(64), bytes(64)]), wire.pack("want", 2**40),
-                   wire.pack("dispute", b"\x00" * 40, "you cheated"), wire.pack("chat", 99, "\x1b]0;owned\x07"),
+                   msgpack.packb(["ack", 5, bytes(32), bytes(64), bytes(64)]), msgpack.packb(["want", 2**40]),
+                   wire.pack("dispute", b"\x00" * 40, "you cheated"), wire.pack("chat", 63, "\x1b]0;owned\x07"),
                    wire.pack("rematch", [7, 8]), wire.pack("reject", 3, "frame", "no"), wire.pack("synced", 10**9),
-                   msgpack.packb(["frame", bytes(300_000), b""])]
-        machine.outbox.append(fx.Send(to, self.rng.choice(choices)))
+                   msgpack.packb(["frame", bytes(300_000), b""]), wire.pack("relay", bytes(32), b"\x90")]
+        machine.outbox.append(fx.Send(self.rng.choice(targets), self.rng.choice(choices)))
 
 
 class Silent(Adversary):
-    """Goes silent mid-game (sends nothing more) without closing its connections."""
+    """`silent[:N]`: goes silent after 6N frames (sends nothing more) without closing its connections."""
 
     name = "silent"
 
     def outgoing(self, machine: Any, effects: list) -> list:
         book = machine.book
-        if book is not None and len(book.frames) > 6 * self.nth:
-            self.done = True
-        if not self.done:
+        if book is not None and len(book.frames) > 6 * int(self.arg(0, "1")):
+            self.counts["silent"] = 1
+        if not self.counts.get("silent"):
             return effects
         return [e for e in effects if not isinstance(e, fx.Send)]
 
 
 class CoSignAtOnce(Adversary):
-    """(joiner, in a coalition with a lying host) Closes or co-signs any claim against an honest seat at once,
-    without waiting for its deadline and whatever answer it received."""
+    """`cosign-at-once` (joiner, in a coalition with a lying host): closes or co-signs any claim against another
+    seat at once, without waiting for its deadline and whatever answer it received."""
 
     name = "cosign-at-once"
     joiners_only = True
@@ -666,51 +730,48 @@ class CoSignAtOnce(Adversary):
 
 
 class WrongSeed(Adversary):
-    """(joiner) Killed, then resumed with a saved seed that is not its own (the simulator kills it)."""
+    """`wrong-seed` (joiner): killed, then resumed with a saved seed that is not its own (the simulator kills it
+    and changes its saved game)."""
 
     name = "wrong-seed"
     joiners_only = True
 
 
-#: name -> (class, parameters); `make` builds one
-STRATEGIES: dict[str, tuple[type[Adversary], dict]] = {
-    "never-decide": (NeverDecide, {}),
-    "stall-decisions": (StallDecisions, {}),
-    "stall-automatic": (StallAutomatic, {}),
-    "withhold-open": (Withhold, {"kind": "open"}),
-    "withhold-chain": (Withhold, {"kind": "chain"}),
-    "withhold-commit": (Withhold, {"kind": "commit"}),
-    "withhold-reveal": (Withhold, {"kind": "reveal"}),
-    "withhold-act": (Withhold, {"kind": "act"}),
-    "withhold-seed": (Withhold, {"kind": "seed"}),
-    "withhold-final": (Withhold, {"kind": "final"}),
-    "withhold-shuffle": (Withhold, {"kind": "shuffle"}),
-    "withhold-strip": (Withhold, {"kind": "strip"}),
-    "withhold-silently": (Withhold, {"kind": "chain", "contest": False}),
-    "tamper-act": (Tamper, {"kind": "act"}),
-    "tamper-chain": (Tamper, {"kind": "chain"}),
-    "tamper-seed": (Tamper, {"kind": "seed"}),
-    "tamper-final": (Tamper, {"kind": "final"}),
-    "claim-early": (ClaimEarly, {}),
-    "claim-early-decision": (ClaimEarly, {"kind": "act"}),
-    "close-early": (CloseEarly, {}),
-    "ahead-then-claim": (AheadThenClaim, {}),
-    "veto-roll": (VetoRoll, {}),
-    "equivocate": (Equivocate, {}),
-    "withhold-from": (WithholdFrom, {}),
-    "double": (Double, {}),
-    "mutate": (Mutate, {}),
-    "replay": (Replay, {}),
-    "garbage": (Garbage, {}),
-    "silent": (Silent, {}),
-    "cosign-at-once": (CoSignAtOnce, {}),
-    "wrong-seed": (WrongSeed, {}),
+_CLASSES: dict[str, tuple[type[Adversary], dict]] = {
+    "never-decide": (NeverDecide, {}), "stall-decisions": (StallDecisions, {}),
+    "stall-automatic": (StallAutomatic, {}), "withhold": (Withhold, {"mode": "answer"}),
+    "vanish": (Withhold, {"mode": "vanish"}), "withhold-contest": (Withhold, {"mode": "contest"}),
+    "tamper": (Tamper, {}), "claim-early": (ClaimEarly, {}), "close-early": (CloseEarly, {}),
+    "ahead-then-claim": (AheadThenClaim, {}), "veto-roll": (VetoRoll, {}), "equivocate": (Equivocate, {}),
+    "withhold-from": (WithholdFrom, {}), "double": (Double, {}), "inject": (Inject, {}),
+    "bare-dispute": (BareDispute, {}), "mutate": (Mutate, {}), "replay": (Replay, {}), "garbage": (Garbage, {}),
+    "silent": (Silent, {}), "cosign-at-once": (CoSignAtOnce, {}), "wrong-seed": (WrongSeed, {}),
 }
 
 
-def make(name: str, rng: random.Random, nth: int = 1) -> Adversary:
-    cls, params = STRATEGIES[name]
-    adversary = cls(rng, nth, **params)
-    adversary.name = name
+def parse(spec: str, rng: random.Random) -> Adversary:
+    """The strategy a spec names (`name[:arg...]`); ValueError for an unknown name."""
+    name, *args = spec.split(":")
+    if name not in _CLASSES:
+        raise ValueError(f"no adversary strategy {name!r} (known: {', '.join(sorted(_CLASSES))})")
+    cls, params = _CLASSES[name]
+    adversary = cls(rng, *args, **params)
+    adversary.name = spec
     return adversary
 
+
+def kind_of(spec: str) -> type[Adversary]:
+    return _CLASSES[spec.split(":")[0]][0]
+
+
+#: the specs the simulator draws from: every strategy, with its variants (`N` is drawn per run)
+STRATEGIES: tuple[str, ...] = (
+    "never-decide", "stall-decisions", "stall-automatic",
+    *(f"withhold:{k}" for k in ("open", "chain", "commit", "reveal", "act", "seed", "final", "shuffle", "strip")),
+    *(f"vanish:{k}" for k in ("chain", "act", "reveal", "seed", "final", "strip")),
+    *(f"withhold-contest:{k}" for k in ("chain", "act", "seed")),
+    *(f"tamper:{k}" for k in ("act", "chain", "reveal", "seed", "final", "commit")),
+    "claim-early", "claim-early:act", "close-early", "close-early:act", "ahead-then-claim", "veto-roll",
+    "equivocate", "withhold-from", "withhold-from:seed", "withhold-from:act", "double", "inject", "bare-dispute",
+    "mutate", "replay", "garbage", "silent", "cosign-at-once", "wrong-seed",
+)

@@ -202,9 +202,11 @@ def _agreement(world: Any, honest: list, report: Report) -> None:
                 if not (ba.sequenced(seq) and bb.sequenced(seq)):
                     continue
                 if ba.frames[seq].hash != bb.frames[seq].hash:
-                    if proofs_a or proofs_b:
-                        for q, proofs in ((pa, proofs_a), (pb, proofs_b)):
-                            if not proofs and not world.faults.partition:
+                    named_a = proofs_a or _disputed(ba, seq)
+                    named_b = proofs_b or _disputed(bb, seq)
+                    if named_a or named_b:
+                        for q, named in ((pa, named_a), (pb, named_b)):
+                            if not named and not world.faults.partition:
                                 report.violations.append(f"honest peer {q.index} met the host's fork at frame {seq} "
                                                          "without naming it")
                     else:
@@ -213,12 +215,20 @@ def _agreement(world: Any, honest: list, report: Report) -> None:
                     break
 
 
+def _disputed(book: Any, seq: int) -> bool:
+    """Whether this copy stopped in a dispute at frame `seq` (the frame that differs is its evidence)."""
+    ledger = book.ledger
+    return ledger.status == "disputed" and ledger.dispute is not None and ledger.dispute.frame_no == seq
+
+
 def _proofs(p: Any) -> bool:
     """Whether peer p's disk holds two host certificates for one frame number (an equivocation proof)."""
     seen: dict[int, set[bytes]] = {}
     for record in p.disk.records:
         if record and record[0] in ("cert", "ack"):
             seen.setdefault(record[2], set()).add(record[3])
+        if record and record[0] == "twin":
+            return True
     return any(len(h) > 1 for h in seen.values())
 
 

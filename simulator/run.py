@@ -26,7 +26,7 @@ __all__ = ["Plan", "plan_for", "simulate", "campaign", "Result", "command"]
 GAMES = {"loyal-captain": 4, "quedah-merchant": 4, "madagaskar": 3, "ploc": 1, "turning-tides": 2, "ebbe-flut": 2,
          "ebbe-flut-solo": 1, "catan": 3, "catan-ck": 3}
 COALITIONS = [("close-early", "cosign-at-once"), ("equivocate", "silent"), ("withhold-from", "cosign-at-once"),
-              ("ahead-then-claim", "cosign-at-once"), ("veto-roll", "withhold-chain"), ("claim-early", "mutate")]
+              ("ahead-then-claim", "cosign-at-once"), ("veto-roll", "withhold:chain:1"), ("claim-early", "mutate")]
 
 
 @dataclass(slots=True)
@@ -57,7 +57,7 @@ def command(seed: int) -> str:
 
 
 def _eligible(strategy: str, players: int) -> list[int]:
-    cls, _ = adv.STRATEGIES[strategy]
+    cls = adv.kind_of(strategy)
     if players < max(cls.min_players, 2):
         return []
     if cls.hosts_only:
@@ -89,6 +89,8 @@ def plan_for(seed: int) -> Plan:
         plan.liars = {rng.choice(hosts): first, rng.choice(joiners): second}
     elif strategies and roll < 0.75:
         strategy = rng.choice(strategies)
+        if strategy.split(":")[0] in ("withhold", "vanish", "withhold-contest", "tamper"):
+            strategy = f"{strategy}:{plan.nth}"
         plan.liars = {rng.choice(_eligible(strategy, players)): strategy}
     faults = Faults()
     kind = rng.random()
@@ -110,6 +112,8 @@ def plan_for(seed: int) -> Plan:
         faults.kills, faults.kill_host = 1, False
     plan.faults = faults
     plan.think = 2.0 if rng.random() < 0.2 else 0.0
+    if clock is not None:
+        plan.think = min(plan.think, clock[1] / 2000)     # an honest seat keeps to its clock
     return plan
 
 
@@ -131,7 +135,7 @@ def simulate(plan: Plan, until: float = 7200.0) -> tuple[World, Report]:
                   deciders=lambda index, w: SimBot(w, plan.seed, think=plan.think), max_time=until)
     world.think_max = plan.think
     for index, strategy in plan.liars.items():
-        world.peers[index].adversary = adv.make(strategy, random.Random(f"liar/{plan.seed}/{index}"), plan.nth)
+        world.peers[index].adversary = adv.parse(strategy, random.Random(f"liar/{plan.seed}/{index}"))
         if strategy == "wrong-seed":
             world.tamper_saved = _wrong_seed(index)
             world.faults.kills = 1

@@ -1,7 +1,8 @@
-"""The agreed deadlines without a network: the move clock's arithmetic (netplay/deadlines.py), the
-`--clock` value form (client/cli_args.parse_clock), when a host admits a claim by its own move clock,
-and a joiner that declines an offer or a header whose terms are out of bounds or not the offered ones
-(netplay/joiner.py). The clock over real processes is in tests/test_session_clock.py."""
+"""The agreed deadlines without a network: the move clock's, the move limit's and the lateness allowance's
+arithmetic (netplay/deadlines.py), the `--clock` value form (client/cli_args.parse_clock), when a host admits
+a claim by its own clock (netplay/protocol/claims.py), and a joiner that declines an offer or a header whose
+terms are out of bounds or not the offered ones (netplay/protocol/lobby.py). The clock over real processes is
+in tests/test_session_clock.py."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from client.cli_args import parse_clock
 from netplay import wire
 from netplay.deadlines import Deadlines
 from netplay.identity import Identity
-from netplay.joiner import JoinSession
+from netplay.protocol.machines import JoinMachine
 from netplay.session import Session
 from replays.header import Header, Terms
 
@@ -82,7 +83,7 @@ def test_a_claim_against_a_decision_is_no_decision_made_and_earns_no_increment()
     d.moved(3, ("act", 1), now=0.0, frames=frames)
     frames.append(_frame("timeout", 0))                        # seat 0 claims once seat 1's clock ran out
     d.moved(4, ("act", 1), now=10.5, frames=frames)             # the claim's answer is awaited of seat 1
-    assert d.decided == [0, 0] and d.used[1] == pytest.approx(10.5)
+    assert d.decided == [0, 0] and d.since == 0.0               # ... on the same clock, still running
     assert d.allowance(1, 10.5) == pytest.approx(-0.5)          # still run out: no contest "with time left"
     assert d.allowance(1, 11.0) == pytest.approx(-1.0)
     frames.append(_frame("act", 1))                             # it answers after all: that is its decision
@@ -119,17 +120,21 @@ def test_a_decision_is_due_when_the_allowance_runs_out_or_the_seat_is_gone() -> 
 
 
 class _Host:
-    """Just what HostSession._premature_claim reads: the ledger's awaited slot, the seats this host
-    holds, and its deadlines."""
+    """Just what Claims.premature reads of the host's machine: the ledger's awaited slot, the seats it
+    holds, its deadlines and its clock."""
 
-    from netplay.host import HostSession
-    _premature_claim = HostSession._premature_claim
+    role = "host"
 
     def __init__(self, deadlines: Deadlines, awaited: tuple[str, int], host_seats: tuple[int, ...] = (0,)):
         from types import SimpleNamespace
-        self.deadlines, self.host_seats = deadlines, host_seats
+        self.deadlines, self.now = deadlines, 0.0
         ledger = SimpleNamespace(frames=[None] * 4, claimable=lambda: awaited)
-        self.transcript = SimpleNamespace(ledger=ledger)
+        self.book = SimpleNamespace(ledger=ledger, holds=lambda seat: seat in host_seats)
+
+    def premature(self, frame) -> str | None:
+        from netplay.protocol.claims import Claims
+        found = Claims(self).premature(frame)
+        return None if found is None else found[1]
 
 
 def _claim_against(seat: int):
@@ -137,32 +142,69 @@ def _claim_against(seat: int):
     return SimpleNamespace(kind="timeout", body=(seat, "act"), seq=4)
 
 
-def test_a_claim_is_refused_before_the_allowance_ran_out_on_the_admitting_clock_and_accepted_after(
-        monkeypatch) -> None:
-    import netplay.host as host_module
-
-    clock = [0.0]
-    monkeypatch.setattr(host_module.time, "monotonic", lambda: clock[0])
+def test_a_claim_is_refused_before_the_allowance_ran_out_on_the_admitting_clock_and_accepted_after() -> None:
     d = _clocked()
     d.moved(4, ("act", 1), now=0.0)
     host = _Host(d, ("act", 1))
-    clock[0] = 9.0
-    assert "premature" in host._premature_claim(None, _claim_against(1))
-    clock[0] = 10.0
-    assert host._premature_claim(None, _claim_against(1)) is None
+    host.now = 9.0
+    assert "due in 1.0 s" in host.premature(_claim_against(1))
+    host.now = 10.0
+    assert host.premature(_claim_against(1)) is None
     # against the host's own decision: refused while its own clock has time left, admitted after
     d = _clocked()
     d.moved(4, ("act", 0), now=0.0)
     host = _Host(d, ("act", 0))
-    clock[0] = 3.0
-    assert "move clock has 7.0 s left" in host._premature_claim(None, _claim_against(0))
-    clock[0] = 10.5
-    assert host._premature_claim(None, _claim_against(0)) is None
-    # without a clock a connected seat's decision is never claimable
+    host.now = 3.0
+    assert "decision has 7.0 s left" in host.premature(_claim_against(0))
+    host.now = 10.5
+    assert host.premature(_claim_against(0)) is None
+    # untimed by name (a format 2.0 header has no move limit): a connected seat's decision is never claimable
     d = Deadlines(Terms(2, 3_000, None), 2)
     d.moved(4, ("act", 1), now=0.0)
-    clock[0] = 1e6
-    assert "thinking is untimed" in _Host(d, ("act", 1))._premature_claim(None, _claim_against(1))
+    host = _Host(d, ("act", 1))
+    host.now = 1e6
+    assert "thinking is untimed" in host.premature(_claim_against(1))
+
+
+def test_a_decision_is_due_at_the_move_limit_even_without_a_clock() -> None:
+    """The default terms limit every decision (10 minutes): a connected seat that never decides is
+    claimable (before, without --clock, it held the game for ever)."""
+    d = Deadlines(Terms.agreed(5_000, None, 600_000, 500, 60_000), 2)
+    d.moved(2, ("act", 1), now=0.0)
+    assert d.remaining("act", 1, 599.0) == pytest.approx(1.0)
+    assert d.remaining("act", 1, 601.0) == pytest.approx(-1.0)
+    assert d.decision_left(1, 100.0) == pytest.approx(500.0) and d.decision_left(0, 100.0) is None
+    clocked = Deadlines(Terms.agreed(5_000, (60_000, 0), 600_000, 500, 60_000), 2)
+    clocked.moved(2, ("act", 1), now=0.0)
+    assert clocked.remaining("act", 1, 59.0) == pytest.approx(1.0)       # whichever runs out first
+
+
+def test_frames_that_need_no_decision_use_up_a_lateness_allowance_that_bounds_a_stall() -> None:
+    """A seat that sends every automatic frame just before its deadline adds at most its allowance plus
+    the frame time per frame to a game: the excess over the frame time is charged, and once the allowance
+    is gone each frame is due the frame time after it became awaited."""
+    d = Deadlines(Terms.agreed(5_000, None, 600_000, 500, 10_000), 2)
+    frames = []
+    now = 0.0
+    for n in range(10):
+        d.moved(n, ("chain", 1), now, frames)
+        due = d.due("chain", 1)
+        assert due == pytest.approx(now + 0.5 + max(0.0, 10.0 - 2.0 * n))
+        frames.append(_frame("chain", 1))
+        now += 2.5                                 # 2 s late each time
+    assert d.lateness_left(1) == pytest.approx(0.0)
+    d.moved(10, ("chain", 1), now, frames)
+    assert d.remaining("chain", 1, now + 0.6) == pytest.approx(-0.1)
+    assert d.lateness_left(0) == pytest.approx(10.0)               # nobody else's allowance was touched
+
+
+def test_a_claim_in_between_does_not_restart_the_clock_of_the_frame_it_names() -> None:
+    d = Deadlines(Terms.agreed(5_000, None, 600_000, 500, 0), 2)
+    frames = [_frame("open", 0), _frame("open", 1)]
+    d.moved(2, ("chain", 1), 10.0, frames)
+    frames.append(_frame("timeout", 0))
+    d.moved(3, ("chain", 1), 11.0, frames)         # the same frame, awaited as the claim's answer
+    assert d.since == 10.0 and d.remaining("chain", 1, 11.0) == pytest.approx(-0.5)
 
 
 # ------------------------------------------------------------------------------ --clock
@@ -191,79 +233,88 @@ def test_a_session_refuses_a_clock_out_of_bounds() -> None:
     for clock in ((0.5, 0.0), (10.0, -1.0), (90_000.0, 0.0)):
         with pytest.raises(ValueError, match="move clock"):
             Session(ident, BotDecider("random"), clock=clock)
-    assert Session(ident, BotDecider("random"), clock=(2.0, 0.5)).terms == Terms(2, 120_000, (2_000, 500))
+    terms = Session(ident, BotDecider("random"), clock=(2.0, 0.5)).terms
+    assert (terms.reveal_timeout_ms, terms.clock, terms.move_ms) == (120_000, (2_000, 500), 600_000)
+    assert Session(ident, BotDecider("random"), move_limit=None).terms.move_ms is None    # untimed, by name
 
 
 # ------------------------------------------------------------------------------ the joiner checks the terms
 
 
-class _Sent:
-    def __init__(self, host_key: bytes):
-        self.host_key, self.messages = host_key, []
-
-    def send(self, data: bytes) -> bool:
-        self.messages.append(wire.unpack(data))
-        return True
-
-
-class _Lobby(JoinSession):
-    """A joiner in its lobby without a network: what it sends goes to a list."""
+class _Lobby:
+    """A joiner's machine in its lobby, without a network: what it sends is in its outbox."""
 
     def __init__(self, host: Identity):
-        Session.__init__(self, Identity.generate("joiner"), BotDecider("random"))
-        self.address, self.also, self.offer, self.header, self.offered_terms = "127.0.0.1:1", [], None, None, None
-        self.pending, self._claim_frame = None, None
-        self.transport = _Sent(host.public_key)
+        import os
+        self.host = host
+        self.machine = JoinMachine(Identity.generate("joiner"), BotDecider("random"), host_key=host.public_key,
+                                   address="127.0.0.1:1", entropy=os.urandom, wall_clock=lambda: 0)
 
     def offered(self, terms: list) -> None:
         game = engines.get("madagaskar")
         options = [[k, v] for k, v in sorted(game.check_options({}).items())]
-        self._on_offer(wire.PROTO, game.id, game.rules_version, 2, options, "test", terms)
+        self.receive(wire.pack("offer", wire.PROTO, game.id, game.rules_version, 2, options, "test", terms))
 
-    def header_with(self, host: Identity, terms: Terms) -> Header:
+    def receive(self, data: bytes) -> None:
+        self.machine.receive(1.0, self.host.public_key, data)
+
+    def header_with(self, terms: Terms) -> Header:
         game = engines.get("madagaskar")
         return Header.make(game.id, game.rules_version, 2, game.check_options({}),
-                           [(host.public_key, "host"), (self.identity.public_key, "joiner")], bytes(16), 0, terms)
+                           [(self.host.public_key, "host"), (self.machine.identity.public_key, "joiner")], bytes(16),
+                           0, terms)
+
+    def sent(self) -> list[tuple[str, list]]:
+        from netplay.protocol import effects as fx
+        return [wire.unpack(e.data) for e in self.machine.outbox if isinstance(e, fx.Send)]
 
 
-DIFFER = "the terms (timeouts, clock) differ from the offer"
-
-
-def _sent_tags(lobby: _Lobby) -> list[str]:
-    return [m[0] for m in lobby.transport.messages]
+DIFFER = "the terms (timeouts, clock, limits) differ from the offer"
+GOOD = [5_000, [60_000, 2_000], 600_000, 500, 60_000]
 
 
 @pytest.mark.parametrize("terms", [
-    [500, None],                      # reveal timeout below 1 s
-    [86_400_001, None],               # above 24 h
-    [5_000, [500, 0]],                # clock below 1 s
-    [5_000, [90_000_000, 0]],         # clock above 24 h
-    [5_000, [60_000, -5_000]],        # a negative increment
-    [5_000, [60_000, 90_000_000]],    # an increment above 24 h
-    [5_000.5, None],                  # not whole milliseconds
-    [5_000, [60_000]],                # not [initial, increment]
-    [5_000, [60_000, 0, 1]],
-    [5_000, "60+0"],
+    [500, None, 600_000, 500, 60_000],             # reveal timeout below 1 s
+    [86_400_001, None, 600_000, 500, 60_000],      # above 24 h
+    [5_000, [500, 0], 600_000, 500, 60_000],       # clock below 1 s
+    [5_000, [90_000_000, 0], 600_000, 500, 60_000],   # clock above 24 h
+    [5_000, [60_000, 90_000_000], 600_000, 500, 60_000],   # an increment above 24 h
+    [5_000, None, 500, 500, 60_000],               # a move limit below 1 s
+    [5_000, None, 600_000, 50, 60_000],            # a frame time below 0.1 s
+    [5_000, None, 600_000, 500, 90_000_000],       # a lateness above 24 h
+    [5_000, [60_000, -5_000], 600_000, 500, 60_000],   # a negative increment
 ])
 def test_a_joiner_declines_an_offer_whose_terms_are_out_of_bounds(terms: list) -> None:
     lobby = _Lobby(Identity.generate("host"))
     lobby.offered(terms)
-    assert _sent_tags(lobby) == ["decline"], lobby.transport.messages
-    assert "terms" in lobby.transport.messages[0][1][0], lobby.transport.messages
-    assert lobby.outcome is not None and lobby.outcome.code != 0 and lobby.offered_terms is None
+    assert [tag for tag, _ in lobby.sent()] == ["decline"], lobby.sent()
+    assert "terms" in lobby.sent()[-1][1][0], lobby.sent()
+    assert lobby.machine.outcome is not None and lobby.machine.outcome.code != 0
+    assert lobby.machine.lobby.offered_terms is None
+
+
+@pytest.mark.parametrize("terms", [[5_000.5, None, 1, 1, 1], [5_000, [60_000], 1, 1, 1], [5_000, "60+0", 1, 1, 1],
+                                   [5_000, None]])
+def test_an_offer_whose_terms_have_the_wrong_shape_is_no_offer(terms: list) -> None:
+    lobby = _Lobby(Identity.generate("host"))
+    lobby.offered(terms)           # dropped as malformed before any handler: the joiner waits, as for no offer
+    assert lobby.sent() == [] and lobby.machine.outcome is None
 
 
 def test_a_joiner_accepts_terms_in_bounds_and_declines_a_header_whose_terms_differ_from_the_offer() -> None:
     host = Identity.generate("host")
     lobby = _Lobby(host)
-    lobby.offered([5_000, [60_000, 2_000]])
-    assert _sent_tags(lobby) == ["ready"] and lobby.outcome is None
-    assert lobby.offered_terms == Terms(2, 5_000, (60_000, 2_000))
-    assert lobby._check_header(lobby.header_with(host, Terms(2, 5_000, (60_000, 2_000)))) is None
-    for other in (Terms(2, 6_000, (60_000, 2_000)), Terms(2, 5_000, None), Terms(2, 5_000, (1_000, 0)),
-                  Terms(2, 5_000, (60_000, 0))):
-        assert lobby._check_header(lobby.header_with(host, other)) == DIFFER
-    lobby._on_header(lobby.header_with(host, Terms(2, 5_000, None)).encode())     # the host drops the clock
-    assert _sent_tags(lobby) == ["ready", "decline"]
-    assert "terms (timeouts, clock) differ from the offer" in lobby.transport.messages[-1][1][0]
-    assert lobby.outcome is not None and lobby.outcome.code != 0 and lobby.transcript is None
+    lobby.offered(GOOD)
+    assert [t for t, _ in lobby.sent()] == ["ready"] and lobby.machine.outcome is None
+    offered = Terms.agreed(5_000, (60_000, 2_000), 600_000, 500, 60_000, 0)
+    assert lobby.machine.lobby.offered_terms == offered
+    assert lobby.machine.lobby.check_header(lobby.header_with(offered)) is None
+    for other in (Terms.agreed(6_000, (60_000, 2_000), 600_000, 500, 60_000, 0),
+                  Terms.agreed(5_000, None, 600_000, 500, 60_000, 0),
+                  Terms.agreed(5_000, (60_000, 2_000), None, 500, 60_000, 0),
+                  Terms.agreed(5_000, (60_000, 2_000), 600_000, 500, 0, 0), Terms(2, 5_000, (60_000, 2_000))):
+        assert lobby.machine.lobby.check_header(lobby.header_with(other)) == DIFFER
+    lobby.receive(wire.pack("header", lobby.header_with(Terms.agreed(5_000, None, 600_000, 500, 60_000, 0)).encode()))
+    assert [t for t, _ in lobby.sent()] == ["ready", "decline"]
+    assert DIFFER in lobby.sent()[-1][1][0]
+    assert lobby.machine.outcome is not None and lobby.machine.outcome.code != 0 and lobby.machine.book is None

@@ -4,6 +4,7 @@ toy game, admission, and a desync that stops both peers with a report."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sys
@@ -29,7 +30,8 @@ from netplay.host import HostSession  # noqa: E402
 from netplay.identity import Identity  # noqa: E402
 from netplay.joiner import JoinSession  # noqa: E402
 from netplay.session import EXIT_DISPUTE, EXIT_OK, QueueDecider  # noqa: E402
-from netplay.transcript import Transcript  # noqa: E402
+from netplay.protocol.book import Book  # noqa: E402
+from netplay.transcript import ResumeError, check_seeds, read_own_replay  # noqa: E402
 from netplay.transport import Refused  # noqa: E402
 from replays.audit import audit_file  # noqa: E402
 from replays.local import SignedMatch  # noqa: E402
@@ -66,9 +68,10 @@ def _thread(target) -> threading.Thread:
 def test_messages_round_trip_and_garbage_is_malformed() -> None:
     data = wire.pack("ack", 7, bytes(32), bytes(64), bytes(64))
     assert wire.unpack(data) == ("ack", [7, bytes(32), bytes(64), bytes(64)])
-    offer = wire.pack("offer", 2, "ploc", "1", 2, [], "0.1", [120_000, [600_000, 5_000]])
-    assert wire.unpack(offer)[1][-1] == [120_000, [600_000, 5_000]]
-    assert wire.unpack(wire.pack("hello", 1, "0.1", [bytes(16), -1, bytes(32)]))[1][2] == [bytes(16), -1, bytes(32)]
+    terms = [120_000, [600_000, 5_000], 600_000, 500, 60_000]
+    offer = wire.pack("offer", 3, "ploc", "1", 2, [], "0.1", terms)
+    assert wire.unpack(offer)[1][-1] == terms
+    assert wire.unpack(wire.pack("hello", 1, "0.1", [bytes(16), -1, bytes(32)], 0))[1][2] == [bytes(16), -1, bytes(32)]
     bad = [b"", b"\xc1", b"\x90", msgpack.packb(["nope"]), msgpack.packb(["ack", 1]), msgpack.packb(["ack", "1", b""]),
            msgpack.packb(["ack", True, bytes(32)]), msgpack.packb({"a": 1}), msgpack.packb(["frame", bytes(300_000)]),
            msgpack.packb(["hello", 1, "v", [b"short", 0, bytes(32)]]), msgpack.packb(["rematch", ["x"]]),
@@ -76,6 +79,10 @@ def test_messages_round_trip_and_garbage_is_malformed() -> None:
            msgpack.packb(["offer", 2, "g", "1", 2, [], "v", [1000, [1, 2, 3]]]),
            msgpack.packb(["offer", 2, "g", "1", 2, [], "v", [-5, None]]),
            msgpack.packb(["ack", 1, bytes(31), bytes(64), bytes(64)]),
+           msgpack.packb(["ack", -5, bytes(32), bytes(64), bytes(64)]), msgpack.packb(["want", 2**50]),
+           msgpack.packb(["hello", 3, "v", None, 70_000]), msgpack.packb(["reject", 1, "nope", "x"]),
+           msgpack.packb(["refused", "nope", "x"]), msgpack.packb(["ready", [["n", bytes(32)]], 0]),
+           msgpack.packb(["peers", [[1, bytes(31), "a"]]]), msgpack.packb(["start", bytes(32), [-1]]),
            msgpack.packb(["chat", -1, "x" * 5000])]
     for raw in bad:
         with pytest.raises(wire.Malformed) as info:
@@ -83,7 +90,6 @@ def test_messages_round_trip_and_garbage_is_malformed() -> None:
         assert info.value.reason
     with pytest.raises(ValueError):
         wire.pack("ack", 1)
-    assert wire.clip("a\x1b[2Jb" + "x" * 600) == "a?[2Jb" + "x" * 494
 
 
 # ---------------------------------------------------------------------------------------------- table
@@ -96,15 +102,33 @@ def test_a_table_resumes_from_a_torn_replay_and_continues_the_same_file(tmp_path
             writer.append(local.step())
     with open(path, "ab") as handle:          # a crash in the middle of the next record
         handle.write(local.next_frame().encode()[:17])
-    table = Transcript.resume(path, local.secrets[1], fsync=False)
+    own = read_own_replay(path)
+    table = Book.rebuild(own.header, own.frames, own.certs, local.secrets[1])
     assert table.seq == 24 and table.last_hash == local.ledgers[1].last_hash
     frame = local.next_frame()
     local.deliver(frame)
     table.accept(frame)
-    table.close()
+    with own.reopen(fsync=False) as writer:
+        writer.append(frame)
     replay = read_replay(path)
     assert replay.torn is None and len(replay.frames) == 26
     assert replay.frames[-1].hash == frame.hash
+
+
+def test_a_resume_with_a_seed_that_is_not_the_seats_own_is_refused_before_anything_is_sent(tmp_path: Path) -> None:
+    """(The second attack campaign: a joiner resuming with a wrong saved seed was accepted, then died with a
+    Dispute traceback and forfeited.)"""
+    local = SignedMatch("quedah-merchant", RandomBot(), seed=6)
+    path = tmp_path / "r.npr"
+    with ReplayWriter(path, local.header, sync=False) as writer:
+        for _ in range(12):
+            writer.append(local.step())
+    own = read_own_replay(path)
+    right = local.secrets[1]
+    check_seeds(own.header, own.frames, [right])
+    wrong = dataclasses.replace(right, seed=bytes(32))
+    with pytest.raises(ResumeError, match="does not open the commitment"):
+        check_seeds(own.header, own.frames, [wrong])
 
 
 def test_saved_seats_are_private_and_found_by_address() -> None:
@@ -232,15 +256,22 @@ class _Skewed:
 
 
 class SkewedJoin(JoinSession):
-    def _on_offer(self, *fields) -> None:
-        super()._on_offer(*fields)
-        self.game = _Skewed(self.game)
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        machine = self.machine
+        on_offer = machine.handlers["offer"]
+
+        def skewed(*fields) -> None:
+            on_offer(*fields)
+            if machine.game is not None:
+                machine.game = _Skewed(machine.game)
+        machine.handlers["offer"] = skewed
 
 
 class SkewedHost(HostSession):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.game = _Skewed(self.game)
+        self.machine.game = _Skewed(self.machine.game)
 
 
 @pytest.mark.parametrize("skewed", ["joiner", "host"])
@@ -250,7 +281,7 @@ def test_a_desync_stops_the_peer_that_sees_it_and_its_report_alone_stops_nobody(
     plays on (a report is no proof) until the reporter's silence runs into the agreed timeout."""
     host = (SkewedHost if skewed == "host" else HostSession)(
         Identity.generate("host"), BotDecider("random"), "madagaskar", replay_dir=tmp_path / "h", fsync=False,
-        reveal_timeout=2.0)
+        reveal_timeout=2.0, move_limit=2.0, lateness=1.0)
     outcomes: dict = {}
 
     def join() -> None:

@@ -32,21 +32,21 @@ def test_a_seat_that_thinks_past_its_move_clock_forfeits_naming_the_clock(tmp_pa
         assert joiner.wait(30) == 3, host.describe() + joiner.describe()
     described = host.describe() + joiner.describe()
     for proc in (host, joiner):
-        assert f"terms: protocol 2, reveal timeout 2 s, {CLOCK}" in proc.out, described
+        assert f"terms: {CLOCK}, 10 min per move at most; automatic frames 0.5 s each" in proc.out, described
     # the host claims once the allowance ran out by its own clock, and says it was the clock
     m = re.search(r"seat 1 has not sent its act frame for ([\d.]+) s \(its move clock, (.*?), ran out\): "
                   r"claiming the timeout", host.out)
     assert m, described
-    assert float(m.group(1)) >= 2.0 and m.group(2) == CLOCK, m.group(0)
+    assert float(m.group(1)) >= 2.0 and m.group(2) == f"{CLOCK}, 10 min per move at most", m.group(0)
     # the blamed joiner's own clock agrees: it does not contest (the claim earns it no increment: it is no
     # decision), and its bot is too slow to answer
     assert "contesting" not in joiner.out, described
-    assert f"seat 1 forfeits: it withheld its act frame past its move clock ({CLOCK})" in host.out, described
-    assert f"you withheld your act frame past its move clock ({CLOCK})" in joiner.out, described
+    assert f"seat 1 forfeits: it withheld its act frame past its move clock ({CLOCK}" in host.out, described
+    assert f"you withheld your act frame past its move clock ({CLOCK}" in joiner.out, described
     files = [*replays_of(host), *replays_of(joiner)]
     assert len(files) == 2, described
     for path in files:
-        assert read_replay(path).header.terms == Terms(2, 2_000, (2_000, 1_000)), path
+        assert read_replay(path).header.terms == Terms.agreed(2_000, (2_000, 1_000), 600_000, 500, 60_000, 0), path
     v = same_result(files)
     assert v.status == "unfinished" and v.blame is None, v.reason     # a claim is about time: no proof
     assert v.claim is not None and (v.claim["claimant"], v.claim["blamed"], v.claim["kind"], v.claim["final"]) == (

@@ -141,7 +141,10 @@ class Follower:
             evidence = book.evidence()
             if evidence is not None:
                 m.write(evidence, *self._cert_records(evidence.seq, evidence.hash, cert))
-            m.send(m.host_key, "dispute", frame.encode() if isinstance(frame, Frame) else frame, wire.clip(exc.reason))
+            report = wire.pack("dispute", frame.encode(), wire.clip(exc.reason))
+            m.send_raw(m.host_key, report)
+            for peer in m.other_joiners():      # the others learn it too: no host can then claim that we
+                m.route(peer, report)           # withheld the frames that would have followed
             m.report_dispute(exc)
             return
         m.write(frame, *self._cert_records(frame.seq, frame.hash, cert))
@@ -230,6 +233,25 @@ class Follower:
                 "the host's signed certificate (both are in the replay)")
         m.say(text)
         m.finish(EXIT_DISPUTE, f"{text}; replay {book.path}")
+
+    def twin(self, frame: Frame) -> bool:
+        """A frame that its author signed for a slot where we hold another frame of that author (the same
+        number and predecessor): the author signed two frames for one slot, which proves it lied. Kept in our
+        replay as a `twin` record; we stop, naming that seat. False if `frame` proves nothing."""
+        m = self.m
+        book = m.book
+        if frame.session != book.header.session or not 0 <= frame.seq < len(book.frames):
+            return False
+        mine = book.frames[frame.seq]
+        if (mine.hash == frame.hash or mine.seat != frame.seat or mine.prev != frame.prev
+                or not frame.verify(book.ledger.publics[frame.seat])):
+            return False
+        m.write(None, ("twin", frame.seq, frame.encode()))
+        text = (f"DISPUTE: seat {frame.seat} signed two different frames as frame {frame.seq}: this peer holds "
+                f"{mine.hash.hex()[:16]}..., another peer was sent {frame.hash.hex()[:16]}... (both are in the replay)")
+        m.say(text)
+        m.finish(EXIT_DISPUTE, f"{text}; replay {book.path}")
+        return True
 
     # ------------------------------------------------------------------------------ gaps
 

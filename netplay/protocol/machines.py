@@ -21,7 +21,8 @@ from netplay.protocol.rematch import HostRematch, JoinRematch
 from netplay.protocol.resume import HostResume, JoinResume
 from netplay.protocol.sequencing import Sequencer
 from replays.crypto import fingerprint, public_bytes
-from replays.frames import Frame
+from replays import codec
+from replays.frames import Frame, decode_frame
 from replays.header import Terms
 from replays.ledger import Dispute, Rejected, SeatSecrets
 
@@ -30,7 +31,7 @@ log = logging.getLogger("netplay.session")
 __all__ = ["HostMachine", "JoinMachine", "MESH_TAGS"]
 
 #: what one joiner takes from another (directly, or relayed by the host)
-MESH_TAGS = frozenset({"frame", "ack", "want"})
+MESH_TAGS = frozenset({"frame", "ack", "want", "dispute"})
 
 
 class HostMachine(Machine):
@@ -501,12 +502,20 @@ class JoinMachine(Machine):
         self.send(self.host_key, "chat", -1, text)
 
     def _on_dispute(self, key: bytes, evidence: bytes, reason: str) -> None:
-        """A dispute report is a claim like any other: it stops this peer only through its own ledger."""
-        if key != self.host_key:
+        """A dispute report is a claim like any other: it stops this peer only through its own ledger, or when
+        its evidence is a frame whose author signed another one for a slot we hold (then that author lied)."""
+        who = "the host" if key == self.host_key else f"seat {self.seat_of_peer(key)}"
+        where = ""
+        try:
+            frame = decode_frame(evidence)
+            where = f" about frame {frame.seq} (seat {frame.seat})"
+        except codec.FormatError:
+            frame = None
+        if frame is not None and self.book is not None and self.following.twin(frame):
             return
-        self.say(f"the host reports a dispute: {wire.clip(reason)}; this peer's own ledger judges the frame")
+        self.say(f"{who} reports a dispute{where}: {wire.clip(reason)}; this peer's own ledger judges the frame")
         book = self.book
-        if book is not None and book.ledger.status == "disputed":
+        if key == self.host_key and book is not None and book.ledger.status == "disputed":
             self.report_dispute(book.ledger.dispute)
 
     def _on_bye(self, key: bytes, reason: str) -> None:

@@ -143,7 +143,8 @@ def simulate(plan: Plan, until: float = 7200.0) -> tuple[World, Report]:
     horizon = 8.0 + 0.05 * _expected_frames(plan.game)
     world.plan_faults(horizon, only=[i for i, s in plan.liars.items() if s == "wrong-seed"] or None)
     honest = [p for p in world.peers if p.adversary is None]
-    world.run(lambda: all(p.outcome is not None or p.crash is not None for p in honest))
+    world.run(lambda: all(p.outcome is not None or p.crash is not None for p in honest)
+              or (world.now > 120 and not any(p.disk.frames for p in world.peers)))
     repairable = not plan.liars and not plan.faults.loss and not plan.faults.partition and not plan.faults.duplicate
     report = check(world, honest_only=not plan.liars and repairable and not plan.faults.drops and
                    not plan.faults.kills, repairable=repairable)

@@ -393,7 +393,7 @@ class World:
         peer = self.peers[index]
         if peer.machine is None or peer.outcome is not None or peer.disk.saved is None:
             return
-        if peer.machine.phase != "play":
+        if peer.machine.phase != "play" or peer.machine.book is None or not peer.machine.book.frames:
             return
         for other in range(self.players):
             if other != index:

@@ -285,7 +285,11 @@ class Machine:
             return None
         own = book.ledger_for(seat)   # each seat builds with its own secrets and knowledge
         if kind in AUTOMATIC:
-            return own.build_next()
+            try:
+                return own.build_next()
+            except Dispute as exc:       # our own frame, refused by our own ledger: never a peer's fault
+                self.finish(EXIT_FAILED, f"this peer's own {kind} frame was refused by its ledger: {exc}")
+                return None
         decision = own.decision()
         if decision is None:
             return None

@@ -57,6 +57,7 @@ class Follower:
         self.gap_since: float | None = None
         self.wanted_at = -1e9
         self.served: dict[bytes, float] = {}   # peer key -> when we last answered its `want`
+        self.reported: list[Frame] = []        # frames another peer disputed, for slots we have not reached
 
     # ------------------------------------------------------------------------------ frames
 
@@ -158,6 +159,10 @@ class Follower:
         self.acknowledge(frame, cert)
         m.applied(frame, book.holds(frame.seat))
         self._check_acks(frame.seq)
+        for reported in [r for r in self.reported if r.seq <= frame.seq]:
+            self.reported.remove(reported)
+            if m.outcome is None and self.twin(reported):
+                return
 
     def _cert_records(self, seq: int, frame_hash: bytes, cert: bytes) -> tuple[tuple, ...]:
         host = self.m.host_seat
@@ -240,7 +245,11 @@ class Follower:
         replay as a `twin` record; we stop, naming that seat. False if `frame` proves nothing."""
         m = self.m
         book = m.book
-        if frame.session != book.header.session or not 0 <= frame.seq < len(book.frames):
+        if frame.session != book.header.session or frame.seq < 0:
+            return False
+        if frame.seq >= len(book.frames):
+            if len(self.reported) < 16 and frame.seq < len(book.frames) + MAX_AHEAD:
+                self.reported.append(frame)     # judged when we reach that slot
             return False
         mine = book.frames[frame.seq]
         if (mine.hash == frame.hash or mine.seat != frame.seat or mine.prev != frame.prev

@@ -407,11 +407,14 @@ class JoinMachine(Machine):
         return [s for s in range(self.players) if s not in joiners]
 
     def seat_of_peer(self, key: bytes) -> int | None:
-        """The first seat of the joiner whose key is `key` (None for the host or a stranger)."""
+        """The first seat of the joiner whose key is `key` (None for the host or a stranger): from the host's
+        `peers`, else from the header (a host that lies about the others cannot hide them from us)."""
         for seat, (peer, _) in sorted(self.lobby.peers.items()):
             if peer == key:
                 return seat
-        return None
+        if key == self.host_key or self.header is None or key == self.identity.public_key:
+            return None
+        return next((s for s, (k, _) in enumerate(self.header.seats) if k == key), None)
 
     def seats_of_peer(self, key: bytes) -> list[int]:
         return [seat for seat, (peer, _) in sorted(self.lobby.peers.items()) if peer == key]
@@ -422,7 +425,14 @@ class JoinMachine(Machine):
         return self.host_key if seat in self.host_seats() else None
 
     def other_joiners(self) -> list[bytes]:
-        return sorted({peer for peer, _ in self.lobby.peers.values()})
+        """The other joiners' keys: from the host's `peers`, and every seat key of the header that is neither
+        ours nor the host's (a lying host cannot make us forget a joiner)."""
+        keys = {peer for peer, _ in self.lobby.peers.values()}
+        if self.header is not None and self.players > 2:
+            mine = {self.book.header.seats[s][0] for s in self.book.seats} if self.book is not None else set()
+            host = self.header.seats[self.host_seat][0] if self.host_seat is not None else self.host_key
+            keys |= {k for k, _ in self.header.seats if k not in mine and k != host and k != self.host_key}
+        return sorted(keys)
 
     def route(self, to: bytes, data: bytes) -> None:
         """To another joiner: directly if we reach it, else through the host's relay."""

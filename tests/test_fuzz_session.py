@@ -1,7 +1,6 @@
-"""Fuzzing (hypothesis) of the session-message handlers, past decoding: well-formed but hostile session
-messages from a seated peer, fed to the host's handler of one decoded message (`HostSession._on_message`)
-and the joiner's (`JoinSession._on_data`) mid-game, over a fake transport that only records what
-would be sent. Every kind of `netplay.wire` (offer, hello, ready, start, frame, ack, acked, reject,
+"""Fuzzing (hypothesis) of the session's state machines, past decoding: well-formed but hostile session
+messages from a seated peer, fed to the host's machine (`HostMachine.receive`) and the joiner's
+(`JoinMachine.receive`) mid-game; what they would send is only recorded. Every kind of `netplay.wire` (offer, hello, ready, start, frame, ack, acked, reject,
 synced, chat, dispute, rematch, decline, refused, header) with wrong types, wrong and absent seats,
 huge and negative ints, unknown and surplus fields, oversized texts, garbage and replayed or forged
 frames signed by the hostile peer's own key (claims and contests included).
@@ -9,7 +8,7 @@ frames signed by the hostile peer's own key (claims and contests included).
 What must hold: the handler never raises (its documented refusal is a logged drop; a bad frame is a
 `reject` sent back, a bad dispute is logged and play goes on); the ledger never changes (the host
 awaits its own move, so no peer frame is due and every claim is premature); the session does not
-end; each message is handled within a time bound. `bye` is left out, and `refused` to the joiner: the
+end; each message is handled within a bound on CPU time. `bye` is left out, and `refused` to the joiner: the
 peer's leaving ends the session by design (a host can always walk away; that is the timeout's case).
 
 Quick by default (well under 20 s); `NETPLAY_LONG=1` runs ten times as many. Inputs run are printed."""
@@ -29,14 +28,11 @@ from fuzzcounts import report_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bots.decider import BotDecider
 from netplay import wire
-from netplay.host import HostSession
-from netplay.identity import Identity
-from netplay.joiner import JoinSession
-from netplay.session import QueueDecider
-from netplay.transport import Incoming
+from netplay.protocol import effects as fx
 from replays.frames import KINDS, make_frame
+from simulator.deciders import SimBot
+from simulator.world import World
 
 LONG = os.environ.get("NETPLAY_LONG") == "1"
 RUNS: Counter[str] = Counter()
@@ -49,74 +45,46 @@ def examples(quick: int) -> settings:
                                            HealthCheck.function_scoped_fixture])
 
 
-class FakeTransport:
-    """The real transport's read-only parts, with every send recorded instead of sent."""
+class _Waits:
+    """The host's decider: a person who never decides (so the game stops at the host's move)."""
 
-    def __init__(self, real: Any) -> None:
-        self.real = real
-        self.sent: list[tuple] = []
+    def prepare(self, game: Any) -> None:
+        pass
 
-    def send(self, *args: Any) -> bool:
-        self.sent.append(args)
-        return True
+    def decide(self, *args: Any) -> None:
+        return None
 
-    def broadcast(self, *args: Any) -> None:
-        self.sent.append(args)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
+    def rematch(self, games_done: int) -> bool:
+        return False
 
 
 class Table:
-    def __init__(self, host: HostSession, join: JoinSession, joiner_id: Identity) -> None:
-        self.host, self.join, self.joiner_id = host, join, joiner_id
-        self.conn = next(c for c in host.conns.values() if c.seat is not None)
+    """A Madagaskar game between a host machine and a joiner machine on the simulator's network (no sockets,
+    no threads), stopped where the host (a person) is to move; the joiner is "mallory"."""
+
+    def __init__(self) -> None:
+        world = World(7, "madagaskar", 2, deciders=lambda index, w: _Waits() if index == 0 else SimBot(w, 7))
+        world.start()
+
+        def host_to_move() -> bool:
+            book = world.peers[0].machine.book
+            decision = None if book is None else book.ledger.decision()
+            return decision is not None and decision[0] == 0
+
+        world.run(lambda: host_to_move() and world.now > 5)
+        assert host_to_move(), "the game did not reach the host's move"
+        self.world = world
+        self.host, self.join = world.peers[0].machine, world.peers[1].machine
+        self.joiner_id = world.peers[1].identity
+        self.sent: list[bytes] = []
 
     def snapshot(self) -> tuple:
-        return tuple((len(s.transcript.ledger.frames), s.transcript.ledger.last_hash, s.outcome)
-                     for s in (self.host, self.join))
+        return tuple((len(m.book.frames), m.book.last_hash, m.outcome) for m in (self.host, self.join))
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
-    """A Madagaskar game in one process, over loopback, stopped where the host (a person) is to move."""
-    tmp = tmp_path_factory.mktemp("fuzz-session")
-    with pytest.MonkeyPatch.context() as patch:   # this module's home only, not the tests after it
-        patch.setenv("NETPLAY_HOME", str(tmp / "home"))
-        host = HostSession(Identity.generate("host"), QueueDecider(), "madagaskar", bind="127.0.0.1",
-                           replay_dir=tmp / "h", fsync=False)
-        joiner_id = Identity.generate("mallory")
-        made: dict = {}
-        try:
-            thread = threading.Thread(target=lambda: made.setdefault(
-                "join", JoinSession(joiner_id, BotDecider("random"), host.address, replay_dir=tmp / "j",
-                                    fsync=False)))
-            thread.start()
-            deadline = time.monotonic() + 30
-            while thread.is_alive() and time.monotonic() < deadline:
-                host.step(10)
-            thread.join(5)
-            join = made["join"]
-
-            def host_to_move() -> bool:
-                t = host.transcript
-                decision = None if t is None else t.ledger.decision()
-                return decision is not None and decision[0] == 0 and host.phase == "play"
-
-            while not host_to_move() and time.monotonic() < deadline:
-                host.step(10)
-                join.step(10)
-            assert host_to_move(), "the game did not reach the host's move"
-            for _ in range(20):   # let the last frames and acks settle
-                host.step(5)
-                join.step(5)
-            host.transport = FakeTransport(host.transport)
-            join.transport = FakeTransport(join.transport)
-            yield Table(host, join, joiner_id)
-        finally:
-            host.close()
-            if "join" in made:
-                made["join"].close()
+def table() -> Iterator[Table]:
+    yield Table()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -140,7 +108,7 @@ KIND_NAMES = sorted(set(wire.SHAPES) - {"bye"})
 @st.composite
 def frames(draw, table: Table) -> bytes:
     """A frame as the hostile joiner can sign it: its own key, any kind, seq, prev, seat and body."""
-    ledger = table.host.transcript.ledger
+    ledger = table.host.book.ledger
     seq = draw(st.one_of(st.just(len(ledger.frames)), st.just(len(ledger.frames) - 1), ints.filter(lambda i: i >= 0)))
     # never chained to the last frame: a signed, well-placed frame that breaks a rule is evidence, and the
     # peer stops with a dispute naming the signer (by design; the attack suite covers it), ending this table
@@ -150,7 +118,7 @@ def frames(draw, table: Table) -> bytes:
     body = draw(st.lists(st.one_of(st.integers(-3, 50), st.text(max_size=12), st.binary(max_size=40),
                                    st.sampled_from(["step 0 1", "resign", "offer draw"])), max_size=4))
     digest = draw(st.sampled_from([bytes(32), ledger.last_hash]))
-    session = draw(st.sampled_from([table.host.transcript.header.session, bytes(16)]))
+    session = draw(st.sampled_from([table.host.book.header.session, bytes(16)]))
     try:
         frame = make_frame(table.joiner_id.private_key, session, seq, prev, seat, kind, body, digest)
     except Exception:  # the builder itself refuses (an int too large to encode): a replayed frame instead
@@ -174,7 +142,7 @@ def messages(draw, table: Table, to: str = "host") -> bytes:
             fields.append(draw(st.one_of(st.text(max_size=30), st.just("x" * 600))))
         elif kind is bytes:
             fields.append(draw(st.one_of(frames(table), st.binary(max_size=64), st.sampled_from([bytes(32), bytes(64)]),
-                                         st.just(table.host.transcript.ledger.frames[-1].encode()))))
+                                         st.just(table.host.book.frames[-1].encode()))))
         elif kind is list:
             fields.append(draw(st.lists(values, max_size=3)))
         else:
@@ -188,12 +156,12 @@ def messages(draw, table: Table, to: str = "host") -> bytes:
 
 def _hostile(table: Table, data: bytes, to: str) -> None:
     before = table.snapshot()
-    start = time.monotonic()
-    if to == "host":
-        table.host._on_message(table.conn, Incoming("message", table.conn.key, table.conn.name, data))
-    else:
-        table.join._on_data(data)
-    assert time.monotonic() - start < BOUND_S, "a message took too long"
+    start = time.process_time()
+    machine, sender = (table.host, table.joiner_id.public_key) if to == "host" else (table.join, table.host.identity
+                                                                                   .public_key)
+    machine.receive(table.world.now, sender, data)
+    table.sent += [e.data for e in machine.drain() if isinstance(e, fx.Send)]
+    assert time.process_time() - start < BOUND_S, "a message took too long to handle"
     after = table.snapshot()
     assert after == before, f"a hostile message changed the ledger or ended the session: {before} -> {after}"
     RUNS[f"{to} handler"] += 1
@@ -219,14 +187,13 @@ def test_each_handler_survives_hostile_messages(table: Table, to: str) -> None:
             _hostile(table, message, to)
     run()
     if to == "host":   # the joiner answers a bad frame by logging it; the host sends a reject
-        sent = table.host.transport.sent
-        tags = Counter(wire.unpack(s[-1])[0] for s in sent if s and isinstance(s[-1], bytes))
+        tags = Counter(wire.unpack(data)[0] for data in table.sent)
         assert tags["reject"], f"no hostile frame was answered with a reject: {tags}"
 
 
 def test_hostile_disputes_are_logged_and_play_goes_on(table: Table) -> None:
     """A dispute carrying no proof, or a valid frame that proves nothing, never stops a peer."""
-    last = table.host.transcript.ledger.frames[-1].encode()
+    last = table.host.book.frames[-1].encode()
     for evidence in (b"", bytes(64), last, b"\x93" + last[:40]):
         for to in ("host", "joiner"):
             _hostile(table, wire.pack("dispute", evidence, "you cheated"), to)

@@ -65,15 +65,17 @@ def test_a_joiner_killed_mid_game_resumes_and_the_game_goes_on(tmp_path: Path) -
 
 
 def test_a_seat_that_vanishes_forfeits_and_the_replay_says_who_claimed_it(tmp_path: Path) -> None:
+    """A joiner that goes silent (it stays connected) at its third chain frame: once its lateness allowance
+    is used up the host claims, and the claim stands. (The liar's own process, still running the honest
+    rules, contests in its own replay: a frame that needs no decision is never late by its own clock.)"""
     with processes() as procs:
-        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--reveal-timeout", "1.5")
+        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--reveal-timeout", "1.5", "--lateness", "1")
         procs.append(host)
         cheat = peer(tmp_path, "join", host.address(), "--cheat", "vanish:chain:3", tag="cheat")
         procs.append(cheat)
         assert host.wait(60) == 3, host.describe()
-        assert cheat.wait(30) == 3, cheat.describe()
+        assert cheat.wait(30) in (3, 5), cheat.describe()
         assert "seat 1 forfeits: it withheld its chain frame" in host.err
-        assert "you forfeit" in cheat.out
         (path,) = replays_of(host)
         v = verdict(path)
         # a claim is about time, which no file shows: the verdict says who claimed what, and blames nobody
@@ -86,29 +88,33 @@ def test_a_seat_that_vanishes_forfeits_and_the_replay_says_who_claimed_it(tmp_pa
         assert json.loads(run.stdout)[0]["claim"]["blamed"] == 1
 
 
-def test_a_seat_that_withholds_and_answers_the_claim_plays_on(tmp_path: Path) -> None:
+def test_a_seat_that_withholds_then_answers_the_claim_late_cannot_play_on(tmp_path: Path) -> None:
+    """A frame withheld past its deadline, then sent as the answer to the claim: the host does not sequence
+    a late answer (a deadline is a deadline: before, a seat could stall every frame up to the timeout plus the
+    answer window at no cost). The liar contests with its late frame; nobody can be proven at fault."""
     with processes() as procs:
-        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--reveal-timeout", "1.5")
+        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--reveal-timeout", "1.5", "--lateness", "1")
         procs.append(host)
         cheat = peer(tmp_path, "join", host.address(), "--cheat", "withhold:chain:3", tag="cheat")
         procs.append(cheat)
-        assert host.wait(60) == 0, host.describe()
-        assert cheat.wait(30) == 0, cheat.describe()
+        assert host.wait(60) == 5, host.describe()
+        assert cheat.wait(30) == 5, cheat.describe()
+        assert "claiming the timeout" in host.out and "contests the timeout claim" in host.out, host.describe()
         v = same_result([*replays_of(host), *replays_of(cheat)])
-        assert v.status == "valid", v.reason
-        assert any("answered in time" in note for note in v.notes), v.notes
+        assert v.status == "contested" and v.blame is None, v.reason
 
 
 def test_a_host_that_withholds_is_claimed_against_by_the_joiner(tmp_path: Path) -> None:
     with processes() as procs:
-        cheat = peer(tmp_path, "host", "quedah-merchant", "--cheat", "vanish:chain:2", "--reveal-timeout", "2",
-                     tag="cheat")
+        cheat = peer(tmp_path, "host", "quedah-merchant", "--cheat", "vanish:chain:1", "--reveal-timeout", "2",
+                     "--lateness", "1", tag="cheat")
         procs.append(cheat)
         joiner = cli_join(tmp_path, cheat.address(), "--bot", "random")
         procs.append(joiner)
         assert joiner.wait(60) == 3, joiner.describe()
         assert "seat 0 forfeits" in joiner.err
-        assert "refused our timeout claim" in joiner.out and "recording the claim ourselves" in joiner.out
+        assert "claiming the timeout" in joiner.out
+        assert "the host neither passed our claim on nor answered it: recorded it in our own replay" in joiner.out
         (path,) = replays_of(joiner)
         v = verdict(path)
         assert v.status == "unfinished" and v.blame is None and v.claim["blamed"] == 0, v.reason
@@ -144,7 +150,7 @@ def test_a_changed_random_contribution_is_caught_and_blamed(tmp_path: Path) -> N
         assert v.status == "invalid" and v.blame == 0 and v.dispute["rule"] == "hash chain", v.reason
 
 
-REJECTIONS = ("undecodable", "malformed frame", "bad signature", "another session", "out of order",
+REJECTIONS = ("undecodable", "malformed frame", "bad signature", "another session", "ahead",
               "over the 262144 byte cap", "replayed frame", "unknown message")
 
 

@@ -27,6 +27,7 @@ from netplay.host import HostSession  # noqa: E402
 from netplay.identity import Identity  # noqa: E402
 from netplay.joiner import JoinSession  # noqa: E402
 from netplay.session import EXIT_DISPUTE, EXIT_OK  # noqa: E402
+from netplay import wire  # noqa: E402
 from replays import deck as D  # noqa: E402
 from replays.audit import audit_file  # noqa: E402
 from replays.curve import add  # noqa: E402
@@ -45,24 +46,32 @@ class _Drawing(BotDecider):
 class _RecordingHost(HostSession):
     """Keeps every own frame it emits (accepted, then relayed)."""
 
-    def _emit(self, frame: Frame) -> None:
-        self.sent = [*getattr(self, "sent", []), frame]
-        super()._emit(frame)
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.sent: list[Frame] = []
+        emit = self.machine.emit
+
+        def recording(frame: Frame) -> None:
+            self.sent.append(frame)
+            emit(frame)
+        self.machine.emit = recording
 
 
 class _RecordingJoiner(JoinSession):
     """Keeps what it sends to the host, in order: ("frame", frame) and ("ack", frame number); and, for
     each frame it accepted, how many frames its ledger held at the time of each of its sends."""
 
-    def _send(self, tag: str, *fields) -> bool:
-        if tag == "frame" and fields[0]:
-            entry = ("frame", decode_frame(fields[0]), len(self.transcript.ledger.frames))
-        elif tag == "ack":
-            entry = ("ack", fields[0], len(self.transcript.ledger.frames))
-        else:
-            entry = (tag, None, None)
-        self.said = [*getattr(self, "said", []), entry]
-        return super()._send(tag, *fields)
+    def _send(self, to: bytes, data: bytes) -> None:
+        tag, fields = wire.unpack(data)
+        if self.transport is not None and to == self.transport.host_key:
+            if tag == "frame" and not fields[1]:
+                entry = ("frame", decode_frame(fields[0]), len(self.transcript.ledger.frames))
+            elif tag == "ack":
+                entry = ("ack", fields[0], len(self.transcript.ledger.frames))
+            else:
+                entry = (tag, None, None)
+            self.said = [*getattr(self, "said", []), entry]
+        super()._send(to, data)
 
 
 class _LyingStripper(_RecordingJoiner):
@@ -73,18 +82,24 @@ class _LyingStripper(_RecordingJoiner):
     lie: Frame | None = None
     token: list[None]       # shared: taken by the one that lies
 
-    def _emit(self, frame: Frame) -> None:
-        ledger = self.transcript.ledger
-        if frame.kind == "strip" and self.token:
-            chance = ledger.deal_chance()
-            deal = ledger.pending_deal(ledger.decks[(chance.deck, chance.epoch)], chance)
-            if len(deal.strips) + 1 < len(deal.strippers) and self._take_token():
-                body = list(frame.body)
-                body[3] = add(body[3], body[3])
-                frame = self.lie = make_frame(self.identity.private_key, frame.session, frame.seq, frame.prev,
-                                              frame.seat, frame.kind, tuple(body), frame.digest)
-                ledger._built = None
-        super()._emit(frame)
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        machine = self.machine
+        emit = machine.emit
+
+        def lying(frame: Frame) -> None:
+            ledger = machine.book.ledger
+            if frame.kind == "strip" and self.token:
+                chance = ledger.deal_chance()
+                deal = ledger.pending_deal(ledger.decks[(chance.deck, chance.epoch)], chance)
+                if len(deal.strips) + 1 < len(deal.strippers) and self._take_token():
+                    body = list(frame.body)
+                    body[3] = add(body[3], body[3])
+                    frame = self.lie = make_frame(self.identity.private_key, frame.session, frame.seq, frame.prev,
+                                                  frame.seat, frame.kind, tuple(body), frame.digest)
+                    ledger._built = None
+            emit(frame)
+        machine.emit = lying
 
     def _take_token(self) -> bool:
         try:

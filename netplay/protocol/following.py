@@ -79,7 +79,7 @@ class Follower:
             log.warning("dropped a frame from %s: malformed frame: %s", key.hex()[:8], exc.reason)
             return
         if frame.session != book.header.session:
-            log.warning("dropped a frame of another session from %s", key.hex()[:8])
+            log.warning("dropped a frame of another session (%s) from %s", frame.session.hex()[:8], key.hex()[:8])
             return
         if not self.sequenced(key, frame, cert):
             m.claims.seen_frame(frame)      # its author sent it; the host has not sequenced it (yet)
@@ -89,8 +89,13 @@ class Follower:
             mine = book.frames[frame.seq]
             if mine.hash != frame.hash and m.players > 2 and book.sequenced(frame.seq) and book.certs[frame.seq]:
                 self.equivocation(frame.seq, frame.hash, cert, None, None)
+            elif mine.hash == frame.hash:
+                log.warning("replayed frame %d (already applied): dropped", frame.seq)
+            else:
+                log.warning("dropped a stale or conflicting frame %d from %s", frame.seq, key.hex()[:8])
             return
         if frame.seq > nxt:
+            log.warning("frame %d arrived ahead of frame %d: kept, and the frames between are asked for", frame.seq, nxt)
             if len(self.ahead) < MAX_AHEAD or frame.seq in self.ahead:
                 self.ahead[frame.seq] = (frame, cert)
             self._gap()

@@ -60,21 +60,24 @@ class Sequencer:
         try:
             frame = decode_frame(data)
         except codec.FormatError as exc:
-            m.send(key, "reject", -1, "frame", wire.clip(f"malformed frame: {exc.reason}"))
+            self.reject(link, -1, "frame", f"malformed frame: {exc.reason}")
             return
         nxt = len(book.frames)
         if frame.session != book.header.session:
-            m.send(key, "reject", -1, "frame", "a frame of another session")
+            self.reject(link, -1, "frame", "a frame of another session")
             return
         if frame.seq < nxt:
             if book.frames[frame.seq].hash == frame.hash:
+                log.warning("a copy of frame %d from %s: replayed frame (already sequenced)", frame.seq,
+                            wire.clip(link.name, 64))
                 if link.acked < frame.seq:          # it may have missed our copy: the frames from there on
                     self.serve(link, link.acked + 1)
             else:
-                m.send(key, "reject", frame.seq, "frame", f"frame {frame.seq} is already another one")
+                self.reject(link, frame.seq, "frame", f"stale or conflicting frame {frame.seq}: it is already "
+                                                      "another one")
             return
         if frame.seq > nxt:
-            m.send(key, "reject", frame.seq, "frame", f"out of order: frame {nxt} is next")
+            self.reject(link, frame.seq, "frame", f"frame {frame.seq} ahead of frame {nxt}, which is next")
             return
         problem = m.claims.premature(frame)
         late = m.claims.late_answer(frame)
@@ -90,8 +93,7 @@ class Sequencer:
         try:
             frame = book.accept(frame)
         except Rejected as exc:
-            log.warning("rejected a frame from %s (seat %s): %s", link.name, link.seat, exc.reason)
-            m.send(key, "reject", -1 if exc.frame_no is None else exc.frame_no, "frame", wire.clip(exc.reason))
+            self.reject(link, -1 if exc.frame_no is None else exc.frame_no, "frame", exc.reason)
             return
         except Dispute as exc:
             evidence = book.evidence()
@@ -106,6 +108,10 @@ class Sequencer:
         self.relay(frame)
         m.applied(frame, own=False)
         m.strip_first(frame)
+
+    def reject(self, link: Link, seq: int, code: str, reason: str) -> None:
+        log.warning("rejected a frame from %s (seat %s): %s", wire.clip(link.name, 64), link.seat, reason)
+        self.m.send(link.key, "reject", seq if 0 <= seq <= wire.MAX_SEQ else -1, code, wire.clip(reason))
 
     def joiners(self) -> list[Link]:
         return [link for link in self.m.links.values() if link.seat is not None and link.up]

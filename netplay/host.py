@@ -152,8 +152,7 @@ class HostSession(Session):
             while machine.book is not None and time.monotonic() < deadline and machine.unacked():
                 for event in self.transport.poll(50):
                     if event.kind == "message":
-                        now = time.monotonic()
-                        self._input(lambda m, e=event, t=now: m.sequencer.on_ack(e.peer, *_ack_fields(e.data)))
+                        self._receive(event.peer, event.data)     # after the end: acknowledgements and wants
                     elif event.kind == "left" and event.peer in machine.links:
                         machine.links[event.peer].up = False
             self.transport.broadcast(wire.pack("bye", wire.clip(reason)))
@@ -203,12 +202,3 @@ class HostSession(Session):
                 text, deadline = "", None
             out.append(PeerState(seat, name, False, gone, text, deadline))
         return out
-
-
-def _ack_fields(data: bytes) -> tuple:
-    """The fields of an `ack` (anything else reads as an acknowledgement of nothing)."""
-    try:
-        tag, fields = wire.unpack(data)
-    except wire.Malformed:
-        return (-1, b"", b"", b"")
-    return tuple(fields) if tag == "ack" else (-1, b"", b"", b"")

@@ -167,6 +167,36 @@ class StallDecisions(Adversary):
         machine.decider_for = lambda seat: Slow(honest(seat))
 
 
+class OverTime(Adversary):
+    """`over-time`: makes every decision only after its limit (move clock, limit per move) has run out by its
+    own clock, and answers every claim against it at once, as if a spent clock could go on for ever."""
+
+    name = "over-time"
+
+    def attach(self, machine: Any) -> None:
+        honest = machine.decider_for
+        machine.claims.may_build = lambda kind, seat: True
+
+        class Late:
+            def __init__(self, inner: Any):
+                self.inner = inner
+
+            def prepare(self, game: Any) -> None:
+                self.inner.prepare(game)
+
+            def decide(self, game: Any, state: Any, seat: int, legal: list[str]) -> str | None:
+                nxt = Adversary.awaited(machine)
+                claim = machine.book.ledger.claim
+                remaining = machine.deadlines.remaining(nxt[0], seat, machine.now) if nxt else None
+                if remaining is not None and remaining > -0.5 and (claim is None or not claim.open):
+                    return None
+                return self.inner.decide(game, state, seat, legal)
+
+            def rematch(self, games_done: int) -> bool | None:
+                return self.inner.rematch(games_done)
+        machine.decider_for = lambda seat: Late(honest(seat))
+
+
 class StallAutomatic(Adversary):
     """Every frame that needs no decision sent just before its deadline (by the liar's own clock): only the
     sum of lateness ever makes it claimable."""
@@ -738,7 +768,7 @@ class WrongSeed(Adversary):
 
 
 _CLASSES: dict[str, tuple[type[Adversary], dict]] = {
-    "never-decide": (NeverDecide, {}), "stall-decisions": (StallDecisions, {}),
+    "never-decide": (NeverDecide, {}), "stall-decisions": (StallDecisions, {}), "over-time": (OverTime, {}),
     "stall-automatic": (StallAutomatic, {}), "withhold": (Withhold, {"mode": "answer"}),
     "vanish": (Withhold, {"mode": "vanish"}), "withhold-contest": (Withhold, {"mode": "contest"}),
     "tamper": (Tamper, {}), "claim-early": (ClaimEarly, {}), "close-early": (CloseEarly, {}),
@@ -766,7 +796,7 @@ def kind_of(spec: str) -> type[Adversary]:
 
 #: the specs the simulator draws from: every strategy, with its variants (`N` is drawn per run)
 STRATEGIES: tuple[str, ...] = (
-    "never-decide", "stall-decisions", "stall-automatic",
+    "never-decide", "stall-decisions", "stall-automatic", "over-time",
     *(f"withhold:{k}" for k in ("open", "chain", "commit", "reveal", "act", "seed", "final", "shuffle", "strip")),
     *(f"vanish:{k}" for k in ("chain", "act", "reveal", "seed", "final", "strip")),
     *(f"withhold-contest:{k}" for k in ("chain", "act", "seed")),

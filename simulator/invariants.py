@@ -12,7 +12,7 @@
   proof that the host equivocated (two of its certificates for one number) is in every honest copy of
   three seats or more that met the fork (and that peer stopped, naming the host).
 - **Bounded memory.** The buffers a peer keeps for others (frames seen, frames ahead, acknowledgements,
-  held claims) stay within their caps.
+  reported frames) stay within their caps.
 - **Liveness.** With every seat honest and no faults, or only crashes that a resume repairs, every game
   completes and every copy is valid and the same; no frame a peer acknowledged is lost across a crash.
 """
@@ -178,7 +178,7 @@ def _memory(p: Any, machine: Any, report: Report) -> None:
         report.violations.append(f"peer {p.index} keeps too many unsequenced frames ({len(claims.seen)} numbers)")
     following = getattr(machine, "following", None)
     if following is not None:
-        for name in ("ahead", "acks", "held"):
+        for name in ("ahead", "acks"):
             if len(getattr(following, name)) > MAX_AHEAD:
                 report.violations.append(f"peer {p.index} keeps {len(getattr(following, name))} {name}")
         if len(following.holders) > world_players(machine):

@@ -58,30 +58,56 @@ ATTACKS: tuple[Attack, ...] = (
            "valid", False, "the claim is void, play goes on; the replays note it was answered in time",
            cheat="claim-early:chain", game="quedah-merchant", shows=("claims that you withheld your chain frame",),
            needs="chain", note="answered in time"),
-    Attack("claim-early-host-vs-joiner-decision", "instant timeout claim, host -> joiner, against an untimed decision",
-           H, "live: the blamed joiner contests (thinking is untimed)", "timeout claim", "contested", False,
-           "contested (exit 5): nobody forfeits", cheat="claim-early:act", game="quedah-merchant", honest_exit=5,
-           honest_args=("--bot-delay", "1"), shows=("thinking is untimed",)),
+    Attack("claim-early-host-vs-joiner-decision", "instant timeout claim, host -> joiner, against a decision long "
+           "before its limit", H, "live: the blamed joiner answers with its move when it has decided; the claim is "
+           "void", "timeout claim", "valid", False, "the claim is void, play goes on; the replays note it was "
+           "answered in time", cheat="claim-early:act", game="quedah-merchant", honest_args=("--bot-delay", "0.3"),
+           shows=("claims that you withheld your act frame",), note="answered in time"),
     Attack("claim-early-joiner-vs-host", "instant timeout claim, joiner -> host", J,
            "live: the host refuses to sequence a claim against itself", "timeout claim", "valid", False,
            "refused with `reject`; play goes on", cheat="claim-early:act", game="loyal-captain",
-           honest_args=("--bot-delay", "0.3"), shows=("the host is here and deciding; thinking is untimed",),
-           every_game=False),
+           honest_args=("--bot-delay", "0.3"), shows=("the host's decision has",), every_game=False),
     Attack("claim-early-joiner-vs-joiner", "instant timeout claim, joiner -> joiner (3 seats)", J,
-           "live: the host refuses it before its own deadline (thinking is untimed)", "timeout claim", "valid", False,
+           "live: the host refuses it before its own deadline", "timeout claim", "valid", False,
            "refused with `reject`; the blamed joiner never sees it; play goes on", cheat="claim-early:act:2",
-           game="madagaskar", players=3, slow_seat=2, shows=("seat 2 is connected and deciding; thinking is untimed",)),
+           game="madagaskar", players=3, slow_seat=2, shows=("premature|is due in",)),
     Attack("claim-early-host-vs-joiner-3-seats", "instant timeout claim, host -> joiner (3 seats)", H,
-           "live: the bystander holds the claim until its own deadline; the blamed joiner contests", "timeout claim",
-           "contested", False, "contested (exit 5) on every honest peer: nobody forfeits",
-           cheat="claim-early:act:1", game="madagaskar", players=3, honest_exit=5, honest_args=("--bot-delay", "1"),
-           shows=("thinking is untimed",)),
+           "live: the blamed joiner answers; the bystander never closes or co-signs a claim before its own "
+           "deadline", "timeout claim", "valid", False, "the claim is void on every honest peer, play goes on",
+           cheat="claim-early:act:1", game="madagaskar", players=3, honest_args=("--bot-delay", "0.3"),
+           shows=("claims that you withheld your act frame",), note="answered in time"),
     Attack("veto-roll", "the host drops a joiner's chain frame once it has computed the roll, drops its answer and "
            "contest too, and claims the timeout", H,
            "live: the blamed joiner contests with its own frame as evidence, in its own replay if the host drops it",
            "timeout claim", "contested", False,
-           "the honest replay is contested (exit 5), never a forfeit; verify of both copies: contested, nobody "
-           "forfeits", cheat="veto-roll", game="quedah-merchant", honest_exit=5, fork="contested", needs="chain"),
+           "the honest replay is contested (exit 5), never a forfeit (two seats cannot tell an abort from a loss: "
+           "the host cancels at no cost, see above)", cheat="veto-roll", game="quedah-merchant", honest_exit=5,
+           needs="chain"),
+    Attack("ahead-then-claim", "the host sends the joiner a frame numbered a few ahead, never answers its requests "
+           "(no `synced`, no missing frames), then claims against it and closes the claim at once (the resume "
+           "trick)", H, "live: the joiner answers and contests whatever its sync state; it never waits on `synced` "
+           "to answer a claim", "timeout claim", "contested", False, "the joiner's own replay is contested (exit 5), "
+           "never its forfeit", cheat="ahead-then-claim", game="madagaskar", honest_exit=5, every_game=False),
+    Attack("close-early", "the host claims against the joiner at once, drops its answer and closes the claim "
+           "itself at once", H, "live: the joiner contests with its own frame as evidence (in its own replay if the "
+           "host drops it)", "timeout claim", "contested", False, "the joiner's replay is contested (exit 5), never "
+           "its forfeit", cheat="close-early", game="quedah-merchant", honest_exit=5, needs="chain",
+           every_game=False),
+    Attack("stall-automatic", "a joiner sends every frame that needs no decision just before its deadline", J,
+           "the host's clock: each frame later than the frame time uses up the seat's lateness allowance; then the "
+           "next late frame is claimed", "timeout claim", "contested", False, "the game ends by the claim "
+           "(the liar contests: nobody forfeits) within the allowance plus the frame time per frame",
+           cheat="stall-automatic", game="turning-tides", honest_exit=5, every_game=False),
+    Attack("never-decide", "a joiner connected and silent: it never makes a decision", J,
+           "the host's clock: the limit per move (here 3 s) runs out", "timeout claim", "unfinished", False,
+           "exit 3: the liar forfeits; the claim is 'not verifiable from this file alone' (blame: nobody)",
+           cheat="never-decide", game="loyal-captain", honest_exit=3, honest_args=("--move-limit", "3"),
+           every_game=False),
+    Attack("spent-clock", "a joiner lets its move clock run out, then answers each claim against it at once", J,
+           "the host's clock: an answer to a claim after the deadline is not sequenced; the claim stands", "timeout "
+           "claim", "unfinished", False, "exit 3: the clock's owner forfeits (before, it answered every claim and "
+           "played on)", cheat="over-time", game="madagaskar", honest_exit=3, honest_args=("--clock", "3+0"),
+           every_game=False),
     # ---------------------------------------------------------------- reports without proof
     Attack("bare-dispute-from-joiner", "dispute reports without evidence, with garbage, an unsigned frame or an "
            "accepted frame as evidence, joiner -> host", J, "live: the host re-checks the evidence and plays on", "",
@@ -97,16 +123,16 @@ ATTACKS: tuple[Attack, ...] = (
            "verify of both copies names the host", cheat="equivocate", game="madagaskar", players=3, honest_exit=4,
            fork="seat 0 signed two different frames"),
     Attack("withhold-seed-from-joiner", "the host never passes one joiner's seed to the other joiner (3 seats), live "
-           "or on resume, and claims the victim's seed", H,
-           "not provable: withholding is about time (the star relay's limit, see above)", "timeout claim",
-           "unfinished", False, "the victim's own replay never shows its forfeit (unfinished, or its own claim "
-           "against the host); the bystander co-signs the victim's forfeit by its own clock, a claim no file can "
-           "verify (blame: nobody)", cheat="withhold-from:seed:2:1", game="madagaskar", players=3),
+           "or on request", H, "live: the victim sees the other joiner's acknowledgement of a frame it lacks and "
+           "asks that joiner for it", "", "valid", False, "the victim gets the seed from the other joiner; the game "
+           "completes (a host cannot cut one joiner off)", cheat="withhold-from:seed:2:1", game="madagaskar",
+           players=3),
     # ---------------------------------------------------------------- withholding
     Attack("withhold-open", "the host withholds its open frame", H,
            "live: the joiner claims; the host refuses but keeps withholding, so the joiner records its claim",
-           "timeout claim", "unfinished", False, "exit 3; the joiner's replay holds its claim against the host, "
-           "'not verifiable from this file alone'", cheat="withhold:open", game="quedah-merchant", honest_exit=3),
+           "timeout claim", "unfinished", False, "exit 3; the joiner's replay holds its claim against the host "
+           "(not co-signed by the host: no forfeit result), 'not verifiable from this file alone'",
+           cheat="vanish:open", game="quedah-merchant", honest_exit=3),
     Attack("vanish-mid-game", "a joiner stops sending (stays connected) at its 3rd chain frame", J,
            "live: the host claims after its deadline; the claim becomes final", "timeout claim", "unfinished", False,
            "exit 3; the host's replay holds the claim, blame nobody", cheat="vanish:chain:3", game="quedah-merchant",
@@ -133,10 +159,10 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("garbage-from-joiner", "garbage, forged, unsigned, foreign, out-of-order, replayed and oversized frames, "
            "joiner -> host", J, "live: rejected one by one, with the reason logged", "", "valid", False,
            "nothing changes; the game completes", cheat="inject:3", game="madagaskar",
-           shows=("bad signature", "another session", "replayed frame", "out of order")),
+           shows=("bad signature", "another session", "replayed frame", "ahead")),
     Attack("garbage-from-host", "the same frames, host -> joiner", H, "live: rejected one by one, reason logged", "",
            "valid", False, "nothing changes; the game completes", cheat="inject:3", game="madagaskar",
-           shows=("bad signature", "another session", "replayed frame", "out of order")),
+           shows=("bad signature", "another session", "replayed frame", "ahead")),
     Attack("second-frame-for-a-slot", "a joiner sends a second, different signed frame for a slot it already "
            "filled", J, "live: the host rejects it as stale", "", "valid", False,
            "the first frame counts; the game completes", cheat="double", game="madagaskar",

@@ -50,7 +50,7 @@ def _cases() -> list:
 
 def _run(tmp: Path, a: Attack, game: str) -> tuple[list, object, list[Path], Path | None]:
     """Play the attack: (honest processes, the liar, the honest replays, the liar's replay)."""
-    timeout = ("--reveal-timeout", "2")
+    timeout = ("--reveal-timeout", "2", "--lateness", "1")
     with processes() as procs:
         if a.liar == "host":
             liar = peer(tmp, "host", game, "--cheat", a.cheat, "--players", str(a.players), *timeout,
@@ -92,7 +92,7 @@ def _wait_for(proc, text: str, timeout: float = 30.0) -> None:
 
 
 def _check_verdict(a: Attack, v: Verdict, liar_seat: int) -> None:
-    assert v.status == a.verdict, (a.id, v.path, v.status, v.reason)
+    assert v.status in a.verdict.split("|"), (a.id, v.path, v.status, v.reason)
     assert v.blame == (liar_seat if a.blame_liar else None), (a.id, v.blame, v.reason)
     if a.blame_liar:
         assert v.dispute is not None and v.dispute["seat"] == liar_seat
@@ -102,7 +102,7 @@ def _check_verdict(a: Attack, v: Verdict, liar_seat: int) -> None:
             assert v.dispute["rule"] == a.rule, v.dispute
     if a.note:
         assert any(a.note in note for note in v.notes), v.notes
-    if a.verdict == "contested":
+    if v.status == "contested":
         assert v.claim is not None and v.claim["contest"] is not None, v.claim
 
 
@@ -111,20 +111,17 @@ def test_attack(tmp_path: Path, a: Attack, game: str) -> None:
     honest, liar, files, liar_file = _run(tmp_path, a, game)
     liar_seat = 0 if a.liar == "host" else 1
     described = "\n".join(p.describe() for p in (*honest, liar))
-    if a.id == "withhold-seed-from-joiner":
-        _check_cut_off_joiner(honest, files, described)
-    else:
-        for proc in honest:
-            assert proc.proc.returncode == a.honest_exit, (a.id, described)
-        assert len(files) == len(honest), described
+    for proc in honest:
+        assert proc.proc.returncode == a.honest_exit, (a.id, described)
+    assert len(files) == len(honest), described
+    for path in files:
+        _check_verdict(a, audit_file(path), liar_seat)
+    if a.verdict == "unfinished" and a.rule == "timeout claim":
         for path in files:
-            _check_verdict(a, audit_file(path), liar_seat)
-        if a.verdict == "unfinished" and a.rule == "timeout claim":
-            for path in files:
-                claim = audit_file(path).claim
-                assert claim is not None and claim["blamed"] == liar_seat, (claim, described)
-                if a.cheat.startswith(("vanish:", "withhold:")):     # the very frame it withheld
-                    assert claim["kind"] == a.cheat.split(":")[1], (claim, described)
+            claim = audit_file(path).claim
+            assert claim is not None and claim["blamed"] == liar_seat, (claim, described)
+            if a.cheat.startswith(("vanish:", "withhold:")):     # the very frame it withheld
+                assert claim["kind"] == a.cheat.split(":")[1], (claim, described)
     for text in a.shows:
         assert any(alt in p.out + p.err for p in honest for alt in text.split("|")), (a.id, text, described)
     _, forks = verify_files([*files, *([liar_file] if liar_file else [])])
@@ -133,22 +130,6 @@ def test_attack(tmp_path: Path, a: Attack, game: str) -> None:
         assert forks[0].blame == (liar_seat if a.blame_liar else None), forks
     else:
         assert not [f for f in forks if f.blame is not None and f.blame != liar_seat], forks
-
-
-def _check_cut_off_joiner(honest, files, described) -> None:
-    """The host (seat 0) withholds seat 1's seed from seat 2 (joiner 1): seat 2's own replay never shows
-    its forfeit; the bystander (seat 1) ends by a claim against seat 2 that names nobody to blame."""
-    bystander, victim = honest
-    assert victim.proc.returncode in (1, 3), described
-    (mine,) = replays_of(victim)
-    v = audit_file(mine)
-    assert v.status == "unfinished" and v.blame is None, v.reason
-    assert v.claim is None or v.claim["blamed"] != 2, v.claim      # never its own forfeit
-    assert bystander.proc.returncode == 3, described
-    (theirs,) = replays_of(bystander)
-    b = audit_file(theirs)
-    assert b.status == "unfinished" and b.blame is None and b.claim["blamed"] == 2, b.reason
-    assert "not verifiable from this file alone" in b.reason
 
 
 def test_the_security_doc_shows_this_table() -> None:

@@ -10,8 +10,8 @@ blaming itself or another honest seat:
   sequence is the host's stall, not the author's: it is passed to the host again, and if the host still
   does not sequence it the game stops unfinished.
 - **Admitting.** The host sequences a joiner's claim only when its own clock says the frame is due (a
-  `reject` with code `premature`, `untimed` or `host-frame` says why not); a joiner applies a sequenced
-  claim against another seat only once its own clock agrees (it holds it, and what follows, till then).
+  `reject` with code `premature`, `untimed` or `host-frame` says why not). A joiner applies a sequenced
+  claim like any frame: a claim is a demand, and nothing it co-signs rests on the claimant's clock.
 - **Answering.** The blamed seat answers an open claim with the awaited frame, at once for a frame that
   needs no decision; a decision whose own deadline (limit per move, move clock) has passed by the blamed
   seat's clock is not answered: the seat is late and the claim may stand.
@@ -445,22 +445,6 @@ class Claims:
         if remaining is None or remaining > 0:
             return None
         return f"seat {claim.blamed}'s {claim.kind} frame came {-remaining:.1f} s after its deadline: the claim stands"
-
-    def not_due(self, frame: Frame) -> bool:
-        """A sequenced claim against another seat that our own clock does not support yet (it is held, with
-        everything after it, till then)."""
-        m = self.m
-        ledger = m.book.ledger
-        if frame.kind != "timeout" or frame.seq != len(ledger.frames) or ledger.claimable() is None:
-            return False
-        kind, seat = ledger.claimable()
-        if m.book.holds(seat):
-            return False   # against us: applied at once, and answered
-        m.deadlines.moved(len(ledger.frames), (kind, seat), m.now, ledger.frames)
-        remaining = m.deadlines.remaining(kind, seat, m.now)
-        if remaining is None:   # an untimed decision of a seat that is here: we wait the reveal timeout
-            remaining = m.deadlines.timeout - (m.now - m.deadlines.since)
-        return remaining > 0
 
     # ------------------------------------------------------------------------------ words
 

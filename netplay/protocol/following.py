@@ -51,7 +51,6 @@ class Follower:
         self.resend_s = RESEND_S
         self.hold_seq: int | None = None      # the host refused our frame for this number: not again
         self.ahead: dict[int, tuple[Frame, bytes]] = {}
-        self.held: list[tuple[Frame, bytes]] = []   # behind a claim our clock does not support yet
         self.acks: dict[tuple[bytes, int], tuple[bytes, bytes, bytes]] = {}
         self.holders: dict[bytes, int] = {}   # peer key -> the highest frame it acknowledged
         self.gap_since: float | None = None
@@ -100,39 +99,21 @@ class Follower:
                 self.ahead[frame.seq] = (frame, cert)
             self._gap()
             return
-        if self.held or m.claims.not_due(frame):
-            if not self.held:
-                m.say(f"seat {frame.seat} claims a timeout this peer does not see yet: holding it until its own "
-                      "deadline passes")
-            if len(self.held) < MAX_AHEAD:
-                self.held.append((frame, cert))
-            return
         self.apply(frame, cert)
         self.drain()
 
     def drain(self) -> None:
-        """Apply what waited behind a held claim or a gap, as far as it goes now."""
+        """Apply what waited behind a gap, as far as it goes now."""
         m = self.m
         for _ in range(MAX_AHEAD):
             if m.outcome is not None or m.book is None:
                 return
             nxt = len(m.book.frames)
-            if self.held:
-                frame, cert = self.held[0]
-                if frame.seq == nxt and m.claims.not_due(frame):
-                    return
-                self.held.pop(0)
-                if frame.seq == nxt:
-                    self.apply(frame, cert)
-                continue
             found = self.ahead.pop(nxt, None)
             if found is None:
                 for seq in [s for s in self.ahead if s < nxt]:
                     del self.ahead[seq]
                 return
-            if m.claims.not_due(found[0]):
-                self.held.append(found)
-                continue
             self.apply(*found)
 
     def apply(self, frame: Frame, cert: bytes) -> None:
@@ -292,8 +273,6 @@ class Follower:
         book = m.book
         if book is None or m.phase != "play" or m.outcome is not None:
             return
-        if self.held:
-            self.drain()
         pending = self.pending
         if pending is not None and m.host_up() and m.now - self.pending_since > m.deadlines.timeout + JOINER_GRACE:
             m.stop_unfinished(f"the host has not sequenced our frame {pending.seq} for "

@@ -15,7 +15,7 @@ import sys
 import time
 from collections import Counter
 
-from simulator.run import campaign, command, plan_for, simulate
+from simulator.run import campaign, command, crash_plan, plan_for, simulate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,9 +26,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from", dest="first", type=int, default=0, help="the campaign's first seed")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("-v", "--verbose", action="store_true", help="with --seed: every peer's lines")
+    parser.add_argument("--crashes", action="store_true", help="with --seed: the crash plan (every seat honest, "
+                                                               "peers killed and resumed)")
     args = parser.parse_args(argv)
     if args.seed is not None:
-        plan = plan_for(args.seed)
+        plan = crash_plan(args.seed) if args.crashes else plan_for(args.seed)
         print(plan.describe())
         world, report = simulate(plan)
         for peer in world.peers:

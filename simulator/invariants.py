@@ -93,7 +93,7 @@ def bound(world: Any, frames: int) -> float:
                                                                                            world.faults.loss else 0))
 
 
-def check(world: Any, honest_only: bool, repairable: bool) -> Report:
+def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -> Report:
     """Every invariant over a finished run. `honest_only`: every seat honest; `repairable`: the only faults
     were crashes and link drops short enough for a resume to repair."""
     report = Report()
@@ -135,7 +135,7 @@ def check(world: Any, honest_only: bool, repairable: bool) -> Report:
         _memory(p, machine, report)
     _agreement(world, honest, report)
     if honest_only or repairable:
-        _liveness(world, report, repairable)
+        _liveness(world, report, audit)
     _acked(world, honest, report)
     return report
 
@@ -235,7 +235,7 @@ def _proofs(p: Any) -> bool:
     return any(len(h) > 1 for h in seen.values())
 
 
-def _liveness(world: Any, report: Report, repairable: bool) -> None:
+def _liveness(world: Any, report: Report, audit: bool) -> None:
     for p in world.peers:
         if p.outcome is None or p.outcome.code != 0:
             report.violations.append(f"an honest game did not complete at peer {p.index}: {p.outcome}")
@@ -245,6 +245,12 @@ def _liveness(world: Any, report: Report, repairable: bool) -> None:
         report.violations.append("the copies of an honest game differ")
         return
     host = world.peers[0]
+    ledger = host.machine.book.ledger if host.machine is not None and host.machine.book is not None else None
+    if ledger is None or ledger.status != "complete":
+        report.violations.append(f"the host's own ledger of an honest game is {getattr(ledger, 'status', None)}")
+        return
+    if not audit:
+        return
     data = encode(host.disk.header.value()) + b"".join(host.disk.frames)
     verdict = audit_bytes(data, name=f"peer 0 of run {world.seed}")
     report.audited += 1

@@ -191,6 +191,7 @@ class World:
         #: a hook that changes a peer's saved game before it resumes (the wrong-seed attack)
         self.tamper_saved: Callable[[SimPeer, Any], Any] | None = None
         self._generation: dict[frozenset[int], int] = {}
+        self.kills_due: list[tuple[int, int, float]] = []   # (peer, after how many of its frames, down for)
         self.lost: dict[int, int] = {}      # messages of each peer the network lost
         self._last_delivery: dict[tuple[int, int], float] = {}
 
@@ -270,6 +271,7 @@ class World:
             if data is None:
                 return
         peer.run(lambda m: m.receive(self.now, sender.key, data))
+        self._kill_if_due(peer)
 
     # ------------------------------------------------------------------------------ the network
 
@@ -380,7 +382,19 @@ class World:
         for _ in range(faults.kills):
             first = 0 if faults.kill_host else 1
             victim = self.rng.choice(only) if only else self.rng.randrange(first, self.players)
-            self.schedule(self.rng.uniform(0.5, horizon), "kill", (victim, self.rng.uniform(0.2, faults.kill_s)))
+            # a kill at a random point of the game: once the victim holds that many frames (a moment in
+            # time would mostly fall after a short game's end)
+            self.kills_due.append((victim, self.rng.randint(1, max(2, int(horizon * 8))),
+                                   self.rng.uniform(0.2, faults.kill_s)))
+
+    def _kill_if_due(self, peer: SimPeer) -> None:
+        machine = peer.machine
+        if not self.kills_due or machine is None or machine.book is None:
+            return
+        frames = len(machine.book.frames)
+        for due in [k for k in self.kills_due if k[0] == peer.index and k[1] <= frames]:
+            self.kills_due.remove(due)
+            self.schedule(0.0, "kill", (peer.index, due[2]))
 
     def _do_drop(self, a: int, b: int, down_s: float) -> None:
         if frozenset((a, b)) not in self.links:

@@ -110,7 +110,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
                "spy": Option(default="private", choices=("private", "public"),
                              help="private: the spied hand is shown to the spy only (the protocol's look); "
                                   "public: to everybody (the spec's D19)")}
-    rules_version = "1"
+    rules_version = "2"  # 2: the defense bug, D37, D38 (issue 26)
     names = NAMES
     notation = CKNotation()
     offers_table = OfferTable(NAMES, 3, memo=131072)   # 8 types capped at 3: many more hand keys, a bigger memo

@@ -152,7 +152,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     def start(self, players: int, options: dict[str, Any]) -> CatanState:
         s = super().start(players, options)
         ext = CKExt(seats=(CKSeat(),) * players, defense=options.get("defense", "all"),
-                    spy=options.get("spy", "public"), epoch_pool=DECK_POOL, seen=(None,) * players)
+                    spy=options.get("spy", "private"), epoch_pool=DECK_POOL, seen=(None,) * players)
         return s.put(bank=(19,) * 5 + (12,) * 3, ext=ext, private=(PHand(),) * players, gone=ZERO25, deck=0)
 
     # ============================================================================ who acts

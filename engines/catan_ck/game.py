@@ -1,4 +1,4 @@
-"""Catan: Cities & Knights (rules/catan-ck.md) as an extension of the base engine `Catan`.
+"""Catan: Cities & Knights (docs/rules/catan-ck.md) as an extension of the base engine `Catan`.
 
 The board, building, trading, offers, Longest Road and the random board come from the base class;
 this class adds the C&K state (`CKExt` in `CatanState.ext`), its steps and verbs. A roll and every

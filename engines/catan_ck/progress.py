@@ -1,4 +1,4 @@
-"""The 54 progress cards (rules/catan-ck.md, "Card-effects table"): when each `play <id> ...` is legal,
+"""The 54 progress cards (docs/rules/catan-ck.md, "Card-effects table"): when each `play <id> ...` is legal,
 its effect and its sub-steps (desert, recruit, replace, take, give, harbor). A mixin of `CatanCK`.
 
 A card is listed only when the card table's "Also legal only if" condition holds (D32, D37): a target

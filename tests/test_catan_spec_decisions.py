@@ -17,6 +17,7 @@ from test_catan_ck_helpers import (
     moves,
     play,
     position,
+    texts,
     with_ext,
 )
 
@@ -24,11 +25,6 @@ from engines.catan.board import EDGES, HARBOUR_EDGES, HEX_NODE_MASK
 from engines.catan.roads import road_length
 from engines.catan_ck.cards import P
 from engines.contract import HIDDEN
-
-
-def texts(state, seat, card):
-    return [m for m in moves(state, seat) if m.startswith(f"play {card}")]
-
 
 # ------------------------------------------------------------------------------ the defense bug
 

@@ -3,7 +3,7 @@ the same run, so the figures compare across machines: the ratio is what the code
 time what this machine makes of it.
 
 Run: `python -m benchmarks.deck` or `python benchmarks/deck.py` (from the project's venv); `--quick`
-runs fewer repetitions. Target (DESIGN.md): a 25-card shuffle with its proof under 0.5 s per seat.
+runs fewer repetitions. Target (docs/performance.md): a 25-card shuffle with its proof under 0.5 s per seat.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The bots: at least `random` and `smart` for every game, each using only the engine contract and
-seeing only its own seat's knowledge state (DESIGN.md, "Engine contract").
+seeing only its own seat's knowledge state (docs/engine-contract.md).
 
 `bots.for_game(game_id)` gives a game's bots by name; `bots.make(game_id, names, players)` builds one per
 seat. Only the front ends (client/) and tests import this package: the session takes any `Decider`,

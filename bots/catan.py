@@ -12,7 +12,7 @@ resource by how much the bot lacks it.
   the target's cost) at its best maritime rate, or offers them 1:1 to the table, when that completes
   the target. It does not end a turn holding more than 7 cards if a card or a trade can spend some.
 - The weights were tuned by self-play of a candidate seat against three copies of the previous version
-  (rotating seats, random boards): see docs/catan.md for the figures.
+  (rotating seats, random boards): see docs/rules/catan.md for the figures.
 - Robber: on the hex that costs the leader most (VP-weighted pips of the opponents on it), never on
   its own; it robs the opponent with the most VP. Knights are played before the roll whenever one is
   playable (army and robber); monopoly when the table holds 3 or more of a resource; year of plenty

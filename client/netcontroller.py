@@ -6,7 +6,7 @@ under the session's lock and hands decisions over through queues, so nothing it 
 network or touch a ZeroMQ socket from the wrong thread. `thread=False` instead steps the session in
 `poll()`, for a UI loop that polls often enough (at least once a second).
 
-Several seats on this peer (DESIGN.md, "Several seats on one peer"): every seat whose decider is a
+Several seats on this peer (docs/protocol.md, "Several seats on one peer"): every seat whose decider is a
 `QueueDecider` is a person at this screen (hot seat); bots decide by themselves. The controller shows
 one human seat at a time, `seat`: the one whose decision is due, and the last one that decided while
 none is. Its view, legal actions, words and log come from that seat's own ledger (its knowledge

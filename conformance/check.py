@@ -6,8 +6,9 @@
 seats' copies passes them all in one invocation, as `netplay replay verify A B` takes them). For every
 vector the verifier's exit status must be the expected one; its standard output must be the verdicts in
 the JSON schema of `netplay replay verify --json` (docs/replay-format.md "Verdicts"), whose `verdict`,
-`frame` (and, where the vector names them, `dispute.rule` and `blame`; for several files the first entry
-of `forks`) must match too. `--exit-only` compares exit statuses alone, for a verifier without JSON.
+`frame` (and, where the vector names them, `dispute.rule` and `blame`; where it says `"disputed": false`,
+that the verdict carries no dispute and no blame; for several files the first entry of `forks`) must match
+too. `--exit-only` compares exit statuses alone, for a verifier without JSON.
 `--batch` verifies every single-file vector in one invocation (much faster where starting the verifier
 is slow) and takes each file's exit status from its verdict's `exit` field; vectors of several files
 still run one invocation each. Files of one game given together are also compared as copies of that
@@ -106,6 +107,12 @@ def compare_one(expect: dict[str, Any], verdict: dict[str, Any] | None) -> list[
             problems.append(f"dispute.rule: expected {expect['rule']!r}, got {rule!r}")
     if expect.get("blame") is not None and verdict.get("blame") != expect["blame"]:
         problems.append(f"blame: expected {expect['blame']!r}, got {verdict.get('blame')!r}")
+    if "disputed" in expect:
+        disputed = verdict.get("dispute") is not None or verdict.get("blame") is not None
+        if disputed != expect["disputed"]:
+            problems.append("expected no dispute and no blame (the bytes are rejected, not disputed), got "
+                            f"dispute {verdict.get('dispute')!r}, blame {verdict.get('blame')!r}"
+                            if not expect["disputed"] else "expected a dispute, got none")
     return problems
 
 

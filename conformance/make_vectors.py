@@ -415,6 +415,7 @@ def deck() -> dict[str, Any]:
     seen = L.open_seen(seeds[looker], SESSION, looker, index, name, epoch, position, showed.value)
     assert L.check_seen(SESSION, looker, name, epoch, position, public_j, showed.value, seen.value, seen.proof,
                         table) == drawn.card[1]
+    worked = _deck_worked(seeds, name, epoch, len(pool), publics[stripper], deck_cards[position], stripped)
     return {
         "about": "The shared secret deck (docs/protocol.md \"Shared secret deck\", replays/deck.py): card points, "
                  "each seat's key, permutation and shuffle with its cut-and-choose proof, a strip with its "
@@ -448,6 +449,43 @@ def deck() -> dict[str, Any]:
                  "decrypted": L.unpeek(seeds[looker], SESSION, looker, index, showed.value).hex(),
                  "seen": {"point": seen.value.hex(), "proof": seen.proof.hex(),
                           "attachment": typed(("seen", name, epoch, position, seen.value, seen.proof))}},
+        "worked": worked,
+    }
+
+
+def _deck_worked(seeds: list[bytes], name: str, epoch: int, n: int, public: bytes, value_in: bytes,
+                 stripped: D.LayerOff) -> dict[str, Any]:
+    """The intermediate values docs/protocol.md's worked example quotes: the bytes hashed for card 0, seat 0's
+    key before its reduction, the Fisher-Yates steps of its permutation, and the strip proof's transcript."""
+    from replays.curve import BASE, ORDER, mul, mul_base, scalar_from_wide
+    block = hmac64_parts(seeds[0], "deck-perm", SESSION, 0, name, epoch, 0)
+    words = [int.from_bytes(block[i:i + 4], "big") for i in range(0, len(block), 4)]
+    perm, steps, used = list(range(n)), [], 0
+    for i in range(n - 1, 0, -1):
+        limit = (1 << 32) - (1 << 32) % (i + 1)
+        while words[used] >= limit:   # (never in this example; the rule is in the docs)
+            used += 1
+        x = words[used]
+        used += 1
+        j = x % (i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+        steps.append({"i": i, "word": f"{x:08x}", "limit": limit, "j": j, "after": list(perm)})
+    assert tuple(perm) == D.deck_permutation(seeds[0], SESSION, 0, name, epoch, n)
+    stripper = 0
+    ctx = D.deck_context(SESSION, "strip", stripper, name, epoch, 0)
+    nonce = D._secret_scalar(seeds[stripper], "dleq-nonce", ctx, BASE, public, stripped.value, value_in)
+    t1, t2 = mul_base(nonce), mul(nonce, stripped.value)
+    c = scalar_from_wide(hash64_parts("dleq", ctx, BASE, public, stripped.value, value_in, t1, t2))
+    assert stripped.proof[:32] == c
+    s = stripped.proof[32:]
+    return {
+        "card_0_hash_input": framed("card", SESSION, name, epoch, 0, 0).hex(),
+        "seat_0_key_wide": hmac64_parts(seeds[0], "deck-key", SESSION, 0, name, epoch).hex(),
+        "seat_0_permutation": {"block_0": block.hex(), "steps": steps},
+        "strip_proof": {"base": BASE.hex(), "nonce": nonce.hex(), "T1": t1.hex(), "T2": t2.hex(),
+                        "challenge_input": framed("dleq", ctx, BASE, public, stripped.value, value_in, t1, t2).hex(),
+                        "c": c.hex(), "s": s.hex(),
+                        "s_plus_order": (int.from_bytes(s, "little") + ORDER).to_bytes(32, "little").hex()},
     }
 
 

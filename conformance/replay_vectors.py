@@ -24,7 +24,7 @@ from replays import deck as D
 from replays import look as L
 from replays.audit import audit_bytes
 from replays.certs import sign_cert
-from replays.curve import add, mul, mul_base
+from replays.curve import BASE, ORDER, add, mul, mul_base
 from replays.frames import Frame, make_frame
 from replays.header import Header
 from replays.ledger import Dispute, Ledger
@@ -254,8 +254,13 @@ class Vector:
 
 
 def _expect(verdict: str, exit_code: int, frame: int | None, rule: str | None = None,
-            blame: int | None = None) -> dict[str, Any]:
-    return {"verdict": verdict, "exit": exit_code, "frame": frame, "rule": rule, "blame": blame}
+            blame: int | None = None, disputed: bool | None = None) -> dict[str, Any]:
+    """What a verifier must say. `disputed=False`: the verdict carries no dispute and no blame (bytes
+    rejected, or a record beside the frames that the file cannot hold honestly)."""
+    out = {"verdict": verdict, "exit": exit_code, "frame": frame, "rule": rule, "blame": blame}
+    if disputed is not None:
+        out["disputed"] = disputed
+    return out
 
 
 def _kinds(frames: list[Frame]) -> list[str]:
@@ -380,7 +385,7 @@ def _relay(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
     bad[k] = [("cert", 0, seq_, hash_, bytes(64))]
     out.append(Vector("certificate-forged", "A certificate record whose signature is not the host's: the file "
                       "was altered.", {"certificate-forged.npr": _file(q.header, frames, bad)},
-                      _expect("invalid", 1, seq_), ["cert"], "relay"))
+                      _expect("invalid", 1, seq_, disputed=False), ["cert"], "relay"))
     other = frames[k + 1].hash
     double = dict(after)
     double[k] = [cert(frames[k]), ("cert", 0, seq_, other, sign_cert(host, session, seq_, other))]
@@ -450,8 +455,9 @@ def _rejected(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
          [*frames, _forge(q, len(frames), 0, "final", frames[-1].body)], len(frames)),
     ]
     for name, about, fs, at in cases:
-        out.append(Vector(name, about + " Rejected: the frame is not genuine, or does not belong there.",
-                          {f"{name}.npr": _file(q.header, fs)}, _expect("invalid", 1, at), ["rejected"], "rejected"))
+        out.append(Vector(name, about + " Rejected: the frame is not genuine, or does not belong there (invalid, "
+                          "never a dispute).", {f"{name}.npr": _file(q.header, fs)},
+                          _expect("invalid", 1, at, disputed=False), ["rejected"], "rejected"))
     # no frame: an unknown kind (correctly signed), an envelope of 7 fields, a digest of 31 bytes
     dance_raw = _raw_frame((f.session, f.seq, f.prev, f.seat, "dance", f.body, f.digest), keys[f.seat])
     seven = codec.encode((f.session, f.seq, f.prev, f.seat, f.kind, f.body, f.digest))
@@ -462,14 +468,14 @@ def _rejected(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
         out.append(Vector(name, about + " A record in a frame's place that is no frame: rejected as malformed "
                           "(invalid, naming the frame), never unreadable.",
                           {f"{name}.npr": _file(q.header, [*frames[:k], raw, *frames[k + 1:]])},
-                          _expect("invalid", 1, k), ["malformed"], "rejected"))
+                          _expect("invalid", 1, k, disputed=False), ["malformed"], "rejected"))
     # the header altered: frame 0 no longer chains onto it
     h = q.header
     renamed = Header(h.game, h.rules_version, h.players, h.options, ((h.seats[0][0], "mallory"), h.seats[1]),
                      h.session, h.created, h.major, h.minor, h.terms)
     out.append(Vector("header-altered", "Seat 0's name in the header changed: frame 0's prev no longer matches "
                       "the header's hash.", {"header-altered.npr": _file(renamed, frames)},
-                      _expect("invalid", 1, 0), ["rejected"], "rejected"))
+                      _expect("invalid", 1, 0, disputed=False), ["rejected"], "rejected"))
 
 
 def _raw_frame(fields: tuple, key: Any) -> bytes:
@@ -735,6 +741,150 @@ def _unreadable(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
                       {"cut-short.npr": _file(q.header, frames[:30])}, _expect("unfinished", 1, 30), ["cut"], "torn"))
 
 
+def _rechain(frames: list[Frame], at: int, new: Frame, keys: list[Any]) -> list[Frame]:
+    """`frames` with frame `at` replaced by `new` and every later frame re-signed by its seat onto the new
+    chain (same bodies and digests): the rest of the game stays valid, so that a verifier that accepts `new`
+    calls the whole file valid."""
+    out = [*frames[:at], new]
+    for frame in frames[at + 1:]:
+        out.append(_resign(frame, keys[frame.seat], prev=out[-1].hash))
+    return out
+
+
+def _plus_order(scalar: bytes) -> bytes:
+    """The same scalar written as s + ℓ: below 2^256 and equal modulo ℓ, so libsodium's multiplication gives the
+    same point, but not canonical (protocol.md "Canonical encodings")."""
+    value = int.from_bytes(scalar, "little") + ORDER
+    return value.to_bytes(32, "little")
+
+
+def _scalars(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
+    """Item 2 of issue 26: a proof or opening scalar that is not canonical (s + ℓ). Each file is the whole game
+    with one scalar malleated and the rest re-chained, so a verifier that accepts s + ℓ calls it valid."""
+    c = cache["catan"]
+    frames = _frames(c)
+    keys = [s.key for s in c.secrets]
+    strip = _first(frames, lambda f: f.kind == "strip")
+    proof = strip.body[4]
+    body = (*strip.body[:4], proof[:32] + _plus_order(proof[32:]))
+    fs = _rechain(frames, strip.seq, _resign(strip, keys[strip.seat], body=body), keys)
+    out.append(Vector("strip-scalar-not-canonical", f"Catan, frame {strip.seq}: a strip whose Chaum-Pedersen "
+                      "proof carries s + ℓ instead of s (the same point for libsodium's multiplication, but not the "
+                      "canonical scalar); the rest of the game follows. A proof scalar must be below ℓ: the strip's "
+                      "seat is blamed.", {"strip-scalar-not-canonical.npr": _file(c.header, fs)},
+                      _expect("invalid", 1, strip.seq, D.RULE_STRIP_PROOF, strip.seat),
+                      ["deck", "dispute", "canonical scalar"], "deck"))
+    shuffle = _first(frames, lambda f: f.kind == "shuffle" and f.seat == 1)
+    commitments, openings = shuffle.body[4]
+    opened = _plus_order(openings[0][:32]) + openings[0][32:]
+    body = (*shuffle.body[:4], (commitments, (opened, *openings[1:])))
+    fs = _rechain(frames, shuffle.seq, _resign(shuffle, keys[1], body=body), keys)
+    out.append(Vector("shuffle-opening-not-canonical", f"Catan, frame {shuffle.seq}: a shuffle whose proof opens "
+                      "shadow 0 with its scalar + ℓ; the rest of the game follows. An opening scalar must be "
+                      "below ℓ: the shuffling seat is blamed.",
+                      {"shuffle-opening-not-canonical.npr": _file(c.header, fs)},
+                      _expect("invalid", 1, shuffle.seq, D.RULE_SHUFFLE_PROOF, 1),
+                      ["deck", "dispute", "canonical scalar"], "deck"))
+    k = cache["catan-ck"]
+    frames_k = _frames(k)
+    keys_k = [s.key for s in k.secrets]
+    show = _first(frames_k, lambda f: f.kind == "show")
+    entries = [list(e) for e in show.body]
+    entries[0][4] = entries[0][4][:32] + _plus_order(entries[0][4][32:])
+    fs = _rechain(frames_k, show.seq, _resign(show, keys_k[show.seat], body=tuple(tuple(e) for e in entries)),
+                  keys_k)
+    out.append(Vector("show-scalar-not-canonical", f"Cities & Knights, frame {show.seq}: the target's show whose "
+                      "first proof carries s + ℓ; the rest of the game follows. The showing seat is blamed.",
+                      {"show-scalar-not-canonical.npr": _file(k.header, fs)},
+                      _expect("invalid", 1, show.seq, L.RULE_SHOW_PROOF, show.seat),
+                      ["deck", "look", "dispute", "canonical scalar"], "deck"))
+
+
+def _look_context(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
+    """Item 3 of issue 26: the seat in a peek's proof context is the looker's. A peek proven under the source's
+    seat (the naive reading of "seat") is refused; the rest of the game follows it in the file."""
+    from replays.ledger.decks import undisclosed
+    k = cache["catan-ck"]
+    frames = _frames(k)
+    keys = [s.key for s in k.secrets]
+    peek = _first(frames, lambda f: f.kind == "peek")
+    ledger = _spectator(k.header, frames[:peek.seq], k.game)
+    chance = ledger.show_chance()
+    looker, source, session = peek.seat, chance.source, k.header.session
+    j = L.look_key(k.secrets[looker].seed, session, looker, ledger.chance_index)
+    entries = []
+    for (ep, deal), entry in zip(undisclosed(ledger, source), peek.body[1], strict=True):
+        ctx = D.deck_context(session, "peek", source, ep.deck, ep.epoch, deal.position)
+        proof = D.dleq_prove(k.secrets[looker].seed, j, BASE, peek.body[0], deal.last, entry[3], ctx)
+        entries.append((*entry[:4], proof))
+    fs = _rechain(frames, peek.seq, _resign(peek, keys[looker], body=(peek.body[0], tuple(entries))), keys)
+    out.append(Vector("peek-context-of-the-source", f"Cities & Knights, frame {peek.seq}: seat {looker}'s peek at "
+                      f"seat {source}'s hand, every value right but each proof bound to a context that names the "
+                      f"source (seat {source}) instead of the looker; the rest of the game follows. A peek's (and a "
+                      "seen card's) context names the looker: the peek is refused, the looker blamed.",
+                      {"peek-context-of-the-source.npr": _file(k.header, fs)},
+                      _expect("invalid", 1, peek.seq, L.RULE_PEEK_PROOF, looker), ["deck", "look", "dispute"],
+                      "deck"))
+
+
+def _precedence(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
+    """Item 4 of issue 26: the frames are judged before the records beside them, so a disputed frame is named
+    even when a forged certificate comes earlier in the file."""
+    q = cache["quedah"]
+    frames = _frames(q)
+    keys = [s.key for s in q.secrets]
+    host, session = q.secrets[0].key, q.header.session
+    act = _first(frames, lambda f: f.kind == "act", 10)
+    i = act.seq
+    after = {n: [("cert", 0, f.seq, f.hash, sign_cert(host, session, f.seq, f.hash))] for n, f in enumerate(frames[:i])}
+    after[5] = [("cert", 0, 5, frames[5].hash, bytes(64))]
+    fs = [*frames[:i], _resign(act, keys[act.seat], digest=bytes(32))]
+    out.append(Vector("certificate-forged-before-a-dispute", f"A joiner's copy whose certificate of frame 5 is "
+                      f"forged, and whose frame {i} (signed by seat {act.seat}) carries a wrong state digest. The "
+                      "frames are judged first: the verdict names the disputed frame and its seat, not the "
+                      "certificate that comes earlier in the file.",
+                      {"certificate-forged-before-a-dispute.npr": _file(q.header, fs, after)},
+                      _expect("invalid", 1, i, "state digest", act.seat), ["cert", "dispute", "precedence"], "relay"))
+
+
+def _records(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
+    """Item 6 of issue 26: records beside the frames (a cert record of the wrong shape, a certificate by a seat
+    that is not the host) and a copy compared only as far as it is genuine."""
+    q = cache["quedah"]
+    frames = _frames(q)
+    keys = [s.key for s in q.secrets]
+    session = q.header.session
+
+    def cert(frame: Frame, seat: int = 0) -> tuple:
+        return ("cert", seat, frame.seq, frame.hash, sign_cert(keys[seat], session, frame.seq, frame.hash))
+    after = {n: [cert(f)] for n, f in enumerate(frames)}
+    k = 12
+    short = dict(after)
+    short[k] = [("cert", 0, k, frames[k].hash, after[k][0][4][:63])]
+    out.append(Vector("certificate-malformed", f"A joiner's copy whose certificate record after frame {k} has a "
+                      "63-byte signature: a record of a known type that is not one is no later version's record "
+                      "(those are skipped), the file was altered: invalid, naming the frame it follows.",
+                      {"certificate-malformed.npr": _file(q.header, frames, short)},
+                      _expect("invalid", 1, k, disputed=False), ["cert"], "relay"))
+    other = dict(after)
+    other[k] = [*after[k], cert(frames[k], seat=1)]
+    out.append(Vector("certificate-by-another-seat", f"A joiner's copy holding the host's (seat 0) certificate of "
+                      f"every frame and one more of frame {k}, validly signed by seat 1. Only the host certifies "
+                      "frames; a format 2.0 header does not name it, so it is the seat of the file's first "
+                      "certificate record: the file was altered (invalid, nobody blamed).",
+                      {"certificate-by-another-seat.npr": _file(q.header, frames, other)},
+                      _expect("invalid", 1, k, disputed=False), ["cert"], "relay"))
+    f = frames[10]
+    forged = make_frame(keys[1 - f.seat], f.session, f.seq, f.prev, f.seat, f.kind, f.body, bytes(32))
+    out.append(Vector("fork-invalid-copy", f"Two copies of one game: a complete one, and one whose frame 10 "
+                      f"claims seat {f.seat} but is signed by the other seat's key (rejected there). The second "
+                      "copy proves nothing from frame 10 on, so there is no fork and nobody is blamed (comparing "
+                      f"every frame record would name seat {f.seat} as the signer of two frames).",
+                      {"fork-copy-genuine.npr": _file(q.header, frames),
+                       "fork-copy-rejected.npr": _file(q.header, [*frames[:10], forged, *frames[11:]])},
+                      {"exit": 1, "verdicts": ["valid", "invalid"], "fork": None}, ["fork"], "fork"))
+
+
 def build() -> list[Vector]:
     cache: dict[str, SignedMatch] = {}
     out: list[Vector] = []
@@ -745,6 +895,10 @@ def build() -> list[Vector]:
     _disputes(out, cache)
     _deck_disputes(out, cache)
     _look_disputes(out, cache)
+    _scalars(out, cache)
+    _look_context(out, cache)
+    _precedence(out, cache)
+    _records(out, cache)
     _unreadable(out, cache)
     return out
 
@@ -777,6 +931,8 @@ def _check(vector: Vector) -> None:
     got = {"verdict": verdict.status, "exit": verdict.exit_code, "frame": verdict.frame,
            "rule": None if expect["rule"] is None or verdict.dispute is None else verdict.dispute["rule"],
            "blame": verdict.blame if expect["blame"] is not None else None}
+    if "disputed" in expect:
+        got["disputed"] = verdict.dispute is not None or verdict.blame is not None
     if got != expect:
         raise AssertionError(f"vector {vector.name}: expected {expect}, the audit says {got} ({verdict.reason})")
 

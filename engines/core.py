@@ -1,6 +1,6 @@
 """The engine contract in one import: what a game package and every driver of a game use.
 
-DESIGN.md ("Engine contract") describes it; the parts live in small modules: `engines.contract`
+docs/engine-contract.md describes it; the parts live in small modules: `engines.contract`
 (the values exchanged with an engine), `engines.rules` (the base a game implements, with a minimal
 example), `engines.game` (`Game` and `State`: the common layer over a game's rules),
 `engines.canonical` (the digest's encoding) and `engines.chance` (chance values from bytes).

@@ -1,4 +1,4 @@
-"""`Game`: one game's `Rules` behind the contract the rest of netplay uses (DESIGN.md, "Engine contract").
+"""`Game`: one game's `Rules` behind the contract the rest of netplay uses (docs/engine-contract.md).
 
 It adds what every game has in common, implemented once: resigning and draw offers (the common
 actions), checking options and chance values, and the digest over the public part. `State` carries

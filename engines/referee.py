@@ -10,7 +10,7 @@ network), so it is raised at once.
 
 Chance values come from bytes the driver supplies (or from the seed, by hashing): the referee is as
 pure as the rules. For a `deal` it knows what the network cannot: the cards left in each deck epoch,
-so it deals uniformly among the remaining *cards* (DESIGN.md, "Randomness").
+so it deals uniformly among the remaining *cards* (docs/engine-contract.md, "Chance points").
 """
 
 from __future__ import annotations

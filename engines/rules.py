@@ -50,7 +50,7 @@ engines.contract.IllegalAction: not seat 1's turn (awaiting seat 0)
 To add it to netplay, list it in a package's `GAMES` and the package in `engines/__init__.py`, give it
 bots in `bots/`, and a board renderer in `client/games/` (docs/architecture.md has the checklist).
 
-The rules of the contract (DESIGN.md, "Engine contract"):
+The rules of the contract (docs/engine-contract.md):
 - Pure and deterministic: the state is a value, never mutated (copy what a step changes); integers,
   strings, bytes and tuples only; no clock, no `random`, no floats, no set order in what is digested.
 - Hidden information: a state is a public part plus one private part per seat. A peer that does not

@@ -30,7 +30,7 @@ from replays.parallel import cores, pmap
 from replays.randomness import DealUnsupported
 from replays.reader import Replay, parse_replay, read_replay
 
-__all__ = ["Verdict", "audit_file", "audit_replay", "audit_bytes", "EXIT"]
+__all__ = ["Verdict", "audit_file", "audit_replay", "audit_bytes", "host_seat", "EXIT"]
 
 EXIT = {"valid": 0, "unfinished": 1, "contested": 1, "invalid": 1, "unreadable": 2}
 
@@ -222,13 +222,30 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
     return verdict
 
 
+def host_seat(replay: Replay) -> int | None:
+    """The seat whose certificates count in this file: only the host certifies frames. A format 2.0 header
+    does not name the host, so it is the seat the file's first certificate record names (a `cert`'s
+    signer, an `ack`'s host); every other record must name the same seat. None without records.
+    (Where a later header names the host, that seat is the answer and the first record must name it.)"""
+    if not replay.certs:
+        return None
+    first = replay.certs[0]
+    return first.seat if first.kind == "cert" else first.host_seat
+
+
 def _certificates(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int] | None:
-    """Check the signed records beside the frames: every certificate and acknowledgement must carry its
-    signer's signature; two of the host's certificates for one frame number prove it sent different
-    frames to different seats. (blamed seat or None, reason, frame) for the first problem."""
+    """Check the records beside the frames, after the frames (docs/replay-format.md "Verdicts"): first
+    their shape (a record tagged `cert` or `ack` that is not one), then in file order every certificate
+    and acknowledgement must carry its signer's signature and name the host's seat (`host_seat`); two of
+    the host's certificates for one frame number prove it sent different frames to different seats.
+    (blamed seat or None, reason, frame) for the first problem."""
+    if replay.bad_records:
+        frame, index, offset, why = replay.bad_records[0]
+        return None, (f"record {index} at byte {offset} (after frame {frame}) is {why}: the file was altered"), frame
     seats = replay.header.seats
     signed = _signed_records(replay, ledger)
     certified: dict[tuple[int, int], set[bytes]] = {}
+    certifier = host_seat(replay)
     for cert in replay.certs:
         checks = [(cert.seat, cert.sig, verify_cert if cert.kind == "cert" else verify_ack)]
         if cert.kind == "ack":
@@ -238,6 +255,10 @@ def _certificates(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int]
                 return None, (f"a {cert.kind} record for frame {cert.seq} is not signed by seat {seat}'s key (the "
                               "file was altered)"), cert.seq
         host, sig = (cert.seat, cert.sig) if cert.kind == "cert" else (cert.host_seat, cert.host_sig)
+        if host != certifier:
+            return None, (f"a {cert.kind} record for frame {cert.seq} names seat {host} as the host, the file's "
+                          f"first record seat {certifier}: only the host certifies frames (the file was "
+                          "altered)"), cert.seq
         hashes = certified.setdefault((host, cert.seq), set())
         hashes.add(cert.hash)
         if len(hashes) > 1:

@@ -1,6 +1,6 @@
 """The prime-order group under the shared secret deck: edwards25519's main subgroup, through PyNaCl.
 
-Why this group (see shared/mental-poker.md 2.1): its order ℓ is prime, so multiplying by a nonzero
+Why this group (docs/protocol.md, "The group and its encodings"): its order ℓ is prime, so multiplying by a nonzero
 scalar is a bijection that can be undone with the scalar's inverse (the commutative encryption the deck
 needs) and leaks nothing like a quadratic residue; libsodium refuses every point outside it; and PyNaCl,
 bundled libsodium, is all it takes. X25519 would be faster but has no point addition, which the

@@ -3,10 +3,11 @@ the audit, so that what a peer accepts and what the audit recomputes cannot diff
 
 Why: several seats draw from one deck in secret (Catan's development cards) and nobody, not even a
 coalition missing one honest seat, may know the order or another seat's card. Commutative encryption on
-a prime-order group (shared/mental-poker.md): every seat multiplies every card by its secret key k and
-permutes the deck; a card is dealt to seat d by every other seat removing its layer (multiplying by
-k⁻¹) with a proof, and d removes its own layer privately and looks the point up. `replays.curve` holds
-the group operations; this module the protocol's pieces. Frame bodies, the order of frames and who is
+a prime-order group (docs/protocol.md, "Shared secret deck", spells out the whole arithmetic with a
+worked example): every seat multiplies every card by its secret key k and permutes the deck; a card is
+dealt to seat d by every other seat removing its layer (multiplying by k⁻¹) with a proof, and d removes
+its own layer privately and looks the point up. `replays.curve` holds the group operations; this module
+the protocol's pieces. Frame bodies, the order of frames and who is
 awaited belong to the ledger, which calls these functions.
 
 Notation. `H`/`HMAC` are `hash_parts`/`hmac_parts` of docs/protocol.md "Hashing and signing"; `H64`/`HMAC64`

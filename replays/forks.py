@@ -4,7 +4,10 @@ Each seat writes the frames it accepted, so honest copies of one game agree fram
 copies hold different frames under one frame number, the signatures say what can be proven: a seat
 that signed two different frames for one number is named (it equivocated); a host whose certificates
 (replays.certs) put two different frames at one number is named (it sent different frames to
-different seats). Otherwise the fork is reported without blame. A timeout claim that one copy ends
+different seats). Otherwise the fork is reported without blame. Only what each copy's audit found
+genuine is compared: its frames before the one it is invalid at (a copy rejected at frame k, or
+disputed live at k, says nothing checked after it; a disputed frame is signed and chained, so it
+counts), and only its host's certificates (`replays.audit.host_seat`). A timeout claim that one copy ends
 with and the blamed seat's copy contests is reported as contested.
 """
 
@@ -16,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replays import codec
-from replays.audit import Verdict, audit_replay
+from replays.audit import Verdict, audit_replay, host_seat
 from replays.certs import verify_cert
 from replays.frames import Frame
 from replays.reader import Replay, read_replay
@@ -59,8 +62,10 @@ def _compare_one(session: bytes, replays: list[Replay], verdicts: list[Verdict])
                      None, [r.path for r in replays])]
     seats = replays[0].header.seats
     by_seq: dict[int, dict[bytes, tuple[Frame, str]]] = {}
-    for replay in replays:
-        for frame in replay.frames:
+    for replay, verdict in zip(replays, verdicts, strict=True):
+        # only the frames the audit found genuine count: a copy that is invalid at a frame (rejected,
+        # or disputed live, after which nothing is checked) proves nothing with what follows it
+        for frame in replay.frames[:verdict.checked]:
             by_seq.setdefault(frame.seq, {}).setdefault(frame.hash, (frame, replay.path))
     forks: list[Fork] = []
     for seq in sorted(by_seq):
@@ -93,9 +98,10 @@ def _double_certifier(session: bytes, seats: tuple, replays: list[Replay], seq: 
     """The seat whose valid certificates put two of `hashes` at `seq`, if these files hold them."""
     certified: dict[int, set[bytes]] = {}
     for replay in replays:
+        host = host_seat(replay)
         for cert in replay.certs:
             signer, sig = (cert.seat, cert.sig) if cert.kind == "cert" else (cert.host_seat, cert.host_sig)
-            if (cert.seq == seq and cert.hash in hashes and 0 <= signer < len(seats)
+            if (cert.seq == seq and cert.hash in hashes and signer == host and 0 <= signer < len(seats)
                     and verify_cert(seats[signer][0], session, seq, cert.hash, sig)):
                 certified.setdefault(signer, set()).add(cert.hash)
     return next((s for s, got in certified.items() if len(got) > 1), None)

@@ -40,14 +40,22 @@ class Cert:
         return ("ack", self.seat, self.seq, self.hash, self.sig, self.host_seat, self.host_sig)
 
 
-def cert_from_value(value: tuple) -> Cert | None:
-    """A certificate or acknowledgement record, or None when the tagged record is none of those."""
+#: the record types this format knows beside the frames
+CERT_TAGS = ("cert", "ack")
+
+
+def cert_from_value(value: tuple, minor: int = 0) -> Cert | None:
+    """A certificate or acknowledgement record, or None when the tagged record is none of those. A later
+    minor version may append fields to a record (read and ignored); in a 2.0 file the shape is exact."""
     def ok(seat: object, seq: object, digest: object, sig: object) -> bool:
         return (type(seat) is int and 0 <= seat < 64 and type(seq) is int and seq >= 0
                 and type(digest) is bytes and len(digest) == 32 and type(sig) is bytes and len(sig) == 64)
-    if value[0] == "cert" and len(value) == 5 and ok(*value[1:5]):
+
+    def fits(size: int) -> bool:
+        return len(value) == size or (minor > 0 and len(value) > size)
+    if value[0] == "cert" and fits(5) and ok(*value[1:5]):
         return Cert("cert", *value[1:5])
-    if value[0] == "ack" and len(value) == 7 and ok(*value[1:5]) and ok(value[5], 0, value[3], value[6]):
+    if value[0] == "ack" and fits(7) and ok(*value[1:5]) and ok(value[5], 0, value[3], value[6]):
         return Cert("ack", *value[1:5], value[5], value[6])
     return None
 
@@ -66,6 +74,9 @@ class Replay:
     certs: list[Cert] = field(default_factory=list)
     #: records of a type this netplay does not know, which no signature it checks covers
     skipped: int = 0
+    #: records tagged "cert" or "ack" that are not one (the frame each follows, record index, byte offset,
+    #: reason): the file was altered, so the audit reports it invalid (docs/replay-format.md "Layout")
+    bad_records: list[tuple[int, int, int, str]] = field(default_factory=list)
     #: the first frame record that is no frame (frame number, record index, byte offset, reason), or None.
     #: `frames` stops before it: a peer would have rejected those bytes, so the audit reports the file
     #: invalid at that frame (docs/replay-format.md, "Reading without trust")
@@ -105,9 +116,12 @@ def parse_replay(data: bytes) -> Replay:
                 break
             raise codec.FormatError(f"record {index} at byte {offset}: {value.reason}")
         if type(value) is tuple and value and type(value[0]) is str:
-            cert = cert_from_value(value) if header.major >= 2 else None
+            cert = cert_from_value(value, header.minor) if header.major >= 2 else None
             if cert is not None:
                 replay.certs.append(cert)
+            elif header.major >= 2 and value[0] in CERT_TAGS:
+                replay.bad_records.append((max(len(replay.frames) - 1, 0), index, offset,
+                                           f"a {value[0]} record of the wrong shape"))
             else:  # a record type of a later minor version: not ours to judge, and covered by no signature
                 replay.skipped += 1
                 replay.notes.append(f"record {index} at byte {offset}: unknown record type {value[0][:32]!r} skipped")

@@ -51,6 +51,8 @@ def _reference(blob: bytes) -> tuple[int | None, str, int] | None:
     replay = parse_replay(blob)
     seats, session = replay.header.seats, replay.header.session
     certified: dict[tuple[int, int], set[bytes]] = {}
+    first = replay.certs[0] if replay.certs else None
+    certifier = None if first is None else first.seat if first.kind == "cert" else first.host_seat
     for cert in replay.certs:
         checks: list[tuple[int, bytes, Callable]] = [(cert.seat, cert.sig,
                                                       verify_cert if cert.kind == "cert" else verify_ack)]
@@ -61,6 +63,10 @@ def _reference(blob: bytes) -> tuple[int | None, str, int] | None:
                 return None, (f"a {cert.kind} record for frame {cert.seq} is not signed by seat {seat}'s key (the "
                               "file was altered)"), cert.seq
         host = cert.seat if cert.kind == "cert" else cert.host_seat
+        if host != certifier:
+            return None, (f"a {cert.kind} record for frame {cert.seq} names seat {host} as the host, the file's "
+                          f"first record seat {certifier}: only the host certifies frames (the file was "
+                          "altered)"), cert.seq
         hashes = certified.setdefault((host, cert.seq), set())
         hashes.add(cert.hash)
         if len(hashes) > 1:
@@ -162,3 +168,46 @@ def test_the_frames_are_judged_before_the_certificates(match):
     replay.frames[:] = [*cut[:30], cut[31], *cut[32:]]   # frame 30 dropped
     verdict = audit_replay(replay)
     assert verdict.status == "invalid" and verdict.frame == 30 and "cert" not in verdict.reason
+
+
+def test_a_certificate_by_a_seat_other_than_the_host_does_not_count(match):
+    """Only the host certifies frames; a 2.0 header does not name it, so the file's first record does,
+    and a certificate signed (validly) by another seat makes the file invalid, blaming nobody: an honest
+    joiner writes only its host's certificates. Two such certificates for one frame blame nobody either."""
+    certs = _certs(match)
+    session = match.header.session
+    frame = match.ledgers[0].frames[60]
+    by_one = Cert("cert", 1, frame.seq, frame.hash, sign_cert(match.secrets[1].key, session, frame.seq, frame.hash))
+    verdict = _agrees(_blob(match, [*certs, by_one]))
+    assert verdict.status == "invalid" and verdict.blame is None and verdict.frame == 60
+    assert "names seat 1 as the host" in verdict.reason
+    other = bytes(32)
+    twice = Cert("cert", 1, frame.seq, other, sign_cert(match.secrets[1].key, session, frame.seq, other))
+    verdict = _agrees(_blob(match, [*certs, by_one, twice]))
+    assert verdict.blame is None and "names seat 1 as the host" in verdict.reason
+    # a file whose every certificate is seat 1's: seat 1 is that file's host (2.0 cannot tell more)
+    ones = [Cert("cert", 1, c.seq, c.hash, sign_cert(match.secrets[1].key, session, c.seq, c.hash)) for c in certs]
+    assert _agrees(_blob(match, ones)).status == "valid"
+
+
+def test_a_record_tagged_cert_that_is_no_certificate_makes_the_file_invalid(match):
+    certs = _certs(match)
+    frames = match.ledgers[0].frames
+    blob = _blob(match, certs)
+    records = [raw for _, raw, _ in codec.iter_records(blob)]
+    short = codec.encode(("cert", HOST, 30, frames[30].hash, certs[30].sig[:63]))
+    # after frame 30's own record: header, then (frame, cert) pairs
+    altered = b"".join(records[:1 + 2 * 31]) + short + b"".join(records[1 + 2 * 31:])
+    verdict = audit_bytes(altered, name="x.npr")
+    assert verdict.status == "invalid" and verdict.frame == 30 and verdict.blame is None
+    assert "cert record of the wrong shape" in verdict.reason
+    # an unknown tag is skipped with a note; a record of a later minor version may carry more fields
+    unknown = b"".join(records[:1 + 2 * 31]) + codec.encode(("certificate", 1)) + b"".join(records[1 + 2 * 31:])
+    assert audit_bytes(unknown, name="x.npr").status == "valid"
+    longer = codec.encode((*certs[30].value(), "a later field"))
+    assert parse_replay(b"".join(records[:1 + 2 * 31]) + longer).bad_records != []
+    header = match.header
+    later = type(header)(header.game, header.rules_version, header.players, header.options, header.seats,
+                         header.session, header.created, header.major, 1, header.terms)
+    replay = parse_replay(later.encode() + b"".join(records[1:1 + 2 * 31]) + longer)
+    assert replay.bad_records == [] and replay.certs[-1] == certs[30]

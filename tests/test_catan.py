@@ -1,4 +1,4 @@
-"""Catan (rules/catan.md): the worked examples E1-E7, the rules around them, and illegal texts."""
+"""Catan (docs/rules/catan.md): the worked examples E1-E7, the rules around them, and illegal texts."""
 
 from __future__ import annotations
 

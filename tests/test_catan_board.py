@@ -1,4 +1,4 @@
-"""Catan board geometry and numbering (rules/catan.md, shared with catan-ck): the spec's tables, the
+"""Catan board geometry and numbering (docs/rules/catan.md, shared with catan-ck): the spec's tables, the
 derived relations, the beginner board, and the random board built from public chance."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from engines.catan.cards import HARBOUR_TYPES, TERRAINS
 from engines.catan.state import HARBOUR, SETUP_SETTLE, SPIRAL, TERRAIN
 from engines.contract import Chance
 
-# rules/catan.md, hex table: hex, (q, r), centre, corners, sides, neighbours, beginner terrain, number
+# docs/rules/catan.md, hex table: hex, (q, r), centre, corners, sides, neighbours, beginner terrain, number
 SPEC_HEXES = [
     (0, (0, -2), (-2, -6), (0, 4, 8, 12, 7, 3), (1, 7, 12, 11, 6, 0), (1, 3, 4), 'mountains', 10),
     (1, (1, -2), (0, -6), (1, 5, 9, 13, 8, 4), (3, 8, 14, 13, 7, 2), (0, 2, 4, 5), 'pasture', 2),
@@ -35,7 +35,7 @@ SPEC_HEXES = [
     (17, (-1, 2), (0, 6), (40, 45, 49, 52, 48, 44), (58, 64, 69, 68, 63, 57), (13, 14, 16, 18), 'fields', 6),
     (18, (0, 2), (2, 6), (41, 46, 50, 53, 49, 45), (60, 65, 71, 70, 64, 59), (14, 15, 17), 'pasture', 11),
 ]
-# rules/catan.md, node table: node, (X, Y), hexes, neighbour nodes, edges
+# docs/rules/catan.md, node table: node, (X, Y), hexes, neighbour nodes, edges
 SPEC_NODES = [
     (0, (-2, -8), (0,), (3, 4), (0, 1)),
     (1, (0, -8), (1,), (4, 5), (2, 3)),
@@ -92,7 +92,7 @@ SPEC_NODES = [
     (52, (0, 8), (17,), (48, 49), (68, 69)),
     (53, (2, 8), (18,), (49, 50), (70, 71)),
 ]
-# rules/catan.md, edge table: edge -> (a, b)
+# docs/rules/catan.md, edge table: edge -> (a, b)
 SPEC_EDGES = {
     0: (0, 3), 1: (0, 4), 2: (1, 4), 3: (1, 5), 4: (2, 5), 5: (2, 6), 6: (3, 7), 7: (4, 8), 8: (5, 9), 9: (6, 10),
     10: (7, 11), 11: (7, 12), 12: (8, 12), 13: (8, 13), 14: (9, 13), 15: (9, 14), 16: (10, 14), 17: (10, 15),

@@ -1,4 +1,4 @@
-"""Cities & Knights: the worked examples CK1-CK9 of rules/catan-ck.md, barbarian outcomes (ties,
+"""Cities & Knights: the worked examples CK1-CK9 of docs/rules/catan-ck.md, barbarian outcomes (ties,
 metropolis immunity, reduced cities), metropolises and the set-up."""
 
 from __future__ import annotations
@@ -535,7 +535,7 @@ def test_the_active_player_resigns_mid_turn():
 
 
 # ---------------------------------------------------------------------------------------------- knight verbs
-# Each test checks rules/catan-ck.md, "New actions" (the table rows named), "Knight marks" and "Retreat".
+# Each test checks docs/rules/catan-ck.md, "New actions" (the table rows named), "Knight marks" and "Retreat".
 # Seat 0's line of roads in these positions: 3-7-12-17-22 (edges 6 11 19 25).
 
 LINE = [6, 11, 19, 25]

@@ -19,6 +19,7 @@ from test_catan_ck_helpers import (
     nodes_mask,
     play,
     position,
+    texts,
     with_ext,
     with_inner,
 )
@@ -26,10 +27,6 @@ from test_catan_ck_helpers import (
 from engines.catan_ck.cards import CARD_TOTALS, DECK_CARDS, DECK_INDEX, PROGRESS, P
 from engines.contract import HIDDEN, IllegalAction
 from engines.referee import Referee
-
-
-def texts(state, seat, card):
-    return [m for m in moves(state, seat) if m.startswith(f"play {card}")]
 
 
 def digests_agree(state, seat, *actions):

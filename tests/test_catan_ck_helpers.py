@@ -129,6 +129,11 @@ play = partial(base.play, game=G)
 illegal = partial(base.illegal, game=G)
 
 
+def texts(state: State, seat: int, card: str) -> list[str]:
+    """The `play <card> ...` texts among the seat's legal actions."""
+    return [m for m in moves(state, seat) if m.startswith(f"play {card}")]
+
+
 def held(state: State, seat: int) -> dict[str, int]:
     mine = state.inner.private[seat]
     return {PROGRESS[g]: k for g, k in enumerate(mine.held) if k}

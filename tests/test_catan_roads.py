@@ -1,4 +1,4 @@
-"""Longest Road (rules/catan.md): the trail definition's edge cases (fork, loop, figure eight, a cut
+"""Longest Road (docs/rules/catan.md): the trail definition's edge cases (fork, loop, figure eight, a cut
 by another player's building) and the award rule (tie, break, set aside)."""
 
 from __future__ import annotations

@@ -33,8 +33,8 @@ SEEDS = {"ploc": 3, "turning-tides": 2}
 #: registered games whose board renderer is a later issue (the engine came first)
 AWAITING_RENDERER: set[str] = set()
 #: a Catan game of random moves lasts thousands of actions: by clicks it is played to its round limit
-#: (rules/catan.md, option max_rounds), which ends it with the final reveal like any other end; Cities &
-#: Knights likewise (rules/catan-ck.md: the round limit ends it at once, every point being public)
+#: (docs/rules/catan.md, option max_rounds), which ends it with the final reveal like any other end; Cities &
+#: Knights likewise (docs/rules/catan-ck.md: the round limit ends it at once, every point being public)
 OPTIONS = {"catan": {"max_rounds": "40"}, "catan-ck": {"max_rounds": "25"}}
 
 

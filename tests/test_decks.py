@@ -1,6 +1,7 @@
 """The shared secret deck through the ledger (protocol 2), proven on Toy Deck (tests/deckgame.py): every
-dealt card is the drawer's secret, the audit decrypts every one, and each attack of the mental-poker
-failure table (shared/mental-poker.md) is caught, live or by the audit, naming the right seat and rule."""
+dealt card is the drawer's secret, the audit decrypts every one, and each attack on the deck
+(docs/security.md, "The shared deck and the spy's look") is caught, live or by the audit, naming the right seat
+and rule."""
 
 from __future__ import annotations
 

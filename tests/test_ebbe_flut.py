@@ -1,4 +1,4 @@
-"""Ebbe & Flut and its solo variant (rules/ebbe-flut.md): the worked examples EF-1 .. EF-11, the
+"""Ebbe & Flut and its solo variant (docs/rules/ebbe-flut.md): the worked examples EF-1 .. EF-11, the
 tricky cases around them, illegal texts, the view, and property tests of random and smart play."""
 
 from __future__ import annotations

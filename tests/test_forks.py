@@ -117,3 +117,42 @@ def test_the_cli_reports_a_fork_and_exits_1(tmp_path):
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "FORK in session" in run.stdout and "seat 1 is to blame" in run.stdout
+
+
+def test_a_copy_is_compared_only_as_far_as_its_audit_found_it_genuine(tmp_path):
+    """Copy b's frame 6 is replaced by one its seat did not sign: b is invalid at frame 6, and its frames from
+    there on prove nothing, so there is no fork and nobody is blamed (a comparison of every frame record
+    would name the frame's seat as having signed two frames)."""
+    match = SignedMatch("loyal-captain", RandomBot(), seed=5, reproducible=True)
+    play_out(match)
+    frames = match.ledgers[0].frames
+    f = frames[6]
+    altered = make_frame(match.secrets[1 - f.seat].key, f.session, f.seq, f.prev, f.seat, f.kind, ("resign",),
+                         f.digest)   # signed by the other seat's key: not seat f.seat's frame
+    a = _write(tmp_path / "a.npr", match, frames)
+    b = _write(tmp_path / "b.npr", match, [*frames[:6], altered, *frames[7:]])
+    verdicts, forks = verify_files([a, b], GAMES)
+    assert [v.status for v in verdicts] == ["valid", "invalid"] and verdicts[1].frame == 6
+    assert forks == []
+
+
+def test_certificates_of_a_seat_that_is_not_the_host_blame_nobody(tmp_path):
+    """Seat 1 (not the host, whose certificates the copies hold) signs certificates for two different claims
+    at one frame number: they do not count, and each copy is invalid for holding them."""
+    match = SignedMatch(CARDS, RandomBot(), seed=7, players=3, reproducible=True)
+    run_until(match, lambda kind, seat: kind == "reveal" and seat == 2)
+    ledger = match.ledgers[0]
+    claim1 = forge(ledger, match.secrets[1].key, 1, "timeout", (2, "reveal"))
+    claim0 = forge(ledger, match.secrets[0].key, 0, "timeout", (2, "reveal"))
+    session = match.header.session
+    host = [Cert("cert", 0, f.seq, f.hash, sign_cert(match.secrets[0].key, session, f.seq, f.hash))
+            for f in ledger.frames]
+    joiner = match.secrets[1].key
+    fake1 = Cert("cert", 1, claim1.seq, claim1.hash, sign_cert(joiner, session, claim1.seq, claim1.hash))
+    fake0 = Cert("cert", 1, claim0.seq, claim0.hash, sign_cert(joiner, session, claim0.seq, claim0.hash))
+    a = _write(tmp_path / "a.npr", match, [*ledger.frames, claim1], [*host, fake1])
+    b = _write(tmp_path / "b.npr", match, [*ledger.frames, claim0], [*host, fake0])
+    verdicts, forks = verify_files([a, b], GAMES)
+    assert [v.status for v in verdicts] == ["invalid", "invalid"]
+    assert all("names seat 1 as the host" in v.reason and v.blame is None for v in verdicts)
+    assert len(forks) == 1 and forks[0].blame is None and forks[0].frame == claim1.seq

@@ -1,5 +1,5 @@
 """The Kidd board as data, its load-time checks, and the shared stepping, walking, repetition and
-notation modules (rules/kidd.md Part 0)."""
+notation modules (docs/rules/kidd.md Part 0)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from engines.kidd.notation import cell_text, parse_action, parse_position
 from engines.kidd.repetition import History, position_link
 from engines.kidd.walks import EMPTY_BOARD, from_behind, occupancy, set_cells, walk_fault, walks
 
-SPEC_TABLE = {  # rules/kidd.md, "The board (data)"
+SPEC_TABLE = {  # docs/rules/kidd.md, "The board (data)"
     1: ((7, 8), 500, 60), 2: ((8, 9), 881, 280), 3: ((9, 10), 881, 720), 4: ((10, 11), 500, 940),
     5: ((11, 12), 119, 720), 6: ((7, 12), 119, 280), 7: ((1, 6, 13), 350, 240), 8: ((1, 2, 14), 650, 240),
     9: ((2, 3, 15), 800, 500), 10: ((3, 4, 16), 650, 760), 11: ((4, 5, 17), 350, 760),

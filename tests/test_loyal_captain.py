@@ -1,4 +1,4 @@
-"""Loyal Captain (rules/kidd.md Part 1): the worked examples LC-1 .. LC-11, the turn rules, and
+"""Loyal Captain (docs/rules/kidd.md Part 1): the worked examples LC-1 .. LC-11, the turn rules, and
 property tests of random play."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Madagaskar (rules/kidd.md Part 3): the worked examples MG-1 .. MG-9, draw offers, elimination
+"""Madagaskar (docs/rules/kidd.md Part 3): the worked examples MG-1 .. MG-9, draw offers, elimination
 with three players, and property tests of random play."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ploc (rules/ploc.md): the worked examples P-1..P-13, illegal texts, properties, and the bots."""
+"""Ploc (docs/rules/ploc.md): the worked examples P-1..P-13, illegal texts, properties, and the bots."""
 
 from __future__ import annotations
 

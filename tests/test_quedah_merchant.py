@@ -1,4 +1,4 @@
-"""Quedah Merchant (rules/kidd.md Part 2): the worked examples QM-1 .. QM-9, the die as a public
+"""Quedah Merchant (docs/rules/kidd.md Part 2): the worked examples QM-1 .. QM-9, the die as a public
 chance point, freeing chains, the entry rule, and property tests of random play."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Turning Tides (rules/turning-tides.md): setup, every worked example and tricky case, the rules
+"""Turning Tides (docs/rules/turning-tides.md): setup, every worked example and tricky case, the rules
 around them, and illegal texts with their reasons."""
 
 from __future__ import annotations

@@ -292,6 +292,8 @@ def H64(domain: bytes, *parts: bytes) -> bytes:  # noqa: N802
 
 def dleq_ok(g1, x1, g2, x2, proof: bytes, ctx: bytes) -> bool:
     c, s = proof[:32], proof[32:]
+    if not all(0 < int.from_bytes(x, "little") < ORDER for x in (c, s)):   # canonical and nonzero, or refused
+        return False
     base = nb.crypto_scalarmult_ed25519_base_noclamp
     mul = nb.crypto_scalarmult_ed25519_noclamp
     t1 = nb.crypto_core_ed25519_sub(base(s) if g1 == BASE else mul(s, g1), mul(c, x1))
@@ -356,6 +358,51 @@ def test_the_deck_by_the_docs():
     assert mul(bytes.fromhex(drawer["key"]), unmasked) == v_out
     card = data["cards"][data["deal"]["card"]["index"]]
     assert card["point"] == data["deal"]["unmasked"] and card["type"] == data["deal"]["card"]["type"]
+    _the_worked_example_by_the_docs(data, session, name, epoch)
+
+
+def _the_worked_example_by_the_docs(data: dict, session: bytes, name: str, epoch: int) -> None:
+    """protocol.md's worked example, step by step from its text: the bytes hashed for a card, a key before its
+    reduction, Fisher-Yates over 4-byte big-endian words with its rejection bound, and the strip proof's
+    transcript (T1 = w·B, T2 = w·V', c over the framed statement, s = w + c·k mod ℓ, s + ℓ refused)."""
+    worked = data["worked"]
+
+    def i8(n: int) -> bytes:
+        return n.to_bytes(8, "big")
+    assert bytes.fromhex(worked["card_0_hash_input"]) == (L(PREFIX + b"card") + L(session) + L(name.encode())
+                                                          + L(i8(epoch)) + L(i8(0)) + L(i8(0)))
+    assert hashlib.sha256(bytes.fromhex(worked["card_0_hash_input"])).hexdigest() == data["cards"][0]["hash"]
+    seat0 = data["seats"][0]
+    assert sc(bytes.fromhex(worked["seat_0_key_wide"])).hex() == seat0["key"]
+    seed0 = bytes.fromhex(seat0["seed"])
+    block = hmac.new(seed0, L(PREFIX + b"deck-perm") + L(session) + L(i8(0)) + L(name.encode()) + L(i8(epoch))
+                     + L(i8(0)), hashlib.sha512).digest()
+    assert block.hex() == worked["seat_0_permutation"]["block_0"]
+    words = iter(int.from_bytes(block[i:i + 4], "big") for i in range(0, len(block), 4))
+    perm = list(range(len(seat0["permutation"])))
+    for i in range(len(perm) - 1, 0, -1):
+        limit = 2**32 - 2**32 % (i + 1)
+        x = next(words)
+        while x >= limit:
+            x = next(words)
+        j = x % (i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    assert perm == seat0["permutation"] == worked["seat_0_permutation"]["steps"][-1]["after"]
+    proof = worked["strip_proof"]
+    strip = data["deal"]["strip"]
+    key = int.from_bytes(bytes.fromhex(data["seats"][strip["seat"]]["key"]), "little")
+    w = bytes.fromhex(proof["nonce"])
+    v_out, v_in = bytes.fromhex(strip["value_out"]), bytes.fromhex(strip["value_in"])
+    t1 = nb.crypto_scalarmult_ed25519_base_noclamp(w)
+    t2 = nb.crypto_scalarmult_ed25519_noclamp(w, v_out)
+    assert (t1.hex(), t2.hex()) == (proof["T1"], proof["T2"])
+    statement = (L(PREFIX + b"dleq") + L(bytes.fromhex(strip["context"])) + L(BASE)
+                 + L(bytes.fromhex(data["seats"][strip["seat"]]["public"])) + L(v_out) + L(v_in) + L(t1) + L(t2))
+    assert statement.hex() == proof["challenge_input"] and proof["base"] == BASE.hex()
+    c = sc(hashlib.sha512(statement).digest())
+    s = (int.from_bytes(w, "little") + int.from_bytes(c, "little") * key) % ORDER
+    assert c.hex() + s.to_bytes(32, "little").hex() == strip["proof"] == proof["c"] + proof["s"]
+    assert int.from_bytes(bytes.fromhex(proof["s_plus_order"]), "little") == s + ORDER >= ORDER
 
 
 def test_wire_messages_decode_as_documented():

@@ -5,7 +5,7 @@ road length, Longest Road and Largest Army), the bank and the development deck; 
 the step; below it the viewer's own hand with its development cards face up, the card composer and
 the trade offer with its answers.
 
-Clicks give the very tokens of the action texts (rules/catan.md, "Actions and notation"): a node its
+Clicks give the very tokens of the action texts (docs/rules/catan.md, "Actions and notation"): a node its
 number (`settle 12`, `city 12`), an edge its number (`road 19`), a hex `h<k>` (`robber h5`), a seat
 card the seat (`steal 2`, `confirm 2`, `... to 2`), the dice `roll`, the deck `buy`, an own
 development card its name (`play knight`), a bank resource its name after `play monopoly`. Nodes and

@@ -15,7 +15,7 @@ types instead of 5 (the commodities cloth, coin and paper beside the resources),
 - the three progress decks in the bank, with their sizes; the viewer's own progress cards face up in
   the strip.
 
-Clicks give the tokens of rules/catan-ck.md ("Actions and notation"): a node its number (`knight 12`,
+Clicks give the tokens of docs/rules/catan-ck.md ("Actions and notation"): a node its number (`knight 12`,
 `activate 12`, `knightmove 12 20`, `wall 23`, `commit 5 12`...), an edge its number, a hex `h<k>`, a
 seat card the seat, an own improvement track its name (`improve politics`, `play crane science`), a
 deck its name (`pick trade`), a progress card its id (`play spy`, `bury crane`, `take merchant`), a

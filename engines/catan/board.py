@@ -1,4 +1,4 @@
-"""The island's geometry and numbering (rules/catan.md, "Board geometry and numbering"), shared with
+"""The island's geometry and numbering (docs/rules/catan.md, "Board geometry and numbering"), shared with
 Cities & Knights: 19 hexes, 54 nodes, 72 edges, the 9 harbour positions, the beginner layout and the
 spiral of the variable set-up.
 

@@ -1,4 +1,4 @@
-"""Card and piece vocabulary (canonical names and orders of rules/catan.md) and card multisets.
+"""Card and piece vocabulary (canonical names and orders of docs/rules/catan.md) and card multisets.
 
 A hand of cards is a tuple of counts, one per card type in canonical order: 5 resources in the base
 game, 8 card types (resources, then commodities) in Cities & Knights. The multiset functions take the

@@ -1,4 +1,4 @@
-"""The development deck (rules/catan.md, "Private draws from the shared deck"): a deck several seats
+"""The development deck (docs/rules/catan.md, "Private draws from the shared deck"): a deck several seats
 draw from in secret, so no engine stores its order or its remaining cards.
 
 The remaining deck is derived: the 25-card composition minus every card played, every

@@ -1,4 +1,4 @@
-"""Catan, the base game (rules/catan.md), behind the engine contract of engines.core.
+"""Catan, the base game (docs/rules/catan.md), behind the engine contract of engines.core.
 
 `Catan` is a step machine over `CatanState` (state.py): `legal()` lists the canonical texts of the
 step under way, `play()` checks one parsed text against the same rules (directly, not by searching
@@ -1007,7 +1007,7 @@ class Catan(Rules[CatanState]):
     def eliminate(self, inner: CatanState, seat: int) -> CatanState:
         """A seat leaves a game of 3+: its pieces leave the board, its cards go to the bank (resources)
         or out of the game (development cards); the special cards are re-awarded; its turn ends or
-        the steps waiting for it skip it (rules/catan.md, Common actions)."""
+        the steps waiting for it skip it (docs/rules/catan.md, Common actions)."""
         s = inner
         me = s.seats[seat]
         mine = s.private[seat]

@@ -1,4 +1,4 @@
-"""Action texts (rules/catan.md, "Actions and notation"): parsing into small tuples, and the canonical
+"""Action texts (docs/rules/catan.md, "Actions and notation"): parsing into small tuples, and the canonical
 texts `legal()` lists, built once.
 
 Only canonical texts parse: single spaces, lower case, decimal numbers without sign or leading zeros,

@@ -1,4 +1,4 @@
-"""Longest Road (rules/catan.md, "Longest Road"): a player's road length and the award rule.
+"""Longest Road (docs/rules/catan.md, "Longest Road"): a player's road length and the award rule.
 
 A *trail* is a walk over the player's own roads that uses no road twice; nodes may repeat, so a loop
 counts in full. No intermediate node may hold another player's building (in Cities & Knights: or

@@ -44,7 +44,7 @@ __all__ = [
     "pack_seat",
 ]
 
-# Steps (rules/catan.md, "Steps"); the names are shown in `view`. TERRAIN, SPIRAL, HARBOUR, ROLL,
+# Steps (docs/rules/catan.md, "Steps"); the names are shown in `view`. TERRAIN, SPIRAL, HARBOUR, ROLL,
 # STEAL_PICK and DEAL wait for chance; OVER waits for nothing; every other step for one seat.
 TERRAIN, SPIRAL, HARBOUR = "terrain", "spiral", "harbour"
 SETUP_SETTLE, SETUP_ROAD = "setup-settle", "setup-road"

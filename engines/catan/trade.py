@@ -1,4 +1,4 @@
-"""Trading (rules/catan.md, "Trading"): maritime rates from harbours, and the tables of domestic offers.
+"""Trading (docs/rules/catan.md, "Trading"): maritime rates from harbours, and the tables of domestic offers.
 
 Maritime: one card per action at the player's best rate for the given type (2 at its 2:1 harbour,
 else 3 at any 3:1 harbour, else 4). Domestic: the offer texts are fixed once per card vocabulary

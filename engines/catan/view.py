@@ -1,4 +1,4 @@
-"""What a seat may see (rules/catan.md, "View") and the move-log line of an action.
+"""What a seat may see (docs/rules/catan.md, "View") and the move-log line of an action.
 
 Everything is public except the identities of development cards, which only their holder sees
 (`dev[seat]["cards"]`). Mappings keyed by node or edge number use the number in decimal as the key,

@@ -1,4 +1,4 @@
-"""Catan: Cities & Knights (rules/catan-ck.md), built on the base engine of engines.catan."""
+"""Catan: Cities & Knights (docs/rules/catan-ck.md), built on the base engine of engines.catan."""
 
 from engines.catan_ck.game import CatanCK
 from engines.core import Game

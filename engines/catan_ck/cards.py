@@ -1,4 +1,4 @@
-"""Cities & Knights vocabulary (rules/catan-ck.md, "Components"): the 8 card types, commodities, the
+"""Cities & Knights vocabulary (docs/rules/catan-ck.md, "Components"): the 8 card types, commodities, the
 three improvement tracks and their decks, the 25 progress-card ids and the three 18-card decks.
 
 Progress cards have one global index: their id's place in the alphabetical order over all 25 ids

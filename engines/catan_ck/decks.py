@@ -1,4 +1,4 @@
-"""The three progress decks (rules/catan-ck.md, "Progress cards" and "Chance and secrets").
+"""The three progress decks (docs/rules/catan-ck.md, "Progress cards" and "Chance and secrets").
 
 Each deck is a face-down pool (its size and epoch are public) plus a public under pile. A draw is a
 private `deal`: the drawer's engine gets the card's index in the deck's canonical order, every other

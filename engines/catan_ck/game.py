@@ -1,4 +1,4 @@
-"""Catan: Cities & Knights (rules/catan-ck.md) as an extension of the base engine `Catan`.
+"""Catan: Cities & Knights (docs/rules/catan-ck.md) as an extension of the base engine `Catan`.
 
 The board, building, trading, offers, Longest Road and the random board come from the base class;
 this class adds the C&K state (`CKExt` in `CatanState.ext`), its steps and verbs. A roll and every
@@ -110,7 +110,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
                "spy": Option(default="private", choices=("private", "public"),
                              help="private: the spied hand is shown to the spy only (the protocol's look); "
                                   "public: to everybody (the spec's D19)")}
-    rules_version = "1"
+    rules_version = "2"  # 2: the defense bug, D37, D38 (issue 26)
     names = NAMES
     notation = CKNotation()
     offers_table = OfferTable(NAMES, 3, memo=131072)   # 8 types capped at 3: many more hand keys, a bigger memo
@@ -152,7 +152,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     def start(self, players: int, options: dict[str, Any]) -> CatanState:
         s = super().start(players, options)
         ext = CKExt(seats=(CKSeat(),) * players, defense=options.get("defense", "all"),
-                    spy=options.get("spy", "public"), epoch_pool=DECK_POOL, seen=(None,) * players)
+                    spy=options.get("spy", "private"), epoch_pool=DECK_POOL, seen=(None,) * players)
         return s.put(bank=(19,) * 5 + (12,) * 3, ext=ext, private=(PHand(),) * players, gone=ZERO25, deck=0)
 
     # ============================================================================ who acts
@@ -223,17 +223,20 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
     def cities_left(self, s: CatanState, seat: int) -> int:
         return 4 - s.seats[seat].cities.bit_count() - s.ext.seats[seat].reduced.bit_count()
 
-    def seat_rates(self, s: CatanState, seat: int) -> tuple[int, ...]:
+    def seat_rates(self, s: CatanState, seat: int, merchant: bool = True) -> tuple[int, ...]:
+        """The seat's maritime rates; `merchant=False` leaves out the merchant's 2:1 (D37: a merchant
+        fleet is judged without it, since the merchant may still move this turn)."""
         rate = super().seat_rates(s, seat)
         x = s.ext
         cs = x.seats[seat]
         fleet = x.fleet if seat == s.active else 0
-        if cs.levels[0] < 3 and not fleet and x.merchant_owner != seat:
+        merchant = merchant and x.merchant_owner == seat
+        if cs.levels[0] < 3 and not fleet and not merchant:
             return rate
         out = list(rate)
         if cs.levels[0] >= 3:
             out[5] = out[6] = out[7] = 2
-        if x.merchant_owner == seat:
+        if merchant:
             r = K.TERRAIN_RESOURCE[s.layout[0][x.merchant]]
             if r >= 0:
                 out[r] = 2
@@ -451,11 +454,16 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         return s.put(ext=x.put(agenda=tasks + x.agenda))
 
     def resume(self, s: CatanState) -> CatanState:
-        """Run the agenda until a task waits for a seat or chance; main when it is empty."""
+        """Run the agenda until a task waits for a seat or chance; main when it is empty. Before each task
+        the victory check runs: an active player who reached 13 VP in the middle of a roll (a Defender
+        point, a printer revealed at a gate) wins there, and the roll's later steps (its production and
+        aqueducts) are not made (D38)."""
         while True:
             x = s.ext
             if not x.agenda:
                 return s.put(step=MAIN, queue=(), victim=-1, ext=x.put(ctx=()))
+            if s.turn and self.public_vp(s, s.active) >= self.win_vp:
+                return self.check_win(s)
             task = x.agenda[0]
             s = s.put(ext=x.put(agenda=x.agenda[1:], ctx=()))
             waiting = self.run_task(s, task)
@@ -783,16 +791,19 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
 
     # ---------------------------------------------------------------------------- barbarians
 
-    def attack(self, s: CatanState) -> CatanState | None:
+    def attack(self, s: CatanState) -> CatanState:
+        """The barbarians reach the island. With `defense=choose` the seats owning an active knight commit
+        first; when none does, the attack is resolved at once with nobody's knights (K = 0), exactly as
+        after every seat committed none."""
         x = s.ext
         if x.defense == "all":
             commits = tuple(cs.active for cs in x.seats)
             return self.resolve(s, commits)
         queue = tuple(o for o in self.order_from(s, s.active) if x.seats[o].active)
+        if not queue:
+            return self.resolve(s, (0,) * s.n)
         s = s.put(ext=x.put(commits=(0,) * s.n))
         s = self.push(s, ("resolve",))
-        if not queue:
-            return None
         return s.put(step=COMMIT, queue=queue)
 
     def commit_legal(self, s: CatanState, seat: int) -> list[str]:

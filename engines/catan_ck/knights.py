@@ -1,4 +1,4 @@
-"""Knights (rules/catan-ck.md, "New actions", "Knight marks", "Retreat"): placing, activating,
+"""Knights (docs/rules/catan-ck.md, "New actions", "Knight marks", "Retreat"): placing, activating,
 promoting, moving, displacing, chasing the robber, retreating. A mixin of `CatanCK`.
 
 Knights are node masks per seat and level (`CKSeat.k1/k2/k3`), with `active`, `fresh` (activated this

@@ -1,4 +1,4 @@
-"""Cities & Knights action texts (rules/catan-ck.md, "Actions and notation"): the base notation with
+"""Cities & Knights action texts (docs/rules/catan-ck.md, "Actions and notation"): the base notation with
 8 card types, plus the C&K verbs and the `play <progress card> ...` forms. Parsed into small tuples
 (memoised by the base class); only canonical texts parse."""
 

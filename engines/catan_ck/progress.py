@@ -1,10 +1,12 @@
-"""The 54 progress cards (rules/catan-ck.md, "Card-effects table"): when each `play <id> ...` is legal,
+"""The 54 progress cards (docs/rules/catan-ck.md, "Card-effects table"): when each `play <id> ...` is legal,
 its effect and its sub-steps (desert, recruit, replace, take, give, harbor). A mixin of `CatanCK`.
 
-A card is listed only when it would change something (D32): a target must exist, and a card whose
-effect would be nothing at all (an irrigation that yields no grain, a monopoly on what nobody holds)
-is not legal. Whether the seat holds the card is exact on its own engine and a public plausibility
-check elsewhere (decks.may_hold).
+A card is listed only when the card table's "Also legal only if" condition holds (D32, D37): a target
+must exist, and a card whose effect would be nothing at all (a monopoly on what nobody holds, a merchant
+fleet for a type already at 2:1 without the merchant) is not legal. The table, not the bank, decides:
+an irrigation or mining needs a touched hex, and is legal even when the bank has nothing left to pay,
+so that two implementations list the same actions. Whether the seat holds the card is exact on its
+own engine and a public plausibility check elsewhere (decks.may_hold).
 """
 
 from __future__ import annotations
@@ -112,7 +114,7 @@ class ProgressMixin:
             ok = [h for h in range(19) if nums[h] not in _NO_INVENT]
             return [f"play inventor h{a} h{b}" for a in ok for b in ok if a < b and nums[a] != nums[b]]
         if g in (_IRRIGATION, _MINING):
-            return [f"play {name}"] if self.harvest(s, seat, g) else []
+            return [f"play {name}"] if self.harvest_hexes(s, seat, g) else []
         if g == _MEDICINE:
             if me.hand[3] < 1 or me.hand[4] < 2:
                 return []
@@ -164,7 +166,7 @@ class ProgressMixin:
             return [f"play merchant h{h}" for h in range(19) if HEX_NODE_MASK[h] & own
                     and not (x.merchant == h and x.merchant_owner == seat)]
         if g == _FLEET:
-            rates = self.seat_rates(s, seat)
+            rates = self.seat_rates(s, seat, merchant=False)
             return [f"play merchantfleet {NAMES[t]}" for t in range(8) if rates[t] > 2]
         if g == _RESMONO:
             return [f"play resourcemonopoly {NAMES[r]}" for r in range(5) if any(s.seats[o].hand[r] for o in others)]
@@ -172,13 +174,17 @@ class ProgressMixin:
             return [f"play trademonopoly {NAMES[c]}" for c in range(5, 8) if any(s.seats[o].hand[c] for o in others)]
         return []
 
-    def harvest(self, s: CatanState, seat: int, g: int) -> int:
-        """Cards an irrigation (grain) or mining (ore) would give now."""
+    def harvest_hexes(self, s: CatanState, seat: int, g: int) -> int:
+        """The fields (irrigation) or mountains (mining) hexes the seat touches: the card is legal with
+        one of them, even when the bank has nothing left to pay (the card table's condition, D37)."""
         terrain = _FIELDS if g == _IRRIGATION else _MOUNTAINS
-        r = 3 if g == _IRRIGATION else 4
         own = s.seats[seat].settlements | s.seats[seat].cities
-        hexes = sum(1 for h in range(19) if s.layout[0][h] == terrain and HEX_NODE_MASK[h] & own)
-        return min(2 * hexes, s.bank[r])
+        return sum(1 for h in range(19) if s.layout[0][h] == terrain and HEX_NODE_MASK[h] & own)
+
+    def harvest(self, s: CatanState, seat: int, g: int) -> int:
+        """Cards an irrigation (grain) or mining (ore) gives now: 2 per touched hex, as far as the bank
+        holds them."""
+        return min(2 * self.harvest_hexes(s, seat, g), s.bank[3 if g == _IRRIGATION else 4])
 
     def smith_texts(self, s: CatanState, seat: int) -> list[str]:
         """The smith's texts. They depend on the seat's knights alone (`promotable`, `smith` and
@@ -272,8 +278,8 @@ class ProgressMixin:
             _CRANE: "that improvement is not possible, even one commodity cheaper",
             _ENGINEER: "needs an own city without a wall, and fewer than 3 walls",
             _INVENTOR: "two different hexes, a < b, with different tokens other than 2, 6, 8 and 12",
-            _IRRIGATION: "no fields hex touched, or the bank has no grain", _MINING: "no mountains hex touched, or "
-            "the bank has no ore", _MEDICINE: "an own settlement, a city piece, and 2ore+1grain",
+            _IRRIGATION: "a fields hex touched by an own settlement or city", _MINING: "a mountains hex touched by "
+            "an own settlement or city", _MEDICINE: "an own settlement, a city piece, and 2ore+1grain",
             _ROADBUILDING: "no road can be placed", _SMITH: "each named own knight must be promotable (nodes "
             "ascending)", _BISHOP: "the robber is locked until the first barbarian attack",
             _DESERTER: "an opponent with a knight on the board", _DIPLOMAT: "an open road",
@@ -283,7 +289,7 @@ class ProgressMixin:
             _HARBOR: "a resource in hand and an opponent with a commodity not yet traded with this turn",
             _MASTER: "an opponent with more VP, and exactly min(2, his cards) cards he holds",
             _MERCHANT: "a land hex touched by an own settlement or city (not where you already have the merchant)",
-            _FLEET: "a card type whose rate is not 2 already",
+            _FLEET: "a card type whose rate without the merchant is above 2 (D37)",
             _RESMONO: "a resource some opponent holds", _TRADEMONO: "a commodity some opponent holds",
         }
         return f"the {PROGRESS[g]} needs {reasons.get(g, 'other conditions')}"

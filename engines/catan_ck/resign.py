@@ -1,4 +1,4 @@
-"""A seat resigns from a game of 3 or 4 (rules/catan-ck.md, Changed base rules: Resignation)."""
+"""A seat resigns from a game of 3 or 4 (docs/rules/catan-ck.md, Changed base rules: Resignation)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Everything here is public (in the digest) except `seen` (what a spy saw, known o
 engine) ; the identities of each seat's progress cards live in the base state's `private` part, one
 `PHand` or HIDDEN per seat. The public side mirrors what the rules derive from private parts: per seat
 the publicly known ids it holds (`known`) and per deck the number of its undisclosed cards (`hidden`),
-so every peer updates the public part the same way (rules/catan-ck.md, "Secrets").
+so every peer updates the public part the same way (docs/rules/catan-ck.md, "Secrets").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The steps of Cities & Knights (rules/catan-ck.md, "Steps") beyond the base game's, and who acts in each."""
+"""The steps of Cities & Knights (docs/rules/catan-ck.md, "Steps") beyond the base game's, and who acts in each."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What a seat may see in Cities & Knights (rules/catan-ck.md, "View") and the move-log line.
+"""What a seat may see in Cities & Knights (docs/rules/catan-ck.md, "View") and the move-log line.
 
 The base view without the development cards, plus the C&K pieces and tracks. Progress-card ids are
 shown only to their holder (and what a spy saw, to the spy); everything else is public.

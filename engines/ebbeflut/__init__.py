@@ -1,4 +1,4 @@
-"""Ebbe & Flut (rules/ebbe-flut.md): the two-player card-pushing game and its solo variant."""
+"""Ebbe & Flut (docs/rules/ebbe-flut.md): the two-player card-pushing game and its solo variant."""
 
 from engines.core import Game
 from engines.ebbeflut.game import EbbeFlut, EbbeFlutSolo

@@ -1,4 +1,4 @@
-"""Ebbe & Flut for two players and its solo variant (rules/ebbe-flut.md), sharing one rules core.
+"""Ebbe & Flut for two players and its solo variant (docs/rules/ebbe-flut.md), sharing one rules core.
 
 The solo game differs in a handful of places only (one pool of 50 cards, pushes of either colour, no
 `end`, a draw needs a conflict-free field, D9), so `EbbeFlutSolo` is the same class with `solo` set

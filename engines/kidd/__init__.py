@@ -1,4 +1,4 @@
-"""Capt'n W. Kidd: three pirate games on one 18-field deck (rules/kidd.md).
+"""Capt'n W. Kidd: three pirate games on one 18-field deck (docs/rules/kidd.md).
 
 The board is data (`board`), stones, steps and walks are shared (`walks`), and each game is one
 module built on the common layer in `base`.

@@ -1,4 +1,4 @@
-"""Ploc (rules/ploc.md): two matches of a dice tug-of-war between Plockton and Broadford."""
+"""Ploc (docs/rules/ploc.md): two matches of a dice tug-of-war between Plockton and Broadford."""
 
 from engines.core import Game
 from engines.ploc.game import Ploc

@@ -1,4 +1,4 @@
-"""Ploc: a two-match dice tug-of-war (rules/ploc.md).
+"""Ploc: a two-match dice tug-of-war (docs/rules/ploc.md).
 
 The inner state is one frozen value. Per-turn bookkeeping (rolled dice, which dice and column
 positions are used, rerolls) lives in the same value and is cleared when the turn passes, because the

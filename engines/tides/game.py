@@ -1,4 +1,4 @@
-"""Turning Tides (rules/turning-tides.md) behind the engine contract of engines.core."""
+"""Turning Tides (docs/rules/turning-tides.md) behind the engine contract of engines.core."""
 
 from __future__ import annotations
 

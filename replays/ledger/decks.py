@@ -1,5 +1,5 @@
-"""The shared secret decks of a session as the ledger keeps them (DESIGN.md "Randomness", mental
-poker): per deck epoch the shufflers and their shuffles, the current value of every position, the
+"""The shared secret decks of a session as the ledger keeps them (docs/protocol.md "Shared secret deck",
+mental poker): per deck epoch the shufflers and their shuffles, the current value of every position, the
 seats that still have a layer on the undealt cards, and every deal with its strips. The arithmetic is
 replays.deck; the frames are the kinds `shuffle`, `strip`, `spoiled` and the attachments of `act`.
 A look at a seat's hand (a `show` chance point) adds the kinds `peek` and `show` (replays.look).

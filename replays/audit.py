@@ -191,6 +191,14 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
             verdict.dispute = {"frame": problem[2], "seat": problem[0], "claimed": "two certificates",
                                "allowed": "one frame per frame number", "rule": "relay", "reason": problem[1]}
         return verdict
+    twin = _twins(replay, ledger)
+    if twin is not None:
+        seat, reason, frame = twin
+        verdict.status, verdict.reason, verdict.frame, verdict.blame = "invalid", reason, frame, seat
+        if seat is not None:
+            verdict.dispute = {"frame": frame, "seat": seat, "claimed": "two signed frames", "allowed": "one frame per "
+                               "slot", "rule": "equivocation", "reason": reason}
+        return verdict
     for done in ledger.answered:
         verdict.notes.append(f"seat {done.claimant} claimed in frame {done.frame_no} that seat {done.blamed} withheld "
                              f"its {done.kind} frame; seat {done.blamed} answered in time")
@@ -223,10 +231,13 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
 
 
 def host_seat(replay: Replay) -> int | None:
-    """The seat whose certificates count in this file: only the host certifies frames. A format 2.0 header
-    does not name the host, so it is the seat the file's first certificate record names (a `cert`'s
-    signer, an `ack`'s host); every other record must name the same seat. None without records.
-    (Where a later header names the host, that seat is the answer and the first record must name it.)"""
+    """The seat whose certificates count in this file: only the host certifies frames. A format 2.1 header
+    names the host in its terms: that seat. A format 2.0 header does not, so it is the seat the file's first
+    certificate record names (a `cert`'s signer, an `ack`'s host). Every record must name that seat. None
+    without records (2.0)."""
+    terms = replay.header.terms
+    if terms is not None and terms.host_seat is not None:
+        return terms.host_seat
     if not replay.certs:
         return None
     first = replay.certs[0]
@@ -264,6 +275,23 @@ def _certificates(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int]
         if len(hashes) > 1:
             return host, (f"the host (seat {host}) certified two different frames as frame {cert.seq}: it sent "
                           "different frames to different seats (both signed certificates are in this file)"), cert.seq
+    return None
+
+
+def _twins(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int] | None:
+    """A `twin` record proves that its frame's author signed two frames for one slot: the record's frame and
+    the file's frame of that number, with the same author and predecessor, both signed by that seat. A twin
+    record that proves nothing (no such frame in the file, another author or predecessor, the same frame, a
+    signature that does not verify) is an altered file, with blame on nobody. (seat or None, reason, frame)."""
+    frames = replay.frames
+    for seq, twin in replay.twins:
+        mine = frames[seq] if seq < len(frames) else None
+        if (mine is None or twin.session != replay.header.session or twin.seat != mine.seat or twin.prev != mine.prev
+                or twin.hash == mine.hash or not twin.seat < len(ledger.publics)
+                or not twin.verify(ledger.publics[twin.seat])):
+            return None, f"a twin record for frame {seq} proves nothing (the file was altered)", seq
+        return twin.seat, (f"seat {twin.seat} signed two different frames as frame {seq} (the file's frame and "
+                           "the twin record's, both signed by that seat)"), seq
     return None
 
 

@@ -77,10 +77,25 @@ class Replay:
     #: records tagged "cert" or "ack" that are not one (the frame each follows, record index, byte offset,
     #: reason): the file was altered, so the audit reports it invalid (docs/replay-format.md "Layout")
     bad_records: list[tuple[int, int, int, str]] = field(default_factory=list)
+    #: `twin` records (format 2.1): another frame its author signed for the slot of frame `seq`, which a
+    #: peer received from another peer and kept as proof that the author signed two frames for one slot
+    twins: list[tuple[int, Frame]] = field(default_factory=list)
     #: the first frame record that is no frame (frame number, record index, byte offset, reason), or None.
     #: `frames` stops before it: a peer would have rejected those bytes, so the audit reports the file
     #: invalid at that frame (docs/replay-format.md, "Reading without trust")
     malformed: tuple[int, int, int, str] | None = None
+
+
+def _twin(value: tuple, header: Header) -> tuple[int, Frame] | None:
+    """A `twin` record, ["twin", seq, frame bytes] (format 2.1), or None when it is none."""
+    if (header.major, header.minor) < (2, 1) or len(value) != 3 or type(value[1]) is not int or value[1] < 0 \
+            or type(value[2]) is not bytes:
+        return None
+    try:
+        frame = frame_from_value(codec.decode(value[2]), value[2])
+    except codec.FormatError:
+        return None
+    return (value[1], frame) if frame.seq == value[1] else None
 
 
 def read_replay(path: str | os.PathLike, max_file: int = MAX_FILE) -> Replay:
@@ -117,8 +132,14 @@ def parse_replay(data: bytes) -> Replay:
             raise codec.FormatError(f"record {index} at byte {offset}: {value.reason}")
         if type(value) is tuple and value and type(value[0]) is str:
             cert = cert_from_value(value, header.minor) if header.major >= 2 else None
+            twin = _twin(value, header) if value[0] == "twin" else None
             if cert is not None:
                 replay.certs.append(cert)
+            elif twin is not None:
+                replay.twins.append(twin)
+            elif value[0] == "twin" and (header.major, header.minor) >= (2, 1):
+                replay.bad_records.append((max(len(replay.frames) - 1, 0), index, offset,
+                                           "a twin record of the wrong shape"))
             elif header.major >= 2 and value[0] in CERT_TAGS:
                 replay.bad_records.append((max(len(replay.frames) - 1, 0), index, offset,
                                            f"a {value[0]} record of the wrong shape"))

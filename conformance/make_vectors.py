@@ -239,7 +239,7 @@ def signatures() -> dict[str, Any]:
     raw = [k.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
                            serialization.NoEncryption()) for k in keys]
     header = Header.make("ploc", "1", 2, {}, [(public_bytes(k), f"seat-{s}") for s, k in enumerate(keys)], SESSION,
-                         1_700_000_000, Terms(2, 120_000, (600_000, 5_000)))
+                         1_700_000_000, Terms.agreed(120_000, (600_000, 5_000), 600_000, 500, 60_000, 0))
     frames = []
     prev = header.hash
     for seq, (seat, kind, body) in enumerate([(0, "open", (_b("tail0"), 128, _b("seedc0"))),
@@ -497,20 +497,25 @@ def wire_messages() -> dict[str, Any]:
     host, joiner = _key("transport/host"), _key("transport/joiner")
     host_pub, join_pub = public_bytes(host), public_bytes(joiner)
     cert = sign_cert(host, SESSION, 1, _b("hash"))
+    seat_key = _key("seat/bot-1")
+    proof = sign(seat_key, "extra-seat", host_pub + join_pub + "bot-1".encode())
     samples = {
-        "hello": (wire.PROTO, "0.1.0", None),
+        "hello": (wire.PROTO, "0.1.0", None, 0),
         "offer": (wire.PROTO, "catan", "1", 3, [["board", "beginner"], ["domestic", "on"], ["max_rounds", "0"]],
-                  "0.1.0", [120_000, [600_000, 5_000]]),
-        "ready": ([["bot-1", _b("seat key")]],),
+                  "0.1.0", [120_000, [600_000, 5_000], 600_000, 500, 60_000]),
+        "ready": ([["bot-1", public_bytes(seat_key), proof]], 7003),
         "decline": ("the host's terms are out of bounds",),
-        "refused": ("the game is full (3 seats taken)",),
+        "refused": ("full", "the game is full (3 seats taken)"),
         "header": (bytes.fromhex(signatures()["header"]["encoded"]),),
-        "start": (bytes.fromhex(signatures()["header"]["hash"]),),
+        "peers": ([[1, join_pub, "192.0.2.8:7003/" + fingerprint(join_pub)], [2, public_bytes(seat_key), ""]],),
+        "start": (bytes.fromhex(signatures()["header"]["hash"]), [3]),
+        "synced": (-1,),
         "frame": (frame_bytes, cert),
         "ack": (1, _b("hash"), cert, sign_ack(joiner, SESSION, 1, _b("hash"))),
-        "acked": (2, 1, _b("hash"), cert, sign_ack(joiner, SESSION, 1, _b("hash"))),
-        "reject": (7, "stale or conflicting frame 7"),
-        "synced": (-1,),
+        "want": (12,),
+        "reject": (7, "frame", "stale or conflicting frame 7: it is already another one"),
+        "relay": (host_pub, wire.pack("want", 12)),
+        "relayed": (join_pub, wire.pack("want", 12)),
         "chat": (-1, "gg"),
         "dispute": (frame_bytes, "seat 1 played 'x', which the rules forbid"),
         "rematch": ([],),
@@ -522,9 +527,9 @@ def wire_messages() -> dict[str, Any]:
         data = wire.pack(tag, *fields)
         assert wire.unpack(data)[0] == tag
         session.append({"tag": tag, "fields": typed(fields), "hex": data.hex()})
-    session.append({"tag": "hello", "fields": typed((wire.PROTO, "0.1.0", [SESSION, 41, _b("hash")])),
-                    "hex": wire.pack("hello", wire.PROTO, "0.1.0", [SESSION, 41, _b("hash")]).hex(),
-                    "note": "a resume"})
+    session.append({"tag": "hello", "fields": typed((wire.PROTO, "0.1.0", [SESSION, 41, _b("hash")], 7003)),
+                    "hex": wire.pack("hello", wire.PROTO, "0.1.0", [SESSION, 41, _b("hash")], 7003).hex(),
+                    "note": "a resume (with the port of the joiner's direct links)"})
     curve_host, curve_join = _b("curve/host"), _b("curve/joiner")
     nonce, join_nonce, host_nonce = _b("client nonce"), _b("join nonce"), _b("host nonce")
     card_msg = _card_message("host-name", host_pub, curve_host, 7001, nonce)
@@ -586,7 +591,8 @@ def files() -> dict[str, Any]:
                         "json": {"session": SESSION.hex(), "seat": 1, "seed": _b("resume seed").hex(),
                                  "address": "192.0.2.1:7000/3f2a-91c0-77de-0b14", "host_key": keys[0].hex(),
                                  "replay": "/home/ann/.local/share/netplay/replays/x.npr", "game": "catan",
-                                 "saved": 1_700_000_200, "extra": [[2, _b("resume seed 2").hex(), "bot-2"]]}},
+                                 "saved": 1_700_000_200, "extra": [[2, _b("resume seed 2").hex(), "bot-2"]],
+                                 "role": "joiner", "groups": [], "mesh_port": 7003}},
     }
 
 

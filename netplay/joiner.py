@@ -54,12 +54,14 @@ class JoinSession(Session):
             machine = JoinMachine(identity, decider, host_key=self.transport.host_key, address=address, also=also,
                                   entropy=os.urandom, wall_clock=lambda: int(time.time()), version=version(),
                                   listen=self._listen)
+            self.machine = machine
             if saved is not None:
                 self._load(machine, saved, own)
         except BaseException:
             self.transport.close()
+            if self.mesh is not None:
+                self.mesh.close()
             raise
-        self.machine = machine
         self._gen = self.transport.generation
         self._host_up = True
         now = time.monotonic()
@@ -85,7 +87,7 @@ class JoinSession(Session):
         self.replays.append(self.writer.path)
         if machine.players > 2:
             machine.listen()
-        machine.drain()
+        self._carry_out(machine.drain())
 
     @property
     def host_fingerprint(self) -> str | None:

@@ -156,6 +156,11 @@ class LocalController:
 
     def chat(self, text: str) -> None:
         self.chat_lines.append(f"you: {text}")
+        self.log.append(f"chat you: {text}")   # among the moves, where it was said
+
+    def leave_words(self) -> str:
+        """What leaving means here, for the table's confirmation."""
+        return "This game is played in this window only and is not recorded: leaving ends it."
 
     def rematch(self, yes: bool = True) -> None:
         """A new game with the same seats, bots and options (the bots always agree)."""

@@ -32,7 +32,7 @@ POLL_MS = 50            # how often a scene at rest is updated (a network move i
 FRAME_MS = 16           # at most 60 pictures a second, however much input arrives
 SETTLE_MS = 1000        # after a change, pictures go on at the animation rate so renderers' animations finish
 ANIMATION_MS = 50       # ... at 20 pictures a second
-REFRESH_MS = 1000       # and a picture at least once a second, whatever the scene says
+REFRESH_MS = 5000       # and a picture at least every 5 s, whatever the scene says
 
 
 class Scene(Protocol):
@@ -64,6 +64,7 @@ class App:
         self._key: Hashable = None
         self._since_draw_ms = 0  # app time since the last picture
         self._settle_ms = 0      # app time left of the animation rate after the last change
+        self._last_step = time.monotonic()
 
     @property
     def size(self) -> tuple[int, int]:
@@ -179,13 +180,18 @@ class App:
             time.sleep(min(left, INPUT_POLL_MS / 1000))
 
     def run(self, max_frames: int | None = None) -> None:
-        last = time.monotonic()
+        self._last_step = time.monotonic()
         while self.running and self.scenes and (max_frames is None or self.frames < max_frames):
-            events = self._wait(self.wait_ms())
-            now = time.monotonic()
-            dt, last = round((now - last) * 1000), now
-            self.step(events, dt, lazy=True)
+            self.run_once()
         pygame.display.quit()
+
+    def run_once(self) -> bool:
+        """One iteration of `run`: wait for input (at most until the scene is due), then a lazy step.
+        Returns whether a picture was drawn."""
+        events = self._wait(self.wait_ms())
+        now = time.monotonic()
+        dt, self._last_step = round((now - self._last_step) * 1000), now
+        return self.step(events, dt, lazy=True)
 
     def screenshot(self, path: str | os.PathLike) -> Path:
         path = Path(path)

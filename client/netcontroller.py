@@ -443,4 +443,5 @@ def _no_rematch_words(end, outcome: Outcome | None) -> str:
     message = outcome.message
     if message.startswith("game over") or "games played;" in message:
         return "the host left" if "(the host left" in message else "the session is over"
-    return message.split(". ", 1)[0]
+    first = message.split(". ", 1)[0]
+    return first.removesuffix(": no rematch")

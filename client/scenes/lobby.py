@@ -29,7 +29,7 @@ import engines
 from client import settings
 from client.games import seat_style
 from client.replaylist import ReplayList
-from client.ui import textfit, theme
+from client.ui import clocks, textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel
 
 
@@ -77,22 +77,6 @@ class NetGame:
                 close()
 
 
-def terms_line(terms: str) -> tuple[str, bool]:
-    """The line a LAN game shows of its advertised terms, and whether it says the game is timed (a
-    move clock: a player who runs out of time loses by forfeit). The text comes from the LAN: clipped
-    and with control characters replaced, never shown raw."""
-    from netplay.wire import clip
-
-    if not terms:
-        return "terms not announced: you see them once you join", False
-    parts = clip(terms, 200).split(", ")
-    timed = any(p.startswith("clock ") for p in parts)
-    # what decides a game's pace first (the clock, a limit per decision), the protocol's details after
-    parts.sort(key=lambda p: 0 if p.startswith(("clock", "limit", "untimed")) or "per move" in p else 1)
-    text = ", ".join(parts)
-    return (f"TIMED: {text}" if timed else text), timed
-
-
 class LobbyScene:
     def __init__(self, replay_dir: str | os.PathLike | None = None, browse: bool = True):
         self.games = list(engines.GAMES.values())
@@ -107,6 +91,7 @@ class LobbyScene:
         self.setups: dict[str, dict] = {}     # per game id: its players, seats and options, as last chosen
         self.name_inputs: dict[int, TextInput] = {}   # per seat: the name of a hot-seat player
         self._remembered: dict | None = None  # the settings as last saved (saved again when they change)
+        self.last_address = ""                # the address last joined (remembered, and typed in again)
         self.address = TextInput(placeholder="host:port  (then Enter or Join)", max_len=MAX_ADDRESS)
         self.message = ""
         self.message_ok = True
@@ -252,7 +237,7 @@ class LobbyScene:
         clock = CLOCKS[self.clock_index]
         return {"game": self.game.id, "setups": self.setups, "bot": self.bot_names[self.bot_index],
                 "bot_delay": BOT_DELAYS[self.bot_delay_index], "clock": None if clock is None else list(clock),
-                "names": names, "address": self.address.text.strip()}
+                "names": names, "address": self.last_address}
 
     def _restore(self, saved: dict) -> None:
         """Take what a settings file says, field by field: a value that is not one the lobby offers is
@@ -279,7 +264,7 @@ class LobbyScene:
                 self._name_input(int(seat)).text = name
         address = saved.get("address")
         if isinstance(address, str) and len(address) <= MAX_ADDRESS and address.isprintable():
-            self.address.text = address
+            self.address.text = self.last_address = address.strip()
         self._reset_options()
 
     def _remember(self) -> None:
@@ -418,6 +403,7 @@ class LobbyScene:
         if self.joining is not None:
             self._say("already connecting; wait for the answer", ok=False)
             return
+        self.last_address = address
         self._say(f"connecting to {address}...")
         self.joining = threading.Thread(target=self._connect, args=(address,), name="netplay-join", daemon=True)
         self.joining.start()
@@ -483,8 +469,9 @@ class LobbyScene:
             self.join(app, typed)
             return
         for field_ in self._name_fields():
-            if field_.handle(event) is not None:
-                field_.focused = False   # Enter: the name is taken, the keys are the lobby's again
+            name = field_.handle(event)
+            if name is not None:   # Enter: the name is taken (and kept), the keys are the lobby's again
+                field_.text, field_.focused = name.strip(), False
         if typing and event.type in (pygame.KEYDOWN, pygame.TEXTINPUT):
             return
         if event.type == pygame.MOUSEWHEEL:
@@ -615,7 +602,7 @@ class LobbyScene:
             draw_text(surface, f"{title} - {host.host_name}", (inner.x, y), px - 1, theme.TEXT, bold=True)
             draw_text(surface, f"key {host.fingerprint}  free seats {host.free_seats}  v{host.version}",
                       (inner.x, y + px), px - 4, theme.MUTED)
-            terms, timed = terms_line(host.terms)
+            terms, timed = clocks.terms_words(host.terms)
             draw_text(surface, fit(terms, px - 4, inner.w, bold=timed), (inner.x, y + 2 * px - 2), px - 4,
                       theme.ACCENT if timed else theme.MUTED, bold=timed)
             self.buttons.append(Button(pygame.Rect(inner.right - 70, y + 2, 70, px + 6), "join",

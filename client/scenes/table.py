@@ -523,10 +523,11 @@ class TableScene:
 
         shown = self._chips()
         if shown:   # every seat's clock above the status (a timed game)
-            chip_h = clocks.height(shown, px, self.ctl.seat)
+            terms = self.ctl.terms() if hasattr(self.ctl, "terms") else ""
+            chip_h = clocks.height(shown, px, self.ctl.seat, terms)
             game_id = self.ctl.game.id if self.ctl.game is not None else None
             clocks.draw(surface, pygame.Rect(side.x, side.y, side.w, chip_h), shown, px, self.ctl.seat,
-                        lambda s: seat_style(game_id, s)[0])
+                        lambda s: seat_style(game_id, s)[0], terms)
             side = pygame.Rect(side.x, side.y + chip_h + 6, side.w, side.h - chip_h - 6)
         y = self._draw_status(surface, side, px)
         y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, int(side.h * 0.40)), px)

@@ -15,6 +15,7 @@ import pygame
 
 from client.ui import textfit, theme
 from client.ui.widgets import draw_text, fit
+from netplay.wire import clip
 
 LOW_CLOCK_S = 20      # a running move clock below this is drawn in red, and its seat is warned
 LOW_LIMIT_S = 10      # the same for a limit on one decision
@@ -30,6 +31,20 @@ class Chip:
     limit: str            # "0:25" for the decision awaited now, "" without one
     running: bool
     low: str              # when the running clock (or limit) runs low: the time left of the nearer one
+
+
+def terms_words(terms: str) -> tuple[str, bool]:
+    """A line of a game's terms (the lobby's list of LAN games, a timed table), the clock first, and
+    whether they say the game is timed (a move clock: a player who runs out of time loses by
+    forfeit). The text may come from the LAN: clipped, control characters replaced, never shown raw."""
+    if not terms:
+        return "terms not announced: you see them once you join", False
+    parts = clip(terms, 200).split(", ")
+    timed = any(p.startswith("clock ") for p in parts)
+    # what decides a game's pace first (the clock, a limit per decision), the protocol's details after
+    parts.sort(key=lambda p: 0 if p.startswith(("clock", "limit", "untimed")) or "per move" in p else 1)
+    text = ", ".join(parts)
+    return (f"TIMED: {text}" if timed else text), timed
 
 
 def clock_text(seconds: float) -> str:
@@ -48,7 +63,7 @@ def chips(clocks: Sequence, names: Sequence[str]) -> tuple[Chip, ...]:
         left, limit = clock.left_s, getattr(clock, "limit_s", None)
         if left is None and limit is None:
             continue
-        name = names[clock.seat] if clock.seat < len(names) and names[clock.seat] else f"seat {clock.seat}"
+        name = clip(names[clock.seat], 64) if clock.seat < len(names) and names[clock.seat] else f"seat {clock.seat}"
         low = ""
         if clock.running:
             near = [t for t, bound in ((left, LOW_CLOCK_S), (limit, LOW_LIMIT_S)) if t is not None and t < bound]
@@ -66,17 +81,18 @@ def warning(shown: Sequence[Chip], me: int | None) -> str:
     return ""
 
 
-def height(shown: Sequence[Chip], px: int, me: int | None) -> int:
+def height(shown: Sequence[Chip], px: int, me: int | None, terms: str = "") -> int:
     """The room `draw` takes for these chips (0 when there are none)."""
     if not shown:
         return 0
     rows = (len(shown) + 1) // 2
-    return 12 + rows * (px + 10) + (px + 2 if warning(shown, me) else 0)
+    return 12 + rows * (px + 10) + (px + 2 if warning(shown, me) else 0) + (px - 2 if terms else 0)
 
 
 def draw(surface: pygame.Surface, box: pygame.Rect, shown: Sequence[Chip], px: int, me: int | None,
-         colour_of: Callable[[int], tuple[int, int, int]]) -> None:
-    """Two chips a row: a seat-coloured mark, the name, the time left (and this decision's limit)."""
+         colour_of: Callable[[int], tuple[int, int, int]], terms: str = "") -> None:
+    """Two chips a row: a seat-coloured mark, the name, the time left (and this decision's limit);
+    then the warning for this screen's seat, and the terms (the clock first)."""
     pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
     pygame.draw.rect(surface, theme.PANEL_EDGE, box, width=1, border_radius=8)
     textfit.box(box, "panel")
@@ -100,7 +116,10 @@ def draw(surface: pygame.Surface, box: pygame.Rect, shown: Sequence[Chip], px: i
         if room > small:
             draw_text(surface, fit(chip.name, small, room), (mark.right + 5, rect.centery), small, colour,
                       anchor="midleft")
+    y = inner.y + ((len(shown) + 1) // 2) * (px + 10)
     words = warning(shown, me)
     if words:
-        y = inner.y + ((len(shown) + 1) // 2) * (px + 10)
         draw_text(surface, fit(words, px - 2, inner.w, bold=True), (inner.x, y), px - 2, theme.BAD, bold=True)
+        y += px + 2
+    if terms:
+        draw_text(surface, fit(terms_words(terms)[0], px - 5, inner.w), (inner.x, y), px - 5, theme.MUTED)

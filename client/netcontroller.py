@@ -321,16 +321,24 @@ class NetController:
                 return event.seat, words, str(event.value)
             return None
 
+    def _stage(self) -> str:
+        """Where the session is, for the words a front end shows (under the lock): done (the session
+        is over), lobby (no game yet), over (a game ended, a rematch may come) or play."""
+        session = self.session
+        if session.outcome is not None:
+            return "done"
+        if session.transcript is None or session.phase == "lobby":
+            return "lobby"
+        return "over" if session.phase == "over" else "play"
+
     def unavailable(self) -> str:
         """Why this seat cannot act now, in words ("" when it can)."""
         session = self.session
         with session.lock:
-            if session.outcome is not None:
-                return "the session is over"
-            if session.transcript is None or session.phase == "lobby":
-                return "the game has not started"
-            if session.phase == "over":
-                return "the game is over"
+            stage = self._stage()
+            if stage != "play":
+                return {"done": "the session is over", "lobby": "the game has not started",
+                        "over": "the game is over"}[stage]
             lost = [p for p in session.peers() if not p.connected]
             if lost and session.role == "joiner":
                 return f"{lost[0].name} is unreachable: nothing can be sent until it is back"
@@ -377,12 +385,11 @@ class NetController:
         """What leaving the table now means, in words, for the confirmation a player reads first."""
         session = self.session
         with session.lock:
-            if session.outcome is not None:
-                return "The session is over; its replay is saved."
-            if session.transcript is None or session.phase == "lobby":
-                return "The game has not started: leaving cancels it, and nobody is waiting for you."
-            if session.phase == "over":
-                return "The game is over and its replay is saved: leaving says no to a rematch."
+            stage = self._stage()
+            if stage != "play":
+                return {"done": "The session is over; its replay is saved.",
+                        "lobby": "The game has not started: leaving cancels it, and nobody is waiting for you.",
+                        "over": "The game is over and its replay is saved: leaving says no to a rematch."}[stage]
             if session.role == "host":
                 return ("The game stops for every player and stays unfinished: nobody wins or loses. "
                         "The replay of the moves so far is kept.")

@@ -16,18 +16,15 @@ import time
 
 import pygame
 import pytest
-from clickplay import ARTIFACTS, _click
+from clickplay import _click, drawn_texts, shots
 
 from client import settings
 from client.app import App
 from client.scenes.hosting import HostingScene
 from client.scenes.lobby import CLOCKS, SETTINGS, LobbyScene
 from client.scenes.table import TableScene
-from client.ui import textfit
 from netplay import discovery
 from netplay.discovery import HostInfo
-
-SIZES = ((1024, 600), (1280, 720), (1920, 1080))
 
 
 @pytest.fixture()
@@ -50,25 +47,6 @@ def _press(app: App, lobby, key: str) -> None:
     _click(app, rect.center)
 
 
-def _texts(app: App) -> list[str]:
-    with textfit.recording(app.size) as frame:
-        app.step([], 16)
-    return [words for kind, _, words in frame.items if kind == "text"]
-
-
-def _shots(app: App, name: str) -> None:
-    for size in SIZES:
-        app.window = pygame.display.set_mode(size, pygame.RESIZABLE)
-        app.step([], 16)
-        with textfit.recording(app.size) as frame:
-            app.step([], 16)
-        app.screenshot(ARTIFACTS / f"{name}-{size[0]}.png")
-        found = textfit.problems(frame)
-        assert not found, f"{name} at {size}: " + "\n".join(found[:8])
-    app.window = pygame.display.set_mode((1280, 720), pygame.RESIZABLE)
-    app.step([], 16)
-
-
 def _type(app: App, field, text: str) -> None:
     _click(app, field.rect.center)
     assert field.focused
@@ -89,12 +67,12 @@ def test_the_lan_list_says_which_games_are_timed_before_joining(home):
         HostInfo("d", "dora", ("192.0.2.23",), 47003, "ploc", "1.0", "abcd-ef01-2345-6782", 1,
                  "clock 30 s + 0 s per move\x1b[31m, protocol 2"),
     ]
-    texts = _texts(app)
+    texts = drawn_texts(app)
     assert any(t.startswith("TIMED: clock 60 s + 2 s per move") for t in texts), texts
     assert "untimed, protocol 2, reveal timeout 120 s" in texts
     assert "terms not announced: you see them once you join" in texts
     assert not any("\x1b" in t for t in texts), "text from the LAN is shown raw"
-    _shots(app, "lobby-lan-terms")
+    shots(app, "lobby-lan-terms")
 
 
 def test_a_game_hosted_with_a_clock_advertises_its_terms(home, monkeypatch):
@@ -176,7 +154,7 @@ def test_a_damaged_or_foreign_settings_file_means_the_defaults(home, content):
     assert lobby.game.id == lobby.games[0].id and lobby.clock_index == 0 and lobby.bot_delay_index == 0
     assert lobby.roles == fresh.roles and lobby.options == fresh.options and lobby.address.text == ""
     assert all(not f.text for f in lobby.name_inputs.values())
-    _texts(app)   # and it draws
+    drawn_texts(app)   # and it draws
 
 
 def test_settings_that_cannot_be_written_stop_nothing(home, monkeypatch):
@@ -201,7 +179,7 @@ def test_hot_seat_players_are_named(home):
     field = lobby.name_inputs[1]
     _type(app, field, "Anna")
     assert not field.focused and lobby.hot_seat_name(1) == "Anna"
-    _shots(app, "lobby-hot-seat-name")
+    shots(app, "lobby-hot-seat-name")
     from netplay.identity import Identity
     own = Identity.load().name
     field.text = own   # the same name as this machine's own player: refused, said why
@@ -239,11 +217,11 @@ def test_hosting_shows_the_address_to_give_and_can_be_cancelled_or_joined(home, 
     hosting = app.scene
     assert isinstance(hosting, HostingScene)
     session = hosting.ctl.session
-    texts = _texts(app)
+    texts = drawn_texts(app)
     shown = [t for t in texts if t.endswith(f":{session.port}/{session.identity.fingerprint}")]
     assert shown, f"no address to give: {texts}"
     assert "Waiting for 1 more player." in texts and "cancel hosting (Esc)" in texts
-    _shots(app, "lobby-hosting")
+    shots(app, "lobby-hosting")
     _click(app, next(b for b in hosting.buttons if b.key == "cancel").rect.center)
     assert app.scene is lobby and lobby.message == "hosting cancelled"
     assert session.outcome is not None, "the session was left open"

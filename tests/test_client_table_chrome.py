@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import ARTIFACTS, _button, _click
+from clickplay import _button, _click, drawn_texts, shots
 from sessionhelpers import cli_host, processes
 
 import engines
@@ -29,13 +29,10 @@ from client.ending import RematchState, rematch_words
 from client.netcontroller import NetController
 from client.scenes.table import TableScene
 from client.scenes.viewer import ViewerScene
-from client.ui import textfit
 from engines.core import COMMON_ACTIONS
 from netplay.session import QueueDecider
 from replays.local import record_match
 from replays.stepping import Stepper
-
-SIZES = ((1024, 600), (1280, 720), (1920, 1080))
 
 
 @pytest.fixture()
@@ -46,26 +43,6 @@ def home(tmp_path, monkeypatch):
 
 def _key(app: App, key: int, text: str = "") -> None:
     app.step([pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=text)], 16)
-
-
-def _texts(app: App) -> list[str]:
-    with textfit.recording(app.size) as frame:
-        app.step([], 16)
-    return [words for kind, _, words in frame.items if kind == "text"]
-
-
-def _shots(app: App, name: str) -> None:
-    """Screenshots at the three sizes, each checked for texts that leave their box."""
-    for size in SIZES:
-        app.window = pygame.display.set_mode(size, pygame.RESIZABLE)
-        app.step([], 16)
-        with textfit.recording(app.size) as frame:
-            app.step([], 16)
-        app.screenshot(ARTIFACTS / f"{name}-{size[0]}.png")
-        found = textfit.problems(frame)
-        assert not found, f"{name} at {size}: " + "\n".join(found[:8])
-    app.window = pygame.display.set_mode((1280, 720), pygame.RESIZABLE)
-    app.step([], 16)
 
 
 class _Base:
@@ -114,7 +91,7 @@ def test_own_chat_stays_where_it_was_said_and_the_keys_go_back_to_the_table():
         app.step([], 100)
         if len(ctl.log) > before + 1:
             break
-    texts = _texts(app)
+    texts = drawn_texts(app)
     assert "you: good luck" in texts, texts
     below = texts[texts.index("you: good luck") + 1:]
     assert any(t for t in below if not t.startswith("you:") and t.strip()), "the chat line is pinned at the bottom"
@@ -163,9 +140,9 @@ def test_esc_and_the_leave_button_ask_first_and_say_what_leaving_means():
         assert table.builder.tokens == [] and table.confirm is None
     _key(app, pygame.K_ESCAPE)
     assert table.confirm == "leave"
-    texts = _texts(app)
+    texts = drawn_texts(app)
     assert "Leave this table?" in texts and any("not recorded" in t for t in texts), texts
-    _shots(app, "table-leave")
+    shots(app, "table-leave")
     _key(app, pygame.K_1, "1")           # nothing reaches the table under the question
     assert table.builder.tokens == [] and table.confirm == "leave"
     _key(app, pygame.K_ESCAPE)           # Esc: stay
@@ -212,7 +189,7 @@ def test_esc_leaves_the_sandbox_back_to_the_replay(home):
     if sandbox.confirm is None:
         _key(app, pygame.K_ESCAPE)
     assert sandbox.confirm == "leave"
-    assert any("not recorded" in t for t in _texts(app))
+    assert any("not recorded" in t for t in drawn_texts(app))
     _key(app, pygame.K_y, "y")
     assert app.scene is viewer
 
@@ -234,7 +211,7 @@ def test_leaving_a_joined_game_says_the_others_may_claim_it(home):
             assert "forfeit" in words and "netplay join --resume" in words, words
             app, table = _table(ctl)
             _key(app, pygame.K_ESCAPE)
-            assert table.confirm == "leave" and any("forfeit" in t for t in _texts(app))
+            assert table.confirm == "leave" and any("forfeit" in t for t in drawn_texts(app))
         finally:
             ctl.leave()
             ctl.join(10)
@@ -283,7 +260,7 @@ def test_a_step_with_one_possible_action_is_one_keypress(gid: str, tokens: int, 
     only = _until_single(ctl, random.Random(1), tokens)
     app, table = _table(ctl)
     assert table._only_action() == only
-    assert any("Enter plays it" in t for t in _texts(app)), "the choices do not say that one key plays it"
+    assert any("Enter plays it" in t for t in drawn_texts(app)), "the choices do not say that one key plays it"
     played = len([s for s in ctl.referee.steps if s.seat == 0])
     _key(app, key)
     steps = [s.value for s in ctl.referee.steps if s.seat == 0]
@@ -315,7 +292,7 @@ def _hosted(home: Path, game: str, bot_delay: float, **kwargs):
 def test_a_timed_table_shows_every_clock_and_warns_before_its_own_runs_out(home):
     with _hosted(home, "madagaskar", 60, clock=(19, 0)) as (session, ctl):
         app, table = _table(ctl)
-        texts = _texts(app)
+        texts = drawn_texts(app)
         mine, theirs = session.names[0], session.names[1]
         assert any(t.startswith("0:1") for t in texts), f"the running clock is not shown: {texts}"
         assert "0:19" in texts, f"the other seat's clock (not running) is not shown: {texts}"
@@ -324,7 +301,7 @@ def test_a_timed_table_shows_every_clock_and_warns_before_its_own_runs_out(home)
         assert any("clock 19 s + 0 s per move" in t for t in texts), "the terms are not said at the table"
         chips = table._chips()
         assert [c.running for c in chips] == [True, False] and chips[0].low and not chips[1].low
-        _shots(app, "table-clock")
+        shots(app, "table-clock")
         assert "nobody wins or loses" in ctl.leave_words()
 
 
@@ -332,7 +309,7 @@ def test_an_untimed_table_shows_no_clock(home):
     with _hosted(home, "madagaskar", 60) as (_, ctl):
         app, table = _table(ctl)
         assert table._chips() == ()
-        assert not any(t.startswith("hurry") for t in _texts(app))
+        assert not any(t.startswith("hurry") for t in drawn_texts(app))
 
 
 def test_the_end_screen_tells_the_rematch_as_the_session_has_it(home):
@@ -346,20 +323,20 @@ def test_the_end_screen_tells_the_rematch_as_the_session_has_it(home):
         assert any(f"{bot} (seat 1) wants a rematch" in line for line in ctl.log), ctl.log[-5:]
         state = ctl.rematch_state()
         assert state.open and not state.asked and state.wanted_by == (bot,)
-        texts = _texts(app)
+        texts = drawn_texts(app)
         assert f"{bot} wants a rematch" in texts, texts
         rematch = next(b for b in table.buttons if b.key == "rematch")
         assert rematch.enabled and rematch.label == "accept rematch"
-        _shots(app, "table-end-rematch-wanted")
+        shots(app, "table-end-rematch-wanted")
         assert ctl.wait(lambda: not ctl.rematch_state().open, 20), ctl.status()
         state = ctl.rematch_state()
         assert state.closed.startswith("no rematch agreed within 4 s"), state
-        texts = _texts(app)
+        texts = drawn_texts(app)
         assert any(t.startswith("no rematch agreed within 4 s") and f"({bot} wanted one)" in t for t in texts), texts
         assert not any("they left" in t for t in texts)
         rematch = next(b for b in table.buttons if b.key == "rematch")
         assert not rematch.enabled and rematch.label == "no rematch"
-        _shots(app, "table-end-no-rematch")
+        shots(app, "table-end-no-rematch")
 
 
 def test_rematch_words_never_contradict_the_state():

@@ -124,7 +124,7 @@ def _run(scene: str, seconds: float) -> dict:
 
 
 def figures(runs: int = 3, quick: bool = False, say=print) -> list[Figure]:
-    seconds = 3.0 if quick else 8.0
+    seconds = 3.0 if quick else 8.0   # per loop, after 1.5 s for the first pictures
     base = "the same scene drawn every frame at 60 fps (the loop before issue 27), in the same process"
     out = []
     for scene, words in SCENES.items():

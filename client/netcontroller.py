@@ -21,6 +21,7 @@ import re
 import threading
 import time
 
+from client.controller import with_own_chat
 from client.ending import Ending, RematchState, from_game_end
 from engines.core import HIDDEN, Game, IllegalAction, Result
 from netplay.deadlines import DECISIONS
@@ -133,12 +134,17 @@ class NetController:
 
     @property
     def log(self) -> list[str]:
-        """The lines of the current game (lobby lines included for the first one), with this screen's
-        own chat lines ("chat you: ...") where they were said, among the others' ("chat Anna: ...").
-        With several people at this screen, the first local seat's secret draw is not named: another
-        one reads it."""
-        start = self.session.game_log_start
-        lines = self._with_own_chat(self.session.log, start)
+        """The lines of the current game (lobby lines included for the first one). With several
+        people at this screen, the first local seat's secret draw is not named: another one reads it."""
+        return self._lines(self.session.log[self.session.game_log_start:])
+
+    @property
+    def lines_with_chat(self) -> list[str]:
+        """`log` with this screen's own chat lines ("chat you: ...") where they were said, among the
+        others' ("chat Anna: ..."), for a table's log."""
+        return self._lines(with_own_chat(self.session.log, self._own_chat, self.session.game_log_start))
+
+    def _lines(self, lines: list[str]) -> list[str]:
         with self.session.lock:
             transcript = self.session.transcript
             if transcript is None or len(self._humans()) < 2:
@@ -146,18 +152,6 @@ class NetController:
             first = transcript.seat
         return [f"seat {first} (on this machine) draws in secret" if _OWN_DRAW.match(line) else line
                 for line in lines]
-
-    def _with_own_chat(self, log: list[str], start: int) -> list[str]:
-        own = [(at, text) for at, text in self._own_chat if at >= start]
-        if not own:
-            return log[start:]
-        out: list[str] = []
-        at = start
-        for where, text in own:
-            out += log[at:where]
-            out.append(f"chat you: {text}")
-            at = max(at, where)
-        return out + log[at:]
 
     @property
     def chat_lines(self) -> list[str]:

@@ -80,7 +80,7 @@ def test_own_chat_stays_where_it_was_said_and_the_keys_go_back_to_the_table():
     assert table.chat_input.focused
     app.step([pygame.event.Event(pygame.TEXTINPUT, text="good luck")], 16)
     _key(app, pygame.K_RETURN, "\r")
-    assert ctl.log[-1] == "chat you: good luck"
+    assert ctl.lines_with_chat[-1] == "chat you: good luck" and "chat you: good luck" not in ctl.log
     assert not table.chat_input.focused, "after sending, the chat box keeps the keyboard"
     before = len(ctl.log)
     _key(app, pygame.K_1, "1")   # a number chooses again: it is not typed into the chat box
@@ -120,11 +120,12 @@ def test_a_networked_tables_own_chat_line_is_shown_where_it_was_sent():
     ctl = NetController(session, QueueDecider(), thread=False)
     ctl.chat("well played")
     session.log += ["seat 0: move 1 2", "game over: seat 0 won", "chat Anna: thanks"]
-    assert ctl.log == ["seat 0: move 4 10", "seat 1: move 13 18", "chat you: well played", "seat 0: move 1 2",
-                       "game over: seat 0 won", "chat Anna: thanks"]
+    assert "chat you: well played" not in ctl.log   # a terminal prints its own line as it sends it
+    assert ctl.lines_with_chat == ["seat 0: move 4 10", "seat 1: move 13 18", "chat you: well played",
+                                   "seat 0: move 1 2", "game over: seat 0 won", "chat Anna: thanks"]
     ctl.chat("again?")
     session.game_log_start = 4   # a rematch: the earlier game's lines (and chat) are not this game's
-    assert ctl.log == ["chat Anna: thanks", "chat you: again?"]
+    assert ctl.lines_with_chat == ["chat Anna: thanks", "chat you: again?"]
 
 
 # ---------------------------------------------------------------------------------------------- leaving (item 6)
@@ -347,3 +348,23 @@ def test_rematch_words_never_contradict_the_state():
     assert rematch_words(RematchState(False, closed="Anna left"), True) == ("no rematch: Anna left", "no rematch")
     line, caption = rematch_words(RematchState(False, wanted_by=("Anna",), closed="no rematch agreed within 9 s"))
     assert line == "no rematch agreed within 9 s (Anna wanted one)" and caption == "no rematch"
+
+
+def test_clock_chips_show_each_seats_time_a_decisions_limit_and_when_it_runs_low():
+    from client.ui import clocks
+    from netplay.session import SeatClock
+
+    assert [clocks.clock_text(s) for s in (0, 0.9, 59.99, 61, 3600, 3725.5)] == \
+        ["0:00", "0:00", "0:59", "1:01", "1:00:00", "1:02:05"]
+    names = ["Anna", "Bert\x1b[2J", ""]
+    shown = clocks.chips([SeatClock(0, 125.0, False), SeatClock(1, 300.0, True, 8.5), SeatClock(2, 19.2, False)],
+                         names)
+    assert [(c.name, c.left, c.limit, c.running, c.low) for c in shown] == [
+        ("Anna", "2:05", "", False, ""), ("Bert?[2J", "5:00", "0:08", True, "0:08"), ("seat 2", "0:19", "", False, "")]
+    assert clocks.warning(shown, 1) == "hurry: 0:08 left to decide, or you lose by forfeit"
+    assert clocks.warning(shown, 2) == "" and clocks.warning(shown, 0) == ""   # only a running clock warns
+    low = clocks.chips([SeatClock(0, 12.7, True)], names)
+    assert low[0].low == "0:12" and clocks.warning(low, 0).startswith("hurry: 0:12")
+    assert clocks.chips([SeatClock(0, None, True), SeatClock(1, None, False)], names) == ()   # untimed
+    assert clocks.terms_words("protocol 2, reveal timeout 120 s, clock 60 s + 2 s per move") == \
+        ("TIMED: clock 60 s + 2 s per move, protocol 2, reveal timeout 120 s", True)

@@ -670,7 +670,8 @@ class TableScene:
         inner = panel(surface, box, "moves and chat", px)
         rows = max(1, inner.h // (px + 1))
         lines: list[tuple[str, tuple]] = []
-        for entry in self.ctl.log[-rows:]:  # chat where it was said, among the moves ("chat you: hi")
+        entries = getattr(self.ctl, "lines_with_chat", None)
+        for entry in (self.ctl.log if entries is None else entries)[-rows:]:  # chat among the moves, as said
             chat = entry.startswith("chat ")
             lines += [(part, theme.ACCENT if chat else theme.TEXT)
                       for part in wrap(entry.removeprefix("chat "), px - 2, inner.w)]

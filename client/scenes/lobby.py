@@ -166,7 +166,10 @@ class LobbyScene:
     def hot_seat_name(self, seat: int) -> str:
         """The name typed for a hot-seat player, else one by seat and colour ("player 1 (blue)")."""
         typed = self.name_inputs[seat].text.strip() if seat in self.name_inputs else ""
-        return typed or f"player {seat} ({seat_style(self.game.id, seat)[1]})"
+        return typed or self._default_name(seat)
+
+    def _default_name(self, seat: int) -> str:
+        return f"player {seat} ({seat_style(self.game.id, seat)[1]})"
 
     def _local_names_problem(self, own_name: str) -> str | None:
         """Why the names of the seats this machine plays cannot be used (None: they can): every one
@@ -660,8 +663,9 @@ class LobbyScene:
                 if key.startswith("name:"):   # "name 1" and the field beside it
                     tag = draw_text(surface, f"name {key[5:]}", (rect.x + 2, rect.centery), px - 4, theme.MUTED,
                                     anchor="midleft")
-                    self._name_input(int(key[5:])).rect = pygame.Rect(tag.right + 6, rect.y, rect.right - tag.right - 6,
-                                                                      rect.h)
+                    field_ = self._name_input(int(key[5:]))
+                    field_.rect = pygame.Rect(tag.right + 6, rect.y, rect.right - tag.right - 6, rect.h)
+                    field_.placeholder = self._default_name(int(key[5:]))
                 else:
                     self.buttons.append(Button(rect, label, key, enabled=enabled, selected=selected))
             if k % 2 == 1:

@@ -62,7 +62,7 @@ class App:
         self.steps = 0           # loop iterations (updates)
         self._dirty = True       # a picture is due whatever the scene says (first frame, a new scene, a resize)
         self._key: Hashable = None
-        self._since_draw_ms = 0  # app time since the last picture
+        self._since_draw_ms = REFRESH_MS  # app time since the last picture (the first one is due at once)
         self._settle_ms = 0      # app time left of the animation rate after the last change
         self._last_step = time.monotonic()
 

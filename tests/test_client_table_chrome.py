@@ -366,5 +366,11 @@ def test_clock_chips_show_each_seats_time_a_decisions_limit_and_when_it_runs_low
     low = clocks.chips([SeatClock(0, 12.7, True)], names)
     assert low[0].low == "0:12" and clocks.warning(low, 0).startswith("hurry: 0:12")
     assert clocks.chips([SeatClock(0, None, True), SeatClock(1, None, False)], names) == ()   # untimed
+    limited = clocks.chips([SeatClock(0, None, False), SeatClock(1, None, True, 595.5)], names)  # a limit, no clock
+    assert [(c.left, c.limit, c.low) for c in limited] == [("", "", ""), ("", "9:55", "")]
+    assert clocks.terms_words("clock 60 s + 2 s per move, 30 s per move at most; away at most 120 s")[1]
+    assert clocks.terms_words("10 min per move at most; automatic frames 0.5 s each")[1]
+    assert not clocks.terms_words("untimed (a player who never moves holds the game); away at most 2 min")[1]
+    assert not clocks.terms_words("protocol 2, reveal timeout 120 s, untimed")[1]
     assert clocks.terms_words("protocol 2, reveal timeout 120 s, clock 60 s + 2 s per move") == \
         ("TIMED: clock 60 s + 2 s per move, protocol 2, reveal timeout 120 s", True)

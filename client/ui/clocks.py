@@ -40,7 +40,9 @@ def terms_words(terms: str) -> tuple[str, bool]:
     if not terms:
         return "terms not announced: you see them once you join", False
     parts = clip(terms, 200).split(", ")
-    timed = any(p.startswith("clock ") for p in parts)
+    # a move clock, or a limit on each decision: a player who runs out of time loses
+    timed = not any(p.startswith("untimed") for p in parts) and any(
+        p.startswith("clock ") or " per move at most" in p or p.startswith("limit") for p in parts)
     # what decides a game's pace first (the clock, a limit per decision), the protocol's details after
     parts.sort(key=lambda p: 0 if p.startswith(("clock", "limit", "untimed")) or "per move" in p else 1)
     text = ", ".join(parts)
@@ -56,13 +58,14 @@ def clock_text(seconds: float) -> str:
 
 
 def chips(clocks: Sequence, names: Sequence[str]) -> tuple[Chip, ...]:
-    """The chips of a table's clocks (SeatClock-like: seat, left_s, running, limit_s); empty when
-    nothing is timed."""
+    """The chips of a table's clocks (SeatClock-like: seat, left_s, running, limit_s), one per seat
+    as soon as anything is timed (a move clock, or a limit on the decision awaited now: the others'
+    chips then show their names alone); empty when nothing is."""
+    if all(c.left_s is None and getattr(c, "limit_s", None) is None for c in clocks):
+        return ()
     out = []
     for clock in clocks:
         left, limit = clock.left_s, getattr(clock, "limit_s", None)
-        if left is None and limit is None:
-            continue
         name = clip(names[clock.seat], 64) if clock.seat < len(names) and names[clock.seat] else f"seat {clock.seat}"
         low = ""
         if clock.running:

@@ -1,18 +1,38 @@
-"""The Pygame application: one resizable window, a stack of scenes, a 60 fps loop that never blocks.
+"""The Pygame application: one resizable window, a stack of scenes, a loop that never blocks and that
+draws only when the picture changes.
 
 Scenes get events, a tick and a surface to draw on; anything slow (the network session) runs beside
 the loop and is only polled. Tests drive `App.step` with synthetic events and take screenshots.
+
+Idle is idle: a window at rest (the lobby, a table waiting on another player, a replay at rest) must
+not keep a core busy redrawing the same picture (a laptop's fan and battery). So `run` looks at the
+input every `INPUT_POLL_MS`, lets the scene poll the world every `POLL_MS`, and draws only when input
+arrived, when the scene's `frame_key` changed (what the picture depends on besides input: a move of
+another seat, a clock's second, a replay's autoplay), or while the scene says something moves by
+itself (`frame_ms`: a breathing highlight, a card turning over), at that scene's low rate. A picture
+is also drawn for a second after any change, so that a renderer's short animations (a ship gliding)
+finish, and once every `REFRESH_MS` in any case, so a scene that forgot to say what it depends on is
+never stale for long.
 """
 
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Protocol
 
 import pygame
 
 from client.ui import theme
+
+INPUT_POLL_MS = 10      # how often the loop looks at the input while it waits (keys and clicks answered at once)
+POLL_MS = 50            # how often a scene at rest is updated (a network move is seen within this)
+FRAME_MS = 16           # at most 60 pictures a second, however much input arrives
+SETTLE_MS = 1000        # after a change, pictures go on at the animation rate so renderers' animations finish
+ANIMATION_MS = 50       # ... at 20 pictures a second
+REFRESH_MS = 5000       # and a picture at least every 5 s, whatever the scene says
 
 
 class Scene(Protocol):
@@ -21,6 +41,11 @@ class Scene(Protocol):
     def update(self, app: App, dt_ms: int) -> None: ...
 
     def draw(self, surface: pygame.Surface, app: App) -> None: ...
+
+    # optional: what the picture depends on besides input (compared after each update), and how often
+    # to redraw while something on it moves by itself (None: nothing does)
+    # def frame_key(self, app: App) -> Hashable: ...
+    # def frame_ms(self, app: App) -> int | None: ...
 
 
 class App:
@@ -33,8 +58,13 @@ class App:
         self.clock = pygame.time.Clock()
         self.scenes: list[Scene] = []
         self.running = True
-        self.frames = 0
-        self.fps_cap = 60
+        self.frames = 0          # pictures drawn
+        self.steps = 0           # loop iterations (updates)
+        self._dirty = True       # a picture is due whatever the scene says (first frame, a new scene, a resize)
+        self._key: Hashable = None
+        self._since_draw_ms = REFRESH_MS  # app time since the last picture (the first one is due at once)
+        self._settle_ms = 0      # app time left of the animation rate after the last change
+        self._last_step = time.monotonic()
 
     @property
     def size(self) -> tuple[int, int]:
@@ -50,10 +80,12 @@ class App:
 
     def push(self, scene: Scene) -> None:
         self.scenes.append(scene)
+        self._dirty = True
 
     def pop(self) -> None:
         if len(self.scenes) > 1:
             self.scenes.pop()
+            self._dirty = True
         else:
             self.running = False
 
@@ -61,36 +93,105 @@ class App:
         if self.scenes:
             self.scenes.pop()
         self.scenes.append(scene)
+        self._dirty = True
 
     @property
     def scene(self) -> Scene:
         return self.scenes[-1]
 
-    def step(self, events: list[pygame.event.Event] | None = None, dt_ms: int | None = None) -> None:
-        """One frame: events (given, or from the queue), update, draw, flip."""
+    def step(self, events: list[pygame.event.Event] | None = None, dt_ms: int | None = None,
+             lazy: bool = False) -> bool:
+        """One iteration: events (given, or from the queue), update, and a picture: always (tests take
+        screenshots after a step), or with `lazy` only when one is due (the loop of `run`). Returns
+        whether a picture was drawn."""
         if events is None:
             events = pygame.event.get()
         for event in events:
             if event.type == pygame.QUIT:
                 self.running = False
-                return
+                return False
             if event.type == pygame.VIDEORESIZE:
                 self.window = pygame.display.get_surface()
             self.scene.handle(event, self)
             if not self.running or not self.scenes:
-                return
+                return False
         dt = dt_ms if dt_ms is not None else self.clock.get_time()
-        self.scene.update(self, dt)
+        self.steps += 1
+        self._since_draw_ms += dt
+        self._settle_ms = max(0, self._settle_ms - dt)
+        scene = self.scene
+        scene.update(self, dt)
+        if events:
+            self._dirty = True
+        key_of = getattr(scene, "frame_key", None)
+        if key_of is not None:
+            key = (id(scene), key_of(self))
+            if key != self._key:
+                self._key, self._dirty, self._settle_ms = key, True, SETTLE_MS
+        if lazy and not self._due():
+            return False
+        self._draw()
+        return True
+
+    def _moving_ms(self) -> int | None:
+        """How often the picture must be drawn now though nothing was said to change (None: never)."""
+        rates = [ANIMATION_MS] if self._settle_ms else []
+        frame_ms = getattr(self.scene, "frame_ms", None)
+        own = frame_ms(self) if frame_ms is not None else None
+        if own:
+            rates.append(max(FRAME_MS, own))
+        return min(rates) if rates else None
+
+    def _due(self) -> bool:
+        if self._since_draw_ms < FRAME_MS:
+            return False            # more input than a screen shows: the next picture takes it all in
+        if self._dirty or self._since_draw_ms >= REFRESH_MS:
+            return True
+        moving = self._moving_ms()
+        return moving is not None and self._since_draw_ms >= moving
+
+    def _draw(self) -> None:
         self.window.fill(theme.BG)
         self.scene.draw(self.window, self)
         pygame.display.flip()
         self.frames += 1
+        self._dirty = False
+        self._since_draw_ms = 0
+
+    def wait_ms(self) -> int:
+        """How long the loop may wait for input before the next iteration."""
+        if self._dirty:
+            return max(0, FRAME_MS - self._since_draw_ms)
+        moving = self._moving_ms()
+        if moving is None:
+            return POLL_MS
+        return max(0, min(POLL_MS, moving - self._since_draw_ms))
+
+    def _wait(self, timeout_ms: int) -> list[pygame.event.Event]:
+        """The input that arrives within `timeout_ms` (at once when some is there). Polled in short
+        sleeps rather than `pygame.event.wait`, which spins a core at 1 kHz where the video driver
+        cannot block (the dummy driver of tests and servers)."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        while True:
+            events = pygame.event.get()
+            left = deadline - time.monotonic()
+            if events or left <= 0:
+                return events
+            time.sleep(min(left, INPUT_POLL_MS / 1000))
 
     def run(self, max_frames: int | None = None) -> None:
+        self._last_step = time.monotonic()
         while self.running and self.scenes and (max_frames is None or self.frames < max_frames):
-            self.step()
-            self.clock.tick(self.fps_cap)
+            self.run_once()
         pygame.display.quit()
+
+    def run_once(self) -> bool:
+        """One iteration of `run`: wait for input (at most until the scene is due), then a lazy step.
+        Returns whether a picture was drawn."""
+        events = self._wait(self.wait_ms())
+        now = time.monotonic()
+        dt, self._last_step = round((now - self._last_step) * 1000), now
+        return self.step(events, dt, lazy=True)
 
     def screenshot(self, path: str | os.PathLike) -> Path:
         path = Path(path)

@@ -18,6 +18,22 @@ from engines.core import HIDDEN, Game, IllegalAction, Result, State
 from engines.referee import Referee
 
 
+def with_own_chat(log: list[str], own: list[tuple[int, str]], start: int = 0) -> list[str]:
+    """The lines of a game from `start`, with this screen's own chat lines ("chat you: ...") put back
+    where they were said: `own` holds (the log's length when each was said, its text). A session keeps
+    them apart from its log (the others' chat is in it), and a terminal prints them as they are sent."""
+    mine = [(at, text) for at, text in own if at >= start]
+    if not mine:
+        return log[start:]
+    out: list[str] = []
+    at = start
+    for where, text in mine:
+        out += log[at:where]
+        out.append(f"chat you: {text}")
+        at = max(at, where)
+    return out + log[at:]
+
+
 def obliged_to_rematch(view: dict, seat: int | None) -> bool:
     """Whether the game's own rules (its view says so, e.g. Turning Tides after a surrender) oblige
     this seat to accept a rematch; the client only follows what the engine published."""
@@ -78,6 +94,7 @@ class LocalController:
     bot_delay_ms: int = 600
     log: list[str] = field(default_factory=list)
     chat_lines: list[str] = field(default_factory=list)
+    own_chat: list[tuple[int, str]] = field(default_factory=list)   # (len(log) when said, text)
     start: State | None = None  # a position to play on from (the replay viewer's sandbox), every secret known
 
     def __post_init__(self) -> None:
@@ -156,6 +173,16 @@ class LocalController:
 
     def chat(self, text: str) -> None:
         self.chat_lines.append(f"you: {text}")
+        self.own_chat.append((len(self.log), text))
+
+    @property
+    def lines_with_chat(self) -> list[str]:
+        """The log with this screen's chat lines where they were said, for a table's log."""
+        return with_own_chat(self.log, self.own_chat)
+
+    def leave_words(self) -> str:
+        """What leaving means here, for the table's confirmation."""
+        return "This game is played in this window only and is not recorded: leaving ends it."
 
     def rematch(self, yes: bool = True) -> None:
         """A new game with the same seats, bots and options (the bots always agree)."""

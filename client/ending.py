@@ -92,3 +92,32 @@ def _join(a: str, b: str) -> str:
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class RematchState:
+    """A rematch after a game, for an end screen that must not contradict the log: whether a vote can
+    still be cast, whether this screen has voted, who of the others wants one, and, when none can
+    come, why (in words: "Anna left: no rematch", "no rematch agreed within 120 s")."""
+
+    open: bool
+    asked: bool = False
+    wanted_by: tuple[str, ...] = ()
+    closed: str = ""
+
+
+def rematch_words(state: RematchState, asked: bool = False) -> tuple[str, str]:
+    """(a line for the end screen, the rematch button's caption), in agreement with the log: who wants
+    one, whether this screen asked, and why none can come when none can."""
+    others = " and ".join(state.wanted_by)
+    wants = f"{others} {'want' if len(state.wanted_by) > 1 else 'wants'} a rematch" if others else ""
+    if not state.open:
+        why = state.closed or "the session is over"
+        why = why if why.lower().startswith("no rematch") else f"no rematch: {why}"
+        return (f"{why} ({others} wanted one)" if others else why), "no rematch"
+    if state.asked or asked:
+        return (f"you and {others} want a rematch: waiting for the others" if others
+                else "you asked for a rematch: waiting for the others"), "rematch asked..."
+    if others:
+        return wants, "accept rematch"
+    return "a rematch? nobody has asked yet", "rematch"

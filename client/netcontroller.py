@@ -21,14 +21,20 @@ import re
 import threading
 import time
 
-from client.ending import Ending, from_game_end
+from client.controller import with_own_chat
+from client.ending import Ending, RematchState, from_game_end
 from engines.core import HIDDEN, Game, IllegalAction, Result
 from netplay.deadlines import DECISIONS
-from netplay.session import EXIT_FAILED, Outcome, PeerState, QueueDecider, Session
+from netplay.session import EXIT_FAILED, Outcome, PeerState, QueueDecider, SeatClock, Session
+from netplay.wire import clip
 
 log = logging.getLogger("netplay.session")
 
 _OWN_DRAW = re.compile(r"^you draw (.*) \(secret\)$")  # the session's line for the first local seat's draw
+# the session's lines for another seat's rematch vote: the host's ("NAME (seat 1) wants a rematch") and a
+# joiner's (the host's list of the seats that voted: "rematch wanted by seat(s) 0, 1")
+_WANTS_REMATCH = re.compile(r"\(seat (\d+)\) wants a rematch$")
+_REMATCH_SEATS = re.compile(r"^rematch wanted by seat\(s\) ([\d, ]+)$")
 
 
 class NetController:
@@ -37,6 +43,9 @@ class NetController:
         self.decider = decider
         self.threaded = thread
         self._current: int | None = None   # the human seat shown now (see the module docstring)
+        #: this screen's own chat lines, each with the length of the session's log when it was sent: the
+        #: session keeps them apart from its log, and a table shows them where they were said
+        self._own_chat: list[tuple[int, str]] = []
         self._thread: threading.Thread | None = None
         if thread:
             self._thread = threading.Thread(target=self._run, name="netplay-session", daemon=True)
@@ -127,7 +136,15 @@ class NetController:
     def log(self) -> list[str]:
         """The lines of the current game (lobby lines included for the first one). With several
         people at this screen, the first local seat's secret draw is not named: another one reads it."""
-        lines = self.session.log[self.session.game_log_start:]
+        return self._lines(self.session.log[self.session.game_log_start:])
+
+    @property
+    def lines_with_chat(self) -> list[str]:
+        """`log` with this screen's own chat lines ("chat you: ...") where they were said, among the
+        others' ("chat Anna: ..."), for a table's log."""
+        return self._lines(with_own_chat(self.session.log, self._own_chat, self.session.game_log_start))
+
+    def _lines(self, lines: list[str]) -> list[str]:
         with self.session.lock:
             transcript = self.session.transcript
             if transcript is None or len(self._humans()) < 2:
@@ -206,7 +223,34 @@ class NetController:
             return self.session.result()
 
     def chat(self, text: str) -> None:
+        self._own_chat.append((len(self.session.log), clip(text)))
         self.session.post(lambda: self.session.chat(text))
+
+    def progress(self) -> tuple:
+        """Changes whenever anything of the game does (a frame, the phase, a game's end): a table
+        redraws when it does, and not in between."""
+        session = self.session
+        with session.lock:
+            transcript = session.transcript
+            return (session.phase, session.games_done, -2 if transcript is None else transcript.seq,
+                    len(session.log), session.outcome is not None)
+
+    def clocks(self) -> list[SeatClock]:
+        """Every seat's move clock and any limit on the decision awaited now, by this peer's clock
+        ([] when the game is untimed or not under way)."""
+        with self.session.lock:
+            return list(self.session.clocks())
+
+    def free_seats(self) -> int:
+        """Seats nobody has taken yet (a host before the start; 0 for a joiner)."""
+        free = getattr(self.session, "free_seats", None)
+        with self.session.lock:
+            return free() if free is not None else 0
+
+    def terms(self) -> str:
+        """The terms of the game in words (the agreed ones once the game has begun)."""
+        with self.session.lock:
+            return self.session.terms_text()
 
     # ------------------------------------------------------------------------------ words for the front ends
 
@@ -271,16 +315,24 @@ class NetController:
                 return event.seat, words, str(event.value)
             return None
 
+    def _stage(self) -> str:
+        """Where the session is, for the words a front end shows (under the lock): done (the session
+        is over), lobby (no game yet), over (a game ended, a rematch may come) or play."""
+        session = self.session
+        if session.outcome is not None:
+            return "done"
+        if session.transcript is None or session.phase == "lobby":
+            return "lobby"
+        return "over" if session.phase == "over" else "play"
+
     def unavailable(self) -> str:
         """Why this seat cannot act now, in words ("" when it can)."""
         session = self.session
         with session.lock:
-            if session.outcome is not None:
-                return "the session is over"
-            if session.transcript is None or session.phase == "lobby":
-                return "the game has not started"
-            if session.phase == "over":
-                return "the game is over"
+            stage = self._stage()
+            if stage != "play":
+                return {"done": "the session is over", "lobby": "the game has not started",
+                        "over": "the game is over"}[stage]
             lost = [p for p in session.peers() if not p.connected]
             if lost and session.role == "joiner":
                 return f"{lost[0].name} is unreachable: nothing can be sent until it is back"
@@ -300,6 +352,44 @@ class NetController:
         """Vote for (or against) a rematch once a game is over."""
         self.decider.vote(yes)
         self.session.wake()
+
+    def rematch_state(self) -> RematchState:
+        """The rematch as the session has it, for the end screen: open or not (and why not, in the
+        session's own words), this screen's vote, and who of the others wants one (as the log says)."""
+        session = self.session
+        with session.lock:
+            end = session.game_end()
+            open_ = end is not None and end.rematch_open
+            lines = session.log[session.game_log_start:]
+            over = max((i for i, line in enumerate(lines) if line.startswith("game over")), default=None)
+            mine = set(session.transcript.seats) if session.transcript is not None else set()
+            seats: set[int] = set()
+            for line in lines[over:] if over is not None else []:
+                wants, listed = _WANTS_REMATCH.search(line), _REMATCH_SEATS.match(line)
+                if wants:
+                    seats.add(int(wants.group(1)))
+                elif listed:
+                    seats.update(int(s) for s in listed.group(1).replace(" ", "").split(",") if s)
+            names = session.names
+            wanted = tuple(names[s] if s < len(names) else f"seat {s}" for s in sorted(seats - mine))
+            closed = "" if open_ else _no_rematch_words(end, session.outcome)
+            return RematchState(open_, session.rematch_asked, wanted, closed)
+
+    def leave_words(self) -> str:
+        """What leaving the table now means, in words, for the confirmation a player reads first."""
+        session = self.session
+        with session.lock:
+            stage = self._stage()
+            if stage != "play":
+                return {"done": "The session is over; its replay is saved.",
+                        "lobby": "The game has not started: leaving cancels it, and nobody is waiting for you.",
+                        "over": "The game is over and its replay is saved: leaving says no to a rematch."}[stage]
+            if session.role == "host":
+                return ("The game stops for every player and stays unfinished: nobody wins or loses. "
+                        "The replay of the moves so far is kept.")
+            return ("The others keep your seat. When it is your turn and you are not back in time "
+                    f"({session.terms_text()}), they claim the game and you lose by forfeit. "
+                    "`netplay join --resume` takes you back to it before then.")
 
     def leave(self, reason: str = "the player left") -> None:
         """End the session from the UI (the game stays unfinished if it was under way)."""
@@ -341,3 +431,18 @@ class NetController:
             self._thread.join(timeout_s)
         elif self.session.outcome is not None:
             self.session.close()
+
+
+def _no_rematch_words(end, outcome: Outcome | None) -> str:
+    """Why no rematch can come, from the session's own words: only a game that ended with a result
+    may be played again, and the session says why it stopped ("Anna left: no rematch", "no rematch
+    agreed within 120 s", "Anna declined the rematch: ...")."""
+    if end is None or end.kind != "result":
+        return "the session ends with this game"
+    if outcome is None:
+        return "the session is ending"
+    message = outcome.message
+    if message.startswith("game over") or "games played;" in message:
+        return "the host left" if "(the host left" in message else "the session is over"
+    first = message.split(". ", 1)[0]
+    return first.removesuffix(": no rematch")

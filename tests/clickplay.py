@@ -44,6 +44,25 @@ def fits(app: App, name: str) -> None:
     assert not found, f"{name} at {app.size}: " + "\n".join(found[:12])
 
 
+SIZES = ((1024, 600), (1280, 720), (1920, 1080))   # every screen is looked at in these
+
+
+def drawn_texts(app: App) -> list[str]:
+    """The texts of a picture drawn now."""
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    return [words for kind, _, words in frame.items if kind == "text"]
+
+
+def shots(app: App, name: str) -> None:
+    """`fits` at each of SIZES (tests/artifacts/NAME-WIDTH.png); the window is 1280x720 again afterwards."""
+    for size in SIZES:
+        app.window = pygame.display.set_mode(size, pygame.RESIZABLE)
+        fits(app, name)
+    app.window = pygame.display.set_mode((1280, 720), pygame.RESIZABLE)
+    app.step([], 16)
+
+
 def _click(app: App, pos: tuple[int, int], button: int = 1) -> None:
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)], 16)
 

@@ -1,9 +1,13 @@
-"""The lobby: games found on the LAN (live, by zeroconf), joining by click or by typing host:port,
-hosting a game (game, players, options, and per seat who plays it: "me", "open (LAN)" for a player
-who joins, "hot seat" for another person at this screen, or a bot on this machine), a local game
-against bots (with a short, configurable delay before each bot move, so a person can follow them),
-and every saved replay: newest first,
-scrollable, filtered by game, each row with the game, the players, who won and the audit's verdict.
+"""The lobby: games found on the LAN (live, by zeroconf, each with its terms: timed or not, before
+joining), joining by click or by typing host:port, hosting a game (game, players, options, a move
+clock, and per seat who plays it: "me", "open (LAN)" for a player who joins, "hot seat" for another
+person at this screen, named, or a bot on this machine), a local game against bots (with a short,
+configurable delay before each bot move, so a person can follow them), and every saved replay: newest
+first, scrollable, filtered by game, each row with the game, the players, who won and the audit's verdict.
+
+Hosting shows the address to give a friend until every seat is taken, and can be cancelled. The
+lobby remembers its settings (client.settings: the last game, its seats and options, the bots, the
+clock, the names, the last address joined) and starts where the player left it.
 
 Every failure becomes a message on screen (no host found, connection refused, key changed, version
 mismatch...), never a traceback: the lobby catches what starting a game can raise and shows its text.
@@ -22,9 +26,10 @@ from typing import Any
 import pygame
 
 import engines
+from client import settings
 from client.games import seat_style
 from client.replaylist import ReplayList
-from client.ui import textfit, theme
+from client.ui import clocks, textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel
 
 
@@ -34,6 +39,19 @@ def bot_table_title(game, players: int, bot: str) -> str:
 
 
 BOT_DELAYS = (0.6, 1.0, 2.0, 0.0, 0.3)  # seconds a bot waits before each move (the lobby's choice cycles)
+#: move clocks to host with: (initial seconds, seconds added per move), None: untimed
+CLOCKS: tuple[tuple[int, int] | None, ...] = (None, (60, 2), (300, 3), (600, 5), (1800, 10))
+SETTINGS = "lobby"      # the file the lobby remembers its settings in (client.settings)
+MAX_ADDRESS = 200
+MAX_NAME = 32           # a hot-seat player's name, as typed here (it must also pass netplay's check_name)
+
+
+def clock_words(clock: tuple[int, int] | None) -> str:
+    """A move clock as the lobby's button says it: "none", "1 min + 2 s"."""
+    if clock is None:
+        return "none"
+    base = f"{clock[0] // 60} min" if clock[0] % 60 == 0 else f"{clock[0]} s"
+    return f"{base} + {clock[1]} s"
 
 log = logging.getLogger("netplay.client")
 
@@ -69,7 +87,12 @@ class LobbyScene:
         self.bot_names = ["smart", "random"]
         self.bot_index = 0
         self.bot_delay_index = 0
-        self.address = TextInput(placeholder="host:port  (then Enter or Join)")
+        self.clock_index = 0
+        self.setups: dict[str, dict] = {}     # per game id: its players, seats and options, as last chosen
+        self.name_inputs: dict[int, TextInput] = {}   # per seat: the name of a hot-seat player
+        self._remembered: dict | None = None  # the settings as last saved (saved again when they change)
+        self.last_address = ""                # the address last joined (remembered, and typed in again)
+        self.address = TextInput(placeholder="host:port  (then Enter or Join)", max_len=MAX_ADDRESS)
         self.message = ""
         self.message_ok = True
         self.buttons: list[Button] = []
@@ -89,6 +112,8 @@ class LobbyScene:
         if browse:
             self._start_browser()
         self._reset_options()
+        self._restore(settings.load(SETTINGS))
+        self._remembered = self._settings()
 
     # ------------------------------------------------------------------ model
     @property
@@ -131,6 +156,44 @@ class LobbyScene:
     def role_words(role: str) -> str:
         return {"me": "me", "open": "open (LAN)", "here": "hot seat"}.get(role, role.replace("bot:", "bot "))
 
+    def _name_input(self, seat: int) -> TextInput:
+        field_ = self.name_inputs.get(seat)
+        if field_ is None:
+            field_ = TextInput(placeholder=f"player {seat}", max_len=MAX_NAME)
+            self.name_inputs[seat] = field_
+        return field_
+
+    def hot_seat_name(self, seat: int) -> str:
+        """The name typed for a hot-seat player, else one by seat and colour ("player 1 (blue)")."""
+        typed = self.name_inputs[seat].text.strip() if seat in self.name_inputs else ""
+        return typed or self._default_name(seat)
+
+    def _default_name(self, seat: int) -> str:
+        return f"player {seat} ({seat_style(self.game.id, seat)[1]})"
+
+    def _local_names_problem(self, own_name: str) -> str | None:
+        """Why the names of the seats this machine plays cannot be used (None: they can): every one
+        1..64 printable characters and all different (each seat's key is derived from its name)."""
+        from netplay.identity import check_name
+
+        names = {self.seat: own_name}
+        for seat, role in enumerate(self.roles):
+            if role == "here":
+                names[seat] = self.hot_seat_name(seat)
+            elif role.startswith("bot:"):
+                names[seat] = f"{role[4:]}-bot-{seat}"
+        for seat, name in names.items():
+            try:
+                check_name(name)
+            except ValueError:
+                return f"the name of seat {seat} must be 1..{MAX_NAME} printable characters"
+        taken: dict[str, int] = {}
+        for seat, name in sorted(names.items()):
+            if name.casefold() in taken:
+                return f"seats {taken[name.casefold()]} and {seat} have the same name ({name}): name them apart"
+            taken[name.casefold()] = seat
+        return None
+
     def _extra_seats(self) -> dict[int, tuple[str, Any]]:
         """The seats this machine plays besides the host's own: hot-seat players and bots."""
         from bots.decider import BotDecider
@@ -138,9 +201,8 @@ class LobbyScene:
 
         also: dict[int, tuple[str, Any]] = {}
         for seat, role in enumerate(self.roles):
-            colour = seat_style(self.game.id, seat)[1]
             if role == "here":
-                also[seat] = (f"player {seat} ({colour})", QueueDecider())
+                also[seat] = (self.hot_seat_name(seat), QueueDecider())
             elif role.startswith("bot:"):
                 name = role[4:]
                 also[seat] = (f"{name}-bot-{seat}", BotDecider(name, games=10_000,
@@ -148,10 +210,74 @@ class LobbyScene:
         return also
 
     def _reset_options(self) -> None:
+        """The chosen game's setup as last chosen (this session or a saved one), else its defaults."""
         self.options = {k: o.default for k, o in sorted(self.game.options.items())}
         self.players_index = 0
         self.roles = ["me"]
+        setup = self.setups.get(self.game.id, {})
+        for key, value in (setup.get("options") or {}).items() if isinstance(setup.get("options"), dict) else ():
+            opt = self.game.options.get(key)
+            if opt is not None and value in opt.choices and type(value) is type(opt.default):
+                self.options[key] = value
+        if setup.get("players") in self.game.players:
+            self.players_index = self.game.players.index(setup["players"])
+        roles = setup.get("roles")
+        allowed = {"me", "open", "here", *(f"bot:{name}" for name in self.bot_names)}
+        if isinstance(roles, list) and len(roles) == self.players and roles.count("me") == 1 \
+                and all(isinstance(r, str) and r in allowed for r in roles):
+            self.roles = list(roles)
         self._fit_roles()
+
+    # ------------------------------------------------------------------ remembered settings
+    def _keep_setup(self) -> None:
+        self.setups[self.game.id] = {"players": self.players, "roles": list(self.roles), "options": dict(self.options)}
+
+    def _settings(self) -> dict:
+        """What the lobby remembers (client.settings), as plain JSON values."""
+        self._keep_setup()
+        names = {str(seat): field_.text.strip() for seat, field_ in sorted(self.name_inputs.items())
+                 if field_.text.strip()}
+        clock = CLOCKS[self.clock_index]
+        return {"game": self.game.id, "setups": self.setups, "bot": self.bot_names[self.bot_index],
+                "bot_delay": BOT_DELAYS[self.bot_delay_index], "clock": None if clock is None else list(clock),
+                "names": names, "address": self.last_address}
+
+    def _restore(self, saved: dict) -> None:
+        """Take what a settings file says, field by field: a value that is not one the lobby offers is
+        left at its default (the file may be old, or edited by hand)."""
+        setups = saved.get("setups")
+        if isinstance(setups, dict):
+            self.setups = {gid: setup for gid, setup in setups.items()
+                           if gid in engines.GAMES and isinstance(setup, dict)}
+        ids = [g.id for g in self.games]
+        if saved.get("game") in ids:
+            self.game_index = ids.index(saved["game"])
+        if saved.get("bot") in self.bot_names:
+            self.bot_index = self.bot_names.index(saved["bot"])
+        if saved.get("bot_delay") in BOT_DELAYS and not isinstance(saved.get("bot_delay"), bool):
+            self.bot_delay_index = BOT_DELAYS.index(saved["bot_delay"])
+        clock = saved.get("clock")
+        clock = tuple(clock) if isinstance(clock, list) else clock
+        if clock in CLOCKS:
+            self.clock_index = CLOCKS.index(clock)
+        names = saved.get("names")
+        for seat, name in (names.items() if isinstance(names, dict) else ()):
+            if isinstance(seat, str) and seat.isdigit() and int(seat) < 8 and isinstance(name, str) \
+                    and 0 < len(name) <= MAX_NAME and name.isprintable():
+                self._name_input(int(seat)).text = name
+        address = saved.get("address")
+        if isinstance(address, str) and len(address) <= MAX_ADDRESS and address.isprintable():
+            self.address.text = self.last_address = address.strip()
+        self._reset_options()
+
+    def _remember(self) -> None:
+        """Save the settings when they changed (not while a name or an address is being typed)."""
+        if self.address.focused or any(f.focused for f in self.name_inputs.values()):
+            return
+        now = self._settings()
+        if now != self._remembered:
+            self._remembered = now
+            settings.save(SETTINGS, now)
 
     def _start_browser(self) -> None:
         try:
@@ -200,10 +326,14 @@ class LobbyScene:
         bot = self.bot_names[self.bot_index]
         try:
             ident = Identity.load()
+            problem = self._local_names_problem(ident.name)
+            if problem:
+                self._say(f"could not start the game: {problem}", ok=False)
+                return None
             decider = QueueDecider()
             session = HostSession(ident, decider, self.game.id, players=self.players, options=dict(self.options),
                                   seat=self.seat, bind="127.0.0.1", port=0, known_peers=None,
-                                  replay_dir=self.replay_dir, also=self._extra_seats())
+                                  replay_dir=self.replay_dir, also=self._extra_seats(), clock=self.clock)
         except Exception as exc:
             self._say(f"could not start the game: {exc}", ok=False)
             return None
@@ -216,7 +346,10 @@ class LobbyScene:
         return net
 
     def host(self, app) -> NetGame | None:
+        """Host on the LAN: the hosting screen (the address to give, cancel) until the seats are
+        taken, then the table; straight to the table when every seat is played on this machine."""
         from client.netcontroller import NetController
+        from client.scenes.hosting import HostingScene
         from netplay import discovery
         from netplay.host import HostSession
         from netplay.identity import Identity, KnownPeers
@@ -224,10 +357,14 @@ class LobbyScene:
 
         try:
             ident = Identity.load()
+            problem = self._local_names_problem(ident.name)
+            if problem:
+                self._say(f"could not host: {problem}", ok=False)
+                return None
             decider = QueueDecider()
             session = HostSession(ident, decider, self.game.id, players=self.players, options=dict(self.options),
                                   seat=self.seat, bind="0.0.0.0", port=0, known_peers=KnownPeers.default(),
-                                  replay_dir=self.replay_dir, also=self._extra_seats())
+                                  replay_dir=self.replay_dir, also=self._extra_seats(), clock=self.clock)
         except Exception as exc:
             self._say(f"could not host: {exc}", ok=False)
             return None
@@ -235,15 +372,28 @@ class LobbyScene:
         if not session.free_seats():  # every seat is played on this machine: nothing to announce
             self._open_table(app, net, f"{self.game.title} - every seat on this machine")
             return net
+        advert = ""
         try:
             ad = discovery.advertise(port=session.port, game=self.game.id, version=version(),
                                      fingerprint=ident.fingerprint, free_seats=session.free_seats(),
-                                     host_name=ident.name)
+                                     host_name=ident.name, terms=net.controller.terms())
             ad.__enter__()
             net.closers.append(lambda: ad.__exit__(None, None, None))
         except Exception as exc:
-            self._say(f"hosting on port {session.port}; LAN advert failed ({exc})", ok=False)
-        self._open_table(app, net, f"{self.game.title} - hosting on port {session.port}, key {ident.fingerprint}")
+            advert = f"the LAN advert failed ({exc}): give the address below"
+        addresses = [f"{ip}:{session.port}/{ident.fingerprint}" for ip in discovery.local_addresses() or ["127.0.0.1"]]
+        title = f"{self.game.title} - hosted here"
+
+        def start(app) -> None:
+            self._open_table(app, net, title, replace=True)
+
+        def cancel(app) -> None:
+            net.close()
+            app.pop()
+            self._say("hosting cancelled")
+            self._refresh_replays()
+
+        app.push(HostingScene(net.controller, self.game.title, addresses, ident.name, advert, start, cancel))
         return net
 
     def join(self, app, address: str) -> None:
@@ -256,6 +406,7 @@ class LobbyScene:
         if self.joining is not None:
             self._say("already connecting; wait for the answer", ok=False)
             return
+        self.last_address = address
         self._say(f"connecting to {address}...")
         self.joining = threading.Thread(target=self._connect, args=(address,), name="netplay-join", daemon=True)
         self.joining.start()
@@ -277,7 +428,13 @@ class LobbyScene:
         with self._lock:
             self.joined = outcome
 
-    def _open_table(self, app, net: NetGame, title: str) -> None:
+    @property
+    def clock(self) -> tuple[float, float] | None:
+        """The move clock chosen for a game started here (None: untimed)."""
+        clock = CLOCKS[self.clock_index]
+        return None if clock is None else (float(clock[0]), float(clock[1]))
+
+    def _open_table(self, app, net: NetGame, title: str, replace: bool = False) -> None:
         from client.scenes.table import TableScene
 
         def leave(app) -> None:
@@ -285,7 +442,11 @@ class LobbyScene:
             app.pop()
             self._refresh_replays()
 
-        app.push(TableScene(net.controller, title, on_leave=leave))
+        table = TableScene(net.controller, title, on_leave=leave)
+        if replace:
+            app.replace(table)
+        else:
+            app.push(table)
 
     def open_replay(self, app, path: Path) -> None:
         from client.scenes.viewer import ViewerScene
@@ -300,10 +461,21 @@ class LobbyScene:
         app.push(ViewerScene(stepper))
 
     # ------------------------------------------------------------------ events
+    def _name_fields(self) -> list[TextInput]:
+        """The name fields shown now: one per hot-seat seat."""
+        return [self._name_input(seat) for seat, role in enumerate(self.roles) if role == "here"]
+
     def handle(self, event: pygame.event.Event, app) -> None:
+        typing = self.address.focused or any(f.focused for f in self._name_fields())
         typed = self.address.handle(event)
         if typed is not None:
             self.join(app, typed)
+            return
+        for field_ in self._name_fields():
+            name = field_.handle(event)
+            if name is not None:   # Enter: the name is taken (and kept), the keys are the lobby's again
+                field_.text, field_.focused = name.strip(), False
+        if typing and event.type in (pygame.KEYDOWN, pygame.TEXTINPUT):
             return
         if event.type == pygame.MOUSEWHEEL:
             if self.replay_box.collidepoint(pygame.mouse.get_pos()):
@@ -318,13 +490,14 @@ class LobbyScene:
                 if rect.collidepoint(event.pos):
                     self._button(f"replay:{index}", app)
                     return
-        elif event.type == pygame.KEYDOWN and not self.address.focused and event.key == pygame.K_ESCAPE:
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.close()
             app.pop()
 
     def _button(self, key: str, app) -> None:
         kind, _, value = key.partition(":")
         if kind == "game":
+            self._keep_setup()
             self.game_index = int(value)
             self._reset_options()
         elif kind == "players":
@@ -342,6 +515,8 @@ class LobbyScene:
             self.bot_index = (self.bot_index + 1) % len(self.bot_names)
         elif kind == "delay":
             self.bot_delay_index = (self.bot_delay_index + 1) % len(BOT_DELAYS)
+        elif kind == "clock":
+            self.clock_index = (self.clock_index + 1) % len(CLOCKS)
         elif kind == "filter":
             games = self.replay_list.games() if self.replay_list else []
             order = [None, *games]
@@ -363,6 +538,7 @@ class LobbyScene:
             self._refresh_replays()
 
     def update(self, app, dt_ms: int) -> None:
+        self._remember()
         if self.replay_list is not None and len(self.replays) != len(self.replay_list.entries(self.replay_filter)):
             self._filter_replays()
         with self._lock:
@@ -376,7 +552,16 @@ class LobbyScene:
             self._say("")
             self._open_table(app, *joined)
 
+    def frame_key(self, app) -> tuple:
+        """What the lobby shows besides input (client.app draws when it changes): the hosts found,
+        the replays and their verdicts as they come in, the message, a join under way."""
+        with self._lock:
+            hosts = tuple(self.hosts)
+        entries = tuple(self.replay_list.entries(self.replay_filter)) if self.replay_list else ()
+        return hosts, entries, self.message, self.message_ok, self.joining is None
+
     def close(self) -> None:
+        self._remember()
         if self.browser is not None:
             with contextlib.suppress(Exception):
                 self.browser.close()
@@ -403,6 +588,8 @@ class LobbyScene:
         for button in self.buttons:
             button.draw(surface, mouse, px)
         self.address.draw(surface, px)
+        for field_ in self._name_fields():
+            field_.draw(surface, px - 4)
 
     def _draw_lan(self, surface, box: pygame.Rect, px: int) -> None:
         inner = panel(surface, box, "games on the LAN", px)
@@ -418,9 +605,12 @@ class LobbyScene:
             draw_text(surface, f"{title} - {host.host_name}", (inner.x, y), px - 1, theme.TEXT, bold=True)
             draw_text(surface, f"key {host.fingerprint}  free seats {host.free_seats}  v{host.version}",
                       (inner.x, y + px), px - 4, theme.MUTED)
+            terms, timed = clocks.terms_words(host.terms)
+            draw_text(surface, fit(terms, px - 4, inner.w, bold=timed), (inner.x, y + 2 * px - 2), px - 4,
+                      theme.ACCENT if timed else theme.MUTED, bold=timed)
             self.buttons.append(Button(pygame.Rect(inner.right - 70, y + 2, 70, px + 6), "join",
                                        f"join:{host.address}", enabled=host.free_seats > 0))
-            y += 2 * px + 12
+            y += 3 * px + 10
         y = inner.bottom - 2 * px - 24
         draw_text(surface, "join by address", (inner.x, y), px - 2, theme.MUTED)
         self.address.rect = pygame.Rect(inner.x, y + px, inner.w - 80, px + 12)
@@ -438,7 +628,12 @@ class LobbyScene:
                    self.players > 1, role == "me") for seat, role in enumerate(self.roles)]
         if len(cells) % 2:
             cells.append(None)
+        names = [seat for seat, role in enumerate(self.roles) if role == "here"]
+        cells += [("", f"name:{seat}", True, False) for seat in names]   # a text field each: the player's name
+        if len(cells) % 2:
+            cells.append(None)
         cells += [(f"{k}: {v}", f"option:{k}", True, False) for k, v in self.options.items()]
+        cells.append((f"clock: {clock_words(CLOCKS[self.clock_index])}", "clock:", True, False))
         cells.append((f"bot delay: {delay:g} s" if delay else "bot delay: none", "delay:", True, False))
         # the rows share the room above the start buttons: closer together when the game list and the
         # settings are long, and the games in two columns when even that is not enough
@@ -465,7 +660,14 @@ class LobbyScene:
             if cell is not None:
                 label, key, enabled, selected = cell
                 rect = pygame.Rect(inner.x + (k % 2) * (half + 8), y, half, height)
-                self.buttons.append(Button(rect, label, key, enabled=enabled, selected=selected))
+                if key.startswith("name:"):   # "name 1" and the field beside it
+                    tag = draw_text(surface, f"name {key[5:]}", (rect.x + 2, rect.centery), px - 4, theme.MUTED,
+                                    anchor="midleft")
+                    field_ = self._name_input(int(key[5:]))
+                    field_.rect = pygame.Rect(tag.right + 6, rect.y, rect.right - tag.right - 6, rect.h)
+                    field_.placeholder = self._default_name(int(key[5:]))
+                else:
+                    self.buttons.append(Button(rect, label, key, enabled=enabled, selected=selected))
             if k % 2 == 1:
                 y += pitch
         y = inner.bottom - px - 14

@@ -5,8 +5,12 @@ through the game's renderer; nothing here knows a rule.
 What a player must always know is on screen: whose turn it is, the other players' connection (a
 banner within seconds of losing one, with what happens next and when), why a button is greyed or a
 click did nothing (one notice line, the same in every game, cleared by the next action), the other
-seats' last move (named and outlined for a moment), and at the end who won and why, in words.
-Nothing irreversible by accident: resigning takes a second click on a button that says so.
+seats' last move (named and outlined for a moment), every seat's move clock when the game is timed
+(red, with a warning in words, before one runs out), and at the end who won and why, in words, and
+whether a rematch can still come (never contradicting the log).
+Nothing irreversible by accident: resigning takes a second click on a button that says so (it stays
+armed while the player reads it), and leaving mid-game (the top bar's button, or Esc) first says what
+leaving means for this game. A step with one possible action is one keypress (Enter or Space).
 
 Hot seat: when several people play seats of this peer, the controller shows one of them at a time
 (`ctl.seat`); whenever that changes from one person to another, a cover over the whole window says
@@ -20,15 +24,16 @@ import pygame
 
 from client.actions import ActionBuilder
 from client.controller import Controller, obliged_to_rematch
+from client.ending import RematchState, rematch_words
 from client.games import renderer_for, seat_style
 from client.moves import label, words
-from client.ui import textfit, theme
+from client.ui import clocks, dialog, textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
 from engines.core import COMMON_ACTIONS
 
-CONFIRM_MS = 4000       # how long the armed "resign? click again" button waits for the second click
 NOTICE_MS = 6000        # how long a notice stays when nothing else happens
 LAST_MOVE_MS = 2500     # how long another seat's move stays outlined and named on the board
+BREATHE_MS = 66         # highlights on the board breathe: a picture this often while there are any
 
 
 class TableScene:
@@ -40,14 +45,16 @@ class TableScene:
         self.builder = ActionBuilder([])
         self.legal_key: tuple[str, ...] | None = ()
         self.buttons: list[Button] = []
-        self.chat_input = TextInput(placeholder="chat: type and press Enter")
+        self.chat_input = TextInput(placeholder="chat: click, type, Enter")
         self.board_rect = pygame.Rect(0, 0, 10, 10)
         self.flash_ms = 0
         self.log_seen = 0
         self.notice = ""              # the one feedback line: why something did not happen
         self.notice_bad = True
         self.notice_ms = 0
-        self.resign_armed_ms = 0      # > 0: the resign button waits for its confirming click
+        self.resign_armed = False     # the resign button waits for its confirming click (no time limit)
+        self.confirm: str | None = None       # a question over the table ("leave"), until it is answered
+        self.confirm_buttons: list[Button] = []
         self.last_move = ""           # another seat's latest move, in words
         self.last_action = ""         # ... and as its action text, for the board's outline
         self.last_seat: int | None = None  # ... and the seat that made it
@@ -125,9 +132,29 @@ class TableScene:
         """Why nothing can be chosen now, in words."""
         return self.ctl.unavailable() or "nothing to choose now"
 
+    def _ways_on(self, tokens: list[str]) -> list[str]:
+        """The legal actions that begin with `tokens`."""
+        n = len(tokens)
+        return [a for a in self.builder.legal if a.split(" ")[:n] == tokens]
+
+    def _only_action(self) -> str | None:
+        """The one action the tokens chosen so far can still become (None: none, or several)."""
+        ways = self._ways_on(list(self.builder.tokens))
+        return ways[0] if len(ways) == 1 else None
+
+    def _take(self, token: str) -> None:
+        """A choice from the list (a key or its button): a token that leads to one action only is that
+        whole action at once, so a step with a single possible action takes one keypress."""
+        self.notice = ""
+        self.builder.push(token)
+        only = self._only_action()
+        if only is not None:
+            self.builder.choose(only)
+        self._after_token()
+
     def token_label(self, token: str) -> str:
         """A choice's text: the renderer's name for it, else the engine's words for the action it
-        completes, else the token itself."""
+        completes (or for the one action it leads to), else the token itself."""
         key = (self.legal_key, tuple(self.builder.tokens), token)
         cached = self._labels.get(key)
         if cached is not None:
@@ -138,10 +165,13 @@ class TableScene:
         renderer = self.renderer
         named = renderer.label(view, list(self.builder.tokens), token) if hasattr(renderer, "label") else None
         whole = " ".join([*self.builder.tokens, token])
+        ways = self._ways_on(whole.split(" "))
         if named:
             text = named
         elif whole in self.builder.legal:
             text = label(self.ctl.describe(whole), whole)
+        elif len(ways) == 1:
+            text = label(self.ctl.describe(ways[0]), ways[0])
         else:
             text = token
         self._labels[key] = text
@@ -163,17 +193,25 @@ class TableScene:
         self.builder.clear()
 
     def handle(self, event: pygame.event.Event, app) -> None:
+        if self.confirm is not None:  # a question over the table takes every event until it is answered
+            self._answer(event, app)
+            return
         if self.cover is not None:  # nothing reaches the table under the cover but the hand-over itself
             if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                 if any(b.key == "uncover" and b.rect.collidepoint(event.pos) for b in self.buttons):
                     self._uncover()
             elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
                 self._uncover()
+            elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                self.confirm = "leave"
             return
+        typing = self.chat_input.focused
         said = self.chat_input.handle(event)
-        if said:
-            self.ctl.chat(said)
-        if event.type in (pygame.KEYDOWN, pygame.TEXTINPUT) and self.chat_input.focused:
+        if said is not None:
+            if said.strip():
+                self.ctl.chat(said)
+            self.chat_input.focused = False  # sent: the keys are the table's again (1-9 choose, not type)
+        if typing and event.type in (pygame.KEYDOWN, pygame.TEXTINPUT):
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._click(event.pos, app)
@@ -187,12 +225,12 @@ class TableScene:
             if button.rect.collidepoint(pos):
                 if button.enabled:
                     if button.key != "action:resign":
-                        self.resign_armed_ms = 0
+                        self._disarm()
                     self._button(button.key, app)
                 else:
                     self.say(f"{button.label}: not possible now ({self._disabled_reason(button.key)})")
                 return
-        self.resign_armed_ms = 0
+        self._disarm()
         view = self.ctl.view()
         if not (self.board_rect.collidepoint(pos) and self.renderer is not None and view):
             return
@@ -248,7 +286,8 @@ class TableScene:
         if kind == "send":
             return "the action is not complete yet"
         if kind == "rematch":
-            return "the others have left" if not self._rematch_open() else "already asked"
+            state = self._rematch()
+            return state.closed if state is not None and state.closed else "already asked"
         return "not available"
 
     def _button(self, key: str, app) -> None:
@@ -256,13 +295,12 @@ class TableScene:
         if kind in ("token", "undo", "send", "action"):
             self.notice = ""  # a choice made: an earlier refusal no longer applies
         if kind == "token":
-            self.builder.push(value)
-            self._after_token()
-        elif kind == "action" and value == "resign" and not self.resign_armed_ms:
-            self.resign_armed_ms = CONFIRM_MS
-            self.say("click \u201cconfirm resign\u201d again to give up this game", bad=False)
+            self._take(value)
+        elif kind == "action" and value == "resign" and not self.resign_armed:
+            self.resign_armed = True
+            self.say("click \u201cconfirm resign\u201d again to give up this game (Esc: keep playing)", bad=False)
         elif kind == "action":
-            self.resign_armed_ms = 0
+            self.resign_armed = False
             self._send(value)
         elif kind == "undo":
             self._undo()
@@ -273,29 +311,81 @@ class TableScene:
         elif kind == "rematch":
             self.rematch_asked = True
             self.ctl.rematch(True)
+        elif kind == "ask-leave":
+            self._ask_leave(app)
         elif kind == "leave":
-            if self.on_leave:
-                self.on_leave(app)
-            else:
-                app.pop()
+            self._leave(app)
+
+    def _leave(self, app) -> None:
+        self.confirm = None
+        if self.on_leave:
+            self.on_leave(app)
+        else:
+            app.pop()
+
+    def _ask_leave(self, app) -> None:
+        """Leave at once when nothing is lost by it (the game is over), else ask first, saying what
+        leaving means for this game."""
+        if self.ctl.ending() is not None:
+            self._leave(app)
+        else:
+            self.confirm = "leave"
+
+    def leave_words(self) -> str:
+        words = getattr(self.ctl, "leave_words", None)
+        return words() if words is not None else "This game is not recorded: leaving ends it."
+
+    def _answer(self, event: pygame.event.Event, app) -> None:
+        """The leave question: its buttons, Y to leave, Esc or N to stay."""
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for button in self.confirm_buttons:
+                if button.rect.collidepoint(event.pos):
+                    if button.key == "leave":
+                        self._leave(app)
+                    else:
+                        self.confirm = None
+                    return
+        elif event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_y:
+                self._leave(app)
+            elif event.key in (pygame.K_ESCAPE, pygame.K_n):
+                self.confirm = None
+
+    def _disarm(self) -> None:
+        if self.resign_armed:
+            self.resign_armed = False
+            if not self.notice_bad:
+                self.notice = ""
+
+    def _escape(self, app) -> None:
+        """Esc takes back the latest thing first: an armed resign, the tokens chosen; then leaving."""
+        if self.resign_armed:
+            self._disarm()
+        elif self.builder.tokens:
+            self.builder.clear()
+        else:
+            self._ask_leave(app)
 
     def _key(self, event: pygame.event.Event, app) -> None:
         if event.key == pygame.K_BACKSPACE:
             self._undo()
         elif event.key == pygame.K_ESCAPE:
-            self.builder.clear()
-            self.resign_armed_ms = 0
-        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            done = self.builder.complete()
+            self._escape(app)
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            done = self.builder.complete() or self._only_action()
             if done:
+                self._disarm()
                 self._send(done)
+            elif self.builder.legal:
+                self.say("Enter plays the action once it is complete: choose with keys 1-9 or on the board")
+            else:
+                self.say(f"not now: {self._why_not()}")
         elif pygame.K_1 <= event.key <= pygame.K_9:
             index = event.key - pygame.K_1
             choices = self.builder.candidates()
             if index < len(choices):
-                self.notice = ""
-                self.builder.push(choices[index])
-                self._after_token()
+                self._disarm()
+                self._take(choices[index])
             elif not self.builder.legal:
                 self.say(f"key {index + 1}: not now: {self._why_not()}")
             else:
@@ -318,8 +408,9 @@ class TableScene:
                 self.flash_ms = 450  # a fading frame marks another seat's move
         self.flash_ms = max(0, self.flash_ms - dt_ms)
         self.last_move_ms = max(0, self.last_move_ms - dt_ms)
-        self.resign_armed_ms = max(0, self.resign_armed_ms - dt_ms)
-        if self.notice_ms:
+        if self.resign_armed and "resign" not in (self.legal_key or ()):
+            self._disarm()   # the game moved on (it ended, or it is no longer this seat's to resign)
+        if self.notice_ms and not self.resign_armed:   # the resign question stays while it is open
             self.notice_ms = max(0, self.notice_ms - dt_ms)
             if not self.notice_ms:
                 self.notice = ""
@@ -329,6 +420,40 @@ class TableScene:
               and self._rematch_open() and obliged_to_rematch(self.ctl.view(), self.ctl.seat)):
             self.rematch_asked = True  # the winner of a surrendered game must accept (the view says so)
             self.ctl.rematch(True)
+
+    def frame_key(self, app) -> tuple:
+        """What the picture shows besides input (client.app draws when it changes): the game's
+        progress, the status, the choices, the notices, the clocks' seconds, the other players'
+        connection, the end and the rematch."""
+        ctl = self.ctl
+        progress = ctl.progress() if hasattr(ctl, "progress") else len(ctl.log)
+        peers = tuple((p.name, p.connected, int(p.gone_s), p.next) for p in ctl.peers())
+        return (progress, len(ctl.chat_lines), ctl.status(), self.legal_key, tuple(self.builder.tokens),
+                self.notice, self.resign_armed, self.confirm, self.cover, self.revealed_for, self.rematch_asked,
+                self.last_move_ms > 0, self.flash_ms > 0, self._chips(), peers, ctl.ending(), self._rematch())
+
+    def frame_ms(self, app) -> int | None:
+        """While the board breathes (highlights to click) a picture every BREATHE_MS, else none."""
+        if self.cover is None and self.confirm is None and self.builder.legal and self.ctl.ending() is None:
+            return BREATHE_MS
+        return None
+
+    def _chips(self) -> tuple:
+        """The seats' clocks as shown (whole seconds), empty for an untimed game or a local one."""
+        read = getattr(self.ctl, "clocks", None)
+        return clocks.chips(read(), self.ctl.names) if read is not None else ()
+
+    def _rematch(self) -> RematchState | None:
+        """The rematch as the controller has it (None before the end); a controller that cannot say
+        more has one open whenever its ending says so."""
+        ending = self.ctl.ending() if hasattr(self.ctl, "ending") else None
+        if ending is None:
+            return None
+        state = getattr(self.ctl, "rematch_state", None)
+        if state is not None:
+            return state()
+        return RematchState(ending.rematch_open, self.rematch_asked, (),
+                            "" if ending.rematch_open else "the game cannot be played again")
 
     def _named(self, text: str) -> str:
         """A log line with the seat number turned into the player's name."""
@@ -340,8 +465,8 @@ class TableScene:
         return out
 
     def _rematch_open(self) -> bool:
-        ending = self.ctl.ending() if hasattr(self.ctl, "ending") else None
-        return ending is not None and ending.rematch_open
+        state = self._rematch()
+        return state is not None and state.open
 
     def draw(self, surface: pygame.Surface, app) -> None:
         w, h = surface.get_size()
@@ -363,7 +488,10 @@ class TableScene:
             name = names[seat] if seat < len(names) and names[seat] and names[seat] != "you" else ""
             seat_txt = f"you: seat {seat}" + (f", {name}" if name else "")
         colour = seat_style(self.ctl.game.id if self.ctl.game is not None else None, seat or 0)[0]
-        seat_rect = draw_text(surface, fit(seat_txt, px, side_w), (w - 16, 14), px, colour,
+        leave_w = theme.font(px - 2).size("leave (Esc)")[0] + 20
+        leave = Button(pygame.Rect(w - 12 - leave_w, 10, leave_w, px + 8), "leave (Esc)", "ask-leave")
+        self.buttons.append(leave)
+        seat_rect = draw_text(surface, fit(seat_txt, px, side_w - leave_w - 16), (leave.rect.x - 12, 14), px, colour,
                               anchor="topright")
         title_px = app.px(30)
         draw_text(surface, fit(self.title, title_px, seat_rect.x - 40, bold=True), (16, 10), title_px, theme.ACCENT,
@@ -393,6 +521,14 @@ class TableScene:
         if banner:
             self._draw_banner(surface, banner, pygame.Rect(12, top, self.board_rect.w, board_top - top - 6), px)
 
+        shown = self._chips()
+        if shown:   # every seat's clock above the status (a timed game)
+            terms = self.ctl.terms() if hasattr(self.ctl, "terms") else ""
+            chip_h = clocks.height(shown, px, self.ctl.seat, terms)
+            game_id = self.ctl.game.id if self.ctl.game is not None else None
+            clocks.draw(surface, pygame.Rect(side.x, side.y, side.w, chip_h), shown, px, self.ctl.seat,
+                        lambda s: seat_style(game_id, s)[0], terms)
+            side = pygame.Rect(side.x, side.y + chip_h + 6, side.w, side.h - chip_h - 6)
         y = self._draw_status(surface, side, px)
         y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, int(side.h * 0.40)), px)
         log_h = side.bottom - y - px * 2 - 24
@@ -401,11 +537,16 @@ class TableScene:
         self.chat_input.draw(surface, px)
         mouse = pygame.mouse.get_pos()
         for button in self.buttons:
-            button.draw(surface, mouse, px)
+            button.draw(surface, mouse, px - 2 if button.key == "ask-leave" else px)
         if ending is not None:
             self._draw_end(surface, ending, app)
         if self.cover is not None:
             self._draw_cover(surface, app, self.cover)
+        self.confirm_buttons = []
+        if self.confirm == "leave":
+            self.confirm_buttons = dialog.draw(surface, pygame.Rect(0, 0, w, h), "Leave this table?",
+                                               self.leave_words(), [("leave the game", "leave"), ("stay", "stay")],
+                                               app.px(22), "Y: leave    Esc: stay", theme.BAD)
 
     def _draw_cover(self, surface, app, seat: int) -> None:
         """The hand-over between two people at one screen: an opaque cover over everything."""
@@ -483,10 +624,10 @@ class TableScene:
         answer = "accept draw" if "accept draw" in legal else "decline draw"
         for i, name in enumerate(("resign", "offer draw", answer)):
             caption = name
-            if name == "resign" and self.resign_armed_ms:
+            if name == "resign" and self.resign_armed:
                 caption = "confirm resign"
             button = Button(pygame.Rect(inner.x + i * (bw + 6), y, bw, px + 6), caption, f"action:{name}",
-                            enabled=name in legal, selected=name == "resign" and bool(self.resign_armed_ms))
+                            enabled=name in legal, selected=name == "resign" and self.resign_armed)
             self.buttons.append(button)
         y += px + 12
         for line in last:
@@ -498,7 +639,10 @@ class TableScene:
         return box.bottom + 8
 
     def _draw_actions(self, surface, box: pygame.Rect, px: int) -> int:
-        inner = panel(surface, box, "your choices" if self.legal_key else "choices", px)
+        title = "choices"
+        if self.legal_key:
+            title = "your choice (Enter plays it)" if self._only_action() is not None else "your choices"
+        inner = panel(surface, box, title, px)
         tokens = self.builder.tokens
         if tokens:
             bw = max(60, min(90, inner.w // 5))
@@ -526,12 +670,11 @@ class TableScene:
         inner = panel(surface, box, "moves and chat", px)
         rows = max(1, inner.h // (px + 1))
         lines: list[tuple[str, tuple]] = []
-        for entry in self.ctl.log[-rows:]:
-            if entry.startswith("chat "):
-                continue  # chat lines come from chat_lines, once
-            lines += [(part, theme.TEXT) for part in wrap(entry, px - 2, inner.w)]
-        for entry in self.ctl.chat_lines[-rows:]:
-            lines += [(part, theme.ACCENT) for part in wrap(entry, px - 2, inner.w)]
+        entries = getattr(self.ctl, "lines_with_chat", None)
+        for entry in (self.ctl.log if entries is None else entries)[-rows:]:  # chat among the moves, as said
+            chat = entry.startswith("chat ")
+            lines += [(part, theme.ACCENT if chat else theme.TEXT)
+                      for part in wrap(entry.removeprefix("chat "), px - 2, inner.w)]
         y = inner.y
         for text, colour in lines[-rows:]:
             draw_text(surface, text, (inner.x, y), px - 2, colour)
@@ -543,7 +686,11 @@ class TableScene:
         detail = wrap(ending.detail, body, width - 40)[:4]
         path = getattr(self.ctl, "replay_path", None)
         saved = wrap(f"replay saved: {path}".replace("/", "/ "), small, width - 40)[:3] if path else []
-        height = 20 + big + 16 + len(detail) * (body + 4) + len(saved) * small + 16 + 44
+        state = self._rematch() if hasattr(self.ctl, "rematch") else None
+        said, caption = rematch_words(state, self.rematch_asked) if state is not None else ("", "")
+        again = wrap(said, small + 2, width - 40)[:2]
+        height = (20 + big + 16 + len(detail) * (body + 4) + len(saved) * small + 16 + len(again) * (small + 4)
+                  + (8 if again else 0) + 44)
         box = pygame.Rect(0, 0, width, height)
         box.center = self.board_rect.center
         shade = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -562,13 +709,16 @@ class TableScene:
         for line in saved:
             draw_text(surface, line.replace("/ ", "/"), (box.centerx, y), small, theme.MUTED, anchor="midtop")
             y += small
+        y += 8
+        for line in again:   # the rematch as the session has it: who wants one, or why none can come
+            draw_text(surface, line, (box.centerx, y), small + 2, theme.HILITE if state.open else theme.MUTED,
+                      anchor="midtop")
+            y += small + 4
         bw = min(180, (box.w - 60) // 2)
         row = [Button(pygame.Rect(box.centerx + 10, box.bottom - 50, bw, 36), "leave table", "leave")]
-        if hasattr(self.ctl, "rematch"):
-            open_ = ending.rematch_open
-            caption = "rematch asked..." if self.rematch_asked else ("rematch" if open_ else "no rematch: they left")
+        if state is not None:
             row.append(Button(pygame.Rect(box.centerx - 10 - bw, box.bottom - 50, bw, 36), caption, "rematch",
-                              enabled=open_ and not self.rematch_asked))
+                              enabled=state.open and not (state.asked or self.rematch_asked)))
         for button in row:
             self.buttons.append(button)
             button.draw(surface, pygame.mouse.get_pos(), app.px(20))

@@ -162,6 +162,10 @@ class ViewerScene:
                 self.playing = False
                 break
 
+    def frame_key(self, app) -> tuple:
+        """What changes the picture besides input (client.app draws only then): autoplay moving on."""
+        return self.st.position, self.st.mode, self.playing, self.notice
+
     # ------------------------------------------------------------------ frame
     def draw(self, surface: pygame.Surface, app) -> None:
         w, h = surface.get_size()

@@ -90,7 +90,9 @@ def problems(frame: Frame) -> list[str]:
         if not _inside(rect, window):
             out.append(f"{words!r} at {tuple(rect)} leaves the {frame.size[0]}x{frame.size[1]} window")
             continue
-        holders = [r for kind, r, _ in items[:i] if kind == "box" and r.collidepoint(rect.center)]
+        # a text on a dialog sits in the dialog's boxes, not in those it covers
+        floor = max((k for k, (kind, _, what) in enumerate(items[:i]) if kind == "box" and what == "modal"), default=0)
+        holders = [r for kind, r, _ in items[floor:i] if kind == "box" and r.collidepoint(rect.center)]
         if holders:
             holder = min(holders, key=lambda r: r.w * r.h)
             if not _inside(rect, holder):

@@ -1,0 +1,128 @@
+"""Every seat's move clock on a table, as a chess player expects it: one chip per seat with the time
+left, the running one lit, any limit on the decision awaited now beside it, and a warning in red, in
+words, before a clock runs out (a game with a move clock is lost by forfeit at 0).
+
+The figures are the table's peer's own (netplay.session.SeatClock): another peer's clock may differ by
+the network delay. Whole seconds only: a picture a second is enough for a clock at rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pygame
+
+from client.ui import textfit, theme
+from client.ui.widgets import draw_text, fit
+from netplay.wire import clip
+
+LOW_CLOCK_S = 20      # a running move clock below this is drawn in red, and its seat is warned
+LOW_LIMIT_S = 10      # the same for a limit on one decision
+
+
+@dataclass(frozen=True, slots=True)
+class Chip:
+    """One seat's clock as shown: the texts are what a frame key compares (a picture a second)."""
+
+    seat: int
+    name: str
+    left: str             # "4:05", "" without a move clock
+    limit: str            # "0:25" for the decision awaited now, "" without one
+    running: bool
+    low: str              # when the running clock (or limit) runs low: the time left of the nearer one
+
+
+def terms_words(terms: str) -> tuple[str, bool]:
+    """A line of a game's terms (the lobby's list of LAN games, a timed table), the clock first, and
+    whether they say the game is timed (a move clock: a player who runs out of time loses by
+    forfeit). The text may come from the LAN: clipped, control characters replaced, never shown raw."""
+    if not terms:
+        return "terms not announced: you see them once you join", False
+    parts = clip(terms, 200).split(", ")
+    # a move clock, or a limit on each decision: a player who runs out of time loses
+    timed = not any(p.startswith("untimed") for p in parts) and any(
+        p.startswith("clock ") or " per move at most" in p or p.startswith("limit") for p in parts)
+    # what decides a game's pace first (the clock, a limit per decision), the protocol's details after
+    parts.sort(key=lambda p: 0 if p.startswith(("clock", "limit", "untimed")) or "per move" in p else 1)
+    text = ", ".join(parts)
+    return (f"TIMED: {text}" if timed else text), timed
+
+
+def clock_text(seconds: float) -> str:
+    """m:ss (h:mm:ss past an hour), whole seconds left rounded down: 0:00 is the last second."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def chips(clocks: Sequence, names: Sequence[str]) -> tuple[Chip, ...]:
+    """The chips of a table's clocks (SeatClock-like: seat, left_s, running, limit_s), one per seat
+    as soon as anything is timed (a move clock, or a limit on the decision awaited now: the others'
+    chips then show their names alone); empty when nothing is."""
+    if all(c.left_s is None and getattr(c, "limit_s", None) is None for c in clocks):
+        return ()
+    out = []
+    for clock in clocks:
+        left, limit = clock.left_s, getattr(clock, "limit_s", None)
+        name = clip(names[clock.seat], 64) if clock.seat < len(names) and names[clock.seat] else f"seat {clock.seat}"
+        low = ""
+        if clock.running:
+            near = [t for t, bound in ((left, LOW_CLOCK_S), (limit, LOW_LIMIT_S)) if t is not None and t < bound]
+            low = clock_text(min(near)) if near else ""
+        out.append(Chip(clock.seat, name, "" if left is None else clock_text(left),
+                        "" if limit is None else clock_text(limit), clock.running, low))
+    return tuple(out)
+
+
+def warning(shown: Sequence[Chip], me: int | None) -> str:
+    """The words for the seat at this screen when its own clock runs low ("" otherwise)."""
+    for chip in shown:
+        if chip.seat == me and chip.low:
+            return f"hurry: {chip.low} left to decide, or you lose by forfeit"
+    return ""
+
+
+def height(shown: Sequence[Chip], px: int, me: int | None, terms: str = "") -> int:
+    """The room `draw` takes for these chips (0 when there are none)."""
+    if not shown:
+        return 0
+    rows = (len(shown) + 1) // 2
+    return 12 + rows * (px + 10) + (px + 2 if warning(shown, me) else 0) + (px - 2 if terms else 0)
+
+
+def draw(surface: pygame.Surface, box: pygame.Rect, shown: Sequence[Chip], px: int, me: int | None,
+         colour_of: Callable[[int], tuple[int, int, int]], terms: str = "") -> None:
+    """Two chips a row: a seat-coloured mark, the name, the time left (and this decision's limit);
+    then the warning for this screen's seat, and the terms (the clock first)."""
+    pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
+    pygame.draw.rect(surface, theme.PANEL_EDGE, box, width=1, border_radius=8)
+    textfit.box(box, "panel")
+    inner = box.inflate(-12, -12)
+    width = (inner.w - 6) // 2
+    small = px - 3
+    for i, chip in enumerate(shown):
+        rect = pygame.Rect(inner.x + (i % 2) * (width + 6), inner.y + (i // 2) * (px + 10), width, px + 6)
+        edge = theme.BAD if chip.low else theme.ACCENT if chip.running else theme.PANEL_EDGE
+        pygame.draw.rect(surface, (60, 24, 24) if chip.low else theme.BUTTON if chip.running else theme.BUTTON_DOWN,
+                         rect, border_radius=5)
+        pygame.draw.rect(surface, edge, rect, width=2 if chip.running else 1, border_radius=5)
+        textfit.box(rect, "clock")
+        mark = pygame.Rect(rect.x + 5, rect.centery - 4, 8, 8)
+        pygame.draw.rect(surface, colour_of(chip.seat), mark)
+        times = " / ".join(t for t in (chip.left, f"move {chip.limit}" if chip.limit else "") if t)
+        colour = theme.BAD if chip.low else theme.TEXT if chip.running else theme.MUTED
+        time_rect = draw_text(surface, times, (rect.right - 6, rect.centery), px - 1, colour, bold=chip.running,
+                              anchor="midright")
+        room = time_rect.x - mark.right - 12
+        if room > small:
+            draw_text(surface, fit(chip.name, small, room), (mark.right + 5, rect.centery), small, colour,
+                      anchor="midleft")
+    y = inner.y + ((len(shown) + 1) // 2) * (px + 10)
+    words = warning(shown, me)
+    if words:
+        draw_text(surface, fit(words, px - 2, inner.w, bold=True), (inner.x, y), px - 2, theme.BAD, bold=True)
+        y += px + 2
+    if terms:
+        draw_text(surface, fit(terms_words(terms)[0], px - 5, inner.w), (inner.x, y), px - 5, theme.MUTED)

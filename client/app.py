@@ -6,6 +6,8 @@ the loop and is only polled. Tests drive `App.step` with synthetic events and ta
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 from pathlib import Path
 from typing import Protocol
@@ -13,6 +15,8 @@ from typing import Protocol
 import pygame
 
 from client.ui import theme
+
+log = logging.getLogger("netplay.client")
 
 
 class Scene(Protocol):
@@ -76,15 +80,45 @@ class App:
                 return
             if event.type == pygame.VIDEORESIZE:
                 self.window = pygame.display.get_surface()
-            self.scene.handle(event, self)
+            scene = self.scene
+            try:
+                scene.handle(event, self)
+            except Exception as exc:
+                self.failed(scene, exc)
             if not self.running or not self.scenes:
                 return
         dt = dt_ms if dt_ms is not None else self.clock.get_time()
-        self.scene.update(self, dt)
-        self.window.fill(theme.BG)
-        self.scene.draw(self.window, self)
+        scene = self.scene
+        try:
+            scene.update(self, dt)
+            self.window.fill(theme.BG)
+            scene.draw(self.window, self)
+        except Exception as exc:
+            self.failed(scene, exc)
+            self.window.fill(theme.BG)
+            with contextlib.suppress(Exception):  # the error scene itself, drawn at once
+                self.scene.draw(self.window, self)
         pygame.display.flip()
         self.frames += 1
+
+    def failed(self, scene: Scene, exc: Exception) -> None:
+        """A scene raised: never the end of the app. The error is logged with its traceback and shown
+        in the failed scene's place; "back" leaves as the scene would (its `on_leave`), so the lobby
+        and anything under it go on."""
+        from client.scenes.error import ErrorScene
+
+        if os.environ.get("NETPLAY_SCENE_ERRORS") == "raise":  # the tests: a scene's bug fails the test
+            raise exc
+        log.error("the %s failed", type(scene).__name__, exc_info=exc)
+        where = {"TableScene": "the game table", "ViewerScene": "the replay viewer", "LobbyScene": "the lobby"}.get(
+            type(scene).__name__, "this screen")
+        error = ErrorScene(where, exc, getattr(scene, "on_leave", None))
+        if isinstance(scene, ErrorScene) or scene not in self.scenes:
+            return
+        if len(self.scenes) > 1 and self.scenes[0] is not scene:
+            self.scenes[self.scenes.index(scene):] = [error]
+        else:
+            self.scenes.append(error)  # the bottom scene stays under it: "back" returns to it
 
     def run(self, max_frames: int | None = None) -> None:
         while self.running and self.scenes and (max_frames is None or self.frames < max_frames):

@@ -188,3 +188,41 @@ def test_the_last_move_is_outlined_on_the_board(gid, tides, tmp_path):
         marked = _board(app, viewer)
         assert marked != plain, f"{gid}: {move.action!r} is not outlined"
         app.screenshot(ARTIFACTS / f"viewer-{gid}-mark-{verb}.png")
+
+
+def test_a_catan_sandbox_survives_development_cards(tmp_path):
+    """Issue 27, item 1: "play from here" on a base Catan replay closed the whole app at the first
+    development card bought (the sandbox dealt from a full deck). Forked after cards were dealt, the
+    sandbox plays on through more purchases; the person's seat sees only its own cards."""
+    import random
+
+    record = record_match("catan", bots.make("catan", ["smart"], 3), seed=5, players=3, directory=tmp_path,
+                          reproducible=True)
+    app, viewer = _open(record.path)
+    st = viewer.st
+    dealt = [e.at for e in st.events if e.chance is not None and e.chance.kind == "deal"]
+    assert len(dealt) >= 4
+    st.seek(dealt[2])
+    app.step([], 16)
+    _click(app, next(b for b in viewer.buttons if b.key == "fork").rect.center)
+    table = app.scene
+    assert isinstance(table, TableScene)
+    ctl = table.ctl
+    ctl.bot_delay_ms = 0
+    me = ctl.seat
+    helper = bots.make("catan", ["smart"], 3)[me]
+    rng = random.Random(1)
+    bought = 0
+    for _ in range(3000):
+        app.step([], 50)
+        if ctl.result() is not None or bought >= 2:
+            break
+        legal = ctl.legal()
+        if legal:
+            action = "buy" if "buy" in legal else helper.choose(ctl.game, ctl.referee.state_of(me), me, legal, rng)
+            bought += action == "buy"
+            ctl.submit(action)
+    assert app.scene is table and app.running
+    assert sum(len(cards) for cards in ctl.referee.dealt.values()) > 3, "no card was dealt in the sandbox"
+    view = ctl.view()
+    assert all("cards" not in entry for s, entry in enumerate(view["dev"]) if s != me)

@@ -18,6 +18,7 @@ from client.games import renderer_for, seat_style
 from client.replaytext import move_text, replay_ending
 from client.ui import textfit, theme
 from client.ui.widgets import Button, draw_text, fit, panel, wrap
+from replays import sandbox
 from replays.stepping import Stepper
 
 SPEEDS = (250, 500, 1000, 2000)  # autoplay: milliseconds per step
@@ -66,33 +67,23 @@ class ViewerScene:
 
     def can_fork(self) -> tuple[bool, str]:
         """Whether "play on from here" is possible, and why not."""
-        if not self.st.revealed_known:
-            return False, "the replay does not reveal every secret"
-        state = self.st.state_at(self.st.position, "revealed")
-        if self.st.game.result(state) is not None:
-            return False, "the game is over at this position"
-        return True, ""
+        reason = sandbox.why_not(self.st, self.st.position)
+        return not reason, reason
 
     def fork(self, app) -> None:
         """A sandbox table from this position: you at the seat to move (or the perspective seat), bots
-        at the others, every secret of the position known (the replay revealed them)."""
+        at the others, each seat knowing what it knew there and the decks as the replay left them."""
         from client.controller import LocalController
         from client.scenes.table import TableScene
 
-        ok, why = self.can_fork()
-        if not ok:
-            self.notice = f"cannot play on from here: {why}"
+        try:
+            fork = sandbox.fork_at(self.st, self.st.position, seat=self.perspective)
+        except ValueError as exc:
+            self.notice = str(exc)
             return
-        game, header = self.st.game, self.st.header
-        state = self.st.state_at(self.st.position, "revealed")
-        waiting = game.awaiting(state)
-        seat = waiting.seats[0] if waiting.seats else self.perspective
-        ctl = LocalController(game, seat, [self.sandbox_bot], players=header.players,
-                              options=dict(header.option_dict), seed=self.st.number() + 1,
-                              bot_delay_ms=self.bot_delay_ms, start=state)
-        ctl.log.append(f"sandbox from frame {self.st.number()} of the replay: you play seat {seat}, "
-                       f"{self.sandbox_bot} bots the others; nothing is recorded")
-        app.push(TableScene(ctl, f"Sandbox: {game.title} from frame {self.st.number()}"))
+        ctl = LocalController.from_fork(fork, fork.seat, [self.sandbox_bot], seed=fork.number + 1,
+                                        bot_delay_ms=self.bot_delay_ms)
+        app.push(TableScene(ctl, f"Sandbox: {fork.game.title} from frame {fork.number}"))
 
     # ------------------------------------------------------------------ events
     def handle(self, event: pygame.event.Event, app) -> None:

@@ -13,9 +13,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Histogram", "Roll", "fairness", "histograms", "tile_text"]
+__all__ = ["ROLLING", "Histogram", "Roll", "fairness", "histograms", "tile_text"]
 
 _EVENT = ("ship", "trade", "politics", "science")   # the C&K event die: the ship on three faces of six
+ROLLING = frozenset(("catan", "catan-ck", "ploc", "quedah-merchant"))   # the games whose engine rolls dice
 
 
 @dataclass(frozen=True, slots=True)

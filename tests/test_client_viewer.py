@@ -227,3 +227,21 @@ def test_a_catan_sandbox_survives_development_cards(tmp_path):
     assert sum(len(cards) for cards in ctl.referee.dealt.values()) > 3, "no card was dealt in the sandbox"
     view = ctl.view()
     assert all("cards" not in entry for s, entry in enumerate(view["dev"]) if s != me)
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (1280, 720), (1920, 1080)])
+def test_the_viewer_buttons_fit_their_captions_at_every_size(size, tides):
+    """Issue 27, item 13: at 1920x1080 "switch view" and "next mark" were cut in their fixed widths."""
+    app, viewer = _open(tides, size)
+    viewer.st.seek(viewer.st.count // 2)
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    buttons = [b for b in viewer.buttons + viewer.chronicle.buttons]
+    assert len(buttons) >= 14
+    for button in buttons:
+        inside = [w for kind, rect, w in frame.items if kind == "text" and button.rect.contains(rect)]
+        assert inside == [button.label], (button.label, inside)
+    around = textfit.Frame(frame.size, [item for item in frame.items if not viewer.board_rect.contains(item[1])])
+    assert not textfit.problems(around), textfit.problems(around)[:3]   # (the board is its renderer's own test)
+    assert all(b.rect.right <= size[0] and b.rect.bottom <= size[1] for b in buttons)
+    app.screenshot(ARTIFACTS / f"viewer-buttons-{size[0]}.png")

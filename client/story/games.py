@@ -29,6 +29,15 @@ class PlocWords(Words):
         return super().play(before, after, seat, action, secret)
 
 
+    def chance(self, before: State, after: State, chance, value) -> list[Entry]:
+        label = chance.label
+        if label.startswith("starting seat of match") and isinstance(value, int):
+            match = label.rsplit(" ", 1)[-1]
+            return [Entry(_cap(f"{self.who(value)} {'start' if value == self.me else 'starts'} match {match}"), value,
+                          "chance")]
+        return super().chance(before, after, chance, value)
+
+
 def words_for(game: Game, names: list[str], me: int | None, all_known: bool = False) -> Words:
     if game.id in ("catan", "catan-ck"):
         from client.story.catan import CatanWords

@@ -99,6 +99,11 @@ class Words:
         shown = ", ".join(str(v) for v in value) if isinstance(value, (tuple, list)) else str(value)
         kind = "roll" if chance.kind == "dice" else "chance"
         label = _YOUR.sub(r"your \1", self.named(label.split(":")[0]))   # "team dice of you" -> "your team dice"
+        for name in self.names:   # "team dice of bob (red)" -> "bob's team dice (red)"
+            owned = re.match(rf"^(.+?) of {re.escape(name)}\b(.*)$", label) if name else None
+            if owned:
+                label = f"{name}'s {owned.group(1)}{owned.group(2)}"
+                break
         return [Entry(_cap(f"{label}: {shown}"), owner, kind)]
 
     def roller(self, state: State, last_seat: int | None) -> int | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from client.dice import histograms, tile_text
+from client.dice import ROLLING, histograms, tile_text
 from client.games import seat_style
 from client.story.record import Chronicle
 from client.story.words import name_seats
@@ -77,7 +77,7 @@ class ChroniclePanel:
             rolls = [r for r in chron.rolls if position is None or r.position <= position]
             self.dice.draw(surface, body, rolls, histograms(game_id or "", rolls), small, chron.proof, colour,
                            lambda text: name_seats(text, names, me), lambda r: tile_text(game_id or "", r),
-                           owner=id(chron))
+                           owner=id(chron), rolling=game_id in ROLLING)
             return
         items, current = self._log_items(chron, names, game_id, position, first or [], extra or [])
         self.log.draw(surface, body, items, small, current)

@@ -34,13 +34,15 @@ class DicePanel:
 
     def draw(self, surface: pygame.Surface, box: pygame.Rect, rolls: list[Roll], hists: list[Histogram], px: int,
              proof: Callable[[Roll], ChanceProof | str], colours: Callable[[int | None], tuple],
-             named: Callable[[str], str], tile: Callable[[Roll], str], owner: int = 0) -> None:
+             named: Callable[[str], str], tile: Callable[[Roll], str], owner: int = 0, rolling: bool = True) -> None:
         self.tiles = []
         small = px
         y = box.y
         if not rolls:
-            for line in wrap("No dice rolled yet. Every roll will show here, with a histogram against fair dice "
-                             "and the proof of each.", small, box.w)[:4]:
+            empty = ("No dice rolled yet. Every roll will show here, with a histogram against fair dice and the "
+                     "proof of each." if rolling else "This game rolls no dice. Its random draws are proven by the "
+                     "same commit-reveal chains, checked by the audit (netplay replay verify).")
+            for line in wrap(empty, small, box.w)[:4]:
                 draw_text(surface, line, (box.x, y), small, theme.MUTED)
                 y += small + 2
             return

@@ -168,3 +168,13 @@ def test_the_viewer_story_follows_the_view_mode(tmp_path):
                          for e in draws)
     assert not any(" draws " in e.text for e in spectator.entries), "the spectator never sees a card drawn"
     assert len(revealed.rolls) == len(spectator.rolls) > 10
+
+
+def test_a_log_that_cannot_follow_says_so_and_never_raises():
+    game = engines.get("catan")
+    chron = Chronicle(game, game.start(3, {}), NAMES, 0)
+    chron.feed("play", 0, "settle 44")
+    chron.feed("play", 0, "fly to the moon")   # an action the engine refuses: the log stops, the table goes on
+    chron.feed("play", 1, "settle 10")
+    assert chron.broken and chron.events_fed == 3
+    assert chron.entries[-1].kind == "note" and "cannot follow" in chron.entries[-1].text

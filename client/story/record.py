@@ -9,6 +9,7 @@ recomputed from them (`replays.proof`). Built incrementally, one application at 
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from client.dice import Roll
@@ -18,6 +19,8 @@ from engines.core import HIDDEN, Game, State
 from replays.proof import ChanceProof, Proofs
 
 __all__ = ["Chronicle", "LiveChronicle", "from_stepper"]
+
+log = logging.getLogger("netplay.client")
 
 
 class Chronicle:
@@ -29,6 +32,7 @@ class Chronicle:
         self.rolls: list[Roll] = []
         self.proofs: Proofs | None = Proofs(session, players) if session is not None else None
         self.events_fed = 0
+        self.broken = ""   # why the log stopped following the game ("" while it follows)
         self._last_seat: int | None = None
 
     @property
@@ -40,11 +44,20 @@ class Chronicle:
         return self.narrator.state
 
     def feed(self, kind: str, seat: int | None, value: Any, position: int = -1, event: Any = None) -> None:
-        narrator = self.narrator
-        waiting = self.game.awaiting(narrator.state)
-        before = narrator.state
-        narrator.feed(kind, seat, value, position, waiting)
         self.events_fed += 1
+        if self.broken:
+            return
+        narrator = self.narrator
+        try:
+            waiting = self.game.awaiting(narrator.state)
+            before = narrator.state
+            narrator.feed(kind, seat, value, position, waiting)
+        except Exception as exc:   # a bug in the words must never take the table down: the log says so
+            log.warning("the game's log stops at application %d", self.events_fed, exc_info=exc)
+            self.broken = f"{type(exc).__name__}: {exc}"
+            narrator.entries.append(Entry(f"(the log cannot follow the game from here: {self.broken})", None,
+                                          "note", position))
+            return
         if kind == "play":
             self._last_seat = seat
             return
@@ -65,7 +78,10 @@ class Chronicle:
         """The proof of a roll, or why there is none."""
         if self.proofs is None or roll.event is None:
             return "a game on this machine alone: its dice come from a local seed, with nobody to prove them to"
-        found = self.proofs.proof(roll.event)
+        try:
+            found = self.proofs.proof(roll.event)
+        except Exception as exc:   # frames this client cannot read as a proof: say so, never crash
+            return f"the proof cannot be computed from these frames ({type(exc).__name__}: {exc})"
         return found if found is not None else "no proof for this kind of chance"
 
 

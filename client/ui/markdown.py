@@ -17,7 +17,10 @@ CODE = (255, 214, 160)
 CODE_BG = (20, 26, 36)
 RULE = (70, 88, 110)
 
-_INLINE = re.compile(r"(`[^`]+`|\*\*[^*]+\*\*|__[^_]+__|\[[^\]]+\]\([^)]*\))")
+_INLINE = re.compile(r"(`[^`]+`|\*\*[^*]+\*\*|__[^_]+__|\[[^\]]+\]\([^)]*\)|(?<![\w*])\*[^*\s][^*]*\*(?![\w*]))")
+# glyphs the app's font does not have, as the text it can show
+_FALLBACK = str.maketrans({"\u2192": "->", "\u2190": "<-", "\u2194": "<->", "\u21d2": "=>", "\u222a": " u ",
+                           "\u2208": " in ", "\u2113": "l"})
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _LIST = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -34,7 +37,7 @@ class Block:
 
 def parse(text: str) -> list[Block]:
     """Markdown text as blocks (a paragraph joins its lines)."""
-    text = _CONTROL.sub("", text.replace("\t", "    "))
+    text = _CONTROL.sub("", text.replace("\t", "    ")).translate(_FALLBACK)
     blocks: list[Block] = []
     lines = text.split("\n")
     i = 0
@@ -107,6 +110,8 @@ def runs(text: str) -> list[tuple[str, str]]:
             out.append((part[2:-2], "b"))
         elif part.startswith("[") and "](" in part:
             out.append((part[1:part.index("](")], ""))
+        elif part.startswith("*") and part.endswith("*") and len(part) > 2:
+            out.append((part[1:-1], ""))   # *emphasis*: the words without their stars
         else:
             out.append((part, ""))
     return out

@@ -48,6 +48,8 @@ def test_markdown_blocks_and_inline_styles():
     assert kinds == ["h1", "p", "h2", "li", "li", "li", "table", "code", "rule", "p"], kinds
     assert blocks[3].text == "one more" and blocks[4].depth == 1 and blocks[5].bullet == "1."
     assert blocks[6].rows == [["a", "b"], ["1", "`x`"]] and blocks[-1].text == "badchar"
+    assert markdown.runs("a *word* and 2*3") == [("a ", ""), ("word", ""), (" and 2*3", "")]
+    assert markdown.parse("x \u2192 y")[0].text == "x -> y"   # a glyph the font lacks, as text
     assert markdown.runs(blocks[1].text) == [("A ", ""), ("bold", "b"), (" word, a ", ""), ("code", "c"),
                                              (" span and ", ""), ("a link", ""), (".", "")]
     pygame.font.init()

@@ -43,6 +43,7 @@ class Histogram:
     counts: tuple[int, ...]
     expected: tuple[float, ...]   # the count each bar should have on average after this many rolls
     last: int | None = None       # the bar of the latest roll counted
+    unit: str = "rolls"           # what is counted: "rolls" (a sum, the event die) or "dice" (each face)
 
     @property
     def n(self) -> int:
@@ -66,13 +67,14 @@ def _two_dice(sides: int = 6) -> list[float]:
     return [w / sides ** 2 for w in ways]
 
 
-def _hist(title: str, labels: list[str], probabilities: list[float], outcomes: list[int]) -> Histogram:
+def _hist(title: str, labels: list[str], probabilities: list[float], outcomes: list[int],
+          unit: str = "rolls") -> Histogram:
     counts = [0] * len(labels)
     for o in outcomes:
         counts[o] += 1
     n = len(outcomes)
     return Histogram(title, tuple(labels), tuple(counts), tuple(n * p for p in probabilities),
-                     outcomes[-1] if outcomes else None)
+                     outcomes[-1] if outcomes else None, unit)
 
 
 def histograms(game_id: str, rolls: list[Roll]) -> list[Histogram]:
@@ -91,7 +93,7 @@ def histograms(game_id: str, rolls: list[Roll]) -> list[Histogram]:
         for value, sides in zip(r.values, r.sides, strict=False):
             by_sides.setdefault(sides, []).append(value - 1)
     return [_hist(f"faces of the d{sides}" if len(by_sides) > 1 else "faces of every die rolled",
-                  [str(f) for f in range(1, sides + 1)], [1 / sides] * sides, faces)
+                  [str(f) for f in range(1, sides + 1)], [1 / sides] * sides, faces, "dice")
             for sides, faces in sorted(by_sides.items())]
 
 
@@ -115,16 +117,17 @@ def fairness(h: Histogram) -> str:
     n = h.n
     if n == 0:
         return "no rolls yet"
+    counted = f"{n} {h.unit if n != 1 else h.unit[:-1] if h.unit == 'rolls' else 'die'}"
     bins = pooled(h.counts, h.expected)
     if len(bins) < 2 or min(e for _, e in bins) < 5:
-        return f"{n} roll{'s' * (n != 1)}: too few to judge yet (a test needs about 5 expected in each bar)"
+        return f"{counted}: too few to judge yet (a test needs about 5 expected in each bar)"
     chi2 = sum((c - e) ** 2 / e for c, e in bins)
     dof = len(bins) - 1
     p = _chi2_sf(chi2, dof)
     verdict = ("as fair dice give" if p >= 0.05 else "unusual (1 game in 20 is this far off)" if p >= 0.01
                else "very unusual for fair dice")
     merged = " (rare bars pooled)" if len(bins) < len(h.counts) else ""
-    return f"{n} rolls: chi-square {chi2:.1f} on {dof} degrees of freedom{merged}, p = {p:.2f}: {verdict}"
+    return f"{counted}: chi-square {chi2:.1f} on {dof} degrees of freedom{merged}, p = {p:.2f}: {verdict}"
 
 
 def _chi2_sf(x: float, k: int) -> float:

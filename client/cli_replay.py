@@ -412,7 +412,9 @@ def fork(file: str, frame: int, seat: int | None, bot_name: str, watch: bool, us
 
         why = "" if use_terminal else " (no display found, so in the terminal)"
         click.echo(f"sandbox from frame {start.number} of {Path(file).name}{why}; nothing is recorded")
-        terminal.play(LocalController.from_fork(start, me, [bot_name], seed=seed, bot_delay_ms=0))
+        # the streams of this call (play's defaults are the ones of the first import)
+        terminal.play(LocalController.from_fork(start, me, [bot_name], seed=seed, bot_delay_ms=0), sys.stdin,
+                      sys.stdout)
         return
     from client.app import App
     from client.scenes.table import TableScene

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from client.story.words import Entry, Words, _cap
+from client.story.words import Entry, Words, _cap, second_person
 from engines.catan.board import EDGES, NODE_HEXES
 from engines.catan.cards import DEV_CARDS, RESOURCES
 from engines.catan_ck.cards import DECKS, NAMES, PROGRESS
@@ -125,10 +125,7 @@ class CatanWords(Words):
     def does(self, seat: int | None, third: str, second: str | None = None) -> str:
         """`Ann builds` / `You build`."""
         if seat is not None and seat == self.me:
-            if second is None:
-                verb, _, rest = third.partition(" ")
-                second = f"{verb[:-1] if verb.endswith('s') else verb} {rest}".strip()
-            return f"You {second}"
+            return f"You {second if second is not None else second_person(third)}"
         return f"{_cap(self.who(seat))} {third}"
 
     def view(self, state: State) -> dict:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from client.story.words import Entry, Words, _cap
+from client.story.words import Entry, Words, _cap, second_person
 from engines.core import HIDDEN, Game, State
-
-_SECOND = {"goes": "go", "does": "do", "has": "have"}
 
 
 class PlocWords(Words):
@@ -20,12 +18,10 @@ class PlocWords(Words):
         text = self.game.describe(before, seat, action)
         colour = self.COLOURS[seat] if 0 <= seat < len(self.COLOURS) else ""
         if colour and text.startswith(colour + " "):
-            mine = seat == self.me
-            verb, _, rest = text[len(colour) + 1:].partition(" ")
-            if mine:
-                verb = _SECOND.get(verb) or (verb[:-2] if verb.endswith(("shes", "ches", "sses")) else
-                                             verb[:-1] if verb.endswith("s") else verb)
-            return [Entry(_cap(f"{self.who(seat)} {verb} {self.named(rest)}".strip()), seat)]
+            predicate = self.named(text[len(colour) + 1:])
+            if seat == self.me:
+                predicate = second_person(predicate)
+            return [Entry(_cap(f"{self.who(seat)} {predicate}"), seat)]
         return super().play(before, after, seat, action, secret)
 
 
@@ -78,10 +74,7 @@ class VerbWords(Words):
                 return []   # the chance that follows tells it
             if text:
                 if seat == self.me:   # "You put", not "You puts"
-                    head, _, rest = text.partition(" ")
-                    head = _SECOND.get(head) or (head[:-2] if head.endswith(("shes", "ches", "sses")) else
-                                                 head[:-1] if head.endswith("s") else head)
-                    text = f"{head} {rest}".strip()
+                    text = second_person(text)
                 return [Entry(_cap(f"{self.who(seat)} {text}"), seat)]
         return super().play(before, after, seat, action, secret)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from engines.core import HIDDEN, Chance, Game, State
 
-__all__ = ["Entry", "Words", "name_seats", "who"]
+__all__ = ["Entry", "Words", "name_seats", "second_person", "who"]
 
 _SEAT = re.compile(r"\bseat (\d+)\b")
 _YOUR = re.compile(r"^([a-z][a-z ]*?) of you\b")
@@ -44,6 +44,17 @@ def who(seat: int | None, names: list[str], me: int | None = None) -> str:
     if me is not None and seat == me:
         return "you"
     return names[seat] if 0 <= seat < len(names) and names[seat] else f"seat {seat}"
+
+
+_IRREGULAR = {"goes": "go", "does": "do", "has": "have"}
+
+
+def second_person(predicate: str) -> str:
+    """A predicate said of "you": "builds a road" as "build a road", "passes" as "pass"."""
+    verb, _, rest = predicate.partition(" ")
+    verb = _IRREGULAR.get(verb) or (verb[:-2] if verb.endswith(("shes", "ches", "sses", "xes")) else
+                                    verb[:-1] if verb.endswith("s") else verb)
+    return f"{verb} {rest}".strip()
 
 
 def _cap(text: str) -> str:

@@ -44,9 +44,12 @@ def play_match(
     max_steps: int = 100_000,
     check_views: bool = True,
     on_step: Callable[[State, Step], None] | None = None,
+    table: Referee | None = None,
 ) -> MatchRecord:
-    """Play one game to the end and return its record (chance values and actions in order)."""
-    table = Referee(game, players, options, seed, check_views)
+    """Play one game to the end and return its record (chance values and actions in order). With
+    `table`, the game goes on from that referee's position (a replay's sandbox) instead of the start."""
+    if table is None:
+        table = Referee(game, players, options, seed, check_views)
     rngs = [random.Random(f"{seed}/{seat}") for seat in range(players)]
     record = MatchRecord(game.id, players, dict(options or {}), seed, table.steps, None, table.digests)
     # the table's methods looked up once: this loop runs at every step of every benchmark game

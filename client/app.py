@@ -17,6 +17,8 @@ never stale for long.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import time
 from collections.abc import Hashable
@@ -33,6 +35,7 @@ FRAME_MS = 16           # at most 60 pictures a second, however much input arriv
 SETTLE_MS = 1000        # after a change, pictures go on at the animation rate so renderers' animations finish
 ANIMATION_MS = 50       # ... at 20 pictures a second
 REFRESH_MS = 5000       # and a picture at least every 5 s, whatever the scene says
+log = logging.getLogger("netplay.client")
 
 
 class Scene(Protocol):
@@ -112,7 +115,11 @@ class App:
                 return False
             if event.type == pygame.VIDEORESIZE:
                 self.window = pygame.display.get_surface()
-            self.scene.handle(event, self)
+            scene = self.scene
+            try:
+                scene.handle(event, self)
+            except Exception as exc:
+                self.failed(scene, exc)
             if not self.running or not self.scenes:
                 return False
         dt = dt_ms if dt_ms is not None else self.clock.get_time()
@@ -120,14 +127,18 @@ class App:
         self._since_draw_ms += dt
         self._settle_ms = max(0, self._settle_ms - dt)
         scene = self.scene
-        scene.update(self, dt)
-        if events:
+        try:
+            scene.update(self, dt)
+            if events:
+                self._dirty = True
+            key_of = getattr(scene, "frame_key", None)
+            if key_of is not None:
+                key = (id(scene), key_of(self))
+                if key != self._key:
+                    self._key, self._dirty, self._settle_ms = key, True, SETTLE_MS
+        except Exception as exc:
+            self.failed(scene, exc)
             self._dirty = True
-        key_of = getattr(scene, "frame_key", None)
-        if key_of is not None:
-            key = (id(scene), key_of(self))
-            if key != self._key:
-                self._key, self._dirty, self._settle_ms = key, True, SETTLE_MS
         if lazy and not self._due():
             return False
         self._draw()
@@ -151,8 +162,15 @@ class App:
         return moving is not None and self._since_draw_ms >= moving
 
     def _draw(self) -> None:
-        self.window.fill(theme.BG)
-        self.scene.draw(self.window, self)
+        scene = self.scene
+        try:
+            self.window.fill(theme.BG)
+            scene.draw(self.window, self)
+        except Exception as exc:
+            self.failed(scene, exc)
+            self.window.fill(theme.BG)
+            with contextlib.suppress(Exception):  # the error scene itself, drawn at once
+                self.scene.draw(self.window, self)
         pygame.display.flip()
         self.frames += 1
         self._dirty = False
@@ -178,6 +196,25 @@ class App:
             if events or left <= 0:
                 return events
             time.sleep(min(left, INPUT_POLL_MS / 1000))
+
+    def failed(self, scene: Scene, exc: Exception) -> None:
+        """A scene raised: never the end of the app. The error is logged with its traceback and shown
+        in the failed scene's place; "back" leaves as the scene would (its `on_leave`), so the lobby
+        and anything under it go on."""
+        from client.scenes.error import ErrorScene
+
+        if os.environ.get("NETPLAY_SCENE_ERRORS") == "raise":  # the tests: a scene's bug fails the test
+            raise exc
+        log.error("the %s failed", type(scene).__name__, exc_info=exc)
+        where = {"TableScene": "the game table", "ViewerScene": "the replay viewer", "LobbyScene": "the lobby"}.get(
+            type(scene).__name__, "this screen")
+        error = ErrorScene(where, exc, getattr(scene, "on_leave", None))
+        if isinstance(scene, ErrorScene) or scene not in self.scenes:
+            return
+        if len(self.scenes) > 1 and self.scenes[0] is not scene:
+            self.scenes[self.scenes.index(scene):] = [error]
+        else:
+            self.scenes.append(error)  # the bottom scene stays under it: "back" returns to it
 
     def run(self, max_frames: int | None = None) -> None:
         self._last_step = time.monotonic()

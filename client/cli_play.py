@@ -19,7 +19,7 @@ from engines.core import interrupts_step
 from engines.referee import Referee
 from replays.local import record_match
 
-__all__ = ["selfplay", "watch"]
+__all__ = ["play_out", "selfplay", "watch"]
 
 
 @click.command()
@@ -99,10 +99,22 @@ def watch(game_id: str, seed: int, bot_names: str, players: int | None, option_p
     labels = [f"{names[s % len(names)]} bot" for s in range(players)]
     click.echo(f"{game.title}: " + ", ".join(f"seat {s} = {labels[s]}" for s in range(players)))
     referee = Referee(game, players, options, seed)
-    rngs = [random.Random(f"{seed}/{seat}") for seat in range(players)]
     click.echo(board(game.view(referee.state, None), labels, 1))
+    actions = play_out(referee, seated, labels, seed)
+    click.echo(board(game.view(referee.state, None), labels, 1))
+    ending = from_result(game.result(referee.state), None, labels)
+    click.echo(f"result: {line(ending)}; {actions} actions")
+
+
+def play_out(referee: Referee, seated: list, labels: list[str], seed: int, max_steps: int = 100_000) -> int:
+    """Bots play every seat of `referee`'s game to the end, each move printed in words; the number
+    of actions played (`netplay watch`, and `netplay replay fork --watch` from a replay's position)."""
+    game = referee.game
+    rngs = [random.Random(f"{seed}/{seat}") for seat in range(referee.players)]
     actions = 0
-    while game.result(referee.state) is None:
+    for _ in range(max_steps):
+        if game.result(referee.state) is not None:
+            return actions
         waiting = referee.awaiting()
         if waiting.kind == "chance":
             referee.feed_chance()
@@ -118,9 +130,7 @@ def watch(game_id: str, seed: int, bot_names: str, players: int | None, option_p
                 actions += 1
             if interrupts_step(action):
                 break
-    click.echo(board(game.view(referee.state, None), labels, 1))
-    ending = from_result(game.result(referee.state), None, labels)
-    click.echo(f"result: {line(ending)}; {actions} actions")
+    raise RuntimeError(f"{game.id}: no end after {max_steps} steps")
 
 
 class _NoBar:

@@ -362,3 +362,83 @@ def view(file: str, frame: int | None, seat: int | None, revealed: bool, screens
         click.echo(f"frame {stepper.number()} of {stepper.count} ({stepper.mode}) written to {path}")
         return
     app.run()
+
+
+@replay.command()
+@click.argument("file", metavar="FILE")
+@click.option("--frame", type=int, required=True, help="play on from the position after frame N (0: the start)")
+@click.option("--seat", type=int, default=None, help="the seat you play (default: the one to move there)")
+@click.option("--bot", "bot_name", default="smart", show_default=True, help="the bot that plays the other seats")
+@click.option("--watch", is_flag=True, help="bots play every seat from there to the end, printed move by move; "
+              "no window, no input")
+@click.option("--terminal", "use_terminal", is_flag=True, help="play in the terminal even where a display exists")
+@click.option("--seed", type=int, default=None, help="seed of the sandbox's chance (default: the frame number + 1)")
+@click.option("--size", default="1280x720", show_default=True, help="window size, WxH")
+@click.option("--replay-dir", default=None, help=_DIR_HELP)
+def fork(file: str, frame: int, seat: int | None, bot_name: str, watch: bool, use_terminal: bool,
+         seed: int | None, size: str, replay_dir: str | None) -> None:
+    """Play on from a position of a replay (a sandbox: nothing is recorded). You take a seat, bots the
+    others, each seat knowing what it knew there; in the window where a display exists, else in the
+    terminal. With --watch, bots play every seat to the end and the command exits 0."""
+    import bots
+    from replays import sandbox
+
+    stepper = _stepper(file, replay_dir)
+    if not 0 <= frame <= stepper.count:
+        raise click.BadParameter(f"the replay has frames 1..{stepper.count} (0: the start)", param_hint="--frame")
+    position = frame - 1
+    players = stepper.header.players
+    if seat is not None and not 0 <= seat < players:
+        raise click.BadParameter(f"this game has seats 0..{players - 1}", param_hint="--seat")
+    if bot_name not in bots.for_game(stepper.game.id):
+        raise click.BadParameter(f"no bot {bot_name!r} for {stepper.game.id} (bots: "
+                                 f"{', '.join(sorted(bots.for_game(stepper.game.id)))})", param_hint="--bot")
+    try:
+        start = sandbox.fork_at(stepper, position, seat=seat)
+    except ValueError as exc:
+        _fail(f"{file}: {exc}", 1)
+    seed = start.number + 1 if seed is None else seed
+    if watch:
+        _watch_fork(start, bot_name, seed)
+        return
+    from client.cli import _has_display
+    from client.cli_args import parse_size
+    from client.controller import LocalController
+
+    me = start.seat if seat is None else seat
+    width, height = parse_size(size)
+    if use_terminal or not _has_display():
+        from client import terminal
+
+        why = "" if use_terminal else " (no display found, so in the terminal)"
+        click.echo(f"sandbox from frame {start.number} of {Path(file).name}{why}; nothing is recorded")
+        # the streams of this call (play's defaults are the ones of the first import)
+        terminal.play(LocalController.from_fork(start, me, [bot_name], seed=seed, bot_delay_ms=0), sys.stdin,
+                      sys.stdout)
+        return
+    from client.app import App
+    from client.scenes.table import TableScene
+
+    app = App((width, height), title=f"netplay sandbox: {Path(file).name} from frame {start.number}")
+    ctl = LocalController.from_fork(start, me, [bot_name], seed=seed)
+    app.push(TableScene(ctl, f"Sandbox: {start.game.title} from frame {start.number}"))
+    app.run()
+
+
+def _watch_fork(start, bot_name: str, seed: int) -> None:
+    """Bots at every seat from the fork to the end, headless: the moves in words and the result."""
+    import bots
+    from client.cli_play import play_out
+    from client.ending import from_result
+    from engines.referee import Referee
+
+    game = start.game
+    referee = Referee.from_state(game, start.state, start.players, seed, dealt=dict(start.dealt),
+                                 knowing=start.knowing)
+    labels = [f"{bot_name} bot {s}" for s in range(start.players)]
+    click.echo(f"{game.title}: bots play every seat from frame {start.number} ({bot_name}); nothing is recorded")
+    click.echo(board(game.view(start.state, None), labels, 1))
+    actions = play_out(referee, bots.make(game.id, [bot_name], start.players), labels, seed)
+    click.echo(board(game.view(referee.state, None), labels, 1))
+    click.echo(f"result: {ending_line(from_result(game.result(referee.state), None, labels))}; {actions} actions "
+               "from the fork")

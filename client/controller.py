@@ -96,10 +96,27 @@ class LocalController:
     chat_lines: list[str] = field(default_factory=list)
     own_chat: list[tuple[int, str]] = field(default_factory=list)   # (len(log) when said, text)
     start: State | None = None  # a position to play on from (the replay viewer's sandbox), every secret known
+    dealt: dict | None = None   # ... with the cards its decks dealt before it: (deck, epoch) -> card types
+    knowing: tuple | None = None  # ... and each seat's own knowledge there (None: every seat knows all)
+    intro: str = ""               # a line the table's log starts with (where a sandbox comes from)
+
+    @classmethod
+    def from_fork(cls, fork, seat: int, bot_names: list[str], seed: int = 1,
+                  bot_delay_ms: int = 600) -> LocalController:
+        """A sandbox from a replay position (`replays.sandbox.Fork`): the person at `seat`, bots at the
+        others, each seat knowing what it knew there, the decks as the replay left them."""
+        ctl = cls(fork.game, seat, bot_names, players=fork.players, options=dict(fork.options), seed=seed,
+                  bot_delay_ms=bot_delay_ms, start=fork.state, dealt=dict(fork.dealt), knowing=fork.knowing)
+        ctl.intro = (f"Sandbox from frame {fork.number} of the replay: you play seat {seat}, bots the others; "
+                     "nothing is recorded")
+        ctl.log.append(ctl.intro)
+        return ctl
 
     def __post_init__(self) -> None:
         self.referee = (Referee(self.game, self.players, self.options, self.seed) if self.start is None
-                        else Referee.from_state(self.game, self.start, self.players, self.seed))
+                        else Referee.from_state(self.game, self.start, self.players, self.seed,
+                                                dealt=self.dealt, knowing=self.knowing))
+        self.origin = self.referee.state_of(self.seat)  # where the person's story starts (client/story)
         self.bots: list[Any] = bots.make(self.game.id, self.bot_names, self.players)
         self.rngs = [random.Random(f"{self.seed}/{s}") for s in range(self.players)]
         self._next_bot_ms: int | None = None
@@ -188,7 +205,7 @@ class LocalController:
         """A new game with the same seats, bots and options (the bots always agree)."""
         if yes and self.result() is not None:
             self.seed += 1
-            self.start = None
+            self.start = self.dealt = self.knowing = None
             self.log.append("rematch: a new game begins")
             self.__post_init__()
 

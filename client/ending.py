@@ -5,6 +5,7 @@ No pygame here."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engines.core import Result
@@ -38,6 +39,19 @@ def reason_words(reason: str) -> str:
     return _REASONS.get(reason, f"({reason})" if reason else "")
 
 
+# "10 victory points": the Catan engines' reason names the points needed, not the points reached
+_TARGET = re.compile(r"^(\d+) victory points$")
+
+
+def won_words(result: Result) -> str:
+    """Why the winners won: the engine's reason, except that a victory on points says the points the
+    winner reached, from the same scores shown beside it ("with 11 victory points (10 to win)")."""
+    target = _TARGET.match(result.reason)
+    if target and len(result.winners) == 1 and len(result.scores) > result.winners[0]:
+        return f"with {result.scores[result.winners[0]]} victory points ({target.group(1)} to win)"
+    return reason_words(result.reason)
+
+
 def scores_words(result: Result, names: list[str] | None, me: int | None = None) -> str:
     if not result.scores:
         return ""
@@ -51,7 +65,7 @@ def from_result(result: Result, me: int | None, names: list[str] | None, rematch
         detail = "draw " + reason_words(result.reason)
         return Ending("Draw", _join(detail.strip(), scores), "neutral", rematch_open)
     winners = " and ".join(who(w, names, me) for w in result.winners)
-    detail = _join(f"{winners} won {reason_words(result.reason)}".strip(), scores)
+    detail = _join(f"{winners} won {won_words(result)}".strip(), scores)
     if me is None:
         return Ending(f"{_cap(winners)} won", detail, "neutral", rematch_open)
     if me in result.winners:

@@ -325,6 +325,19 @@ class NetController:
             return "lobby"
         return "over" if session.phase == "over" else "play"
 
+    def record_since(self, frames: int, events: int, peek: bool = False) -> tuple | None:
+        """What the table's log and dice read (client/story/record.py): the game's header, the shown
+        seat, and the frames and that seat's ledger events after the first `frames` and `events`
+        (copied under the lock; none with `peek`). None before the game."""
+        with self.session.lock:
+            transcript = self.session.transcript
+            if transcript is None:
+                return None
+            ledger = self._ledger()
+            if peek:
+                return ledger.header, self._follow(), [], []
+            return ledger.header, self._follow(), ledger.frames[frames:], ledger.events[events:]
+
     def unavailable(self) -> str:
         """Why this seat cannot act now, in words ("" when it can)."""
         session = self.session

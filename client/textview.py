@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from client.points import own_points, shown_points
 from engines.core import HIDDEN
 
 SKIP = frozenset({"board"})  # static board geometry (the Kidd deck graph): for renderers, noise in text
@@ -93,6 +94,12 @@ def chance_words(chance, value: Any) -> str:
     if chance.private_to is not None and f"seat {chance.private_to}" not in name:
         name += f" (seen by seat {chance.private_to} only)"
     return f"{name}: {shown}"
+
+
+def _points(view: dict, seat: int) -> str:
+    """`11 points`, with the seat's own total beside it in its own view (`8 points (10 with your cards)`)."""
+    shown, own = shown_points(view, seat), own_points(view, seat)
+    return f"{shown} points" + (f" ({own} with your cards)" if own is not None and own != shown else "")
 
 
 def seat_name(seat: int | None, names: list[str], view: dict | None = None) -> str:
@@ -230,7 +237,7 @@ def _catan(view: dict, names: list[str]) -> list[str]:
         cards = (", ".join(f"{n} {r}" for n, r in zip(hand, _RESOURCES, strict=False) if n) or "no cards") \
             if isinstance(hand, list) else f"{hand} cards"
         settlements, cities = buildings.get(seat, [0, 0])
-        lines.append(f"{seat_name(seat, names, view)}: {view['vp_public'][seat]} points; {cards}; {settlements} "
+        lines.append(f"{seat_name(seat, names, view)}: {_points(view, seat)}; {cards}; {settlements} "
                      f"settlements, {cities} cities, {roads.get(seat, 0)} roads; development "
                      + (", ".join(own) if own else f"{dev.get('count', 0)} card(s)")
                      + (f", {dev.get('knights_played')} knights played" if dev.get("knights_played") else ""))
@@ -283,7 +290,7 @@ def _catan_ck(view: dict, names: list[str]) -> list[str]:
         own = progress.get("cards")
         held = (", ".join(own) if own is not None else ", ".join(progress["known"] + [
             f"{k} {deck}" for deck, k in progress["undisclosed"].items() if k])) or "none"
-        head = f"{seat_name(seat, names, view)}: {view['vp_public'][seat]} points; "
+        head = f"{seat_name(seat, names, view)}: {_points(view, seat)}; "
         tail = f"; progress: {held}" + (f"; shown: {'+'.join(view['revealed_vp'][seat])}"
                                         if view["revealed_vp"][seat] else "")
         line = head + _counts(hand, _CK_NAMES) + tail

@@ -16,7 +16,7 @@ so it deals uniformly among the remaining *cards* (docs/engine-contract.md, "Cha
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,13 +71,43 @@ class Referee:
         self._legal: tuple[State, int, list[str]] | None = None  # the last legal(): (state, seat, list)
 
     @classmethod
-    def from_state(cls, game: Game, state: State, players: int, seed: int, check_views: bool = True) -> Referee:
-        """A referee that goes on from `state`, a position where every seat knows everything (a replay
-        position with every secret revealed: the viewer's "play on from here"). Secrets dealt from
-        then on are kept per seat again."""
+    def from_state(cls, game: Game, state: State, players: int, seed: int, check_views: bool = True, *,
+                   dealt: Mapping[tuple[str, int], Sequence[int]] | None = None,
+                   knowing: Sequence[State] | None = None) -> Referee:
+        """A referee that goes on from `state`, a full-knowledge position (a replay position with every
+        secret revealed: the viewer's "play on from here").
+
+        A position rebuilt from a record must come with the record's deck history: `dealt` maps each
+        (deck, epoch) to the card types already dealt from it, because the engine announces only how
+        many cards are left and the pool they came from, never which ones (without it the next deal
+        would be drawn from a full deck the engine knows is not). `knowing` gives each seat's own
+        knowledge state at that position (its secrets, the others' HIDDEN), so that secrets stay
+        per seat as they were; without it every seat knows everything. Both are checked here, so a
+        driver that rebuilds a position inconsistently fails at once, not at the next deal."""
         referee = cls(game, players, None, seed, check_views)
         referee.state = state
-        referee.knowing = [state] * players
+        referee.dealt = {key: list(cards) for key, cards in (dealt or {}).items()}
+        for (deck, epoch), cards in referee.dealt.items():
+            if any(type(c) is not int for c in cards):
+                raise ValueError(f"deck {deck!r} epoch {epoch}: dealt cards must be card type numbers")
+        waiting = game.awaiting(state)
+        if waiting.kind == "chance" and waiting.chance is not None and waiting.chance.kind == "deal":
+            chance = waiting.chance
+            left = referee.remaining(chance)
+            if len(left) != chance.n:
+                raise ValueError(f"deck {chance.deck!r} epoch {chance.epoch}: the engine says {chance.n} cards are "
+                                 f"left, the deals given leave {len(left)}")
+        if knowing is None:
+            referee.knowing = [state] * players
+        else:
+            if len(knowing) != players:
+                raise ValueError(f"{len(knowing)} knowledge states for {players} seats")
+            referee.knowing = list(knowing)
+            digest = game.digest(state)
+            for s, k in enumerate(referee.knowing):
+                if k is not state and game.digest(k) != digest:
+                    raise Desync(f"{game.id}: seat {s}'s knowledge state differs from the position given")
+            referee.diverged = any(k is not state for k in referee.knowing)
         return referee
 
     def awaiting(self) -> Awaiting:

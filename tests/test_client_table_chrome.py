@@ -306,8 +306,19 @@ def test_a_timed_table_shows_every_clock_and_warns_before_its_own_runs_out(home)
         assert "nobody wins or loses" in ctl.leave_words()
 
 
-def test_an_untimed_table_shows_no_clock(home):
+def test_a_table_without_a_clock_shows_the_move_limit_alone(home):
+    """No chess clock but the default limit on one decision: the seat to move shows that limit, no
+    seat shows time left, and nothing hurries anyone yet."""
     with _hosted(home, "madagaskar", 60) as (_, ctl):
+        app, table = _table(ctl)
+        chips = table._chips()
+        assert [c.running for c in chips] == [True, False]
+        assert all(c.left == "" for c in chips) and chips[0].limit.startswith("9:5") and chips[1].limit == ""
+        assert not any(t.startswith("hurry") for t in drawn_texts(app))
+
+
+def test_an_untimed_table_shows_no_clock(home):
+    with _hosted(home, "madagaskar", 60, move_limit=None) as (_, ctl):
         app, table = _table(ctl)
         assert table._chips() == ()
         assert not any(t.startswith("hurry") for t in drawn_texts(app))

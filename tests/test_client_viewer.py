@@ -55,9 +55,10 @@ def test_moves_in_words_clickable_and_one_numbering(tides):
     assert len(moves) < st.count, "the move list is not the protocol frames"
     texts = _texts(app)
     assert not any("shares its next random value" in t or "commits a choice" in t for t in texts), texts
-    assert any(t.startswith(f"{len(moves)}. ") for t in texts)
-    # a click on a line of the list jumps to that move
-    rect, position = viewer.rows[len(viewer.rows) // 2]
+    story = viewer.chronicle_of().entries
+    assert story and story[-1].text in texts, "the log ends with the game's last line, in words"
+    # a click on a line of the log jumps to that move
+    rect, position = viewer.chronicle.log.rows[len(viewer.chronicle.log.rows) // 2]
     _click(app, rect.center)
     assert st.position == position
     # one numbering: the timeline says frame k/N with k = the position after k frames
@@ -188,3 +189,59 @@ def test_the_last_move_is_outlined_on_the_board(gid, tides, tmp_path):
         marked = _board(app, viewer)
         assert marked != plain, f"{gid}: {move.action!r} is not outlined"
         app.screenshot(ARTIFACTS / f"viewer-{gid}-mark-{verb}.png")
+
+
+def test_a_catan_sandbox_survives_development_cards(tmp_path):
+    """Issue 27, item 1: "play from here" on a base Catan replay closed the whole app at the first
+    development card bought (the sandbox dealt from a full deck). Forked after cards were dealt, the
+    sandbox plays on through more purchases; the person's seat sees only its own cards."""
+    import random
+
+    record = record_match("catan", bots.make("catan", ["smart"], 3), seed=5, players=3, directory=tmp_path,
+                          reproducible=True)
+    app, viewer = _open(record.path)
+    st = viewer.st
+    dealt = [e.at for e in st.events if e.chance is not None and e.chance.kind == "deal"]
+    assert len(dealt) >= 4
+    st.seek(dealt[2])
+    app.step([], 16)
+    _click(app, next(b for b in viewer.buttons if b.key == "fork").rect.center)
+    table = app.scene
+    assert isinstance(table, TableScene)
+    ctl = table.ctl
+    ctl.bot_delay_ms = 0
+    me = ctl.seat
+    helper = bots.make("catan", ["smart"], 3)[me]
+    rng = random.Random(1)
+    bought = 0
+    for _ in range(3000):
+        app.step([], 50)
+        if ctl.result() is not None or bought >= 2:
+            break
+        legal = ctl.legal()
+        if legal:
+            action = "buy" if "buy" in legal else helper.choose(ctl.game, ctl.referee.state_of(me), me, legal, rng)
+            bought += action == "buy"
+            ctl.submit(action)
+    assert app.scene is table and app.running
+    assert sum(len(cards) for cards in ctl.referee.dealt.values()) > 3, "no card was dealt in the sandbox"
+    view = ctl.view()
+    assert all("cards" not in entry for s, entry in enumerate(view["dev"]) if s != me)
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (1280, 720), (1920, 1080)])
+def test_the_viewer_buttons_fit_their_captions_at_every_size(size, tides):
+    """Issue 27, item 13: at 1920x1080 "switch view" and "next mark" were cut in their fixed widths."""
+    app, viewer = _open(tides, size)
+    viewer.st.seek(viewer.st.count // 2)
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    buttons = [b for b in viewer.buttons + viewer.chronicle.buttons]
+    assert len(buttons) >= 14
+    for button in buttons:
+        inside = [w for kind, rect, w in frame.items if kind == "text" and button.rect.contains(rect)]
+        assert inside == [button.label], (button.label, inside)
+    around = textfit.Frame(frame.size, [item for item in frame.items if not viewer.board_rect.contains(item[1])])
+    assert not textfit.problems(around), textfit.problems(around)[:3]   # (the board is its renderer's own test)
+    assert all(b.rect.right <= size[0] and b.rect.bottom <= size[1] for b in buttons)
+    app.screenshot(ARTIFACTS / f"viewer-buttons-{size[0]}.png")

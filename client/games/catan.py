@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from client.games import paint
+from client.points import own_points, shown_points
 from client.ui import textfit, theme
 from client.ui.widgets import wrap
 from engines.catan.board import EDGES, HEX_NODES, NODE_HEXES, NODE_XY, hex_centre
@@ -936,9 +937,8 @@ class Renderer:
 
     def _seat_vp(self, view: dict, seat: int) -> str:
         """Public points plus the victory point cards shown at the end; the viewer's own total in brackets."""
-        revealed = (view.get("revealed") or [None] * (seat + 1))[seat] or 0
-        vp = view["vp_public"][seat] + revealed
-        hidden_vp = view.get("vp") if seat == view.get("seat") else None
+        vp = shown_points(view, seat)
+        hidden_vp = own_points(view, seat)
         return f"{vp} VP" + (f" ({hidden_vp})" if hidden_vp is not None and hidden_vp != vp else "")
 
     def _seat_title(self, surface: pygame.Surface, view: dict, seat: int, inner: pygame.Rect) -> int:

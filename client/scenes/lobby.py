@@ -536,6 +536,10 @@ class LobbyScene:
             self.open_replay(app, self.replays[int(value)])
         elif kind == "refresh":
             self._refresh_replays()
+        elif kind == "rules":
+            from client.scenes.rules import open_rules
+
+            open_rules(app, self.game.id)
 
     def update(self, app, dt_ms: int) -> None:
         self._remember()
@@ -635,6 +639,7 @@ class LobbyScene:
         cells += [(f"{k}: {v}", f"option:{k}", True, False) for k, v in self.options.items()]
         cells.append((f"clock: {clock_words(CLOCKS[self.clock_index])}", "clock:", True, False))
         cells.append((f"bot delay: {delay:g} s" if delay else "bot delay: none", "delay:", True, False))
+        cells.append(("the rules", "rules:", True, False))   # the game's rules page (client/scenes/rules.py)
         # the rows share the room above the start buttons: closer together when the game list and the
         # settings are long, and the games in two columns when even that is not enough
         room = inner.bottom - px - 14 - 8 - inner.y - 6

@@ -27,7 +27,10 @@ from client.controller import Controller, obliged_to_rematch
 from client.ending import RematchState, rematch_words
 from client.games import renderer_for, seat_style
 from client.moves import label, words
+from client.story.record import LiveChronicle
 from client.ui import clocks, dialog, textfit, theme
+from client.ui.chronicle import ChroniclePanel
+from client.ui.logview import Item
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
 from engines.core import COMMON_ACTIONS
 
@@ -65,6 +68,8 @@ class TableScene:
         self._labels: dict[tuple, str] = {}   # choice labels for one legal list (describe is not free)
         self.revealed_for: int | None = None  # hot seat: the person the screen was last handed to
         self.cover: int | None = None         # ... and the one it must be handed to now (covered until then)
+        self.chronicle = ChroniclePanel()     # the log in words and the dice, in tabs (client/ui/chronicle.py)
+        self.live = LiveChronicle()
 
     # ------------------------------------------------------------------ model
     @property
@@ -212,6 +217,13 @@ class TableScene:
                 self.ctl.chat(said)
             self.chat_input.focused = False  # sent: the keys are the table's again (1-9 choose, not type)
         if typing and event.type in (pygame.KEYDOWN, pygame.TEXTINPUT):
+            return
+        asked = self.chronicle.handle(event)
+        if asked is not None:
+            if asked[0] == "rules" and self.ctl.game is not None:
+                from client.scenes.rules import open_rules
+
+                open_rules(app, self.ctl.game.id)
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._click(event.pos, app)
@@ -464,6 +476,15 @@ class TableScene:
                 return f"{name}: {out}" if text.startswith("seat ") else out
         return out
 
+    def _last_words(self) -> str:
+        """Another seat's last move in the log's words (the player named once), else the engine's."""
+        chron = self.live.chronicle
+        if chron is not None and self.last_seat is not None:
+            for entry in reversed(chron.entries[-12:]):
+                if entry.seat == self.last_seat and entry.kind in ("move", "secret"):
+                    return entry.text
+        return self._named(self.last_move)
+
     def _rematch_open(self) -> bool:
         state = self._rematch()
         return state is not None and state.open
@@ -474,6 +495,8 @@ class TableScene:
         side_w = max(300, int(w * 0.3))
         top = px * 2 + 14
         ending = self.ctl.ending()
+        if self.ctl.game is not None:
+            self.live.update(self.ctl)    # before the side panel: its last move is in the chronicle's words
         banner = self._peer_lines(px, w - side_w - 60) if ending is None else []
         board_top = top + (len(banner) * (px + 2) + 22 if banner else 0)
         self.board_rect = pygame.Rect(12, board_top, w - side_w - 36, h - board_top - 12)
@@ -530,7 +553,7 @@ class TableScene:
                         lambda s: seat_style(game_id, s)[0], terms)
             side = pygame.Rect(side.x, side.y + chip_h + 6, side.w, side.h - chip_h - 6)
         y = self._draw_status(surface, side, px)
-        y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, int(side.h * 0.40)), px)
+        y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, int(side.h * 0.34)), px)  # the rest: log, dice
         log_h = side.bottom - y - px * 2 - 24
         self._draw_log(surface, pygame.Rect(side.x, y + 6, side.w, log_h), px)
         self.chat_input.rect = pygame.Rect(side.x, side.bottom - px - 14, side.w, px + 14)
@@ -606,7 +629,7 @@ class TableScene:
             why = self.ctl.unavailable()
             status = why[:1].upper() + why[1:] if why and why != "it is not your turn" else status
         head = wrap(status, px + 2, side.w - 16, bold=True)[:2]
-        last = [fit(f"last move: {self._named(self.last_move)}", px - 2, side.w - 16)] if self.last_move else []
+        last = [fit(f"last move: {self._last_words()}", px - 2, side.w - 16)] if self.last_move else []
         notice = wrap(self.notice, px - 2, side.w - 16) if self.notice else []
         if len(notice) > 2:  # two lines at most: the second one says that more was cut
             notice = [notice[0], fit(" ".join(notice[1:]), px - 2, side.w - 16)]
@@ -667,18 +690,13 @@ class TableScene:
         return box.bottom
 
     def _draw_log(self, surface, box: pygame.Rect, px: int) -> None:
-        inner = panel(surface, box, "moves and chat", px)
-        rows = max(1, inner.h // (px + 1))
-        lines: list[tuple[str, tuple]] = []
-        entries = getattr(self.ctl, "lines_with_chat", None)
-        for entry in (self.ctl.log if entries is None else entries)[-rows:]:  # chat among the moves, as said
-            chat = entry.startswith("chat ")
-            lines += [(part, theme.ACCENT if chat else theme.TEXT)
-                      for part in wrap(entry.removeprefix("chat "), px - 2, inner.w)]
-        y = inner.y
-        for text, colour in lines[-rows:]:
-            draw_text(surface, text, (inner.x, y), px - 2, colour)
-            y += px + 1
+        """The game in words and its dice (tabs), the chat lines after the game's."""
+        game = self.ctl.game
+        chron = self.live.update(self.ctl) if game is not None else None
+        intro = getattr(self.ctl, "intro", "")
+        chat = [Item(entry, theme.ACCENT) for entry in self.ctl.chat_lines]
+        self.chronicle.draw(surface, box, chron, game.id if game is not None else None, self.ctl.names, px,
+                            first=[Item(intro, theme.ACCENT)] if intro else [], extra=chat)
 
     def _draw_end(self, surface, ending, app) -> None:
         big, body, small = app.px(40), app.px(22), app.px(17)

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import pygame
 
-from client.ending import line
+from client.ending import line as ending_line
 from client.games import renderer_for, seat_style
-from client.replaytext import move_text, replay_ending
+from client.replaytext import replay_ending
+from client.story.record import Chronicle, from_stepper
 from client.ui import textfit, theme
+from client.ui.chronicle import ChroniclePanel
+from client.ui.logview import Item
 from client.ui.widgets import Button, draw_text, fit, panel, wrap
+from replays import sandbox
 from replays.stepping import Stepper
 
 SPEEDS = (250, 500, 1000, 2000)  # autoplay: milliseconds per step
@@ -45,6 +49,8 @@ class ViewerScene:
         self.bot_delay_ms = bot_delay_ms
         self.notice = ""
         self._cache: tuple[int, str, int, dict] | None = None
+        self.chronicle = ChroniclePanel()          # the log in words and the dice (client/ui/chronicle.py)
+        self._chronicles: dict[str, Chronicle] = {}
 
     # ------------------------------------------------------------------ helpers
     def _view(self) -> dict:
@@ -54,6 +60,13 @@ class ViewerScene:
             view = dict(view, _names=self.st.names, _me=None)
             self._cache = (*key, view)
         return self._cache[3]
+
+    def chronicle_of(self, mode: str | None = None) -> Chronicle:
+        """The whole replay in words and dice, as `mode` (default: the current view) knew it."""
+        mode = mode or self.st.mode
+        if mode not in self._chronicles:
+            self._chronicles[mode] = from_stepper(self.st, mode)
+        return self._chronicles[mode]
 
     def _seek_x(self, x: int) -> None:
         if self.st.count == 0:
@@ -66,33 +79,23 @@ class ViewerScene:
 
     def can_fork(self) -> tuple[bool, str]:
         """Whether "play on from here" is possible, and why not."""
-        if not self.st.revealed_known:
-            return False, "the replay does not reveal every secret"
-        state = self.st.state_at(self.st.position, "revealed")
-        if self.st.game.result(state) is not None:
-            return False, "the game is over at this position"
-        return True, ""
+        reason = sandbox.why_not(self.st, self.st.position)
+        return not reason, reason
 
     def fork(self, app) -> None:
         """A sandbox table from this position: you at the seat to move (or the perspective seat), bots
-        at the others, every secret of the position known (the replay revealed them)."""
+        at the others, each seat knowing what it knew there and the decks as the replay left them."""
         from client.controller import LocalController
         from client.scenes.table import TableScene
 
-        ok, why = self.can_fork()
-        if not ok:
-            self.notice = f"cannot play on from here: {why}"
+        try:
+            fork = sandbox.fork_at(self.st, self.st.position, seat=self.perspective)
+        except ValueError as exc:
+            self.notice = str(exc)
             return
-        game, header = self.st.game, self.st.header
-        state = self.st.state_at(self.st.position, "revealed")
-        waiting = game.awaiting(state)
-        seat = waiting.seats[0] if waiting.seats else self.perspective
-        ctl = LocalController(game, seat, [self.sandbox_bot], players=header.players,
-                              options=dict(header.option_dict), seed=self.st.number() + 1,
-                              bot_delay_ms=self.bot_delay_ms, start=state)
-        ctl.log.append(f"sandbox from frame {self.st.number()} of the replay: you play seat {seat}, "
-                       f"{self.sandbox_bot} bots the others; nothing is recorded")
-        app.push(TableScene(ctl, f"Sandbox: {game.title} from frame {self.st.number()}"))
+        ctl = LocalController.from_fork(fork, fork.seat, [self.sandbox_bot], seed=fork.number + 1,
+                                        bot_delay_ms=self.bot_delay_ms)
+        app.push(TableScene(ctl, f"Sandbox: {fork.game.title} from frame {fork.number}"))
 
     # ------------------------------------------------------------------ events
     def handle(self, event: pygame.event.Event, app) -> None:
@@ -116,7 +119,17 @@ class ViewerScene:
                 self.show_frames = not self.show_frames
             elif event.key == pygame.K_ESCAPE:
                 app.pop()
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+        if not self.show_frames:
+            asked = self.chronicle.handle(event)
+            if asked is not None:
+                if asked[0] == "seek":
+                    self.st.seek(asked[1])
+                elif asked[0] == "rules":
+                    from client.scenes.rules import open_rules
+
+                    open_rules(app, self.st.game.id)
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button in self.buttons:
                 if button.hit(event.pos):
                     self._button(button.key, app)
@@ -202,15 +215,17 @@ class ViewerScene:
             button.draw(surface, mouse, px - 2)
 
     def _draw_caption(self, surface, band: pygame.Rect, px: int) -> None:
-        """Above the board: the move that led here, in words, or at the last position who won and why."""
-        moves = self.st.moves()
+        """Above the board: what led here, in the log's words, or at the last position who won and why."""
         done = self.st.moves_done()
         ending = replay_ending(self.st) if self.st.position == self.st.count - 1 else None
+        position = self.st.position
+        entries = [e for e in self.chronicle_of().entries if e.position <= position]
+        here = [e.text for e in entries if e.position == position] or [e.text for e in entries[-1:]]
         if ending is not None:
-            text, colour = f"the end: {line(ending)}", theme.ACCENT
-        elif done:
-            text = f"move {done}: {move_text(moves[done - 1], self.st.names)}"
-            colour = theme.HILITE if moves[done - 1].position == self.st.position else theme.MUTED
+            text, colour = f"the end: {ending_line(ending)}", theme.ACCENT
+        elif done and here:
+            text = f"move {done}: " + "; ".join(here)
+            colour = theme.HILITE if entries[-1].position == position else theme.MUTED
         else:
             text, colour = "the start: the game is set up", theme.MUTED
         pygame.draw.rect(surface, (14, 20, 28), band, border_radius=8)
@@ -248,34 +263,10 @@ class ViewerScene:
         if self.show_frames:
             self._frame_list(surface, list_box, small)
         else:
-            self._move_list(surface, list_box, small)
-
-    def _move_list(self, surface, box: pygame.Rect, px: int) -> None:
-        """The moves in the game's words, numbered; the current one lit; a click jumps there."""
-        moves = self.st.moves()
-        done = self.st.moves_done()
-        row_h = px + 3
-        rows = max(1, box.h // row_h)
-        y = box.y
-        entries = [(0, "start: the game is set up", -1)] + [
-            (i, f"{i}. {move_text(m, self.st.names)}", m.position) for i, m in enumerate(moves, 1)]
-        ending = replay_ending(self.st)
-        if ending is not None:  # the result closes the list, as on lichess
-            entries.append((-1, line(ending), self.st.count - 1))
-        start = max(0, min(done - rows // 2, len(entries) - rows))
-        for number, text, position in entries[start:start + rows]:
-            current = number == done
-            rect = pygame.Rect(box.x, y, box.w, row_h)
-            if current:
-                pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=4)
-            if number < 0:
-                colour = theme.ACCENT
-            else:
-                colour = theme.HILITE if current else (theme.MUTED if number and moves[number - 1].kind == "chance"
-                                                       else theme.TEXT)
-            draw_text(surface, fit(text, px, box.w - 8), (box.x + 4, y + 1), px, colour)
-            self.rows.append((rect, position))
-            y += row_h
+            ending = replay_ending(self.st)
+            close = [Item(ending_line(ending), theme.ACCENT, self.st.count - 1)] if ending is not None else []
+            self.chronicle.draw(surface, list_box.inflate(16, 8), self.chronicle_of(), self.st.game.id,
+                                self.st.names, px, position=self.st.position, extra=close)
 
     def _frame_list(self, surface, box: pygame.Rect, px: int) -> None:
         """The protocol frames (the toggle), numbered as everywhere: #k moved the game to frame k."""
@@ -314,9 +305,14 @@ class ViewerScene:
 
         row = self.timeline.bottom + 12
         small = px - 2
-        specs = [("|<", "first", 40), ("<", "prev-move", 40), ("pause" if self.playing else "play", "play", 64),
-                 (">", "next-move", 40), (">|", "last", 40), ("next mark", "next-mark", 96),
-                 ("switch view", "view", 104), ("close", "close", 64)]
+        font = theme.font(small)
+        # each button as wide as its caption at this size (fixed widths cut "switch view" at full HD)
+        specs = [(label, key, max(font.size(label)[0], font.size(wide)[0]) + small + 12)
+                 for label, key, wide in (("|<", "first", "|<"), ("<", "prev-move", "<"),
+                                          ("pause" if self.playing else "play", "play", "pause"),
+                                          (">", "next-move", ">"), (">|", "last", ">|"),
+                                          ("next mark", "next-mark", "next mark"),
+                                          ("switch view", "view", "switch view"), ("close", "close", "close"))]
         total = sum(width for _, _, width in specs) + 6 * len(specs)
         x = inner.right - total
         for label, key, width in specs:

@@ -13,7 +13,7 @@ from pathlib import Path
 import msgpack
 import pytest
 import zmq
-from cpuclock import Budget, measure
+from cpuclock import Budget, finished, measure
 from nethelpers import Peer
 
 from netplay import transport as tr
@@ -39,10 +39,12 @@ class Run:
             if self.echo and ev.kind == "message" and ev.data.startswith(b"echo:"):
                 self.host.send(ev.peer, ev.data)
 
-    def until(self, cond: Callable[[list[Incoming]], bool], timeout: float = 10.0) -> list[Incoming]:
-        """Bounded by `timeout` CPU seconds of this process and its children (a busy machine stretches
-        the wait on the clock, not the work: tests/cpuclock.py), or a hang's cap on the clock."""
-        budget = Budget(timeout, wall_cap=max(60.0, 10 * timeout))
+    def until(self, cond: Callable[[list[Incoming]], bool], timeout: float = 10.0,
+              pids: tuple[int, ...] | None = None) -> list[Incoming]:
+        """Bounded by `timeout` CPU seconds of this process and its children (or only `pids` of them): a
+        busy machine stretches the wait on the clock, not the work (tests/cpuclock.py); or by a hang's
+        cap on the clock."""
+        budget = Budget(timeout, pids, wall_cap=max(60.0, 10 * timeout))
         while not cond(self.events[self.mark:]):
             if budget.over():
                 raise AssertionError(f"host did not see the expected events within {timeout} s of CPU "
@@ -384,8 +386,8 @@ def test_host_restart_joiner_reconnects(host_identity: Identity, tmp_path: Path)
         impostor = rebind(lambda: HostTransport(Identity.generate("the-host"), port=port, curve_port=0,
                                                 heartbeat_s=HB, liveness=LIVE))
         try:
-            deadline = time.monotonic() + 10
-            while peer.proc.poll() is None and time.monotonic() < deadline:
+            budget = Budget(10)   # CPU seconds of this process and the joiner's, not the clock
+            while peer.proc.poll() is None and not budget.over():
                 impostor.poll(50)
             err = peer.event("error", type="KeyChanged")
             assert host_identity.fingerprint in err["message"]
@@ -408,7 +410,7 @@ def test_changed_host_key_refused_by_joiner(host: HostTransport, tmp_path: Path)
         err = peer.event("error", during=run.turn, type="KeyChanged")
         assert fingerprint(old) in err["message"] and host.fingerprint in err["message"]
         assert "the-host" in err["message"]
-        assert peer.proc.wait(10) == 3
+        assert finished(peer.proc, 10) == 3
         assert host.peers == {}
     finally:
         peer.kill()
@@ -421,8 +423,8 @@ def test_changed_joiner_key_refused_by_host(host: HostTransport, tmp_path: Path)
     host.known_peers.pin("jo", old)
     peer = joiner(host.address, home)
     try:
-        deadline = time.monotonic() + 10
-        while peer.proc.poll() is None and time.monotonic() < deadline:
+        budget = Budget(10)   # CPU seconds of this process and the joiner's, not the clock
+        while peer.proc.poll() is None and not budget.over():
             assert host.poll(50) == []
         err = peer.event("error", type="Refused")
         assert fingerprint(old) in err["message"] and fingerprint(jkey) in err["message"]
@@ -436,8 +438,8 @@ def test_expected_fingerprint_must_match(host: HostTransport, tmp_path: Path) ->
     run = Run(host)
     peer = joiner(f"{host.address}/{other}", tmp_path / "jo")
     try:
-        deadline = time.monotonic() + 10
-        while peer.proc.poll() is None and time.monotonic() < deadline:
+        budget = Budget(10)   # CPU seconds of this process and the joiner's, not the clock
+        while peer.proc.poll() is None and not budget.over():
             host.poll(50)
         err = peer.event("error", during=run.turn, type="Refused")
         assert other in err["message"] and host.fingerprint in err["message"]
@@ -551,8 +553,8 @@ def test_challenge_keeps_no_state_and_is_bound_to_its_connection(host: HostTrans
         for _ in range(3):
             for sock in others:
                 _hello(sock, Identity.generate("x"), os.urandom(32))
-        deadline = time.monotonic() + 5
-        while sum(host.stats[k] for k in ("challenge", "hello_limited")) < 301 and time.monotonic() < deadline:
+        budget = Budget(5)   # CPU seconds, not the clock
+        while sum(host.stats[k] for k in ("challenge", "hello_limited")) < 301 and not budget.over():
             host.poll(20)
         assert host.stats["challenge"] + host.stats["hello_limited"] == 301
         assert host.stats["verify"] == 0 and host.stats["card"] == 0      # no signature work for any HELLO
@@ -604,7 +606,7 @@ def test_welcome_outside_the_ranges_is_refused(host: HostTransport, tmp_path: Pa
     try:
         err = peer.event("error", during=run.turn, type="Refused")
         assert message in err["message"] and "the-host" in err["message"]
-        assert peer.proc.wait(10) == 3
+        assert finished(peer.proc, 10) == 3
     finally:
         peer.kill()
 

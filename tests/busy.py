@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import time
 
@@ -28,6 +29,14 @@ def main(argv: list[str]) -> int:
     count = int(argv[1]) if len(argv) > 1 else (os.cpu_count() or 1)
     until = time.monotonic() + seconds
     loops = [multiprocessing.Process(target=spin, args=(until,), daemon=True) for _ in range(count)]
+
+    def stop(signum: int, frame: object) -> None:   # killed: the loops go too, not only at their deadline
+        for loop in loops:
+            loop.terminate()
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     for loop in loops:
         loop.start()
     for loop in loops:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from catanhelpers import G, moves, play, position, with_inner
+from catanhelpers import G, bot_game, moves, play, position, with_inner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -125,23 +125,11 @@ def test_a_bot_offers_to_the_table_one_for_one_then_two_for_one_a_few_times_a_tu
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([3, 4]))
 def test_trading_bots_always_finish_their_games(seed: int, players: int):
-    """Every seeded game of smart bots ends with a winner; they trade with each other, and no turn
-    holds more than three of a bot's offers."""
-    record = play_match(G, make_bots("catan", ["smart"], players), seed, players, {"board": "random"},
-                        max_steps=20_000, check_views=False)
-    assert record.result is not None and record.result.reason == "10 victory points"
-    offers = 0
-    for step in record.steps:
-        if step.kind == "play" and step.value.startswith("offer "):
-            offers += 1
-            assert offers <= 3, "more than three offers in a turn"
-        elif step.kind == "play" and step.value == "end":
-            offers = 0
+    """Every seeded game of smart bots ends with a winner, and no turn holds more than three offers."""
+    bot_game(G, make_bots("catan", ["smart"], players), seed, players, "10 victory points", most_offers=3)
 
 
 def test_bots_trade_with_each_other():
-    confirmed = 0
-    for seed in range(6):
-        record = play_match(G, make_bots("catan", ["smart"], 4), seed, 4, {"board": "random"}, check_views=False)
-        confirmed += sum(1 for s in record.steps if s.kind == "play" and s.value.startswith("confirm "))
+    confirmed = sum(bot_game(G, make_bots("catan", ["smart"], 4), seed, 4, "10 victory points", most_offers=3)
+                    for seed in range(6))
     assert confirmed >= 30, confirmed   # about 19 a game (6.6 before the bots judged offers by item 12)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+from catanhelpers import bot_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_catan_ck_helpers import G, give_progress, moves, play, position, with_ext
 
+from bots import make as make_bots
 from bots.catan_ck import RandomBot, SmartBot
 from bots.selfplay import play_match
 
@@ -82,27 +84,11 @@ def test_a_bot_offers_when_nothing_else_is_worth_doing():
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([3, 4]))
 def test_trading_bots_always_finish_their_games(seed: int, players: int):
-    """Every seeded game of smart bots ends with a winner, and no turn holds more than two of a bot's
-    offers; across a few games they trade with each other."""
-    from bots import make as make_bots
-
-    record = play_match(G, make_bots("catan-ck", ["smart"], players), seed, players, {"board": "random"},
-                        max_steps=30_000, check_views=False)
-    assert record.result is not None and record.result.reason == "13 victory points"
-    offers = 0
-    for step in record.steps:
-        if step.kind == "play" and step.value.startswith("offer "):
-            offers += 1
-            assert offers <= 2, "more than two offers in a turn"
-        elif step.kind == "play" and step.value == "end":
-            offers = 0
+    """Every seeded game of smart bots ends with a winner, and no turn holds more than two offers."""
+    bot_game(G, make_bots("catan-ck", ["smart"], players), seed, players, "13 victory points", most_offers=2)
 
 
 def test_bots_trade_with_each_other():
-    from bots import make as make_bots
-
-    confirmed = 0
-    for seed in range(4):
-        record = play_match(G, make_bots("catan-ck", ["smart"], 4), seed, 4, {"board": "random"}, check_views=False)
-        confirmed += sum(1 for s in record.steps if s.kind == "play" and s.value.startswith("confirm "))
+    confirmed = sum(bot_game(G, make_bots("catan-ck", ["smart"], 4), seed, 4, "13 victory points", most_offers=2)
+                    for seed in range(4))
     assert confirmed >= 12, confirmed   # several a game (none before issue 27 item 12)

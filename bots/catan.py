@@ -17,7 +17,13 @@ resource by how much the bot lacks it.
   its own; it robs the opponent with the most VP. Knights are played before the roll whenever one is
   playable (army and robber); monopoly when the table holds 3 or more of a resource; year of plenty
   for what completes a build; road building when a free node is two roads away or Longest Road is near.
-- Offers of others: accepted when they bring its target closer and the offerer is not close to winning.
+- Offers of others (`judge_offer`, shared with Cities & Knights), never from a seat close to winning:
+  declined when they break a build its hand makes now; accepted when they complete something it
+  wants to build (for at most one card more than it gets), when it gets at least twice the cards it
+  gives, or when they bring its target closer for no fewer cards.
+- Its own offers: when one or two cards short of its target with surplus to pay, "1 for 1" to the
+  table, then "2 for 1" (what the others' judgement takes); each text once a turn, at most three
+  offers a turn, so a turn always ends.
 All arithmetic is on ints.
 """
 
@@ -69,6 +75,7 @@ class Position:
                     self.harbour_at[node] = h["type"]
         self.prod = self.production(me)
         self.weight = self.weights()
+        self._spot: tuple[int, int, int] | None = None   # best_spot() without an extra road, asked often
 
     # ---------------------------------------------------------------- production
 
@@ -127,7 +134,11 @@ class Position:
 
     def best_spot(self, extra_road: int = -1) -> tuple[int, int, int]:
         """(score, node, roads needed) of the best free node within 3 roads (score -1: none)."""
-        return best_spot(self.distances(extra_road), self.free, self.node_value)
+        if extra_road >= 0:
+            return best_spot(self.distances(extra_road), self.free, self.node_value)
+        if self._spot is None:
+            self._spot = best_spot(self.distances(), self.free, self.node_value)
+        return self._spot
 
     def my_roads(self) -> int:
         mask = 0
@@ -186,6 +197,28 @@ def best_spot(distances: dict[int, int], free, value) -> tuple[int, int, int]:
 
 def _missing(hand: tuple[int, ...], cost: tuple[int, ...]) -> list[int]:
     return [max(0, c - h) for h, c in zip(hand, cost, strict=True)]
+
+
+def _fits(cost: tuple[int, ...], hand: tuple[int, ...]) -> bool:
+    return all(h >= c for h, c in zip(hand, cost, strict=True))
+
+
+def judge_offer(hand: tuple[int, ...], receive: tuple[int, ...], pay: tuple[int, ...], need: tuple[int, ...],
+                wanted: list[tuple[int, ...]]) -> bool:
+    """Whether to accept an offer that gives `receive` for `pay` out of `hand`, for a bot saving for
+    `need` that would build any of `wanted` (their costs): never when it breaks a build the hand makes
+    now; yes when it completes a wanted build for at most one card more than it gets, or brings at
+    least twice the cards it costs, or brings the target closer for no fewer cards. Shared by the
+    Catan and Cities & Knights bots (any number of card types)."""
+    after = tuple(h - p + r for h, p, r in zip(hand, pay, receive, strict=True))
+    if any(_fits(cost, hand) and not _fits(cost, after) for cost in wanted):
+        return False
+    got, given = sum(receive), sum(pay)
+    if given <= got + 1 and any(_fits(cost, after) and not _fits(cost, hand) for cost in wanted):
+        return True
+    if got >= 2 * given:
+        return True
+    return sum(_missing(after, need)) < sum(_missing(hand, need)) and got >= given
 
 
 class SmartBot:
@@ -327,20 +360,23 @@ class SmartBot:
 
     def _respond(self, pos: Position, view: dict) -> str:
         offer = view["offer"]
-        offerer = view["active"]
-        if pos.vp[offerer] >= 7:
-            return "decline"
-        give = _counts(offer["give"])  # what the offerer gives me
-        get = _counts(offer["get"])  # what I give
-        need = self._need(pos)
-        before = sum(_missing(pos.hand, need))
-        after_hand = tuple(h - g + r for h, g, r in zip(pos.hand, get, give, strict=True))
-        after = sum(_missing(after_hand, need))
-        if after < before and sum(get) <= sum(give) + 1:
-            return "accept"
-        if after == before and sum(give) > sum(get):
-            return "accept"
-        return "decline"
+        if pos.vp[view["active"]] >= 7:
+            return "decline"   # no help to a seat close to winning
+        receive, pay = _counts(offer["give"]), _counts(offer["get"])  # the offerer gives me `give`
+        return "accept" if judge_offer(pos.hand, receive, pay, self._need(pos), self._wanted(pos)) else "decline"
+
+    def _wanted(self, pos: Position) -> list[tuple[int, ...]]:
+        """The costs of what the bot would build next turn: its target, a city on one of its
+        settlements, a settlement on a free node its roads reach (a development card only as the
+        target: it is nearly always within reach, and not worth a trade by itself)."""
+        view = pos.view
+        pieces = view["pieces"][pos.me]
+        wanted = [self._need(pos)]
+        if pieces["cities"] and any(o == pos.me and kind == "settlement" for o, kind in pos.owner.values()):
+            wanted.append(COSTS["city"])
+        if pieces["settlements"] and any(d == 0 and pos.free(n) for n, d in pos.distances().items()):
+            wanted.append(COSTS["settlement"])
+        return wanted
 
     def _confirm(self, pos: Position, actions: list[str]) -> str:
         confirms = [a for a in actions if a.startswith("confirm")]
@@ -454,16 +490,18 @@ class SmartBot:
                 text = f"trade {rates[give]}{RESOURCES[give]} for 1{RESOURCES[want]}"
                 if text in allowed:
                     return text
-        # domestic: one surplus card for one missing card, to everybody, once per pair per turn
+        # domestic: surplus for one missing card, to everybody: 1 for 1, then 2 for 1; each text once a
+        # turn and at most three offers a turn (the turn always ends)
         if short <= 2 and sum(surplus) >= short and view["offers_made"] < 3:
             want = max(range(5), key=lambda r: (missing[r], -r))
-            for give in sorted(range(5), key=lambda r: -surplus[r]):
-                if surplus[give] <= 0:
-                    break
-                text = f"offer 1{RESOURCES[give]} for 1{RESOURCES[want]} to all"
-                if text in allowed and text not in self.offers_tried:
-                    self.offers_tried.add(text)
-                    return text
+            for k in (1, 2):
+                for give in sorted(range(5), key=lambda r: -surplus[r]):
+                    if surplus[give] < k:
+                        break
+                    text = f"offer {k}{RESOURCES[give]} for 1{RESOURCES[want]} to all"
+                    if text in allowed and text not in self.offers_tried:
+                        self.offers_tried.add(text)
+                        return text
         return None
 
     def _play_card(self, pos: Position, view: dict, allowed: dict[str, None]) -> str | None:

@@ -19,6 +19,10 @@ which a hex produces):
   smith when they build, warlord just before an attack, spy on the seat with most cards (takes the best
   card), wedding/saboteur/master merchant when they hit, merchant on its richest hex, merchant fleet on
   its surplus, bishop on the leader, inventor to swap a good number onto its own hex.
+- Trade: offers judged as the base bot judges them (bots.catan.judge_offer: a 2:1 in its favour, or
+  one that completes a build, yes; one that breaks a build its hand makes now, no); when nothing is
+  worth building and it is one or two cards short of its target, it offers surplus to the table, 1 for
+  1 then 2 for 1, each text once a turn and at most two offers a turn.
 All arithmetic is on ints.
 """
 
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.catan import best_spot, road_distances
+from bots.catan import best_spot, judge_offer, road_distances
 from bots.lib import RandomBot, game_actions
 from engines.catan.board import EDGES, HEX_NODES, NODE_HEXES, NODE_NEIGHBOURS
 from engines.core import Game, State
@@ -143,6 +147,10 @@ class Position:
 class SmartBot:
     name = "smart"
 
+    def __init__(self) -> None:
+        self.turn = -1
+        self.offers_tried: set[str] = set()   # this turn's offers, each made once
+
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         if "decline draw" in legal:
             return "decline draw"
@@ -150,6 +158,8 @@ class SmartBot:
         if len(actions) == 1:
             return actions[0]
         view = game.view(state, seat)
+        if view["turn"] != self.turn:
+            self.turn, self.offers_tried = view["turn"], set()
         pos = Position(view, seat)
         step = view["step"]
         handler = getattr(self, "_" + step.replace("-", "_"), None)
@@ -298,13 +308,43 @@ class SmartBot:
     def _respond(self, pos: Position, actions: list[str]) -> str:
         offer = pos.view["offer"]
         if pos.vp[pos.view["active"]] >= 10:
-            return "decline"
-        give, get = _counts(offer["give"]), _counts(offer["get"])  # the offerer gives me `give`
-        need = self._need(pos)
-        after = [h - g + r for h, g, r in zip(pos.hand, get, give, strict=True)]
-        if _lacks(after, need) < _lacks(pos.hand, need) and sum(get) <= sum(give):
-            return "accept"
-        return "decline"
+            return "decline"   # no help to a seat close to winning
+        receive, pay = _counts(offer["give"]), _counts(offer["get"])  # the offerer gives me `give`
+        wanted = self._wanted(pos)
+        return "accept" if judge_offer(tuple(pos.hand), tuple(receive), tuple(pay), wanted[0], wanted) else "decline"
+
+    def _wanted(self, pos: Position) -> list[tuple[int, ...]]:
+        """The costs of what it would build: its target first, then a city on a settlement of its, a
+        settlement where its roads reach a free node, a knight when the barbarians are near."""
+        pieces = pos.view["pieces"][pos.me]
+        wanted = [self._need(pos)]
+        if pieces["cities"] and any(o == pos.me and kind == "settlement" for o, kind in pos.owner.values()):
+            wanted.append(COST["city"])
+        if pieces["settlements"] and any(d == 0 and pos.free(n) for n, d in pos.distances().items()):
+            wanted.append(COST["settle"])
+        if sum(pieces["knights"]) and pos.danger():
+            wanted.append(COST["knight"])
+        return wanted
+
+    def _offer(self, pos: Position, need: tuple[int, ...], actions: list[str]) -> str | None:
+        """Surplus for one card its target lacks, to the table: 1 for 1, then 2 for 1; each text once a
+        turn, at most two offers a turn."""
+        missing = [max(0, c - h) for h, c in zip(pos.hand, need, strict=True)]
+        short = sum(missing)
+        if not 0 < short <= 2 or pos.view["offers_made"] >= 2:
+            return None
+        surplus = [max(0, h - c) for h, c in zip(pos.hand, need, strict=True)]
+        want = max(range(8), key=lambda r: (missing[r], -r))
+        allowed = set(actions)
+        for k in (1, 2):
+            for give in sorted(range(8), key=lambda r: (-surplus[r], r)):
+                if surplus[give] < k:
+                    break
+                text = f"offer {k}{NAMES[give]} for 1{NAMES[want]} to all"
+                if text not in self.offers_tried and text in allowed:
+                    self.offers_tried.add(text)
+                    return text
+        return None
 
     def _confirm(self, pos: Position, actions: list[str]) -> str:
         confirms = [a for a in actions if a.startswith("confirm")]
@@ -342,9 +382,13 @@ class SmartBot:
         need = self._need(pos)
         danger = pos.danger() and pos.exposed()
         for a in actions:
+            if a.startswith("offer "):
+                continue   # offers are made below, only when nothing else is worth doing
             score = self._score(pos, a, need, danger)
             if score > best:
                 best, choice = score, a
+        if best < 300:
+            return self._offer(pos, need, actions) or choice
         return choice
 
     def _score(self, pos: Position, a: str, need: tuple[int, ...], danger: bool) -> int:

@@ -7,8 +7,17 @@ Nothing irreversible by accident: the numbers name the game's own actions only, 
 order, and an action keeps its number for the whole phase: while the same seat goes on choosing and
 no one else has moved (Ploc's three actions of a turn, each using up a die), the actions still there
 keep the numbers first printed, gaps and all, and an action new to the phase gets the next free one;
-a list with nothing in common with the numbered one starts again at 1. The common actions (`resign`, `draw`, `accept`,
-`decline`) are words, never numbers, and `resign` asks to be confirmed.
+a list with nothing in common with the numbered one starts again at 1. Texts of one shape are listed in
+the order of their numbers (`settle 2` before `settle 10`), a long run of them in columns. The common
+actions (`resign`, `draw`, `accept`, `decline`) are words, never numbers, and `resign` asks to be
+confirmed; a game's own action of the same text (Catan's `accept` and `decline`, answering a trade
+offer) wins, and the draw's answers are then listed as `accept draw` and `decline draw`.
+
+Card lists: Catan's hundreds of possible offers (and a long list of discards) are one line saying how
+to type one (`offer 1brick for 1wool to 2`, or as people write it: `offer 2 wood and a brick for ore`,
+client/typed.py), listed on request (`offers`, `offers wool`, `list discard`). Catan and Cities &
+Knights draw their island as a map (client/textmap.py) whenever it changed since it was last shown,
+and on `map`.
 
 Hot seat: when several people play at this terminal (a controller with more than one `humans()`),
 the prompts name the seat, and whenever the turn passes from one of them to another the screen is
@@ -19,6 +28,7 @@ board and choices shown.
 from __future__ import annotations
 
 import queue
+import shutil
 import sys
 import threading
 import time
@@ -26,21 +36,35 @@ from typing import TextIO
 
 from client.controller import Controller
 from client.ending import line as ending_line
-from client.moves import COMMON_WORDS, readable, split_actions
-from client.textview import board, render
+from client.moves import common_meant, common_words, in_order, readable, split_actions
+from client.textmap import NODE_VERBS, note
+from client.textview import board, board_map, fold, render
+from client.typed import CARD_NAMES, card_words, meant, spellings
 
 HELP = """commands:
   NUMBER or an action's text   play that action (e.g. 2, or: step 6 12)
   resign                       give up this game (asks to confirm)
-  draw / accept / decline      offer a draw / accept or decline the one offered
+  draw / accept / decline      offer a draw / accept or decline the one offered (when the game has
+                               its own accept or decline, as Catan's trades: accept draw, decline draw)
   say TEXT                     chat (sent at once, whoever's turn it is)
   board                        the board again          actions   the choices again
-  state                        the whole game state     help      this text
-  quit                         leave the table (a game under way stays unfinished)"""
+  map                          the map (Catan)          state     the whole game state
+  list VERB [WORD...]          every choice of a kind, e.g. list discard, list offer wool
+  offers [WORD...]             the trade offers possible now (Catan), e.g. offers brick
+  help                         this text
+  quit                         leave the table (a game under way stays unfinished)
+Catan cards may be typed as people write them: offer 2 wood and a brick for ore to 2, discard 2 sheep,
+trade brick for wool (at your best rate), play monopoly wheat."""
 
 EOF_LINE = None  # what Lines.get returns once the input has ended
 ENTER = "\n"     # what Lines.get returns for an empty line (Enter alone): "" means no line came
 CLEAR = "\033[H\033[2J\033[3J"  # clear the screen and its scrollback (a terminal, not a pipe)
+#: verbs whose texts are card lists: past `SUMMARY_OVER` texts they are summed up in a line, not numbered
+CARD_VERBS = ("offer", "discard", "give", "trade")
+SUMMARY_OVER = 12
+#: more than `PLACES_OVER` texts naming a node of the map (`settle 12`) are one line of the node numbers,
+#: typed with the verb: a choice's number beside a node's number would be mistaken for it
+PLACES_OVER = 12
 
 
 class Lines:
@@ -101,10 +125,13 @@ class Lines:
 class TerminalTable:
     """One table in the terminal; `run` returns when the game is over, the input ends or on `quit`."""
 
-    def __init__(self, ctl: Controller, lines: Lines, out: TextIO):
+    def __init__(self, ctl: Controller, lines: Lines, out: TextIO, width: int | None = None):
         self.ctl = ctl
         self.lines = lines
         self.out = out
+        self.width = width or shutil.get_terminal_size((80, 24)).columns
+        self.shown_map: list[str] = []         # the map as last printed (printed again when it changes)
+        self.names = CARD_NAMES.get(ctl.game.id)  # the card vocabulary of a Catan game (typed card lists)
         self.shown_log = 0
         self.shown_status = ""
         self.shown_choices: tuple[str, ...] | None = None
@@ -161,7 +188,8 @@ class TerminalTable:
             if ending is not None:
                 self.lines.unread(self.pending)
                 self.pending = []
-                self.say(board(self.ctl.view(), self.ctl.names, me=self.ctl.seat))
+                self._show_map(self.ctl.view())
+                self.say(board(self.ctl.view(), self.ctl.names, me=self.ctl.seat, width=self.width))
                 self.say(f"game over: {ending_line(ending)}")
                 path = getattr(self.ctl, "replay_path", None)
                 if path:
@@ -223,7 +251,7 @@ class TerminalTable:
         log = self.ctl.log
         for entry in log[self.shown_log:]:
             if not entry.startswith("game over: "):  # the table says how the game ended, in its own words
-                self.say(f"  {entry}")
+                self.say("\n".join(fold(f"  {entry}", self.width, hang="      ")))
         self.shown_log = len(log)
 
     def _show_peers(self) -> None:
@@ -257,8 +285,16 @@ class TerminalTable:
         if len(self._humans()) > 1 and view.get("seat") != self.revealed_for:
             self.shown_choices = None   # the turn has just passed on: the cover comes first
             return
-        self.say(board(view, self.ctl.names, me=view.get("seat", self.ctl.seat)))
-        self._list_actions(legal)
+        self._show_map(view)
+        self.say(board(view, self.ctl.names, me=view.get("seat", self.ctl.seat), width=self.width))
+        self._list_actions(legal, view)
+
+    def _show_map(self, view: dict, again: bool = False) -> None:
+        """The island, when the game has one and it changed since it was last printed (or `again`)."""
+        lines = board_map(view)
+        if lines and (again or lines != self.shown_map):
+            self.shown_map = lines
+            self.say("\n".join(lines))
 
     def _number(self, actions: list[str]) -> dict[str, int]:
         """The numbers of `actions`, stable within a phase: the same seat choosing again with no other
@@ -279,20 +315,69 @@ class TerminalTable:
         self.numbers = {**self.numbers, **kept}  # a number once given is never given to another action
         return kept
 
-    def _list_actions(self, legal: tuple[str, ...]) -> None:
+    def _grouped(self, actions: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+        """(the actions to number, in order; the verbs summed up in a line: verb -> its texts, in order):
+        long runs of card lists, and of places named by a bare number in a game with a map."""
+        by_verb: dict[str, list[str]] = {}
+        for action in actions:
+            by_verb.setdefault(action.split(" ", 1)[0], []).append(action)
+        summed = {verb: in_order(texts) for verb, texts in by_verb.items()
+                  if (verb in CARD_VERBS and len(texts) > SUMMARY_OVER)
+                  or (self.names and len(texts) > PLACES_OVER and all(_place(t) for t in texts))}
+        numbered = [a for a in actions if a.split(" ", 1)[0] not in summed]
+        return in_order(numbered), summed
+
+    def _list_actions(self, legal: tuple[str, ...], view: dict) -> None:
         actions, common = split_actions(list(legal))
-        numbers = self._number(actions)
+        numbered, summed = self._grouped(actions)
+        numbers = self._number(numbered)
         seat = self.ctl.seat
         who = f"{self._name(seat)}, seat {seat}: " if len(self._humans()) > 1 and seat is not None else ""
         self.say(f"[{who}{self.ctl.status()}] choose:")
-        for action in sorted(actions, key=numbers.__getitem__):
-            i = numbers[action]
-            words = readable(self.ctl.describe(action), action)
-            self.say(f"  {i:3}. {action}" + (f"   ({words})" if words else ""))
-        words = [w for w, a in COMMON_WORDS.items() if a in common]
+        for action in sorted(numbered, key=numbers.__getitem__):
+            words = (note(view, action) if self.names else None) or self._note(action, seat)
+            line = f"  {numbers[action]:3}. {action}" + (f"   ({words})" if words else "")
+            self.say("\n".join(fold(line, self.width, hang=" " * 9)))
+        for verb, texts in summed.items():
+            self.say("\n".join(fold(_summary(verb, texts), self.width, hang="      ")))
+        words = list(common_words(common, actions))
         if words:
             self.say("  or type: " + ", ".join(words))
         self.say("> ", end="")
+
+    def _note(self, action: str, seat: int | None) -> str:
+        """The engine's words for one's own action, without the seat in front and without saying the
+        action's text again ("" then)."""
+        words = readable(self.ctl.describe(action), action)
+        if seat is not None and words.startswith(f"seat {seat} "):
+            words = words[len(f"seat {seat} "):]
+        return "" if action in words else words
+
+    def _columns(self, cells: list[str], indent: int = 2) -> None:
+        """Cells in as many columns as the width holds, read down each column."""
+        wide = max(len(c) for c in cells) + 2
+        per_row = max(1, (self.width - indent) // wide)
+        rows = -(-len(cells) // per_row)
+        for r in range(rows):
+            row = [cells[k] for k in range(r, len(cells), rows)]
+            self.say(" " * indent + "".join(c.ljust(wide) for c in row).rstrip())
+
+    def _list(self, verb: str, filters: list[str]) -> None:
+        """`list VERB [WORD...]` and `offers [WORD...]`: every legal text of that verb naming every word."""
+        actions, _ = split_actions(self._legal())
+        wanted = [self._card_word(w) for w in filters]
+        texts = [a for a in in_order(actions) if a.split(" ", 1)[0] == verb and all(w in a for w in wanted)]
+        if not texts:
+            what = f"{verb} " + " ".join(filters) if filters else verb
+            self.say(f"(no {what.strip()} possible now)")
+            return
+        self.say(f"{len(texts)} {verb} choice{'s' if len(texts) != 1 else ''} (type one as it is written):")
+        self._columns(texts, indent=2)
+
+    def _card_word(self, word: str) -> str:
+        """A filter word as the notation writes it (`wood` -> `lumber`)."""
+        word = word.lower()
+        return (card_words(word, self.names) or word) if self.names else word
 
     # ------------------------------------------------------------------ one line
     def _command(self, text: str) -> bool:
@@ -314,6 +399,18 @@ class TerminalTable:
         elif word in ("actions", "moves"):
             self.shown_choices = None
             return True
+        elif word == "map":
+            view = self.ctl.view()
+            if not board_map(view):
+                self.say("(this game has no map: board shows it)")
+            elif len(self._humans()) > 1 and view.get("seat") != self.revealed_for:
+                self.say("(the turn has just passed to another person here: the screen is handed over first)")
+            else:
+                self._show_map(view, again=True)
+        elif word.split(" ", 1)[0] in ("list", "offers") and (word == "offers" or " " in word):
+            parts = text.split()
+            verb, filters = ("offer", parts[1:]) if parts[0].lower() == "offers" else (parts[1].lower(), parts[2:])
+            self._list(verb, filters)
         elif word == "say" or word.startswith("say "):
             said = text[4:].strip()
             if said:
@@ -342,38 +439,54 @@ class TerminalTable:
                 self.say("not resigned; the game goes on")
                 self._prompt()
             return
+        action, why = self.resolve(text)
+        if action is None:
+            self.say(why)
+            self._prompt()
+            return
+        if action == "resign":
+            self.confirming = True
+            self.say("resign: you lose this game at once. Sure? [y/N] ", end="")
+            return
+        self._submit(action)
+
+    def resolve(self, text: str) -> tuple[str | None, str]:
+        """The legal action a typed line means now, or (None, why not). In this order: a game action's
+        own text; a common action's word; a number; cards written as people write them."""
         legal = self._legal()
         actions, common = split_actions(legal)
-        word = text.lower()
-        if word in COMMON_WORDS:
-            action = COMMON_WORDS[word]
-            if action not in common:
-                self.say(f"{word}: not possible now")
-                self._prompt()
-                return
-            if action == "resign":
-                self.confirming = True
-                self.say("resign: you lose this game at once. Sure? [y/N] ", end="")
-                return
-            self._submit(action)
-            return
-        if text.isdigit():
-            number = int(text)
-            by_number = {n: a for a, n in self._number(actions).items()}
+        word = " ".join(text.lower().split())
+        for candidate in (text, word):
+            if candidate in actions:
+                return candidate, ""
+        meaning = common_meant(word, actions)
+        if meaning is not None:
+            if meaning not in common:
+                return None, f"{word}: not possible now"
+            return meaning, ""
+        if word.isdigit():
+            by_number = {n: a for a, n in self._number(self._grouped(actions)[0]).items()}
+            number = int(word)
+            if not by_number:
+                return None, f"{number}: nothing is numbered now; type the action (help says how)"
             if number not in by_number:
                 valid = sorted(by_number)
                 more = f" ... ({len(valid)} in all)" if len(valid) > 12 else ""
                 shown = ", ".join(str(n) for n in valid[:12]) + more
-                self.say(f"{number}: choose one of {shown} (resign and draw are words, never numbers)")
-                self._prompt()
-                return
-            self._submit(by_number[number])
-            return
-        if text in actions:
-            self._submit(text)
-            return
-        self.say(f"not a legal action here: {text!r} (type a number, an action, or help)")
-        self._prompt()
+                return None, f"{number}: choose one of {shown} (resign and draw are words, never numbers)"
+            return by_number[number], ""
+        found = meant(text, actions, self.names)
+        if found is not None:
+            return found, ""
+        verb = word.split(" ", 1)[0]
+        spelt = spellings(text, self.names)
+        if spelt:
+            why = self.ctl.why_not(spelt[0]) or "not possible now"
+            why = why[len(spelt[0]) + 2:] if why.startswith(spelt[0] + ": ") else why
+            listed = sum(1 for a in actions if a.startswith(verb + " "))
+            hint = "offers" if verb == "offer" else f"list {verb}"
+            return None, f"{spelt[0]}: {why}" + (f" (`{hint}` lists the {listed} possible now)" if listed else "")
+        return None, f"not a legal action here: {text!r} (type a number, an action, or help)"
 
     def _submit(self, action: str) -> None:
         try:
@@ -384,9 +497,29 @@ class TerminalTable:
 
 
 def play(ctl: Controller, stdin: TextIO | Lines = sys.stdin, out: TextIO = sys.stdout,
-         poll_s: float = 0.05, max_seconds: float = 24 * 3600) -> bool:
-    """Run one table until the game is over (or the input ends / 'quit'); True if the player left."""
+         poll_s: float = 0.05, max_seconds: float = 24 * 3600, width: int | None = None) -> bool:
+    """Run one table until the game is over (or the input ends / 'quit'); True if the player left.
+    `width`: the terminal's columns (default: as the terminal says, else 80)."""
     lines = stdin if isinstance(stdin, Lines) else Lines(stdin)
-    table = TerminalTable(ctl, lines, out)
+    table = TerminalTable(ctl, lines, out, width)
     table.run(poll_s, max_seconds)
     return table.left
+
+
+def _place(action: str) -> bool:
+    """A verb and one node's number (`settle 12`, `knight 40`): a corner the map numbers."""
+    words = action.split(" ")
+    return len(words) == 2 and words[0] in NODE_VERBS and words[1].isdigit()
+
+
+def _summary(verb: str, texts: list[str]) -> str:
+    """One line for a long list: how many, how to type one, how to see them all (the places' numbers
+    themselves, which the map shows)."""
+    example = texts[0]
+    if _place(example):
+        return (f"  {verb}: type `{verb} <node>`, at nodes " + ", ".join(t.split(" ")[1] for t in texts)
+                + f" ({len(texts)}, numbered on the map)")
+    if verb == "offer":
+        return (f"  offers: {len(texts)} possible; type one like `{example}` (or to all); `offers` lists them, "
+                "`offers wool` those with wool")
+    return f"  {verb}: {len(texts)} possible; type one like `{example}`; `list {verb}` lists them"

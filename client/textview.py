@@ -1,6 +1,8 @@
-"""A game view as plain text. Two forms: `board(view)`, a compact board per game (a dozen lines: what a
-player reads at every prompt, what `netplay watch`, `replay step` and `replay show` print), and
-`render(view)`, the whole view as an indented outline (on request only: `state` in the terminal,
+"""A game view as plain text. Three forms: `board(view)`, a compact board per game (a dozen lines: what a
+player reads at every prompt, what `netplay watch`, `replay step` and `replay show` print),
+`board_map(view)`, the island of Catan and Cities & Knights drawn in text (client/textmap.py: hexes
+with resource, number and robber, harbours, every piece by owner, the node numbers a player types),
+and `render(view)`, the whole view as an indented outline (on request only: `state` in the terminal,
 `replay show --full`). No pygame here, so text commands start fast.
 
 The compact boards only lay out what `view()` says; they decide no rule.
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from client import textmap
 from client.points import own_points, shown_points
 from engines.core import HIDDEN
 
@@ -66,9 +69,11 @@ def _wide(value: Any) -> bool:
 
 # ------------------------------------------------------------------------------------------ boards
 
-def board(view: dict, names: list[str] | None = None, indent: int = 0, me: int | None = None) -> str:
+def board(view: dict, names: list[str] | None = None, indent: int = 0, me: int | None = None,
+          width: int | None = None) -> str:
     """The compact board of a view: the game's own layout where one exists, else the short facts.
-    `me` marks the reader's own seat ("= you"); a replay or a spectator has none."""
+    `me` marks the reader's own seat ("= you"); a replay or a spectator has none. With `width`, a
+    longer line goes on under itself, indented, broken after a `;` or `,` (a terminal's columns)."""
     if not view:
         return ""
     draw = _BOARDS.get(str(view.get("game", "")), _generic)
@@ -79,7 +84,34 @@ def board(view: dict, names: list[str] | None = None, indent: int = 0, me: int |
         lines = _generic(view, names or [])
     lines += _footer(view, names or [])
     pad = "  " * indent
+    if width is not None:
+        lines = [part for line in lines for part in fold(line, width - len(pad))]
     return "\n".join(pad + line for line in lines)
+
+
+def board_map(view: dict) -> list[str]:
+    """The board drawn as a map, for the games that have one (Catan, Cities & Knights); else []."""
+    if str(view.get("game", "")) not in ("catan", "catan-ck") or not view.get("hexes"):
+        return []
+    try:
+        return textmap.island(view)
+    except (KeyError, IndexError, TypeError, ValueError):  # a view of an older or newer shape
+        return []
+
+
+def fold(line: str, width: int, hang: str = "    ") -> list[str]:
+    """`line` in pieces of at most `width` columns, broken after "; " or ", " (else after a space), the
+    pieces after the first indented by `hang`."""
+    out: list[str] = []
+    while len(line) > width > len(hang) + 10:
+        cut = max(line.rfind("; ", 0, width - 1), line.rfind(", ", 0, width - 1))
+        if cut < width // 2:   # no mark late enough in the line: after the last space
+            cut = line.rfind(" ", 0, width)
+        if cut <= len(hang):
+            break
+        out.append(line[:cut + 1].rstrip())
+        line = hang + line[cut + 1:].lstrip()
+    return out + [line]
 
 
 def chance_words(chance, value: Any) -> str:

@@ -123,3 +123,26 @@ def illegal(state: State, seat: int, action: str, *words: str, game: Game = G) -
 
 def hand_of(state: State, seat: int) -> tuple[int, ...]:
     return state.inner.seats[seat].hand
+
+
+def bot_game(game: Game, seats: list, seed: int, players: int, reason: str, most_offers: int,
+             max_steps: int = 30_000) -> int:
+    """A seeded game of `seats` (bots) on a random board: it must end with `reason`, and no turn may
+    hold more than `most_offers` offers (the bots' own bound, which keeps every turn finite). Returns
+    how many trades between seats were confirmed."""
+    from bots.selfplay import play_match
+
+    record = play_match(game, seats, seed, players, {"board": "random"}, max_steps=max_steps, check_views=False)
+    assert record.result is not None and record.result.reason == reason, record.result
+    offers = confirmed = 0
+    for step in record.steps:
+        if step.kind != "play":
+            continue
+        if step.value.startswith("offer "):
+            offers += 1
+            assert offers <= most_offers, f"seed {seed}: more than {most_offers} offers in a turn"
+        elif step.value == "end":
+            offers = 0
+        elif step.value.startswith("confirm "):
+            confirmed += 1
+    return confirmed

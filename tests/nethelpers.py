@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from cpuclock import Budget
+
 PEER_SCRIPT = Path(__file__).with_name("transport_peer.py")
 DISCOVERY_SCRIPT = Path(__file__).with_name("discovery_peer.py")
 ROOT = PEER_SCRIPT.parent.parent
@@ -55,17 +57,19 @@ class Peer:
 
     def expect(self, predicate: Callable[[dict], bool], timeout: float = 10.0, what: str = "",
                during: Callable[[], object] | None = None) -> dict:
-        """Wait for an event; `during` is called meanwhile (the test's own host must keep polling)."""
-        deadline = time.monotonic() + timeout
+        """Wait for an event; `during` is called meanwhile (the test's own host must keep polling). The
+        wait is bounded by `timeout` CPU seconds of this process and its children (tests/cpuclock.py:
+        a busy machine stretches it on the clock, not in work), or by a hang's cap on the clock."""
+        budget = Budget(timeout, wall_cap=max(60.0, 10 * timeout))
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AssertionError(f"peer did not report {what or predicate} within {timeout} s; "
-                                     f"saw {self.seen[-10:]}; stderr:\n{self.stderr[-3000:]}")
+            if budget.over():
+                raise AssertionError(f"peer did not report {what or predicate} within {timeout} s of CPU "
+                                     f"({budget.spent():.1f} s spent); saw {self.seen[-10:]}; "
+                                     f"stderr:\n{self.stderr[-3000:]}")
             if during is not None:
                 during()
             try:
-                event = self.events.get(timeout=min(remaining, 0.2 if during is None else 0.005))
+                event = self.events.get(timeout=0.2 if during is None else 0.005)
             except queue.Empty:
                 if self.proc.poll() is not None and self.events.empty():
                     time.sleep(0.1)   # let the reader threads catch the last lines

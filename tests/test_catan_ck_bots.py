@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import random
 
-from test_catan_ck_helpers import G, give_progress, moves, position, with_ext
+from catanhelpers import bot_game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_catan_ck_helpers import G, give_progress, moves, play, position, with_ext
 
+from bots import make as make_bots
 from bots.catan_ck import RandomBot, SmartBot
 from bots.selfplay import play_match
 
@@ -52,3 +56,39 @@ def test_smart_beats_random():
         record = play_match(G, bots, 300 + i, 4, {"board": "random" if i % 2 else "beginner"}, check_views=True)
         wins += record.result.winners == (seat,)
     assert wins >= 5
+
+
+def _answer(state, offer: str, seat: int = 1) -> str:
+    asked = play(state, 0, offer)
+    return SmartBot().choose(G, asked, seat, G.legal(asked, seat), random.Random(0))
+
+
+def test_a_bot_takes_an_offer_that_helps_it_and_declines_one_that_harms_it():
+    """Issue 27 item 12, Cities & Knights: saving for a city (2 grain, 3 ore)."""
+    state = position(3, s0=dict(settlements=[12], hand="2brick+2wool+1ore+2cloth"),
+                     s1=dict(settlements=[14], hand="1brick+1wool+2grain+2ore"))
+    assert _answer(state, "offer 2cloth for 1brick to 1") == "accept"          # two cards for one it spares
+    assert _answer(state, "offer 1ore for 1wool to 1") == "accept"             # completes its city
+    assert _answer(state, "offer 1brick for 1grain+1ore to 1") == "decline"    # one for two it builds with
+    ready = position(3, s0=dict(settlements=[12], hand="2brick+2wool+1ore+2cloth"),
+                     s1=dict(settlements=[14], hand="2grain+3ore"))
+    assert _answer(ready, "offer 2brick for 1ore to 1") == "decline"           # breaks the city it can build
+
+
+def test_a_bot_offers_when_nothing_else_is_worth_doing():
+    state = position(3, s0=dict(cities=[12], settlements=[40], hand="2wool+2grain+2ore"),
+                     s1=dict(settlements=[14], hand="2ore"), s2=dict(settlements=[44], hand="1ore"))
+    assert SmartBot().choose(G, state, 0, G.legal(state, 0), random.Random(0)) == "offer 1wool for 1ore to all"
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([3, 4]))
+def test_trading_bots_always_finish_their_games(seed: int, players: int):
+    """Every seeded game of smart bots ends with a winner, and no turn holds more than two offers."""
+    bot_game(G, make_bots("catan-ck", ["smart"], players), seed, players, "13 victory points", most_offers=2)
+
+
+def test_bots_trade_with_each_other():
+    confirmed = sum(bot_game(G, make_bots("catan-ck", ["smart"], 4), seed, 4, "13 victory points", most_offers=2)
+                    for seed in range(4))
+    assert confirmed >= 12, confirmed   # several a game (none before issue 27 item 12)

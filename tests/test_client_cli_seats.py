@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cpuclock import finished
 from sessionhelpers import CLI, ROOT, Proc, cli_host, cli_join, processes, replays_of, same_result
 
 from replays.reader import read_replay
@@ -31,8 +32,8 @@ def test_four_seat_catan_with_two_bot_seats_on_the_host_and_two_on_a_joiner(tmp_
         procs.append(host)
         join = cli_join(tmp_path, host.address(), "--seats", "2", "--bot", "smart", "--name", "joinbot", "-q")
         procs.append(join)
-        assert host.wait(240) == 0, host.describe()
-        assert join.wait(60) == 0, join.describe()
+        assert finished(host.proc, 240) == 0, host.describe()
+        assert finished(join.proc, 60) == 0, join.describe()
     assert "this peer holds seat 0 (hostbot): bot smart; seat 1 (hostbot-2): bot random" in host.out
     assert "taking 2 seats" in join.out
     files = replays_of(host) + replays_of(join)
@@ -57,7 +58,7 @@ def test_two_people_at_one_terminal_hand_it_over(tmp_path: Path) -> None:
         me = Proc([*CLI, "host", "madagaskar", "--seats", "0,1", "--name", "Bert", "--bind", "127.0.0.1",
                    "--no-advertise", "--no-fsync", "--replay-dir", str(replays)], tmp_path / "me", "me", stdin=script)
         procs.append(me)
-        assert me.wait(60) == 0, me.describe()
+        assert finished(me.proc, 60) == 0, me.describe()
     out = me.out
     assert "seat 0 (Bert): a person at this terminal; seat 1 (Bert-2): a person at this terminal" in out
     first, second = out.index("pass to Bert (seat 0)"), out.index("pass to Bert-2 (seat 1)")

@@ -1,7 +1,7 @@
 """The board renderers, headless: for every game with a renderer a full game against a random bot is
 played to the end screen by synthetic mouse clicks on the board (where the renderer says a token
 lies) and on the choice buttons, with screenshots under tests/artifacts/ at the start, after a move
-and at the end; plus an idle frame rate check and a full-HD picture of a game under way.
+and at the end; plus the CPU cost of an idle frame and a full-HD picture of a game under way.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"  # before pygame is imported anywhere
 
 import random
-import time
 from pathlib import Path
 
 import pygame
 import pytest
 from clickplay import _button, _colours, _pixels, _play_one
+from cpuclock import measure
 
 import engines
 from client.app import App
@@ -99,7 +99,11 @@ def test_full_game_by_clicks(gid: str) -> None:
 
 
 @pytest.mark.parametrize("gid", RENDERED)
-def test_idle_table_fps(gid: str) -> None:
+def test_an_idle_table_frame_costs_under_a_sixtieth_of_a_second_of_cpu(gid: str) -> None:
+    """A frame of a table waiting for the human (highlights drawn) costs at most 1/60 s of this
+    thread's CPU: 60 frames a second fit on one core. CPU time, not frames per second on the clock,
+    which a busy machine lowers on timing alone (issue 27 item 15). The frame is drawn whether or not
+    the app would skip an unchanged picture: this bounds the cost of drawing one."""
     app, scene = _open(gid, seed=SEEDS.get(gid, 1))
     for _ in range(400):  # on to a position where the human is to choose, so highlights are drawn
         if scene.builder.candidates():
@@ -107,12 +111,14 @@ def test_idle_table_fps(gid: str) -> None:
         app.step([], 16)
     app.step([], 16)
     frames = 120
-    began = time.perf_counter()
-    for _ in range(frames):
-        app.step([], 16)
-    fps = frames / (time.perf_counter() - began)
-    print(f"{gid}: {fps:.0f} fps idle at 1280x720")
-    assert fps >= 60, f"{gid} draws only {fps:.0f} frames per second"
+    with measure() as spent:
+        for _ in range(frames):
+            scene.update(app, 16)
+            scene.draw(app.window, app)
+            pygame.display.flip()
+    per_frame = spent.cpu / frames
+    print(f"{gid}: {per_frame * 1000:.1f} ms of CPU a frame at 1280x720")
+    assert per_frame < 1 / 60, f"{gid}: a frame costs {per_frame * 1000:.1f} ms of CPU"
 
 
 @pytest.mark.parametrize("gid", RENDERED)

@@ -126,8 +126,13 @@ def test_watch_prints_moves_in_words_and_a_board() -> None:
 @pytest.mark.parametrize("gid,roll", [("ploc", "roll of the three free dice: "), ("catan", "roll of the two dice: ")],
                          ids=["ploc", "catan"])
 def test_a_local_table_logs_chance_in_words_as_watch_does(gid: str, roll: str) -> None:
-    ctl = _ctl(gid, seed=2)
-    out = _run(ctl, "1\n" * 40, seconds=6)   # the first choice each time: through the setup to the rolls
+    from terminalhelpers import decisions, table
+
+    ctl, term, printed = table(gid, seed=2)
+    for shown in decisions(ctl, term, printed, 40):   # the first listed choice each time: to the rolls
+        term._action(shown.typed()[0])
+    term._new_log_lines()
+    out = printed.getvalue()
     rolls = [line for line in ctl.log if line.startswith(roll)]
     assert rolls and all(re.fullmatch(r"[^:]+: \d(, \d)+", line) for line in rolls), ctl.log
     raw = re.compile(r"\(\d+(, \d+)+\)|chance: ")
@@ -161,7 +166,7 @@ def test_the_terminal_says_when_a_player_is_lost_and_back() -> None:
     out = io.StringIO()
     from client.terminal import Lines, TerminalTable
 
-    table = TerminalTable(ctl, Lines(io.StringIO("")), out)
+    table = TerminalTable(ctl, Lines(io.StringIO("")), out, width=10_000)   # unfolded, one line a choice
     table._show_peers()
     table._show_peers()
     ctl.lost = False
@@ -184,7 +189,7 @@ def test_an_action_keeps_its_number_while_the_phase_lasts(gid: str) -> None:
 
     ctl = _ctl(gid, seed=3)
     out = io.StringIO()
-    table = TerminalTable(ctl, Lines(io.StringIO("")), out)
+    table = TerminalTable(ctl, Lines(io.StringIO("")), out, width=10_000)   # unfolded, one line a choice
     rng = random.Random(5)
     phase: dict[str, int] = {}   # action -> number, in the current phase
     longest = decisions = gaps = 0
@@ -231,3 +236,86 @@ def test_an_action_keeps_its_number_while_the_phase_lasts(gid: str) -> None:
         assert gaps, "Ploc's action phase never left a gap: the test would not see a renumbering"
     if ctl.players > 1:
         assert common or ctl.result() is not None   # resign was there all along, as a word only
+
+
+@pytest.mark.parametrize("gid", sorted(engines.GAMES))
+def test_every_listed_choice_can_be_typed_as_listed(gid: str) -> None:
+    """Issue 27 item 3: whatever a listing shows (a number, an action's text, the example of a summed-up
+    verb, a node of a place list, a word of the common actions), typed as shown, is taken as that very
+    choice, never as another one (Catan's `accept` and `decline` were taken for the draw's answers).
+    And the listing hides nothing: every legal game action is numbered, or in a summed-up verb."""
+    from terminalhelpers import decisions, table
+
+    catan = gid.startswith("catan")
+    ctl, term, out = table(gid, seed=3, players=4 if catan else None)
+    seen_words: set[str] = set()
+    count = 0
+    for shown in decisions(ctl, term, out, 150 if catan else 60, seed=3):
+        actions, common = split_actions(ctl.legal())
+        for number, text in shown.numbered.items():
+            assert term.resolve(str(number)) == (text, ""), (gid, number, text)
+            assert term.resolve(text) == (text, ""), (gid, text)
+        for example in shown.examples.values():
+            assert term.resolve(example) == (example, ""), (gid, example)
+        for verb, nodes in shown.places.items():
+            for node in nodes:
+                assert term.resolve(f"{verb} {node}") == (f"{verb} {node}", ""), (gid, verb, node)
+        for word in shown.words:
+            action, why = term.resolve(word)
+            assert action in common and not why, (gid, word, action, why)
+            assert action == {"draw": "offer draw"}.get(word, word) or action.startswith(word), (word, action)
+        summed = set(shown.examples) | set(shown.places)
+        listed = set(shown.numbered.values())
+        assert {a for a in actions if a.split(" ")[0] not in summed} == listed, gid
+        for text in actions[:: max(1, len(actions) // 50)]:    # a sample of the long lists, typed as text
+            assert term.resolve(text) == (text, ""), (gid, text)
+        seen_words |= {w for w in shown.words} | {a for a in actions if a in ("accept", "decline")}
+        count += 1
+    assert count >= 10
+    if catan:   # the case of the report: the game's own accept/decline, typed as listed
+        assert {"accept", "decline"} <= seen_words, seen_words
+
+
+class _Stub:
+    """A controller that lists what a test says (the draw's answers pending, or a game's own accept)."""
+
+    game = engines.get("ploc")
+    seat = 0
+    names = ["you", "them"]
+
+    def __init__(self, legal: list[str]):
+        self._legal = legal
+
+    def legal(self) -> list[str]:
+        return self._legal
+
+    def last_move(self):
+        return None
+
+    def describe(self, action: str) -> str:
+        return action
+
+    def why_not(self, action: str) -> str:
+        return ""
+
+
+@pytest.mark.parametrize("legal,typed,meant", [
+    (["accept", "decline", "resign", "offer draw"], "accept", "accept"),      # Catan: answer a trade offer
+    (["accept", "decline", "resign", "offer draw"], "decline", "decline"),
+    (["accept", "decline", "resign", "offer draw"], "Decline", "decline"),
+    (["accept", "decline", "resign", "offer draw"], "draw", "offer draw"),
+    (["accept draw", "decline draw"], "accept", "accept draw"),              # a draw offered: the words answer it
+    (["accept draw", "decline draw"], "decline", "decline draw"),
+    (["accept draw", "decline draw"], "accept draw", "accept draw"),
+    (["accept", "decline", "accept draw", "decline draw"], "accept draw", "accept draw"),
+])
+def test_a_game_action_of_the_same_word_wins_over_the_draw(legal: list[str], typed: str, meant: str) -> None:
+    from client.moves import common_words
+    from client.terminal import Lines, TerminalTable
+
+    term = TerminalTable(_Stub(legal), Lines(io.StringIO("")), io.StringIO(), width=100)
+    assert term.resolve(typed) == (meant, "")
+    actions, common = split_actions(legal)
+    shown = common_words(common, actions)
+    assert not set(shown) & set(actions)                                # no listed word is a game action too
+    assert all(term.resolve(word) == (action, "") for word, action in shown.items())

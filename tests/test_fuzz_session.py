@@ -1,7 +1,7 @@
 """Fuzzing (hypothesis) of the session's state machines, past decoding: well-formed but hostile session
 messages from a seated peer, fed to the host's machine (`HostMachine.receive`) and the joiner's
-(`JoinMachine.receive`) mid-game; what they would send is only recorded. Every kind of `netplay.wire` (offer, hello, ready, start, frame, ack, acked, reject,
-synced, chat, dispute, rematch, decline, refused, header) with wrong types, wrong and absent seats,
+(`JoinMachine.receive`) mid-game; what they would send is only recorded. Every kind of `netplay.wire`
+(offer, hello, ready, start, frame, ack, acked, reject, synced, chat, dispute, rematch, decline, refused, header) with wrong types, wrong and absent seats,
 huge and negative ints, unknown and surplus fields, oversized texts, garbage and replayed or forged
 frames signed by the hostile peer's own key (claims and contests included).
 
@@ -16,7 +16,6 @@ Quick by default (well under 20 s); `NETPLAY_LONG=1` runs ten times as many. Inp
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cpuclock import finished
 from sessionhelpers import CLI, ROOT, Proc, processes, verdict
 
 
@@ -22,7 +23,7 @@ def test_play_against_a_bot_peer_in_the_terminal_with_a_rematch(tmp_path: Path) 
         me = Proc([*CLI, "play", "madagaskar", "--vs", "random", "--no-fsync", "--replay-dir", str(replays)],
                   tmp_path / "me", "me", stdin="resign\ny\ny\nresign\nyes\nn\n")
         procs.append(me)
-        assert me.wait(60) == 0, me.describe()
+        assert finished(me.proc, 60) == 0, me.describe()
     out = me.out
     assert "you are seat 0" in out and "bot random plays the other seat" in out
     assert out.count("resign: you lose this game at once. Sure?") == 2
@@ -42,7 +43,7 @@ def test_a_person_who_quits_mid_game_leaves_it_unfinished(tmp_path: Path) -> Non
         me = Proc([*CLI, "play", "madagaskar", "--vs", "random", "--no-fsync", "--replay-dir",
                    str(tmp_path / "replays")], tmp_path / "me", "me", stdin="quit\n")
         procs.append(me)
-        assert me.wait(60) == 0, me.describe()  # leaving is the player's choice, not a failure
+        assert finished(me.proc, 60) == 0, me.describe()  # leaving is the player's choice, not a failure
     assert "you left the table; the game stays unfinished" in me.out
     (path,) = (tmp_path / "replays").glob("*.npr")
     assert verdict(path).status == "unfinished"

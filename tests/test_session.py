@@ -29,8 +29,8 @@ from netplay import resume, wire  # noqa: E402
 from netplay.host import HostSession  # noqa: E402
 from netplay.identity import Identity  # noqa: E402
 from netplay.joiner import JoinSession  # noqa: E402
-from netplay.session import EXIT_DISPUTE, EXIT_OK, QueueDecider  # noqa: E402
 from netplay.protocol.book import Book  # noqa: E402
+from netplay.session import EXIT_DISPUTE, EXIT_OK, QueueDecider  # noqa: E402
 from netplay.transcript import ResumeError, check_seeds, read_own_replay  # noqa: E402
 from netplay.transport import Refused  # noqa: E402
 from replays.audit import audit_file  # noqa: E402

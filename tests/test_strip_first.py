@@ -23,11 +23,11 @@ from test_decks import Drawer  # noqa: E402
 
 import engines  # noqa: E402
 from bots.decider import BotDecider  # noqa: E402
+from netplay import wire  # noqa: E402
 from netplay.host import HostSession  # noqa: E402
 from netplay.identity import Identity  # noqa: E402
 from netplay.joiner import JoinSession  # noqa: E402
 from netplay.session import EXIT_DISPUTE, EXIT_OK  # noqa: E402
-from netplay import wire  # noqa: E402
 from replays import deck as D  # noqa: E402
 from replays.audit import audit_file  # noqa: E402
 from replays.curve import add  # noqa: E402

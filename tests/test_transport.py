@@ -13,6 +13,7 @@ from pathlib import Path
 import msgpack
 import pytest
 import zmq
+from cpuclock import Budget, finished, measure
 from nethelpers import Peer
 
 from netplay import transport as tr
@@ -38,12 +39,16 @@ class Run:
             if self.echo and ev.kind == "message" and ev.data.startswith(b"echo:"):
                 self.host.send(ev.peer, ev.data)
 
-    def until(self, cond: Callable[[list[Incoming]], bool], timeout: float = 10.0) -> list[Incoming]:
-        deadline = time.monotonic() + timeout
+    def until(self, cond: Callable[[list[Incoming]], bool], timeout: float = 10.0,
+              pids: tuple[int, ...] | None = None) -> list[Incoming]:
+        """Bounded by `timeout` CPU seconds of this process and its children (or only `pids` of them): a
+        busy machine stretches the wait on the clock, not the work (tests/cpuclock.py); or by a hang's
+        cap on the clock."""
+        budget = Budget(timeout, pids, wall_cap=max(60.0, 10 * timeout))
         while not cond(self.events[self.mark:]):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"host did not see the expected events in {timeout} s; "
-                                     f"saw {self.events[self.mark:]}")
+            if budget.over():
+                raise AssertionError(f"host did not see the expected events within {timeout} s of CPU "
+                                     f"({budget.spent():.1f} s spent); saw {self.events[self.mark:]}")
             self.turn(50)
         new, self.mark = self.events[self.mark:], len(self.events)
         return new
@@ -55,10 +60,11 @@ def has(kind: str, key: bytes | None = None, data: bytes | None = None) -> Calla
 
 
 def eventually(cond: Callable[[], bool], during: Callable[[], object], timeout: float = 5.0) -> None:
-    """Wait (bounded) until `cond()` holds, calling `during` meanwhile (the host keeps polling)."""
-    deadline = time.monotonic() + timeout
+    """Wait (bounded: `timeout` CPU seconds of this process and its children, or a hang's cap on the
+    clock) until `cond()` holds, calling `during` meanwhile (the host keeps polling)."""
+    budget = Budget(timeout, wall_cap=max(60.0, 10 * timeout))
     while not cond():
-        assert time.monotonic() < deadline, f"not within {timeout} s"
+        assert not budget.over(), f"not within {timeout} s of CPU"
         during()
 
 
@@ -194,12 +200,24 @@ def _curve_client(ctx: zmq.Context, host: HostTransport, host_identity: Identity
 
 
 def _recv(sock: zmq.Socket, host: HostTransport, timeout: float = 3.0) -> bytes | None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """The next message on `sock` (the in-process host polled meanwhile), or None once `timeout` CPU
+    seconds are spent (or a hang's cap on the clock)."""
+    budget = Budget(timeout, wall_cap=60.0)
+    while not budget.over():
         host.poll(20)
         if sock.poll(0):
             return sock.recv()
     return None
+
+
+def _silent(sock: zmq.Socket, host: HostTransport, seconds: float) -> bool:
+    """Nothing arrives on `sock` for `seconds` on the clock (a busy machine only makes it easier)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        host.poll(20)
+        if sock.poll(0):
+            return False
+    return True
 
 
 def test_garbage_is_dropped_and_logged(host: HostTransport, host_identity: Identity, tmp_path: Path,
@@ -250,13 +268,13 @@ def test_garbage_is_dropped_and_logged(host: HostTransport, host_identity: Ident
             for bad_cookie, sig in ((bytes(32), bytes(64)), (cookie, evil.sign(b"not the transcript"))):
                 cur.send(bytes([tr.AUTH]) + msgpack.packb(["evil", evil.public_key, bytes(32), host_nonce,
                                                            bad_cookie, sig]))
-            assert _recv(cur, host, 0.5) is None          # no WELCOME, and no signature of the host either
+            assert _silent(cur, host, 0.5)          # no WELCOME, and no signature of the host either
             # 4. a plain (unencrypted) client cannot talk to the encrypted port at all
             plain = ctx.socket(zmq.DEALER)
             plain.linger = 0
             plain.connect(f"tcp://127.0.0.1:{host.curve_port}")
             plain.send(bytes([tr.DATA]) + b"plain")
-            assert _recv(plain, host, 0.5) is None
+            assert _silent(plain, host, 0.5)
             # 5. the authenticated joiner misbehaves: unknown kinds, empty and multipart messages
             peer.command(raw=[bytes([77]).hex()])
             peer.command(raw=[""])
@@ -368,8 +386,8 @@ def test_host_restart_joiner_reconnects(host_identity: Identity, tmp_path: Path)
         impostor = rebind(lambda: HostTransport(Identity.generate("the-host"), port=port, curve_port=0,
                                                 heartbeat_s=HB, liveness=LIVE))
         try:
-            deadline = time.monotonic() + 10
-            while peer.proc.poll() is None and time.monotonic() < deadline:
+            budget = Budget(10)   # CPU seconds of this process and the joiner's, not the clock
+            while peer.proc.poll() is None and not budget.over():
                 impostor.poll(50)
             err = peer.event("error", type="KeyChanged")
             assert host_identity.fingerprint in err["message"]
@@ -392,7 +410,7 @@ def test_changed_host_key_refused_by_joiner(host: HostTransport, tmp_path: Path)
         err = peer.event("error", during=run.turn, type="KeyChanged")
         assert fingerprint(old) in err["message"] and host.fingerprint in err["message"]
         assert "the-host" in err["message"]
-        assert peer.proc.wait(10) == 3
+        assert finished(peer.proc, 10) == 3
         assert host.peers == {}
     finally:
         peer.kill()
@@ -405,8 +423,8 @@ def test_changed_joiner_key_refused_by_host(host: HostTransport, tmp_path: Path)
     host.known_peers.pin("jo", old)
     peer = joiner(host.address, home)
     try:
-        deadline = time.monotonic() + 10
-        while peer.proc.poll() is None and time.monotonic() < deadline:
+        budget = Budget(10)   # CPU seconds of this process and the joiner's, not the clock
+        while peer.proc.poll() is None and not budget.over():
             assert host.poll(50) == []
         err = peer.event("error", type="Refused")
         assert fingerprint(old) in err["message"] and fingerprint(jkey) in err["message"]
@@ -420,8 +438,8 @@ def test_expected_fingerprint_must_match(host: HostTransport, tmp_path: Path) ->
     run = Run(host)
     peer = joiner(f"{host.address}/{other}", tmp_path / "jo")
     try:
-        deadline = time.monotonic() + 10
-        while peer.proc.poll() is None and time.monotonic() < deadline:
+        budget = Budget(10)   # CPU seconds of this process and the joiner's, not the clock
+        while peer.proc.poll() is None and not budget.over():
             host.poll(50)
         err = peer.event("error", during=run.turn, type="Refused")
         assert other in err["message"] and host.fingerprint in err["message"]
@@ -463,10 +481,11 @@ def test_no_host_is_a_clear_error(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    start = time.monotonic()
-    with pytest.raises(ConnectFailed, match=f"127.0.0.1:{port} within 0.7 s"):
+    with measure() as spent, pytest.raises(ConnectFailed, match=f"127.0.0.1:{port} within 0.7 s"):
         JoinTransport(Identity.generate("j"), f"127.0.0.1:{port}", KnownPeers(), connect_timeout_s=0.7)
-    assert time.monotonic() - start < 3
+    # it waited out its timeout and no more: this thread's time asleep and computing, which other
+    # processes on a busy machine do not lengthen (tests/cpuclock.py)
+    assert spent.blocked < 0.7 + 1.5 and spent.cpu < 1.5, spent
 
 
 def test_in_process_api_details(host: HostTransport, host_identity: Identity) -> None:
@@ -534,8 +553,8 @@ def test_challenge_keeps_no_state_and_is_bound_to_its_connection(host: HostTrans
         for _ in range(3):
             for sock in others:
                 _hello(sock, Identity.generate("x"), os.urandom(32))
-        deadline = time.monotonic() + 5
-        while sum(host.stats[k] for k in ("challenge", "hello_limited")) < 301 and time.monotonic() < deadline:
+        budget = Budget(5)   # CPU seconds, not the clock
+        while sum(host.stats[k] for k in ("challenge", "hello_limited")) < 301 and not budget.over():
             host.poll(20)
         assert host.stats["challenge"] + host.stats["hello_limited"] == 301
         assert host.stats["verify"] == 0 and host.stats["card"] == 0      # no signature work for any HELLO
@@ -554,7 +573,7 @@ def test_challenge_keeps_no_state_and_is_bound_to_its_connection(host: HostTrans
         _hello(b1, bob, nonce)
         challenge = _recv(b1, host)
         _auth(b2, host, bob, nonce, challenge)
-        assert _recv(b2, host, 0.5) is None
+        assert _silent(b2, host, 0.5)
         assert host.stats["bad_cookie"] == 1 and bob.public_key not in host.peers
         _auth(b1, host, bob, nonce, challenge)                      # where it belongs, it works
         welcome = _recv(b1, host)
@@ -567,7 +586,7 @@ def test_challenge_keeps_no_state_and_is_bound_to_its_connection(host: HostTrans
         time.sleep(0.25)
         verified = host.stats["verify"]
         _auth(late, host, bob, nonce, challenge)
-        assert _recv(late, host, 0.5) is None
+        assert _silent(late, host, 0.5)
         assert host.stats["bad_cookie"] == 2 and host.stats["verify"] == verified   # refused before any signature
     finally:
         ctx.destroy(linger=0)
@@ -587,7 +606,7 @@ def test_welcome_outside_the_ranges_is_refused(host: HostTransport, tmp_path: Pa
     try:
         err = peer.event("error", during=run.turn, type="Refused")
         assert message in err["message"] and "the-host" in err["message"]
-        assert peer.proc.wait(10) == 3
+        assert finished(peer.proc, 10) == 3
     finally:
         peer.kill()
 

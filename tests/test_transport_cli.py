@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -98,9 +97,9 @@ def test_port_65535_is_refused_before_anything_is_bound(tmp_path: Path) -> None:
 
 
 def test_a_name_that_cannot_resolve_fails_at_once(tmp_path: Path) -> None:
-    start = time.monotonic()
-    run = _run(tmp_path, "join", "no-such..host:5000", "--bot", "random", "--connect-timeout", "10")
-    assert time.monotonic() - start < 8          # the interpreter's start-up, not the 10 s timeout
+    # "at once": long before its connect timeout of 10 minutes (_run gives up after 2: a busy machine
+    # may slow the interpreter's start-up down, never to a wait of that kind)
+    run = _run(tmp_path, "join", "no-such..host:5000", "--bot", "random", "--connect-timeout", "600", timeout=120)
     assert run.returncode == 1
     assert run.stderr.strip().splitlines() == [
         "Error: cannot resolve host no-such..host: not a valid host name (an empty or too long label)"]
@@ -110,10 +109,10 @@ def test_resolve_needs_no_lookup_for_addresses() -> None:
     assert tr.resolve("127.0.0.1", 0.0) is False
     assert tr.resolve("[::1]", 0.0) is True
     assert tr.resolve("::1", 0.0) is True
-    start = time.monotonic()
+    # refused for its label of 64 characters before any query: the name service would have answered
+    # (or not, "within 60 s") otherwise, whatever the time it took on a busy machine
     with pytest.raises(ConnectFailed, match="cannot resolve host " + "x" * 64 + ".example: not a valid host name"):
-        tr.resolve("x" * 64 + ".example", 5.0)
-    assert time.monotonic() - start < 1
+        tr.resolve("x" * 64 + ".example", 60.0)
 
 
 @pytest.mark.netns
@@ -121,12 +120,10 @@ def test_a_name_the_name_service_does_not_know_fails_at_once(tmp_path: Path) -> 
     reason = netns_unavailable()
     if reason:
         pytest.skip(reason)
-    with namespaces(1) as [(ns, _)]:
-        start = time.monotonic()
-        run = _run(tmp_path, "join", "no-such-host.invalid:5000", "--bot", "random", "--connect-timeout", "10",
-                   prefix=tuple(in_netns(ns)))
-        took = time.monotonic() - start
+    with namespaces(1) as [(ns, _)]:   # "at once": long before its connect timeout of 10 minutes
+        run = _run(tmp_path, "join", "no-such-host.invalid:5000", "--bot", "random", "--connect-timeout", "600",
+                   prefix=tuple(in_netns(ns)), timeout=120)
     assert run.returncode == 1, run.stderr
     (line,) = run.stderr.strip().splitlines()
     assert line.startswith("Error: cannot resolve host no-such-host.invalid: "), line
-    assert "bootstrap" not in line and took < 8
+    assert "bootstrap" not in line

@@ -3,7 +3,9 @@ each send a HELLO (or a bootstrap request) every 20 ms, while a real joiner proc
 seated joiner comes back. Protocol 1 kept 64 half-done handshakes and evicted the oldest, so such a
 flood locked real joiners out; protocol 2 keeps no state before AUTH and bounds costly work per
 source address. Everything runs on loopback (127.0.0.2 plays another machine), every flood stops by
-itself after a few seconds, and every wait is bounded."""
+itself (after a minute, if the test has not stopped it yet), and every wait is bounded: by the CPU the
+host and the real joiner spend, not by the clock, which a busy machine stretches (tests/cpuclock.py).
+"A few seconds" on an idle machine (the time from the joiner's start to "joined") is printed."""
 
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ from netplay.transport import HostTransport
 
 FLOOD_SCRIPT = Path(__file__).with_name("flood_peer.py")
 CONNECTIONS, INTERVAL = 80, 0.02
-WITHIN_S = 5.0            # "a few seconds": from starting the joiner process to the host's "joined"
+WITHIN_S = 5.0            # CPU seconds of the host and the joiner, from starting the joiner to "joined"
+FLOOD_S = 60.0            # a flood's longest life: the tests stop it once the joiner is in
 # A joiner on Wi-Fi answers a CHALLENGE some tens of milliseconds after the host sent it. Loopback
 # answers in a fraction of a millisecond, which hid the lock-out: protocol 1 forgot a half-done
 # handshake once 64 newer HELLOs had arrived, 16 ms into this flood. So the joiners here take 50 ms.
@@ -58,7 +61,7 @@ def host(seats: Seats):
 
 
 def flood(host: HostTransport, run: Run, mode: str, source: str = "", key: bytes | None = None,
-          duration: float = 8.0) -> Peer:
+          duration: float = FLOOD_S) -> Peer:
     port = host.port if mode == "card" else host.curve_port
     args = [mode, "127.0.0.1", str(port), f"--server-key={host.identity.curve_public.decode()}",
             "--connections", str(CONNECTIONS), "--interval", str(INTERVAL), "--duration", str(duration)]
@@ -79,26 +82,28 @@ def stop(peer: Peer, run: Run) -> dict:
     peer.command(quit=True)
     done = peer.event("done", during=run.turn, timeout=15)
     assert done["blocked"] <= done["sent"] // 10, done       # the flood really was sent, not queued up
+    assert done["seconds"] < FLOOD_S - 1, done               # and it was still on: stopped here, not ended
     return done
 
 
-def join_within(run: Run, key: bytes, start: Callable[[], Peer]) -> tuple[Peer, float]:
+def join_within(run: Run, key: bytes, start: Callable[[], Peer]) -> Peer:
+    """Start a joiner; it must be in within WITHIN_S CPU seconds of the host and itself (the flooder's
+    CPU aside: it is the load)."""
     began = time.monotonic()
     peer = start()
     try:
-        run.until(has("joined", key), timeout=WITHIN_S)
+        run.until(has("joined", key), timeout=WITHIN_S, pids=(peer.proc.pid,))
     except BaseException:
         peer.kill()
         raise
-    took = time.monotonic() - began
-    print(f"joined {took:.2f} s after the joiner process started")
-    return peer, took
+    print(f"joined {time.monotonic() - began:.2f} s after the joiner process started")
+    return peer
 
 
-def assert_flooded(done: dict, seconds: float) -> None:
-    # each of the 80 connections sent a message every 20 ms for the whole time (a slow test machine
-    # may lag behind; half the nominal rate is still 2000 messages a second)
-    assert done["sent"] >= CONNECTIONS * seconds / INTERVAL / 2, done
+def assert_flooded(done: dict) -> None:
+    # thousands of messages (80 connections, one every 20 ms each, for as long as the flood lasted:
+    # 4000 a second on an idle machine, fewer on a busy one; counted, not timed)
+    assert done["sent"] >= 25 * CONNECTIONS, done
 
 
 @pytest.mark.parametrize("source", ["127.0.0.2", "127.0.0.1"], ids=["other-address", "same-address"])
@@ -110,7 +115,7 @@ def test_a_real_joiner_gets_in_during_a_hello_flood(host: HostTransport, seats: 
     began = time.monotonic()
     real = None
     try:
-        real, took = join_within(run, jkey, lambda: joiner(host.address, tmp_path / "jo", "jo", *RTT))
+        real = join_within(run, jkey, lambda: joiner(host.address, tmp_path / "jo", "jo", *RTT))
         real.command(send=b"echo:through the flood".hex())
         real.event("message", during=run.turn, data=b"echo:through the flood".hex())
         done = stop(flooder, run)
@@ -119,8 +124,7 @@ def test_a_real_joiner_gets_in_during_a_hello_flood(host: HostTransport, seats: 
         if real is not None:
             real.kill()
     seconds = time.monotonic() - began + 1.0
-    assert_flooded(done, seconds)
-    assert took < WITHIN_S
+    assert_flooded(done)
     # what the flood cost the host: one free CHALLENGE per connection, then 20 a second for its address
     # (when the joiner shares that address, its own first HELLO and AUTH were free: that is why it got in)
     burst = tr.HELLO_RATE[1]
@@ -143,19 +147,19 @@ def test_a_seated_joiner_restarts_during_a_flood_from_its_own_address(host: Host
         began = time.monotonic()
         try:
             first.kill()
-            second, took = join_within(run, jkey, lambda: joiner(host.address, tmp_path / "jo", "jo", *RTT))
+            second = join_within(run, jkey, lambda: joiner(host.address, tmp_path / "jo", "jo", *RTT))
             second.command(send=b"echo:back in the game".hex())
             second.event("message", during=run.turn, data=b"echo:back in the game".hex())
             done = stop(flooder, run)
         finally:
             flooder.kill()
-        assert_flooded(done, time.monotonic() - began + 1.0)
-        assert took < WITHIN_S
+        seconds = time.monotonic() - began + 1.0
+        assert_flooded(done)
         # every flooded HELLO was turned away by the admission rule, before the host computed anything
         assert host.stats["challenge"] == 2 and host.stats["verify"] == 2 and host.stats["card"] == 2
         assert host.stats["refused"] >= done["sent"] // 2
         # and the refusals are rate limited too: one per connection, then 20 a second for the address
-        assert done["received"].get("refused", 0) <= CONNECTIONS + tr.REPLY_RATE[1] + tr.REPLY_RATE[0] * 15
+        assert done["received"].get("refused", 0) <= CONNECTIONS + tr.REPLY_RATE[1] + tr.REPLY_RATE[0] * (seconds + 1)
     finally:
         first.kill()
         if second is not None:
@@ -181,20 +185,18 @@ def test_a_seated_joiner_comes_back_while_a_flood_claims_its_key(host: HostTrans
         began = time.monotonic()
         try:
             peer.proc.send_signal(signal.SIGSTOP)
-            run.until(has("left", jkey), timeout=HB * LIVE + 3)
+            run.until(has("left", jkey), timeout=HB * LIVE + 3, pids=(peer.proc.pid,))
             back = time.monotonic()
             peer.proc.send_signal(signal.SIGCONT)
-            run.until(has("joined", jkey), timeout=WITHIN_S)
-            took = time.monotonic() - back
-            print(f"back {took:.2f} s after SIGCONT")
+            run.until(has("joined", jkey), timeout=WITHIN_S, pids=(peer.proc.pid,))
+            print(f"back {time.monotonic() - back:.2f} s after SIGCONT")
             peer.command(send=b"echo:resumed".hex())
             peer.event("message", during=run.turn, data=b"echo:resumed".hex())
             done = stop(flooder, run)
         finally:
             flooder.kill()
         seconds = time.monotonic() - began + 1.0
-        assert_flooded(done, seconds)
-        assert took < WITHIN_S
+        assert_flooded(done)
         assert done["received"].get("welcome", 0) == 0
         # signatures checked: the joiner's two, one free AUTH per flooding connection, then the gate
         assert host.stats["bad_signature"] >= CONNECTIONS
@@ -210,15 +212,14 @@ def test_a_real_joiner_gets_in_during_a_bootstrap_flood(host: HostTransport, tmp
     began = time.monotonic()
     real = None
     try:
-        real, took = join_within(run, jkey, lambda: joiner(host.address, tmp_path / "jo", "jo", *RTT))
+        real = join_within(run, jkey, lambda: joiner(host.address, tmp_path / "jo", "jo", *RTT))
         done = stop(flooder, run)
     finally:
         flooder.kill()
         if real is not None:
             real.kill()
     seconds = time.monotonic() - began + 1.0
-    assert_flooded(done, seconds)
-    assert took < WITHIN_S
+    assert_flooded(done)
     # each card costs the host a signature: one free per connection, then 10 a second for the address
     assert host.stats["card"] <= 1 + CONNECTIONS + tr.CARD_RATE[1] + tr.CARD_RATE[0] * (seconds + 1)
     assert host.stats["card_limited"] >= done["sent"] // 2

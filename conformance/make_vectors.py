@@ -498,7 +498,7 @@ def wire_messages() -> dict[str, Any]:
     host_pub, join_pub = public_bytes(host), public_bytes(joiner)
     cert = sign_cert(host, SESSION, 1, _b("hash"))
     seat_key = _key("seat/bot-1")
-    proof = sign(seat_key, "extra-seat", host_pub + join_pub + "bot-1".encode())
+    proof = sign(seat_key, "extra-seat", host_pub + join_pub + b"bot-1")
     samples = {
         "hello": (wire.PROTO, "0.1.0", None, 0),
         "offer": (wire.PROTO, "catan", "1", 3, [["board", "beginner"], ["domestic", "on"], ["max_rounds", "0"]],

@@ -45,7 +45,7 @@ SHAPES: dict[str, tuple[Any, ...]] = {
     "peers": (_L,),                       # where the other joiners listen: [[seat, key, address or ""], ...]
     "start": (_B, _L),                    # the header's hash, the seats this joiner reaches directly
     "synced": (_I,),                      # the host's last seq (-1: the game is on)
-    "frame": (_B, _B),                    # a frame's wire bytes, the host's certificate (b"": not sequenced, or 2 seats)
+    "frame": (_B, _B),                    # a frame's wire bytes, the host's cert (b"": not sequenced, or 2 seats)
     "ack": (_I, _B, _B, _B),              # seq, hash of the frame applied and written, the host's cert, signature
     "want": (_I,),                        # send me your sequenced frames from this number on
     "reject": (_I, _S, _S),               # seq (-1: unknown), code, reason
@@ -174,7 +174,8 @@ def _terms_ok(terms: list) -> bool:
     if len(terms) != 5:
         return False
     clock = terms[1]
-    return (ms(terms[0]) and (clock is None or (isinstance(clock, list) and len(clock) == 2 and all(ms(c) for c in clock)))
+    clock_ok = clock is None or (isinstance(clock, list) and len(clock) == 2 and all(ms(c) for c in clock))
+    return (ms(terms[0]) and clock_ok
             and (terms[2] is None or ms(terms[2])) and ms(terms[3]) and ms(terms[4]))
 
 

@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
             strategies[strategy] += 1
         if not result.ok:
             failures.append(result)
-            print(f"FAIL {result.plan.describe()}\n  " + "\n  ".join(v.splitlines()[0] for v in result.report.violations)
+            first_lines = "\n  ".join(v.splitlines()[0] for v in result.report.violations)
+            print(f"FAIL {result.plan.describe()}\n  " + first_lines
                   + f"\n  replay: {command(result.plan.seed)}", flush=True)
 
     results = campaign(range(args.first, args.first + args.runs), args.workers, note)

@@ -98,7 +98,6 @@ def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -
     were crashes and link drops short enough for a resume to repair."""
     report = Report()
     honest = [p for p in world.peers if p.adversary is None]
-    liar_seats = {p.index for p in world.peers if p.adversary is not None}
     # which seat each peer plays: peer n plays the seat its key holds in any header it saw
     seat_of: dict[int, int] = {}
     for p in world.peers:

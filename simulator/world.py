@@ -29,10 +29,10 @@ from netplay.protocol import effects as fx
 from netplay.protocol.core import Machine, Outcome
 from netplay.protocol.machines import HostMachine, JoinMachine
 from netplay.transcript import ResumeError, check_seeds
-from replays.ledger import SeatSecrets
 from replays.codec import decode
 from replays.frames import Frame, frame_from_value
 from replays.header import Terms
+from replays.ledger import SeatSecrets
 
 __all__ = ["World", "Faults", "SimPeer", "identity_for"]
 

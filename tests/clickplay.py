@@ -113,6 +113,13 @@ def _play_one(app: App, scene: TableScene, rng: random.Random, stats: dict[str, 
                 break
         else:
             rect = _button(scene, f"token:{target[n]}")
+            for _ in range(20):          # more choices than fit: turn their pages as a person would
+                more = _button(scene, "more") if rect is None else None
+                if more is None:
+                    break
+                _click(app, more.center)
+                stats["more"] = stats.get("more", 0) + 1
+                rect = _button(scene, f"token:{target[n]}")
             assert rect is not None, f"no way to choose {target[n]!r} of {' '.join(target)}"
             _click(app, rect.center)
             stats["button"] += 1

@@ -385,3 +385,34 @@ def test_clock_chips_show_each_seats_time_a_decisions_limit_and_when_it_runs_low
     assert not clocks.terms_words("protocol 2, reveal timeout 120 s, untimed")[1]
     assert clocks.terms_words("protocol 2, reveal timeout 120 s, clock 60 s + 2 s per move") == \
         ("TIMED: clock 60 s + 2 s per move, protocol 2, reveal timeout 120 s", True)
+
+
+
+def test_more_choices_than_fit_turn_pages_and_every_one_can_be_clicked():
+    """Catan's first settlement: 54 corners, more than the choices panel holds at 1024x600. The last
+    place is "more (1 of N)", each page shows the next corners, every one is reachable, and a click on
+    one of a later page takes it (before, the choices past the panel's room were simply not there)."""
+    game = engines.get("catan")
+    ctl = LocalController(game, 0, ["random"] * 2, players=3, seed=4, bot_delay_ms=10**9)
+    ctl.poll(0)
+    app, table = _table(ctl, size=(1024, 600))
+    _click(app, _button(table, "token:settle").center)
+    wanted = set(table.builder.candidates())
+    assert len(wanted) == 54
+    seen: set[str] = set()
+    pages = 0
+    for _ in range(len(wanted)):
+        seen |= {b.key.removeprefix("token:") for b in table.buttons if b.key.startswith("token:")}
+        more = _button(table, "more")
+        if more is None or seen >= wanted:
+            break
+        pages += 1
+        _click(app, more.center)
+        if pages == 1:
+            shots(app, "table-choice-pages")
+    assert seen == wanted, f"corners never shown: {sorted(wanted - seen)}"
+    assert pages >= 2, "54 corners should need several pages at 1024x600"
+    late = next(b for b in table.buttons if b.key.startswith("token:"))
+    _click(app, late.rect.center)
+    mine = [s.value for s in ctl.referee.steps if s.seat == 0]
+    assert mine == [f"settle {late.key.removeprefix('token:')}"], mine

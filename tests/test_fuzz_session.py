@@ -1,7 +1,8 @@
 """Fuzzing (hypothesis) of the session's state machines, past decoding: well-formed but hostile session
 messages from a seated peer, fed to the host's machine (`HostMachine.receive`) and the joiner's
 (`JoinMachine.receive`) mid-game; what they would send is only recorded. Every kind of `netplay.wire`
-(offer, hello, ready, start, frame, ack, acked, reject, synced, chat, dispute, rematch, decline, refused, header) with wrong types, wrong and absent seats,
+(offer, hello, ready, start, frame, ack, acked, reject, synced, chat, dispute, rematch, decline,
+refused, header) with wrong types, wrong and absent seats,
 huge and negative ints, unknown and surplus fields, oversized texts, garbage and replayed or forged
 frames signed by the hostile peer's own key (claims and contests included).
 

@@ -1,15 +1,20 @@
 """A whole game between two hosts for real: two network namespaces joined by a veth pair, `netplay host`
 in one (bound to and advertising on its veth address only), `netplay join --bot` with no address in
-the other, which finds the host by zeroconf across the link and plays. Skips, with the reason, where
+the other, which finds the host by zeroconf across the link and plays; a host killed mid-game and
+resumed across the link. Skips, with the reason, where
 namespaces cannot be made (not root, no iproute2)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 from nethelpers import in_netns, namespaces, netns_unavailable
 from sessionhelpers import CLI, Proc, cli_join, processes, replays_of, same_result
+
+from replays.codec import FormatError
+from replays.reader import read_replay
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
@@ -39,3 +44,42 @@ def test_two_peers_in_two_namespaces_find_each_other_and_play(tmp_path: Path) ->
         v = same_result([*replays_of(host), *replays_of(joiner)])
         assert v.status == "valid", v.reason
         assert ip_a != ip_b
+
+
+def _frames_in(proc: Proc) -> int:
+    files = replays_of(proc)
+    try:
+        return len(read_replay(files[0]).frames) if files else 0
+    except (FormatError, OSError):
+        return 0
+
+
+def test_a_host_killed_mid_game_across_two_namespaces_resumes(tmp_path: Path) -> None:
+    """Catan, three seats: the host's machine (two bot seats) in one namespace, a joiner in the other.
+    The host's process is killed with SIGKILL mid-game; `netplay host --resume` brings it back on the
+    same address and port, the joiner reconnects by itself, and both copies end valid and alike."""
+    with namespaces(2) as [(ns_a, ip_a), (ns_b, _)], processes() as procs:
+        home = tmp_path / "host"
+        common = ["--bot", "smart", "--quiet", "--no-fsync", "--replay-dir", str(home / "replays")]
+        host = Proc([*CLI, "host", "catan", "--players", "3", "--seats", "0,1", "--bind", ip_a, "--port", "0",
+                     "--no-advertise", *common], home, "host", prefix=in_netns(ns_a))
+        procs.append(host)
+        address = host.address()
+        joiner = cli_join(tmp_path, address, "--bot", "smart", "--quiet", prefix=in_netns(ns_b))
+        procs.append(joiner)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and _frames_in(host) < 60 and host.proc.poll() is None:
+            time.sleep(0.05)
+        assert host.proc.poll() is None, f"the game ended before the kill\n{host.describe()}"
+        host.kill()
+        killed_at = _frames_in(host)
+        time.sleep(1.0)                                      # the joiner hears nothing for a while
+        again = Proc([*CLI, "host", "--resume", *common], home, "again", prefix=in_netns(ns_a))
+        procs.append(again)
+        assert again.wait(300) == 0, again.describe() + joiner.describe()
+        assert joiner.wait(60) == 0, joiner.describe()
+        assert "resum" in again.out, again.out
+        files = [*replays_of(host), *replays_of(joiner)]
+        assert len(files) == 2
+        v = same_result(files)
+        assert v.status == "valid" and v.frames > killed_at, (v.reason, killed_at)

@@ -46,6 +46,7 @@ class TableScene:
         self._renderer = None
         self._renderer_game = None
         self.builder = ActionBuilder([])
+        self.page: tuple[tuple, int] = ((), 0)   # the choices' page shown, for the tokens chosen so far
         self.legal_key: tuple[str, ...] | None = ()
         self.buttons: list[Button] = []
         self.chat_input = TextInput(placeholder="chat: click, type, Enter")
@@ -316,6 +317,8 @@ class TableScene:
             self._send(value)
         elif kind == "undo":
             self._undo()
+        elif kind == "more":
+            self.page = (self._page_tokens(), self._choice_page() + 1)
         elif kind == "send":
             done = self.builder.complete()
             if done:
@@ -440,7 +443,7 @@ class TableScene:
         ctl = self.ctl
         progress = ctl.progress() if hasattr(ctl, "progress") else len(ctl.log)
         peers = tuple((p.name, p.connected, int(p.gone_s), p.next) for p in ctl.peers())
-        return (progress, len(ctl.chat_lines), ctl.status(), self.legal_key, tuple(self.builder.tokens),
+        return (progress, len(ctl.chat_lines), ctl.status(), self.legal_key, tuple(self.builder.tokens), self.page,
                 self.notice, self.resign_armed, self.confirm, self.cover, self.revealed_for, self.rematch_asked,
                 self.last_move_ms > 0, self.flash_ms > 0, self._chips(), peers, ctl.ending(), self._rematch())
 
@@ -661,6 +664,14 @@ class TableScene:
             y += px
         return box.bottom + 8
 
+    def _page_tokens(self) -> tuple:
+        return (self.legal_key, tuple(self.builder.tokens))
+
+    def _choice_page(self) -> int:
+        """The page of choices shown: back to the first whenever the choices change."""
+        tokens, page = self.page
+        return page if tokens == self._page_tokens() else 0
+
     def _draw_actions(self, surface, box: pygame.Rect, px: int) -> int:
         title = "choices"
         if self.legal_key:
@@ -678,12 +689,24 @@ class TableScene:
         choices = self.builder.candidates()
         rows = max(1, inner.h // (px + 8))
         cols = 1 if len(choices) <= rows else 2 if len(choices) <= 2 * rows else 3
+        room = rows * cols
+        first, shown = 0, choices
+        if len(choices) > room:          # more than fit: pages, the last place turns them
+            per = max(1, room - 1)
+            pages = -(-len(choices) // per)
+            page = self._choice_page() % pages
+            first, shown = page * per, choices[page * per:(page + 1) * per]
         bw = (inner.w - (cols - 1) * 6) // cols
-        for i, token in enumerate(choices[: rows * cols]):
+        places = [*shown, None] if len(choices) > room else shown
+        for i, token in enumerate(places):
             r, c = i % rows, i // rows
             rect = pygame.Rect(inner.x + c * (bw + 6), inner.y + r * (px + 8), bw, px + 4)
+            if token is None:
+                self.buttons.append(Button(rect, f"more ({page + 1} of {pages})", "more"))
+                continue
+            n = first + i
             text = self.token_label(token)
-            self.buttons.append(Button(rect, f"{i + 1}. {text}" if i < 9 else text, f"token:{token}"))
+            self.buttons.append(Button(rect, f"{n + 1}. {text}" if n < 9 else text, f"token:{token}"))
         if not choices and not self.legal_key:
             for n, line in enumerate(wrap(self._why_not(), px - 2, inner.w)[:3]):
                 draw_text(surface, line, (inner.x, inner.y + n * px), px - 2, theme.MUTED)

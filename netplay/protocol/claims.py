@@ -192,10 +192,8 @@ class Claims:
         if claim.open and claim.blamed == seat and kind in DECISIONS:
             remaining = m.deadlines.remaining(kind, seat, m.now)
             return remaining is None or remaining > 0    # late by our own clock: the claim may stand
-        if not claim.open and claim.blamed != seat and kind in ("seed", "final") and ledger.status != "contested":
-            if self._refuse(claim):
-                return False
-        return True
+        closing = not claim.open and claim.blamed != seat and kind in ("seed", "final")
+        return not (closing and ledger.status != "contested" and self._refuse(claim))
 
     def _refuse(self, claim) -> bool:
         """Whether we refuse to co-sign the forfeit of `claim` (its seat's frame reached us)."""

@@ -94,7 +94,8 @@ class Follower:
                 log.warning("dropped a stale or conflicting frame %d from %s", frame.seq, key.hex()[:8])
             return
         if frame.seq > nxt:
-            log.warning("frame %d arrived ahead of frame %d: kept, and the frames between are asked for", frame.seq, nxt)
+            log.warning("frame %d arrived ahead of frame %d: kept, and the frames between are asked for",
+                        frame.seq, nxt)
             if len(self.ahead) < MAX_AHEAD or frame.seq in self.ahead:
                 self.ahead[frame.seq] = (frame, cert)
             self._gap()
@@ -179,9 +180,9 @@ class Follower:
             self.holders[key] = seq
         frames = book.frames
         if seq < len(frames):
-            if frames[seq].hash != frame_hash and book.sequenced(seq) and book.certs[seq]:
-                if self._signed(key, seq, frame_hash, cert, sig):
-                    self.equivocation(seq, frame_hash, cert, key, sig)
+            forked = frames[seq].hash != frame_hash and book.sequenced(seq) and book.certs[seq]
+            if forked and self._signed(key, seq, frame_hash, cert, sig):
+                self.equivocation(seq, frame_hash, cert, key, sig)
             return
         if len(self.acks) < MAX_AHEAD:
             self.acks[(key, seq)] = (frame_hash, cert, sig)

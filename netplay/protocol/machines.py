@@ -20,8 +20,8 @@ from netplay.protocol.lobby import HostLobby, JoinLobby
 from netplay.protocol.rematch import HostRematch, JoinRematch
 from netplay.protocol.resume import HostResume, JoinResume
 from netplay.protocol.sequencing import Sequencer
-from replays.crypto import fingerprint, public_bytes
 from replays import codec
+from replays.crypto import fingerprint, public_bytes
 from replays.frames import Frame, decode_frame
 from replays.header import Terms
 from replays.ledger import Dispute, Rejected, SeatSecrets
@@ -38,7 +38,8 @@ class HostMachine(Machine):
     role = "host"
 
     def __init__(self, identity: Any, decider: Decider, game_id: str, *, players: int | None = None,
-                 options: dict[str, Any] | None = None, seat: int = 0, also: dict[int, tuple[str, Decider]] | None = None,
+                 options: dict[str, Any] | None = None, seat: int = 0,
+                 also: dict[int, tuple[str, Decider]] | None = None,
                  terms: Terms, entropy: Callable[[int], bytes], wall_clock: Callable[[], int], version: str = "0",
                  address: str = ""):
         game = engines.get(game_id)

@@ -1,5 +1,6 @@
 """The lobby's list of saved replays: every file (no cap), newest first, each summed up as a person
-looks for it (game, opponents, who won and how, the audit's verdict), filterable by game.
+looks for it (game, opponents, who won and how, the audit's verdict), filterable by game; a game this
+user left unfinished (its seat saved for `--resume`, see netplay.resume) is marked resumable.
 
 Reading a header is quick; the verdict needs the whole audit, so summaries are made in a background
 thread and cached by file and modification time: the list shows the files at once and fills in.
@@ -9,9 +10,11 @@ No pygame here.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import engines
 from client.ending import from_result, line
@@ -33,6 +36,7 @@ class ReplayEntry:
     when: str = ""          # "2026-11-23 20:18"
     result: str = ""        # "You won by resignation", "unfinished: ...", "" while the audit runs
     verdict: str = ""       # valid | unfinished | invalid | unreadable | "" while the audit runs
+    resume: str = ""        # "host" or "joiner": this user left the game unfinished and can resume its seat
 
     @property
     def line(self) -> str:
@@ -83,6 +87,7 @@ class ReplayList:
         self._lock = threading.Lock()
         self._cache: dict[Path, ReplayEntry] = {}
         self._files: list[tuple[float, Path]] = []
+        self._saved: dict[Path, Any] = {}     # replay file -> the seat saved to resume it (netplay.resume)
         self._thread: threading.Thread | None = None
         self.refresh()
 
@@ -92,8 +97,10 @@ class ReplayList:
         except OSError:
             files = []
         files.sort(reverse=True)  # newest first
+        saved = _saved_seats()
         with self._lock:
             self._files = files
+            self._saved = saved
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._work, name="netplay-replays", daemon=True)
             self._thread.start()
@@ -119,13 +126,43 @@ class ReplayList:
         with self._lock:
             files = list(self._files)
             cache = dict(self._cache)
+            saved = dict(self._saved)
         out = []
         for mtime, path in files:
             entry = cache.get(path) or ReplayEntry(path, mtime, title=path.stem)
+            seat = saved.get(_key(path))
+            if seat is not None and entry.verdict in ("", "unfinished"):
+                entry = dataclasses.replace(entry, resume=seat.role)
             if game is None or entry.game == game or (entry.game == "" and game in path.name):
                 out.append(entry)
         return out
 
+    def saved_seat(self, path: Path) -> Any:
+        """The seat saved to resume the game of this file (a netplay.resume.SavedSeat), or None."""
+        with self._lock:
+            return self._saved.get(_key(path))
+
     def games(self) -> list[str]:
         """The games that have replays here, for the filter."""
         return sorted({e.game for e in self.entries() if e.game})
+
+
+def _key(path: Path | str) -> Path:
+    try:
+        return Path(path).resolve()
+    except OSError:
+        return Path(path)
+
+
+def _saved_seats() -> dict[Path, Any]:
+    """Every seat this user left in a game in progress (as host or joiner), by its replay file; none
+    when the config directory cannot be read (the list then only lacks its resume buttons)."""
+    from netplay import resume
+
+    found: dict[Path, Any] = {}
+    with contextlib.suppress(OSError):
+        for role in ("joiner", "host"):
+            for seat in resume.saved(role=role):
+                if seat.replay:
+                    found.setdefault(_key(seat.replay), seat)
+    return found

@@ -407,3 +407,65 @@ def test_a_host_that_quits_mid_game_is_an_abandoned_game_not_a_draw(home):
         assert "Game abandoned" in texts and not any("Draw" in t for t in texts), texts
         assert not next(b for b in table.buttons if b.key == "rematch").enabled
         ctl.join(10)
+
+
+# ------------------------------------------------------------------------------ resume from the replay list
+
+def _frames_of(proc) -> int:
+    from replays.codec import FormatError
+    from replays.reader import read_replay
+
+    files = sorted((proc.home / "replays").glob("*.npr"))
+    try:
+        return len(read_replay(files[0]).frames) if files else 0
+    except (FormatError, OSError):
+        return 0
+
+
+@pytest.mark.parametrize("victim", ["host", "join"])
+def test_a_killed_peer_resumes_from_the_lobbys_replay_list(tmp_path, monkeypatch, victim):
+    """A game between two bot processes; one of them (the host, or the joiner) is killed with SIGKILL
+    mid-game. The lobby of that user (its NETPLAY_HOME) lists the unfinished replay with a "resume"
+    button; a click brings the seat back (the host on its port, the joiner to its host), a person
+    plays it on by clicks to the end, and both copies are valid and alike. A finished game has no
+    such button."""
+    from sessionhelpers import cli_join, same_result
+
+    with processes() as procs:
+        host = cli_host(tmp_path, "loyal-captain", "--bot", "random", "--bot-delay", "0.15", "-q", tag="host")
+        procs.append(host)
+        join = cli_join(tmp_path, host.address(), "--bot", "random", "--bot-delay", "0.15", "-q", tag="join")
+        procs.append(join)
+        dead, alive = (host, join) if victim == "host" else (join, host)
+        budget = Budget(60, wall_cap=120)
+        while not budget.over() and _frames_of(dead) < 8 and dead.proc.poll() is None:
+            time.sleep(0.02)
+        assert dead.proc.poll() is None, f"the game ended before the kill\n{dead.describe()}"
+        dead.kill()
+        monkeypatch.setenv("NETPLAY_HOME", str(dead.home))
+        app = App((1280, 720))
+        lobby = LobbyScene(dead.home / "replays", browse=False)
+        app.push(lobby)
+        lobby.replay_list.wait()
+        app.step([], 16)
+        app.screenshot(ARTIFACTS / f"lobby-resume-{victim}.png")
+        _click(app, _lobby_button(lobby, "resume:0").center)
+        for _ in range(1000):
+            if app.scene is not lobby or (lobby.joining is None and lobby.message and not lobby.message_ok):
+                break
+            app.step([], 16)
+            time.sleep(0.01)
+        table = app.scene
+        assert isinstance(table, TableScene), lobby.message
+        _play_to_the_end(app, table)
+        path = table.ctl.replay_path
+        _click(app, _button(table, "leave").center)
+        assert app.scene is lobby
+        assert finished(alive.proc, 60) == 0, alive.describe()
+        files = sorted((dead.home / "replays").glob("*.npr")) + sorted((alive.home / "replays").glob("*.npr"))
+        assert len(files) == 2 and Path(path) in files
+        assert same_result(files).status == "valid"
+        lobby.replay_list.refresh()
+        lobby.replay_list.wait()
+        app.step([], 16)
+        assert not any(b.key.startswith("resume:") for b in lobby.buttons), "a finished game offers a resume"

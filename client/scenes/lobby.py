@@ -38,6 +38,7 @@ def bot_table_title(game, players: int, bot: str) -> str:
     return game.title if players == 1 else f"{game.title} - you vs the {bot} bot"
 
 
+BOT_NAMES = ("smart", "random")           # every game has both (bots.registry)
 BOT_DELAYS = (0.6, 1.0, 2.0, 0.0, 0.3)  # seconds a bot waits before each move (the lobby's choice cycles)
 #: move clocks to host with: (initial seconds, seconds added per move), None: untimed
 CLOCKS: tuple[tuple[int, int] | None, ...] = (None, (60, 2), (300, 3), (600, 5), (1800, 10))
@@ -54,6 +55,18 @@ def clock_words(clock: tuple[int, int] | None) -> str:
     return f"{base} + {clock[1]} s"
 
 log = logging.getLogger("netplay.client")
+
+
+def _resumed_decider(name: str, delay_s: float) -> Any:
+    """Who plays a resumed extra seat: the lobby names its bot seats "NAME-bot-SEAT" (see
+    `LobbyScene._extra_seats`), so such a seat gets that bot again; any other is a person here."""
+    from bots.decider import BotDecider
+    from netplay.session import QueueDecider
+
+    bot, sep, seat = name.rpartition("-bot-")
+    if sep and seat.isdigit() and bot in BOT_NAMES:
+        return BotDecider(bot, games=10_000, delay_s=delay_s)
+    return QueueDecider()
 
 
 @dataclass
@@ -84,7 +97,7 @@ class LobbyScene:
         self.players_index = 0
         self.roles: list[str] = ["me"]  # per seat: "me", "open", "here" (hot seat) or "bot:NAME"
         self.options: dict[str, Any] = {}
-        self.bot_names = ["smart", "random"]
+        self.bot_names = list(BOT_NAMES)
         self.bot_index = 0
         self.bot_delay_index = 0
         self.clock_index = 0
@@ -411,22 +424,77 @@ class LobbyScene:
         self.joining = threading.Thread(target=self._connect, args=(address,), name="netplay-join", daemon=True)
         self.joining.start()
 
-    def _connect(self, address: str) -> None:
+    def _connect(self, address: str, saved: Any = None) -> None:
         from client.netcontroller import NetController
         from netplay.identity import Identity, KnownPeers
         from netplay.joiner import JoinSession
         from netplay.session import QueueDecider
 
         try:
-            ident = Identity.load()
+            ident = self._identity_for(saved) if saved is not None else Identity.load()
             decider = QueueDecider()
-            session = JoinSession(ident, decider, address, known_peers=KnownPeers.default(),
+            session = JoinSession(ident, decider, address, known_peers=KnownPeers.default(), saved=saved,
                                   replay_dir=self.replay_dir)
             outcome: Any = (NetGame(session, NetController(session, decider)), "")  # the table names the game
         except Exception as exc:  # refused, key changed, version mismatch, nobody there...
-            outcome = f"could not join {address}: {exc}"
+            verb = "resume the game with" if saved is not None else "join"
+            outcome = f"could not {verb} {address}: {exc}"
         with self._lock:
             self.joined = outcome
+
+    def resume(self, app, path: Path) -> NetGame | None:
+        """Back to a game this user left unfinished (its process killed, the machine restarted): as its
+        host, listening again on the port its joiners know (they come back by themselves); as a joiner,
+        reconnecting to the host. The seats this machine held besides its own play as they did: a
+        lobby bot seat (named "NAME-bot-SEAT") by that bot, any other by a person at this screen."""
+        saved = self.replay_list.saved_seat(path) if self.replay_list is not None else None
+        if saved is None:
+            self._say(f"{path.name}: no seat of this game is saved to resume (it ended, or it was not yours)",
+                      ok=False)
+            return None
+        if saved.role != "host":
+            if self.joining is not None:
+                self._say("already connecting; wait for the answer", ok=False)
+                return None
+            self._say(f"resuming {saved.game} with {saved.address}...")
+            self.joining = threading.Thread(target=self._connect, args=(saved.address, saved),
+                                            name="netplay-resume", daemon=True)
+            self.joining.start()
+            return None
+        from client.netcontroller import NetController
+        from netplay.host import HostSession
+        from netplay.identity import KnownPeers
+        from netplay.session import QueueDecider
+
+        try:
+            decider = QueueDecider()
+            also = {int(seat): _resumed_decider(name, BOT_DELAYS[self.bot_delay_index])
+                    for seat, _, name in saved.extra}
+            session = HostSession.resumed(self._identity_for(saved), decider, saved, also=also,
+                                          known_peers=KnownPeers.default(), replay_dir=self.replay_dir)
+        except Exception as exc:   # the port is taken, the file does not replay with the saved seeds...
+            self._say(f"could not resume {path.name}: {exc}", ok=False)
+            return None
+        title = engines.GAMES[saved.game].title if saved.game in engines.GAMES else saved.game
+        net = NetGame(session, NetController(session, decider))
+        self._open_table(app, net, f"{title} - resumed, hosted here")
+        return net
+
+    @staticmethod
+    def _identity_for(saved: Any):
+        """This user's identity under the name its seat has in the game's header (the name the others
+        know it by), whatever name it uses now."""
+        import dataclasses as dc
+
+        from netplay.identity import Identity
+        from replays.reader import read_replay
+
+        ident = Identity.load()
+        with contextlib.suppress(Exception):
+            header = read_replay(Path(saved.replay)).header
+            if header.seats[saved.seat][0] == ident.public_key:
+                ident = dc.replace(ident, name=header.seats[saved.seat][1])
+        return ident
 
     @property
     def clock(self) -> tuple[float, float] | None:
@@ -534,6 +602,8 @@ class LobbyScene:
             self.join(app, value or self.address.text)
         elif kind == "replay":
             self.open_replay(app, self.replays[int(value)])
+        elif kind == "resume":
+            self.resume(app, self.replays[int(value)])
         elif kind == "refresh":
             self._refresh_replays()
         elif kind == "rules":
@@ -720,7 +790,13 @@ class LobbyScene:
             verdict = {"valid": theme.GOOD, "unfinished": theme.ACCENT, "": theme.MUTED}.get(entry.verdict, theme.BAD)
             tail = entry.verdict.upper() if entry.verdict else "checking..."
             tail_w = theme.font(small, True).size(tail)[0]
-            draw_text(surface, tail, (rect.right - 6, rect.y + px + 2), small, verdict, bold=True, anchor="topright")
+            if entry.resume:     # a game this user left: resume it (the row itself still opens the replay)
+                tail_w = theme.font(small, True).size("resume")[0] + 16
+                self.buttons.append(Button(pygame.Rect(rect.right - tail_w - 4, rect.y + px, tail_w, small + 6),
+                                           "resume", f"resume:{index}", selected=True))
+            else:
+                draw_text(surface, tail, (rect.right - 6, rect.y + px + 2), small, verdict, bold=True,
+                          anchor="topright")
             info = " - ".join(p for p in (entry.when, entry.result) if p)
             draw_text(surface, fit(info, small, rect.w - tail_w - 24), (rect.x + 6, rect.y + px + 2), small,
                       theme.MUTED)

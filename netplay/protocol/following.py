@@ -29,7 +29,7 @@ from replays.ledger import Dispute, Rejected
 from replays.reader import Cert
 
 if TYPE_CHECKING:
-    from netplay.protocol.machines import JoinMachine
+    from netplay.protocol.core import Machine  # (machines imports this module)
 
 log = logging.getLogger("netplay.session")
 
@@ -40,7 +40,7 @@ PULL_S = 0.5         # a gap is asked for after this long (a frame may just be o
 
 
 class Follower:
-    def __init__(self, machine: JoinMachine):
+    def __init__(self, machine: Machine):
         self.m = machine
         self.reset()
 

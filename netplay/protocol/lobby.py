@@ -33,8 +33,8 @@ from replays.crypto import fingerprint, public_bytes, sign, verify
 from replays.header import Header, Terms, header_from_value
 from replays.ledger import SeatSecrets
 
-if TYPE_CHECKING:
-    from netplay.protocol.machines import HostMachine, JoinMachine
+if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine as a Machine)
+    from netplay.protocol.core import Machine
 
 log = logging.getLogger("netplay.session")
 
@@ -62,7 +62,7 @@ def name_problem(name: str) -> str | None:
 
 
 class HostLobby:
-    def __init__(self, machine: HostMachine):
+    def __init__(self, machine: Machine):
         self.m = machine
         self.header_at = 0.0
 
@@ -305,7 +305,7 @@ class HostLobby:
 
 
 class JoinLobby:
-    def __init__(self, machine: JoinMachine):
+    def __init__(self, machine: Machine):
         self.m = machine
         self.offer: tuple | None = None
         self.offered_terms: Terms | None = None

@@ -12,13 +12,13 @@ from netplay.protocol import effects as fx
 from netplay.protocol.core import EXIT_OK
 
 if TYPE_CHECKING:
-    from netplay.protocol.machines import HostMachine, JoinMachine
+    from netplay.protocol.core import Machine  # (machines imports this module)
 
 __all__ = ["HostRematch", "JoinRematch"]
 
 
 class HostRematch:
-    def __init__(self, machine: HostMachine):
+    def __init__(self, machine: Machine):
         self.m = machine
         self.votes: set[int] = set()
         self.sent: tuple[int, ...] = ()
@@ -69,7 +69,7 @@ class HostRematch:
 
 
 class JoinRematch:
-    def __init__(self, machine: JoinMachine):
+    def __init__(self, machine: Machine):
         self.m = machine
         self.over_since = 0.0
 

@@ -22,7 +22,7 @@ from netplay import wire
 from netplay.protocol.core import Link
 
 if TYPE_CHECKING:
-    from netplay.protocol.machines import HostMachine, JoinMachine
+    from netplay.protocol.core import Machine  # (machines imports this module)
 
 log = logging.getLogger("netplay.session")
 
@@ -32,7 +32,7 @@ HELLO_EVERY_S = 2.0
 
 
 class HostResume:
-    def __init__(self, machine: HostMachine):
+    def __init__(self, machine: Machine):
         self.m = machine
 
     def on_resume(self, link: Link, session: bytes, seq: int, frame_hash: bytes) -> None:
@@ -77,7 +77,7 @@ class HostResume:
 
 
 class JoinResume:
-    def __init__(self, machine: JoinMachine):
+    def __init__(self, machine: Machine):
         self.m = machine
         self.hello_at = -1e9
 

@@ -24,8 +24,7 @@ from replays.frames import Frame, decode_frame
 from replays.ledger import Dispute, Rejected
 
 if TYPE_CHECKING:
-    from netplay.protocol.core import Link
-    from netplay.protocol.machines import HostMachine
+    from netplay.protocol.core import Link, Machine  # (machines imports this module)
 
 log = logging.getLogger("netplay.session")
 
@@ -33,7 +32,7 @@ __all__ = ["Sequencer"]
 
 
 class Sequencer:
-    def __init__(self, machine: HostMachine):
+    def __init__(self, machine: Machine):
         self.m = machine
 
     # ------------------------------------------------------------------------------ frames

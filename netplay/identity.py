@@ -36,12 +36,15 @@ from zmq.utils import z85
 
 from netplay import paths
 from replays.crypto import fingerprint
+from replays.safetext import MAX_NAME, check_name
+
+__all__ = ["MAX_NAME", "Identity", "IdentityError", "KeyChanged", "KeyPermissionError", "KnownPeers", "check_name",
+           "default_name"]
 
 log = logging.getLogger("netplay.identity")
 
 ED25519_FILE = "ed25519.pem"
 CURVE_FILE = "curve.key"
-MAX_NAME = 64
 
 
 class IdentityError(Exception):
@@ -70,13 +73,6 @@ def default_name() -> str:
     except Exception:  # no passwd entry, no USER: still want a usable name
         user = "player"
     return check_name(f"{user}@{socket.gethostname()}"[:MAX_NAME])
-
-
-def check_name(name: str) -> str:
-    """Names are shown to other players and used as pin keys: printable, 1..64 characters."""
-    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or not name.isprintable():
-        raise ValueError(f"a peer name must be 1..{MAX_NAME} printable characters, got {name!r}")
-    return name
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,7 @@ from zmq.utils import z85
 
 from netplay.identity import Identity, KeyChanged, KnownPeers, check_name
 from replays.crypto import fingerprint, verify
+from replays.safetext import shown
 
 log = logging.getLogger("netplay.transport")
 
@@ -244,9 +245,9 @@ def _name(value: str) -> str:
 
 
 def clip(text: str, limit: int = 500) -> str:
-    """Text from the other side, shortened and with control characters replaced, so that a hostile
-    peer cannot put terminal escape sequences into our error messages."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text[:limit])
+    """Text from the other side, safe to print (`replays.safetext.shown`): a hostile peer cannot put
+    terminal escape sequences into our error messages."""
+    return shown(text, limit)
 
 
 # -- the messages ---------------------------------------------------------------------------------

@@ -539,7 +539,8 @@ class _Peer:
     join_nonce: bytes     # of the handshake that admitted it: a repeated HELLO with it is a late copy
     last_recv: float
     last_send: float
-    fd: int = -1          # its connection's file descriptor, held by the warden of port C while it is a peer
+    fd: int = -1          # its connection's file descriptor (and its socket's inode): never closed for its age
+    inode: int = -1
 
 
 class _Endpoint:
@@ -626,6 +627,7 @@ class _Conn:
     source: str
     since: float          # accepted, or when its peer left
     held: bool = False    # carries a joined peer: never closed for its age
+    doubt: bool = False   # reported disconnected while its descriptor still named it
 
 
 class _Connections:
@@ -660,29 +662,56 @@ class _Connections:
                 continue
             event, fd = struct.unpack("=HI", frames[0])
             if event == zmq.EVENT_ACCEPTED:
-                conn = _inspect(fd, now)
+                self._learn(fd, now)
+            elif event == zmq.EVENT_DISCONNECTED:
+                conn = self.conns.get(fd)
                 if conn is not None:
-                    self.conns[fd] = conn
-                    self.budget.count += 1
-                    self.budget.peak = max(self.budget.peak, self.budget.count)
-            elif event == zmq.EVENT_DISCONNECTED and self.conns.pop(fd, None) is not None:
-                self.budget.count -= 1
+                    conn.doubt = True     # the next sweep looks whether `fd` still names the recorded socket
+                    self._forget_if_gone(fd, conn)
 
-    def hold(self, fd: int) -> None:
-        """The connection on `fd` carries a joined peer now."""
-        conn = self.conns.get(fd)
-        if conn is not None and _inode(fd) == conn.inode:
-            conn.held = True
+    def _forget_if_gone(self, fd: int, conn: _Conn) -> None:
+        """Forget a connection reported disconnected once `fd` no longer names its socket. ZeroMQ reports
+        before it closes the descriptor, and a report read late (under a flood) may be of an earlier
+        connection on that number, whose successor a peer was already seated on: so the socket decides."""
+        if _inode(fd) != conn.inode:
+            del self.conns[fd]
+            self.budget.count -= 1
 
-    def release(self, fd: int, now: float) -> None:
-        """Its peer left: the connection gets a lifetime again, from now."""
+    def _learn(self, fd: int, now: float) -> _Conn | None:
+        """The connection on `fd` now: the one known already (a peer may have been seated on it before its
+        ACCEPTED event was read, under a flood of them), or a new record."""
+        conn = _inspect(fd, now)
+        if conn is None:
+            return None
+        known = self.conns.get(fd)
+        if known is not None and known.inode == conn.inode:
+            return known
+        if known is None:
+            self.budget.count += 1
+            self.budget.peak = max(self.budget.peak, self.budget.count)
+        self.conns[fd] = conn
+        return conn
+
+    def hold(self, fd: int, now: float) -> int:
+        """The connection on `fd` carries a joined peer now; returns its inode (-1: it is gone)."""
+        conn = self._learn(fd, now) if fd >= 0 else None
+        if conn is None:
+            return -1
+        conn.held = True
+        return conn.inode
+
+    def release(self, fd: int, inode: int, now: float) -> None:
+        """Its peer left: the connection (if it is still that one) gets a lifetime again, from now."""
         conn = self.conns.get(fd)
-        if conn is not None and conn.held:
+        if conn is not None and conn.held and conn.inode == inode:
             conn.held, conn.since = False, now
 
     def sweep(self, now: float) -> None:
-        """Close the connections past their lifetime, then, while the host is over its budget, the oldest of
-        the source with the most."""
+        """Forget the connections reported gone, close those past their lifetime, then, while the host is
+        over its budget, the oldest of the source with the most."""
+        for fd, conn in [(fd, conn) for fd, conn in self.conns.items() if conn.doubt]:
+            conn.doubt = False
+            self._forget_if_gone(fd, conn)
         oldest = now - self.lifetime_s
         for fd, conn in [(fd, conn) for fd, conn in self.conns.items() if not conn.held and conn.since < oldest]:
             self._close(fd, conn, f"no peer for {now - conn.since:.0f} s")
@@ -1124,7 +1153,7 @@ class HostTransport(_Endpoint):
         if old is not None:
             self._remove(old, "reconnected", events)
         peer = _Peer(auth.key, auth.name, rid, auth.join_nonce, now, now, fd)
-        self._curve_conns.hold(fd)
+        peer.inode = self._curve_conns.hold(fd, now)
         self._by_rid[rid], self._by_key[auth.key] = peer, peer
         params = _pack([_ms(self.heartbeat_s), self.liveness, self.max_bytes])
         sig = ident.sign(HOST_DOMAIN + transcript + params)
@@ -1134,7 +1163,7 @@ class HostTransport(_Endpoint):
 
     def _remove(self, peer: _Peer, reason: str, events: list[Incoming]) -> None:
         self._by_rid.pop(peer.rid, None)
-        self._curve_conns.release(peer.fd, time.monotonic())
+        self._curve_conns.release(peer.fd, peer.inode, time.monotonic())
         if self._by_key.get(peer.key) is peer:
             del self._by_key[peer.key]
         log.info("%s (%s) left: %s", peer.name, fingerprint(peer.key), reason)

@@ -117,10 +117,12 @@ def test_a_joiner_gets_a_seat_among_ten_thousand_idle_connections(tmp_path: Path
         were_there(attacker, MANY)
         assert scene.ready["file_limit"] >= min(hard_limit(), tr.FILE_LIMIT) > 1024   # it raised its own limit
         gone = closed_within(attacker, MANY, tr.HANDSHAKE_IVL_MS / 1000 + tr.UNAUTH_LIFETIME_S + 10)
-        after = scene.stats()
         print(f"{MANY} {mode} connections on {which}: the host held {held['peak']} at most, a joiner was seated "
               f"{took:.2f} s after it started, every attack connection was closed {gone:.1f} s later")
-        assert after["bootstrap"] + after["encrypted"] <= 2          # the joiner's, and nothing of the attack
+        deadline = time.monotonic() + 3           # the host forgets what ZeroMQ reported closed at its next sweep
+        while (after := scene.stats())["bootstrap"] + after["encrypted"] > 1:
+            assert time.monotonic() < deadline, after                # the joiner's, and nothing of the attack
+            time.sleep(0.3)
     finally:
         if attacker is not None:
             attacker.kill()

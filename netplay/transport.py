@@ -627,7 +627,7 @@ class _Conn:
     source: str
     since: float          # accepted, or when its peer left
     held: bool = False    # carries a joined peer: never closed for its age
-    doubt: bool = False   # reported disconnected while its descriptor still named it
+    doubt: float = 0.0    # when it was reported disconnected while its descriptor still named it (0: never)
 
 
 class _Connections:
@@ -666,7 +666,7 @@ class _Connections:
             elif event == zmq.EVENT_DISCONNECTED:
                 conn = self.conns.get(fd)
                 if conn is not None:
-                    conn.doubt = True     # the next sweep looks whether `fd` still names the recorded socket
+                    conn.doubt = now      # the sweeps look whether `fd` still names the recorded socket
                     self._forget_if_gone(fd, conn)
 
     def _forget_if_gone(self, fd: int, conn: _Conn) -> None:
@@ -710,8 +710,9 @@ class _Connections:
         """Forget the connections reported gone, close those past their lifetime, then, while the host is
         over its budget, the oldest of the source with the most."""
         for fd, conn in [(fd, conn) for fd, conn in self.conns.items() if conn.doubt]:
-            conn.doubt = False
             self._forget_if_gone(fd, conn)
+            if now - conn.doubt >= 1.0:
+                conn.doubt = 0.0    # a second on, `fd` still names it: the report was of an earlier connection
         oldest = now - self.lifetime_s
         for fd, conn in [(fd, conn) for fd, conn in self.conns.items() if not conn.held and conn.since < oldest]:
             self._close(fd, conn, f"no peer for {now - conn.since:.0f} s")

@@ -9,12 +9,13 @@ import argparse
 import sys
 import time
 
-from benchmarks import audit, catan, deals, deck, engines, idle, session, transport
+from benchmarks import audit, catan, deals, deck, engines, hostile, idle, session, transport
 from benchmarks.measure import Figure, libraries
 
 GROUPS = {
     "engines": ("engines: random self-play through the referee, actions/s (aim: 30k for every game)", engines),
     "audit": ("replays: audit on every usable core vs one core's raw Ed25519 verification; seek", audit),
+    "hostile": ("replays: hostile files (tiny records, maximum-length chains) vs an honest game, per MB", hostile),
     "transport": ("transport: round trip vs raw pyzmq", transport),
     "session": ("session: per move and a commit-reveal step vs the raw round trip", session),
     "deck": ("decks: a shuffle with its proof and a strip's check vs one scalar multiplication", deck),
@@ -23,8 +24,8 @@ GROUPS = {
     "idle": ("idle: the window's CPU at rest (lobby, a table waiting, the viewer) vs drawing every frame", idle),
 }
 #: runs per group: (full, quick); the slow, steady groups need fewer
-RUNS = {"engines": (5, 3), "audit": (5, 3), "transport": (5, 3), "session": (5, 3), "deck": (5, 3),
-        "deals": (3, 2), "catan": (3, 3), "idle": (3, 2)}
+RUNS = {"engines": (5, 3), "audit": (5, 3), "hostile": (3, 2), "transport": (5, 3), "session": (5, 3),
+        "deck": (5, 3), "deals": (3, 2), "catan": (3, 3), "idle": (3, 2)}
 
 
 def main(argv: list[str] | None = None) -> int:

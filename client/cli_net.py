@@ -404,13 +404,14 @@ def join(address: str | None, resume: bool, game_filter: str | None, browse_seco
         saved = found[0]
         address = address or saved.address
         click.echo(f"resuming {saved.game} session {saved.session[:8]} as seat {saved.seat} with {address}")
+    pins = _lan_pins(address, people)
     if address is None:
         address = _pick_host(browse_seconds, game_filter, pick_first=not people)
     decider = _decider(bot, games, bot_delay)
     also = [(f"{ident.name}-{k}", _decider(bot_of.get(position), games, bot_delay))
             for k, position in enumerate(positions[1:], 2)]
     try:
-        session = JoinSession(ident, decider, address, saved=saved, known_peers=_known_peers(),
+        session = JoinSession(ident, decider, address, saved=saved, known_peers=pins,
                               connect_timeout_s=connect_timeout, also=also,
                               **_session_options(replay_dir, reveal_timeout, fsync, quiet or bool(people)))
     except (ConnectFailed, Refused, KeyChanged, ResumeError, ValueError) as exc:
@@ -421,21 +422,41 @@ def join(address: str | None, resume: bool, game_filter: str | None, browse_seco
 
 
 def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
-    from netplay.discovery import browse
+    """A host found on the LAN: a bot's own pick (`pick_first`), or a person's from a numbered list.
+
+    Anyone may advertise under any name, so every entry shows its key's fingerprint words, hosts that
+    call themselves by one name are marked (a person compares the words with that player aloud), and a
+    name pinned to another key is marked as such. A bot never picks among look-alikes nor an impostor
+    of a pinned name (it says why, and asks for HOST:PORT/FINGERPRINT), and what it picks by itself is
+    joined without pinning (`_lan_pins`); a person's list has no default when its first entry is in doubt."""
+    from netplay import discovery
     click.echo(f"looking for hosts on the LAN for {seconds:g} s...")
-    hosts = [h for h in browse(seconds, game=game) if h.free_seats > 0]
+    hosts = [h for h in discovery.browse(seconds, game=game) if h.free_seats > 0]
     if not hosts:
         raise click.ClickException("no netplay host with a free seat found on the LAN; give HOST:PORT")
+    known = _known_peers()
     if pick_first:
-        chosen = hosts[0]
+        chosen, passed = discovery.bot_choice(hosts, known)
+        for why in passed:
+            click.echo(f"note: not joining {why}", err=True)
+        if chosen is None:
+            raise click.ClickException("no host on the LAN a bot can tell from an impostor (see the notes); give "
+                                       "HOST:PORT/FINGERPRINT as its player tells you")
     else:
         for i, h in enumerate(hosts, 1):
-            click.echo(f"  {i}. {h.game} hosted by {h.host_name} at {h.addresses[0]}:{h.port} "
-                       f"(key {h.fingerprint}, {h.free_seats} free seat(s), netplay {h.version})")
-        number = click.prompt("join which", type=click.IntRange(1, len(hosts)), default=1)
+            click.echo(f"  {i}. {discovery.describe(h, hosts, known)}")
+        doubtful = discovery.bot_choice(hosts[:1], known)[0] is None or bool(discovery.lookalikes(hosts))
+        number = click.prompt("join which", type=click.IntRange(1, len(hosts)), default=None if doubtful else 1)
         chosen = hosts[number - 1]
-    click.echo(f"joining {chosen.game} hosted by {chosen.host_name} (key {chosen.fingerprint})")
+    click.echo(f"joining {chosen.game} hosted by {chosen.host_name} (key {chosen.fingerprint}, words: {chosen.words})")
     return chosen.address
+
+
+def _lan_pins(address: str | None, people: list[int]):
+    """The pins a join checks: all of them; and it writes a new one only when a person chose the host
+    (typed its address, or picked it from the list), never for a host a bot picked on the LAN by itself."""
+    known = _known_peers()
+    return known if address is not None or people else known.checking_only()
 
 
 # ---------------------------------------------------------------------------------------------- play

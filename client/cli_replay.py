@@ -16,6 +16,7 @@ from netplay.paths import replays_dir
 from replays import codec
 from replays.audit import Verdict
 from replays.reader import Replay, read_replay
+from replays.safetext import shown
 from replays.stepping import Stepper
 from replays.writer import SUFFIX
 
@@ -45,9 +46,9 @@ def _load(file: str, replay_dir: str | None) -> Replay:
     try:
         return read_replay(path)
     except codec.FormatError as exc:
-        _fail(f"{path}: unreadable: {exc.reason}")
+        _fail(f"{shown(path)}: unreadable: {shown(exc.reason)}")
     except OSError as exc:
-        _fail(f"{path}: cannot read the file: {exc.strerror or exc}")
+        _fail(f"{shown(path)}: cannot read the file: {shown(exc.strerror or exc)}")
     raise AssertionError  # not reached
 
 
@@ -61,7 +62,7 @@ def _stepper(file: str, replay_dir: str | None) -> Stepper:
     try:
         return Stepper(data)
     except ValueError as exc:
-        _fail(f"{file}: {exc}")
+        _fail(f"{shown(file)}: {shown(exc)}")
     raise AssertionError
 
 
@@ -97,7 +98,7 @@ def verify(files: tuple[str, ...], as_json: bool, replay_dir: str | None) -> Non
             click.echo("\n".join(v.lines()))
         for fork in forks:
             named = f" (seat {fork.blame} is to blame)" if fork.blame is not None else ""
-            click.echo(f"FORK in session {fork.session} at frame {fork.frame}: {fork.reason}{named}")
+            click.echo(f"FORK in session {fork.session} at frame {fork.frame}: {shown(fork.reason)}{named}")
         if len(verdicts) > 1:
             counts: dict[str, int] = {}
             for v in verdicts:
@@ -167,10 +168,10 @@ def show(file: str, frame: int | None, move: int | None, turn: int | None, seat:
                               indent=2, default=str))
         return
     _print_position(stepper, full)
-    shown = log if log_lines <= 0 else log[-log_lines:]
+    printed = log if log_lines <= 0 else log[-log_lines:]
     what = "frames" if protocol else "moves"
-    click.echo(f"{what}:" + ("" if len(shown) == len(log) else f" (last {len(shown)} of {len(log)})"))
-    for line in shown:
+    click.echo(f"{what}:" + ("" if len(printed) == len(log) else f" (last {len(printed)} of {len(log)})"))
+    for line in printed:
         click.echo("  " + line)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +22,12 @@ from client.ending import from_result, line
 from engines.core import Result
 from replays.audit import audit_replay
 from replays.codec import FormatError
-from replays.reader import read_replay
+from replays.reader import read_header, read_replay
+from replays.safetext import shown
 
-__all__ = ["ReplayEntry", "ReplayList"]
+__all__ = ["ReplayEntry", "ReplayList", "glance", "summarize"]
+
+log = logging.getLogger("netplay.replays")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,35 +51,70 @@ class ReplayEntry:
 def _when(created: int | float) -> str:
     import time
 
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(created))
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(created))
+    except (OverflowError, OSError, ValueError):   # the header checks the range; a local time zone may not reach it
+        return "?"
+
+
+def _unreadable(path: Path, mtime: float, why: object) -> ReplayEntry:
+    return ReplayEntry(path, mtime, title=shown(path.stem, 80), result=f"unreadable: {shown(why, 200)}",
+                       verdict="unreadable")
+
+
+def glance(path: Path, my_key: bytes | None, mtime: float | None = None) -> ReplayEntry:
+    """The replay as the list shows it before its audit: the header only (quick, whatever the file's size)."""
+    mtime = path.stat().st_mtime if mtime is None else mtime
+    try:
+        header = read_header(path)
+    except (FormatError, OSError) as exc:
+        return _unreadable(path, mtime, exc.reason if isinstance(exc, FormatError) else exc.strerror or exc)
+    names = [name for _, name in header.seats]
+    me = next((s for s, (key, _) in enumerate(header.seats) if my_key is not None and key == my_key), None)
+    shown_names = ["you" if s == me else shown(n) for s, n in enumerate(names)]
+    title = engines.GAMES[header.game].title if header.game in engines.GAMES else shown(header.game)
+    return ReplayEntry(path, mtime, header.game, title, " vs ".join(shown_names), _when(header.created))
 
 
 def summarize(path: Path, my_key: bytes | None) -> ReplayEntry:
-    """One replay as the lobby lists it; an unreadable file says so instead of failing the list."""
+    """One replay as the lobby lists it, audited; an unreadable file says so instead of failing the list."""
     mtime = path.stat().st_mtime
+    base = glance(path, my_key, mtime)
+    if base.verdict == "unreadable":
+        return base
     try:
         replay = read_replay(path)
-    except (FormatError, OSError, ValueError) as exc:
-        return ReplayEntry(path, mtime, title=path.stem, result=f"unreadable: {exc}", verdict="unreadable")
+    except (FormatError, OSError) as exc:
+        return _unreadable(path, mtime, exc.reason if isinstance(exc, FormatError) else exc.strerror or exc)
     header = replay.header
-    names = [name for _, name in header.seats]
+    names = [shown(name) for _, name in header.seats]
     me = next((s for s, (key, _) in enumerate(header.seats) if my_key is not None and key == my_key), None)
-    shown = ["you" if s == me else n for s, n in enumerate(names)]
-    title = engines.GAMES[header.game].title if header.game in engines.GAMES else header.game
-    base = ReplayEntry(path, mtime, header.game, title, " vs ".join(shown), _when(header.created))
     verdict = audit_replay(replay)
-    if verdict.result is not None and verdict.status == "valid":
+    if verdict.status == "valid" and verdict.result is not None:
         r = verdict.result
         ending = from_result(Result(tuple(r["winners"]), tuple(r["scores"]), r["reason"]), me, names)
         result = line(ending).split("; score")[0]  # the scores are for the viewer; the list says who won
-    elif verdict.status == "unfinished" and verdict.blame is not None and "withheld" in verdict.reason:
-        blamed = shown[verdict.blame] if verdict.blame < len(shown) else f"seat {verdict.blame}"
-        result = f"forfeit: {blamed} withheld a move"
+    elif verdict.status == "unfinished" and verdict.claim is not None and verdict.result is not None:
+        blamed = verdict.claim["blamed"]           # a forfeit every seat that must co-sign it co-signed
+        who = "you" if blamed == me else names[blamed] if 0 <= blamed < len(names) else f"seat {blamed}"
+        result = f"forfeit: {who} withheld a move"
     elif verdict.status == "unfinished":
         result = "unfinished"
+    elif verdict.status == "contested":
+        result = "contested: nobody forfeits"
     else:
-        result = verdict.reason
-    return ReplayEntry(path, mtime, base.game, title, base.players, base.when, result, verdict.status)
+        result = shown(verdict.reason, 200)
+    return ReplayEntry(path, mtime, base.game, base.title, base.players, base.when, result, verdict.status)
+
+
+def _guarded(step, path: Path, mtime: float, my_key: bytes | None) -> ReplayEntry:
+    """One file's entry; whatever goes wrong becomes the entry, so the list never waits on that file again
+    (a header `created` of 2^62 used to make the thread re-read it for ever, 2^63 killed the thread)."""
+    try:
+        return step(path, mtime, my_key)
+    except Exception as exc:   # noqa: BLE001  (a hostile file must not end the list's thread)
+        log.warning("replay list: %s: %s", shown(path), shown(exc, 200))
+        return _unreadable(path, mtime, f"{type(exc).__name__}: {exc}")
 
 
 class ReplayList:
@@ -106,16 +145,30 @@ class ReplayList:
             self._thread.start()
 
     def _work(self) -> None:
+        """Headers first (every file shows its game and players at once), then the audits, newest first.
+        Every file read gets an entry, whatever it holds (an error is its entry), so each pass leaves
+        only files that changed meanwhile, and the thread ends when none did."""
         while True:
             with self._lock:
-                todo = [p for m, p in self._files if p not in self._cache or self._cache[p].mtime != m]
+                todo = [(m, p) for m, p in self._files if p not in self._cache or self._cache[p].mtime != m]
             if not todo:
                 return
-            for path in todo:
-                with contextlib.suppress(OSError):
-                    entry = summarize(path, self.my_key)
+            for step in (self._glance, self._summarize):
+                for mtime, path in todo:
+                    entry = _guarded(step, path, mtime, self.my_key)
                     with self._lock:
-                        self._cache[path] = entry
+                        known = self._cache.get(path)
+                        if step is self._summarize or known is None or known.mtime != mtime:
+                            self._cache[path] = entry
+
+    @staticmethod
+    def _glance(path: Path, mtime: float, my_key: bytes | None) -> ReplayEntry:
+        return glance(path, my_key, mtime)
+
+    @staticmethod
+    def _summarize(path: Path, mtime: float, my_key: bytes | None) -> ReplayEntry:
+        entry = summarize(path, my_key)
+        return entry if entry.mtime == mtime else dataclasses.replace(entry, mtime=mtime)
 
     def wait(self, timeout_s: float = 10.0) -> None:
         """For tests and scripts: until every file is summed up."""

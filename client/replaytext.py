@@ -44,4 +44,6 @@ def replay_ending(stepper: Stepper) -> Ending | None:
     if kind == "forfeit":
         who = " and ".join(names[w] if w < len(names) else f"seat {w}" for w in winners)
         return Ending(f"{who} won", f"forfeit: {_named(reason, names)}", "neutral")
+    if kind == "contested":
+        return Ending("Contested: nobody forfeits", reason, "neutral")
     return Ending("Dispute", reason, "bad")

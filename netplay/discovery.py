@@ -1,15 +1,25 @@
 """Finding hosts on the LAN with zeroconf (mDNS/DNS-SD), service type `_netplay._tcp.local.`.
 
 A host advertises its bootstrap port and, in the TXT record, the game, the netplay version, its key
-fingerprint, the free seats and the player's name. Discovery is a convenience, not a trust anchor:
-anyone on the LAN can advertise anything, so the joiner passes the advertised fingerprint on to the
-transport (`HostInfo.address` carries it as `host:port/fingerprint`), which refuses a host whose key
-does not match, and pinning applies as for a typed address.
+fingerprint, the free seats, the player's name and (optionally) the terms in words. Discovery is a
+convenience, not a trust anchor: anyone on the LAN can advertise anything, so
+
+- the joiner passes the advertised fingerprint on to the transport (`HostInfo.address` carries it as
+  `host:port/fingerprint`), which refuses a host whose key does not match;
+- an advertisement whose texts are not printable (a name, game, version or terms carrying terminal
+  escapes or bidirectional overrides) is ignored: it draws no entry;
+- every host is shown with its fingerprint words (`HostInfo.words`, replays.words), and hosts that
+  call themselves by one name (`lookalikes`) are marked, so a person compares the words aloud;
+- a name pinned to another key (`pinned_elsewhere`) marks an impostor;
+- a bot (`bot_choice`) never picks a look-alike or an impostor, and the host it picks by itself is
+  joined with pins checked but none written (KnownPeers.checking_only): nobody vouched for its name.
 
     with advertise(port=host.port, game="madagaskar", version="0.1.0", fingerprint=ident.fingerprint,
                    free_seats=2, host_name=ident.name) as ad:
         ad.update(free_seats=1)          # the TXT record follows the lobby
     hosts = browse(timeout_s=2.0)        # -> list[HostInfo], a snapshot
+    describe(host, hosts, known)         # one line for people: words, look-alikes, pins
+    bot_choice(hosts, known)             # -> (HostInfo or None, why others were passed over)
     with Browser(on_change=redraw) as browser:   # live view for the lobby
         browser.hosts()
 
@@ -26,10 +36,16 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
+
+from replays.crypto import fingerprint as fingerprint_of
+from replays.safetext import MAX_NAME, is_name, shown
+from replays.words import fingerprint_words
 
 log = logging.getLogger("netplay.discovery")
 
@@ -56,6 +72,11 @@ class HostInfo:
         ip = self.addresses[0] if self.addresses else "?"
         host = f"[{ip}]" if ":" in ip else ip
         return f"{host}:{self.port}/{self.fingerprint}"
+
+    @property
+    def words(self) -> str:
+        """The fingerprint as words two people can compare aloud (replays.words)."""
+        return fingerprint_words(self.fingerprint)
 
 
 def _txt(game: str, version: str, fingerprint: str, free_seats: int, host_name: str,
@@ -114,7 +135,8 @@ class Advertisement:
         txt = dict(self._txt)
         for key, value in changes.items():
             txt[mapping.get(key, key)] = str(value)
-        txt = _txt(txt["game"], txt["version"], txt["fingerprint"], int(txt["seats"]), txt["host"])
+        txt = _txt(txt["game"], txt["version"], txt["fingerprint"], int(txt["seats"]), txt["host"],
+                   txt.get("terms", ""))
         self.info = ServiceInfo(SERVICE, self.info.name, port=self.info.port, properties=txt,
                                 addresses=self.info.addresses, server=self.info.server)
         self._txt = txt
@@ -141,25 +163,108 @@ def advertise(*, port: int, game: str, version: str, fingerprint: str, free_seat
         zc.close()
 
 
+# TXT fields shown to people: (longest, may be empty); a field that is not printable text within these
+# rejects the whole advertisement (it would draw a fake entry: "(verified)" over the list, a cleared screen)
+_TEXTS = {"game": (MAX_NAME, False), "version": (32, False), "terms": (200, True)}
+
+
 def _host_info(info: ServiceInfo) -> HostInfo | None:
     try:
         props = {k.decode(): (v or b"").decode() for k, v in info.properties.items()}
         fingerprint = props["fingerprint"].lower()
         if not _FINGERPRINT.fullmatch(fingerprint):
-            raise ValueError(f"bad fingerprint {fingerprint!r}")
+            raise ValueError(f"bad fingerprint '{shown(fingerprint, 40)}'")
+        if not re.fullmatch(r"\d{1,4}", props["seats"]):
+            raise ValueError(f"bad free seats '{shown(props['seats'], 20)}'")
         seats = int(props["seats"])
-        if seats < 0:
-            raise ValueError("negative free seats")
+        name = props.get("host", "")
+        if not is_name(name):
+            raise ValueError(f"the host's name '{shown(name, 80)}' is not 1..{MAX_NAME} printable characters")
+        for key, (longest, empty) in _TEXTS.items():
+            value = props.get(key, "")
+            if not (value.isprintable() and (empty or value) and len(value) <= longest):
+                raise ValueError(f"{key} '{shown(value, 80)}' is not 1..{longest} printable characters")
         addresses = tuple(info.parsed_addresses(IPVersion.V4Only))
         if not addresses or not 0 < info.port < 65536:
             raise ValueError("no address or port")
         suffix = "." + SERVICE
-        instance = info.name[:-len(suffix)] if info.name.endswith(suffix) else info.name
-        return HostInfo(instance, props.get("host", ""), addresses, info.port, props["game"],
-                        props["version"], fingerprint, seats, props.get("terms", ""))
+        instance = shown(info.name[:-len(suffix)] if info.name.endswith(suffix) else info.name, 80)
+        return HostInfo(instance, name, addresses, info.port, props["game"], props["version"], fingerprint, seats,
+                        props.get("terms", ""))
     except (KeyError, ValueError, UnicodeDecodeError, AttributeError) as exc:
-        log.info("ignoring netplay advertisement %s: %s", info.name, exc)
+        log.info("ignoring netplay advertisement %s: %s", shown(getattr(info, "name", "?"), 120), shown(exc, 200))
         return None
+
+
+class Pins(Protocol):
+    """What `describe` and `bot_choice` need of netplay.identity.KnownPeers."""
+
+    def get(self, name: str) -> bytes | None: ...
+
+    def names(self) -> list[str]: ...
+
+
+def name_key(name: str) -> str:
+    """What two names look like to a person: NFKC, case-folded, spaces collapsed ("Alice " and "alice",
+    or a name in full-width letters, are look-alikes)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def lookalikes(hosts: Iterable[HostInfo]) -> dict[str, list[HostInfo]]:
+    """The hosts that share a name (as `name_key` sees it) with a host of another key, by that name."""
+    by_name: dict[str, list[HostInfo]] = {}
+    for host in hosts:
+        by_name.setdefault(name_key(host.host_name), []).append(host)
+    return {key: group for key, group in by_name.items() if len({h.fingerprint for h in group}) > 1}
+
+
+def pinned_elsewhere(host: HostInfo, known: Pins | None) -> tuple[str, str] | None:
+    """(pinned name, its fingerprint) when another key is pinned under the host's name or under a name
+    that looks the same (`name_key`: "Alice " for a pinned "alice"), else None."""
+    if known is None:
+        return None
+    key = name_key(host.host_name)
+    for name in [host.host_name, *(n for n in known.names() if n != host.host_name and name_key(n) == key)]:
+        pinned = known.get(name)
+        if pinned is not None and fingerprint_of(pinned) != host.fingerprint:
+            return name, fingerprint_of(pinned)
+    return None
+
+
+def describe(host: HostInfo, hosts: Sequence[HostInfo], known: Pins | None = None) -> str:
+    """One host as people see it in a list: game, name, address, key and words, seats, version, and a
+    warning when another host calls itself by the same name or the name is pinned to another key."""
+    line = (f"{host.game} hosted by {host.host_name} at {host.addresses[0]}:{host.port} (key {host.fingerprint}, "
+            f"words: {host.words}; {host.free_seats} free seat(s), netplay {host.version})")
+    if host.terms:
+        line += f"; terms: {host.terms}"
+    other = pinned_elsewhere(host, known)
+    if other is not None:
+        line += f"  !! NOT the key pinned for {other[0]} ({other[1]}): an impostor, or a new key"
+    group = lookalikes(hosts).get(name_key(host.host_name))
+    if group is not None:
+        line += (f"  !! {len({h.fingerprint for h in group})} hosts call themselves {host.host_name}: compare "
+                 "the words with that player aloud")
+    return shown(line)
+
+
+def bot_choice(hosts: Sequence[HostInfo], known: Pins | None = None) -> tuple[HostInfo | None, list[str]]:
+    """The host a bot may join by itself, and why it passed over the others: never a host whose name is
+    pinned to another key, never one of several hosts that call themselves by one name (a bot cannot
+    compare words aloud; which of them is real is for a person to say). The first of the rest, in the
+    order given."""
+    similar = lookalikes(hosts)
+    chosen, passed = None, []
+    for host in hosts:
+        other = pinned_elsewhere(host, known)
+        if other is not None:
+            passed.append(f"{host.host_name} with key {host.fingerprint}: {other[0]} is pinned to {other[1]}")
+        elif name_key(host.host_name) in similar:
+            passed.append(f"{host.host_name} with key {host.fingerprint} (words: {host.words}): another host calls "
+                          "itself by that name")
+        elif chosen is None:
+            chosen = host
+    return chosen, [shown(line) for line in passed]
 
 
 class Browser:

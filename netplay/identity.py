@@ -36,12 +36,15 @@ from zmq.utils import z85
 
 from netplay import paths
 from replays.crypto import fingerprint
+from replays.safetext import MAX_NAME, check_name
+
+__all__ = ["MAX_NAME", "Identity", "IdentityError", "KeyChanged", "KeyPermissionError", "KnownPeers", "check_name",
+           "default_name"]
 
 log = logging.getLogger("netplay.identity")
 
 ED25519_FILE = "ed25519.pem"
 CURVE_FILE = "curve.key"
-MAX_NAME = 64
 
 
 class IdentityError(Exception):
@@ -70,13 +73,6 @@ def default_name() -> str:
     except Exception:  # no passwd entry, no USER: still want a usable name
         user = "player"
     return check_name(f"{user}@{socket.gethostname()}"[:MAX_NAME])
-
-
-def check_name(name: str) -> str:
-    """Names are shown to other players and used as pin keys: printable, 1..64 characters."""
-    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or not name.isprintable():
-        raise ValueError(f"a peer name must be 1..{MAX_NAME} printable characters, got {name!r}")
-    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +259,14 @@ class KnownPeers:
             peers[name] = {"key": bytes(public_key).hex(), "fingerprint": fingerprint(public_key),
                            "first_seen": int(time.time())}
 
+    def checking_only(self) -> KnownPeers:
+        """These pins, enforced, but no new one written: for a host a bot found on the LAN and joined by
+        itself. Nobody vouched for that name (anyone may advertise any), so an impostor found first must
+        not pin the name to its key and have the real host refused later."""
+        view = _CheckingOnly(self.path)
+        view._memory = self._memory
+        return view
+
     def forget(self, name: str) -> bool:
         with self._locked() as peers:
             return peers.pop(name, None) is not None
@@ -312,3 +316,17 @@ class KnownPeers:
                 os.replace(tmp, self.path)
         finally:
             os.close(lock_fd)
+
+
+class _CheckingOnly(KnownPeers):
+    """KnownPeers.checking_only(): `check` raises KeyChanged for a name pinned to another key, and pins nothing."""
+
+    def check(self, name: str, public_key: bytes) -> bool:
+        check_name(name)
+        pinned = self.get(name)
+        if pinned is not None and pinned != bytes(public_key):
+            raise KeyChanged(name, pinned, bytes(public_key))
+        if pinned is None:
+            log.info("not pinning %r (%s): a host found on the LAN and picked without a person", name,
+                     fingerprint(public_key))
+        return False

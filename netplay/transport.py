@@ -4,9 +4,11 @@ This layer moves opaque byte strings; frames, signatures of frames and game logi
 What it guarantees: every connection is CurveZMQ-encrypted, the peer at the other end proved that
 it holds the Ed25519 key it claims (so the session can pin it and attribute frames to it), every
 message is at most the receiver's `max_bytes`, a silent peer is reported gone, and unauthenticated
-traffic cannot lock real peers out (the handshake keeps no state before AUTH, and costly work is
-bounded per source address). Details in docs/protocol.md, section "Transport"; the attacks it was
-tested against in docs/security.md, section "Transport attacks".
+traffic cannot lock real peers out (the handshake keeps no state before AUTH, costly work is bounded
+per source address, and a connection that holds no peer is closed after a bounded time, within a
+budget of open files the host first raises toward the system's hard limit). Details in
+docs/protocol.md, section "Transport"; the attacks it was tested against in docs/security.md,
+section "Transport attacks".
 
 API (all calls are non-blocking or bounded by the timeout they take; single-threaded: call `poll`
 at least once per heartbeat interval so the other side does not think you are gone):
@@ -25,6 +27,8 @@ at least once per heartbeat interval so the other side does not think you are go
     host.broadcast(data, exclude=None)  # -> number of peers sent to; the relay for 3+ peers
     host.peers                       # {ed25519 key: name} of the peers connected now
     host.stats                       # Counter of what the flood defences did (diagnostics, tests)
+    host.connections                 # connections open per port, the peak, how many were closed idle
+    host.file_limit                  # the soft limit of open files after raising it (raise_file_limit)
     host.close()
 
     Incoming(kind, peer, name, data, reason): kind is "joined", "message" or "left"; `peer` is the
@@ -51,6 +55,7 @@ dropped and logged on logger "netplay.transport", never raised.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hmac
 import ipaddress
 import logging
@@ -59,10 +64,11 @@ import os
 import queue
 import re
 import socket
+import struct
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -72,6 +78,7 @@ from zmq.utils import z85
 
 from netplay.identity import Identity, KeyChanged, KnownPeers, check_name
 from replays.crypto import fingerprint, verify
+from replays.safetext import shown
 
 log = logging.getLogger("netplay.transport")
 
@@ -103,6 +110,16 @@ AUTH_RATE = (5.0, 10)     # AUTH whose signature is checked (one Ed25519 verify,
 CARD_RATE = (10.0, 20)    # bootstrap requests answered with a signed card (one Ed25519 sign)
 REPLY_RATE = (20.0, 40)   # REFUSED and UNKNOWN answers to connections that are not peers
 MAX_SOURCES = 4096        # addresses with a bucket; beyond, new addresses share one overflow bucket
+# Connections that hold no peer, closed after a bounded time whatever they do (docs/protocol.md, "Idle
+# connections"): ZeroMQ keeps a TCP connection for as long as the other side answers its heartbeats, so
+# a thousand idle connections used to exhaust a host under the usual limit of 1024 open files.
+HANDSHAKE_IVL_MS = 3000   # ZMTP greeting and security handshake (ZMQ_HANDSHAKE_IVL; ZeroMQ's default is 30 s)
+BOOT_LIFETIME_S = 3.0     # any connection on the bootstrap port P (a card takes one round trip)
+UNAUTH_LIFETIME_S = 8.0   # a connection on C that holds no joined peer (a handshake gives up after 5 s)
+FILE_LIMIT = 65536        # the soft limit of open files a host raises itself to (at most the hard limit)
+FILE_RESERVE = 256        # open files kept for the process itself; the rest is the connections' budget
+LISTEN_BACKLOG = 1024     # ZMQ_BACKLOG: a burst of connections waits in the kernel, not in SYN retries
+MONITOR_BATCH = 4096      # connection events read per loop turn
 MAX_FRESH = 4096          # connections remembered as having used their free first message
 _OVERFLOW = "*overflow*"
 # Plain ints for the calls on every message: pyzmq's enum flags cost a microsecond per bitwise operation.
@@ -237,17 +254,22 @@ def _sig64(value: bytes, what: str) -> bytes:
     return value
 
 
+class BadName(MessageError):
+    """A handshake message of the right shape whose name the protocol does not allow (1..64 printable
+    characters): the host answers it with REFUSED and the reason, else the joiner could only time out."""
+
+
 def _name(value: str) -> str:
     try:
         return check_name(value)
     except ValueError as exc:
-        raise MessageError(str(exc)) from None
+        raise BadName(str(exc)) from None
 
 
 def clip(text: str, limit: int = 500) -> str:
-    """Text from the other side, shortened and with control characters replaced, so that a hostile
-    peer cannot put terminal escape sequences into our error messages."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text[:limit])
+    """Text from the other side, safe to print (`replays.safetext.shown`): a hostile peer cannot put
+    terminal escape sequences into our error messages."""
+    return shown(text, limit)
 
 
 # -- the messages ---------------------------------------------------------------------------------
@@ -452,6 +474,14 @@ class _Gate:
             del self._buckets[source]
 
 
+def _fd_of(frame: zmq.Frame) -> int:
+    """The file descriptor of the connection a message came on (ZMQ_SRCFD), or -1."""
+    try:
+        return int(frame.get(zmq.SRCFD))
+    except (zmq.ZMQError, TypeError, ValueError):
+        return -1
+
+
 def _source_of(frame: zmq.Frame) -> str:
     """The source address of a received message, as the key of its rate limits (`source_key`)."""
     try:
@@ -510,6 +540,8 @@ class _Peer:
     join_nonce: bytes     # of the handshake that admitted it: a repeated HELLO with it is a late copy
     last_recv: float
     last_send: float
+    fd: int = -1          # its connection's file descriptor (and its socket's inode): never closed for its age
+    inode: int = -1
 
 
 class _Endpoint:
@@ -568,6 +600,204 @@ def _note_wake(ready: list, wake: Waker | None) -> None:
             wake.woken = True
 
 
+def raise_file_limit(target: int = FILE_LIMIT) -> int:
+    """Raise this process's soft limit of open files toward its hard limit (at most `target`) and return
+    the soft limit in force. Every connection costs the host a file descriptor; the usual soft limit of
+    1024 is far below what the system allows (the hard limit is often 4096 to a million), and a few
+    hundred idle connections must not be able to use up what is left. Where the system does not allow
+    more, the host works with what it has (see `_Connections`)."""
+    try:
+        import resource
+    except ImportError:       # not a POSIX system: nothing to raise
+        return FILE_LIMIT
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = target if hard == resource.RLIM_INFINITY else min(hard, target)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            log.info("raised the limit of open files from %d to %d (hard limit %s)", soft, want, hard)
+        except (ValueError, OSError) as exc:
+            log.warning("cannot raise the limit of open files from %d (hard limit %s): %s", soft, hard, exc)
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return FILE_LIMIT if soft == resource.RLIM_INFINITY else soft
+
+
+@dataclass(slots=True)
+class _Conn:
+    inode: int            # the socket's identity: a file descriptor number is reused, a socket's inode is not
+    source: str
+    since: float          # accepted, or when its peer left
+    held: bool = False    # carries a joined peer: never closed for its age
+    doubt: float = 0.0    # when it was reported disconnected while its descriptor still named it (0: never)
+
+
+class _Connections:
+    """The TCP connections of one listening ROUTER, learnt from a ZeroMQ socket monitor (accepted and
+    disconnected, each with its file descriptor), and closed when they hold no peer for longer than the
+    port's lifetime, or when the host's connections exceed its budget of file descriptors (the oldest
+    connection of the source holding the most goes first: a newcomer from another source keeps its place).
+
+    ZeroMQ cannot close one connection of a ROUTER, so a connection is closed by shutting down its
+    socket through a duplicate of its descriptor (after checking, by the socket's inode, that the
+    descriptor still names the connection the monitor reported); ZeroMQ then sees the end of the stream
+    and forgets the connection itself. Half-open greetings end earlier, at ZMQ_HANDSHAKE_IVL."""
+
+    def __init__(self, sock: zmq.Socket, port: str, lifetime_s: float, budget: _Budget):
+        self.port, self.lifetime_s, self.budget = port, lifetime_s, budget
+        self.monitor = sock.get_monitor_socket(zmq.EVENT_ACCEPTED | zmq.EVENT_DISCONNECTED)
+        self.monitor.rcvhwm = 100_000
+        self.conns: dict[int, _Conn] = {}
+        self.closed = 0       # connections this host closed: for its age, or over the budget
+
+    def __len__(self) -> int:
+        return len(self.conns)
+
+    def read(self, now: float) -> None:
+        """Take in what the monitor reported (at most MONITOR_BATCH events)."""
+        monitor = self.monitor
+        for _ in range(MONITOR_BATCH):
+            if not monitor.getsockopt(_EVENTS) & _POLLIN:
+                return
+            frames = monitor.recv_multipart(_NOBLOCK)
+            if len(frames) != 2 or len(frames[0]) != 6:
+                continue
+            event, fd = struct.unpack("=HI", frames[0])
+            if event == zmq.EVENT_ACCEPTED:
+                self._learn(fd, now)
+            elif event == zmq.EVENT_DISCONNECTED:
+                conn = self.conns.get(fd)
+                if conn is not None:
+                    conn.doubt = now      # the sweeps look whether `fd` still names the recorded socket
+                    self._forget_if_gone(fd, conn)
+
+    def _forget_if_gone(self, fd: int, conn: _Conn) -> None:
+        """Forget a connection reported disconnected once `fd` no longer names its socket. ZeroMQ reports
+        before it closes the descriptor, and a report read late (under a flood) may be of an earlier
+        connection on that number, whose successor a peer was already seated on: so the socket decides."""
+        if _inode(fd) != conn.inode:
+            del self.conns[fd]
+            self.budget.count -= 1
+
+    def _learn(self, fd: int, now: float) -> _Conn | None:
+        """The connection on `fd` now: the one known already (a peer may have been seated on it before its
+        ACCEPTED event was read, under a flood of them), or a new record."""
+        conn = _inspect(fd, now)
+        if conn is None:
+            return None
+        known = self.conns.get(fd)
+        if known is not None and known.inode == conn.inode:
+            return known
+        if known is None:
+            self.budget.count += 1
+            self.budget.peak = max(self.budget.peak, self.budget.count)
+        self.conns[fd] = conn
+        return conn
+
+    def hold(self, fd: int, now: float) -> int:
+        """The connection on `fd` carries a joined peer now; returns its inode (-1: it is gone)."""
+        conn = self._learn(fd, now) if fd >= 0 else None
+        if conn is None:
+            return -1
+        conn.held = True
+        return conn.inode
+
+    def release(self, fd: int, inode: int, now: float) -> None:
+        """Its peer left: the connection (if it is still that one) gets a lifetime again, from now."""
+        conn = self.conns.get(fd)
+        if conn is not None and conn.held and conn.inode == inode:
+            conn.held, conn.since = False, now
+
+    def sweep(self, now: float) -> None:
+        """Forget the connections reported gone, close those past their lifetime, then, while the host is
+        over its budget, the oldest of the source with the most."""
+        for fd, conn in [(fd, conn) for fd, conn in self.conns.items() if conn.doubt]:
+            self._forget_if_gone(fd, conn)
+            if now - conn.doubt >= 1.0:
+                conn.doubt = 0.0    # a second on, `fd` still names it: the report was of an earlier connection
+        oldest = now - self.lifetime_s
+        for fd, conn in [(fd, conn) for fd, conn in self.conns.items() if not conn.held and conn.since < oldest]:
+            self._close(fd, conn, f"no peer for {now - conn.since:.0f} s")
+        over = self.budget.count - self.budget.allowed
+        if over > 0:
+            idle = [(fd, conn) for fd, conn in self.conns.items() if not conn.held]
+            per_source = Counter(conn.source for _, conn in idle)
+            idle.sort(key=lambda item: (-per_source[item[1].source], item[1].since))
+            for fd, conn in idle[:over]:
+                self._close(fd, conn, "over the budget of open files")
+
+    def _close(self, fd: int, conn: _Conn, why: str) -> None:
+        if _shutdown(fd, conn.inode):
+            self.closed += 1
+            log.debug("closed a connection from %s on %s: %s", conn.source, self.port, why)
+        # forgotten either way: the monitor reports DISCONNECTED (or it was gone already, and will)
+        if self.conns.pop(fd, None) is not None:
+            self.budget.count -= 1
+
+    def close(self) -> None:
+        self.monitor.close()
+
+
+@dataclass(slots=True)
+class _Budget:
+    allowed: int          # connections (of both ports) the host keeps before it closes the oldest idle ones
+    count: int = 0
+    peak: int = 0
+
+
+def _inode(fd: int) -> int:
+    try:
+        return os.fstat(fd).st_ino
+    except OSError:
+        return -1
+
+
+@contextlib.contextmanager
+def _borrowed(fd: int) -> Iterator[socket.socket]:
+    """A socket object for ZeroMQ's descriptor `fd`, without taking it from ZeroMQ: on a duplicate (which
+    keeps naming the same socket whatever ZeroMQ does with `fd` meanwhile), or, when the process has no
+    descriptor left for one (exactly when idle connections must go), on `fd` itself, detached afterwards
+    so that it stays open for ZeroMQ to close. OSError when `fd` names no socket."""
+    try:
+        dup = os.dup(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EMFILE, errno.ENFILE):
+            raise
+        sock = socket.socket(fileno=fd)
+        try:
+            yield sock
+        finally:
+            sock.detach()
+        return
+    try:
+        sock = socket.socket(fileno=dup)
+    except OSError:
+        os.close(dup)
+        raise
+    with sock:
+        yield sock
+
+
+def _inspect(fd: int, now: float) -> _Conn | None:
+    """The connection a monitor reported as accepted on `fd`, or None when it is gone already."""
+    try:
+        with _borrowed(fd) as sock:
+            return _Conn(os.fstat(sock.fileno()).st_ino, source_key(str(sock.getpeername()[0])), now)
+    except OSError:
+        return None
+
+
+def _shutdown(fd: int, inode: int) -> bool:
+    """Shut down the socket on `fd` if it is still the one with `inode`; True if it was."""
+    try:
+        with _borrowed(fd) as sock:
+            if os.fstat(sock.fileno()).st_ino != inode:
+                return False
+            sock.shutdown(socket.SHUT_RDWR)
+            return True
+    except OSError:
+        return False
+
+
 class HostTransport(_Endpoint):
     """Binds a plain bootstrap ROUTER on `port` (hands out the signed host card) and a CurveZMQ ROUTER
     on `curve_port` (default: port+1 when a port is given, else any free port) for the game itself."""
@@ -590,12 +820,17 @@ class HostTransport(_Endpoint):
         self._drop = _DropLog()
         self._note = _DropLog(prefix="")
         self._limited = _DropLog(limit=1, prefix="rate limit: ")    # expected under a flood: one line a second
+        self.file_limit = raise_file_limit()
         self._ctx = zmq.Context()
         self._closed = False
         host = f"[{bind}]" if ":" in bind else bind
+        self._watch: list[_Connections] = []
         try:
             self._boot = _socket(self._ctx, zmq.ROUTER, 4096)
             self._sock = _socket(self._ctx, zmq.ROUTER, _hard_cap(max_bytes))
+            for listener in (self._boot, self._sock):
+                listener.handshake_ivl = HANDSHAKE_IVL_MS
+                listener.backlog = LISTEN_BACKLOG
             self._sock.router_mandatory = 1
             self._sock.sndhwm = self._sock.rcvhwm = 10000
             self._sock.curve_server = True
@@ -611,9 +846,15 @@ class HostTransport(_Endpoint):
             else:
                 role = "the encrypted port C"
             self.curve_port = _bind(self._sock, host, curve_port, role)
+            budget = _Budget(max(64, self.file_limit - FILE_RESERVE))
+            self._watch = [_Connections(self._boot, "the bootstrap port", BOOT_LIFETIME_S, budget),
+                           _Connections(self._sock, "the encrypted port", UNAUTH_LIFETIME_S, budget)]
         except Exception:
+            for watch in self._watch:
+                watch.close()
             self._ctx.destroy(linger=0)
             raise
+        self._boot_conns, self._curve_conns = self._watch
         self.bind = bind
         self.address = f"{host}:{self.port}"
         self._curve_raw = identity.curve_public_raw
@@ -624,7 +865,8 @@ class HostTransport(_Endpoint):
         self._by_key: dict[bytes, _Peer] = {}
         self._next_tick = 0.0
         self._next_prune = 0.0
-        self._polled = [(self._boot, _POLLIN), (self._sock, _POLLIN)]
+        self._next_sweep = 0.0
+        self._polled = [(self._boot, _POLLIN), (self._sock, _POLLIN), *((w.monitor, _POLLIN) for w in self._watch)]
         log.info("host %s (%s) listening on %s, curve port %d", identity.name, identity.fingerprint,
                  self.address, self.curve_port)
 
@@ -636,6 +878,14 @@ class HostTransport(_Endpoint):
     def peers(self) -> dict[bytes, str]:
         return {key: peer.name for key, peer in self._by_key.items()}
 
+    @property
+    def connections(self) -> dict[str, int]:
+        """Connections now open on each port, the most there were, and how many this host closed
+        because they held no peer for too long or were over its budget (diagnostics, tests)."""
+        boot, curve = self._boot_conns, self._curve_conns
+        return {"bootstrap": len(boot), "encrypted": len(curve), "peak": boot.budget.peak,
+                "closed": boot.closed + curve.closed, "budget": boot.budget.allowed}
+
     # -- the API ------------------------------------------------------------------------------------
 
     def poll(self, timeout_ms: int = 0, wake: Waker | None = None) -> list[Incoming]:
@@ -645,6 +895,9 @@ class HostTransport(_Endpoint):
         polled = self._polled if wake is None else [*self._polled, (wake, _POLLIN)]
         while True:
             # read what is there (each drain asks its socket first), and wait only when nothing was
+            now = time.monotonic()
+            for watch in self._watch:     # first, so a message's connection is known when it is handled
+                watch.read(now)
             self._drain_boot()
             self._drain(events)
             self._tick(events)
@@ -700,6 +953,11 @@ class HostTransport(_Endpoint):
             with contextlib.suppress(zmq.ZMQError):
                 self._sock.send_multipart([peer.rid, bytes([BYE])], flags=zmq.NOBLOCK)
         self._sock.linger = CLOSE_LINGER_MS if self._by_key else 0
+        for listener in (self._boot, self._sock):
+            with contextlib.suppress(zmq.ZMQError):
+                listener.disable_monitor()
+        for watch in self._watch:
+            watch.close()
         self._boot.close()
         self._sock.close()
         self._ctx.term()
@@ -820,7 +1078,7 @@ class HostTransport(_Endpoint):
         if kind == HELLO:
             self._hello(rid, source, msg[1:], now)
         elif kind == AUTH:
-            self._auth(rid, source, msg[1:], events, now)
+            self._auth(rid, source, msg[1:], events, now, _fd_of(frame))
         elif kind in (DATA, PING):
             # A joiner we do not know (we restarted, or declared it gone): ask it to handshake again.
             log.debug("%s from unknown connection %s: asking it to handshake", _KIND_NAMES[kind], rid.hex())
@@ -842,8 +1100,11 @@ class HostTransport(_Endpoint):
         try:
             hello = parse_hello(body)
             version = hello.version
-        except MessageError:
+        except MessageError as exc:
             version = hello_version(body)
+            if version == PROTOCOL and isinstance(exc, BadName):
+                self._refuse_name(rid, source, exc, now)
+                return
             if version is None or version == PROTOCOL:
                 raise
         if version != PROTOCOL:
@@ -865,8 +1126,17 @@ class HostTransport(_Endpoint):
         self.stats["challenge"] += 1
         self._reply(rid, CHALLENGE, _pack([host_nonce, cookie]))
 
-    def _auth(self, rid: bytes, source: str, body: bytes, events: list[Incoming], now: float) -> None:
-        auth = parse_auth(body)
+    def _refuse_name(self, rid: bytes, source: str, problem: BadName, now: float) -> None:
+        self.stats["refused"] += 1
+        if self._answer(rid, source, REFUSED, _pack([str(problem)]), now):
+            self._note("refused a connection from %s: %s", source, problem)
+
+    def _auth(self, rid: bytes, source: str, body: bytes, events: list[Incoming], now: float, fd: int = -1) -> None:
+        try:
+            auth = parse_auth(body)
+        except BadName as exc:
+            self._refuse_name(rid, source, exc, now)
+            return
         window = int(now // COOKIE_WINDOW_S)
         if not any(hmac.compare_digest(auth.cookie, self._cookie(w, rid, source, auth.name, auth.key,
                                                                  auth.join_nonce, auth.host_nonce))
@@ -897,7 +1167,8 @@ class HostTransport(_Endpoint):
         old = self._by_key.get(auth.key)
         if old is not None:
             self._remove(old, "reconnected", events)
-        peer = _Peer(auth.key, auth.name, rid, auth.join_nonce, now, now)
+        peer = _Peer(auth.key, auth.name, rid, auth.join_nonce, now, now, fd)
+        peer.inode = self._curve_conns.hold(fd, now)
         self._by_rid[rid], self._by_key[auth.key] = peer, peer
         params = _pack([_ms(self.heartbeat_s), self.liveness, self.max_bytes])
         sig = ident.sign(HOST_DOMAIN + transcript + params)
@@ -907,6 +1178,7 @@ class HostTransport(_Endpoint):
 
     def _remove(self, peer: _Peer, reason: str, events: list[Incoming]) -> None:
         self._by_rid.pop(peer.rid, None)
+        self._curve_conns.release(peer.fd, peer.inode, time.monotonic())
         if self._by_key.get(peer.key) is peer:
             del self._by_key[peer.key]
         log.info("%s (%s) left: %s", peer.name, fingerprint(peer.key), reason)
@@ -923,6 +1195,10 @@ class HostTransport(_Endpoint):
                 self._remove(peer, f"silent for {now - peer.last_recv:.1f} s", events)
             elif now - peer.last_send >= self.heartbeat_s:
                 self._send(peer, PING)
+        if now >= self._next_sweep:
+            self._next_sweep = now + 0.25
+            for watch in self._watch:
+                watch.sweep(now)
         if now >= self._next_prune:
             self._next_prune = now + 1.0
             for gate in (self._hello_gate, self._auth_gate, self._card_gate, self._reply_gate):

@@ -14,6 +14,7 @@ from typing import Any
 import msgpack
 
 from replays import codec
+from replays.safetext import shown
 
 PROTO = 3                  # session protocol version, sent in `hello` and `offer`
 MAX_TEXT = 500             # reasons, chat lines
@@ -186,6 +187,5 @@ def terms_message(terms: Any) -> list:
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:
-    """Text from a peer, shortened and with control characters replaced, so it is safe to print."""
-    text = text[:limit]
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
+    """Text from a peer, safe to print: `replays.safetext.shown` (escapes visible, at most `limit` characters)."""
+    return shown(text, limit)

@@ -29,6 +29,7 @@ from replays.ledger import Dispute, Ledger, Rejected
 from replays.parallel import cores, pmap
 from replays.randomness import DealUnsupported
 from replays.reader import Replay, parse_replay, read_replay
+from replays.safetext import shown
 
 __all__ = ["Verdict", "audit_file", "audit_replay", "audit_bytes", "host_seat", "EXIT"]
 
@@ -69,23 +70,25 @@ class Verdict:
                 "blame": self.blame, "claim": self.claim, "forks": self.forks, "notes": self.notes}
 
     def lines(self) -> list[str]:
-        """The verdict as a person reads it."""
-        head = f"{self.path}: {self.status.upper()}"
+        """The verdict as a person reads it. Every text that came from the file (the path, names, the
+        game id, reasons quoting frames, notes) goes through `safetext.shown`: a name carrying a carriage
+        return or a terminal escape must not be able to print VALID over an INVALID."""
+        head = f"{shown(self.path)}: {self.status.upper()}"
         if self.game:
-            head += f" - {self.game}, {self.players} seats, {self.frames} frames"
-        out = [head, f"  {self.reason}"]
+            head += f" - {shown(self.game)}, {self.players} seats, {self.frames} frames"
+        out = [head, f"  {shown(self.reason)}"]
         for seat in self.seats:
-            out.append(f"  seat {seat['seat']}: {seat['name']} key {seat['fingerprint']}")
+            out.append(f"  seat {seat['seat']}: {shown(seat['name'])} key {seat['fingerprint']}")
         if self.dispute:
             d = self.dispute
             out += [f"  frame {d['frame']}, seat {d['seat']}",
-                    f"    claimed: {d['claimed']}",
-                    f"    the rules allow: {d['allowed']}",
-                    f"    rule: {d['rule']}"]
-        if self.result:
+                    f"    claimed: {shown(d['claimed'])}",
+                    f"    the rules allow: {shown(d['allowed'])}",
+                    f"    rule: {shown(d['rule'])}"]
+        if self.result and self.status in ("valid", "unfinished"):
             r = self.result
-            out.append(f"  result: {Result(tuple(r['winners']), tuple(r['scores']), r['reason']).describe()}")
-        out += [f"  note: {n}" for n in self.notes]
+            out.append("  result: " + shown(Result(tuple(r["winners"]), tuple(r["scores"]), r["reason"]).describe()))
+        out += [f"  note: {shown(n)}" for n in self.notes]
         return out
 
 
@@ -101,9 +104,9 @@ def audit_file(path: str | os.PathLike, games: dict[str, Game] | None = None,
     try:
         replay = read_replay(path)
     except codec.FormatError as exc:
-        return Verdict(str(path), "unreadable", exc.reason)
+        return _safe(Verdict(str(path), "unreadable", exc.reason))
     except OSError as exc:
-        return Verdict(str(path), "unreadable", f"cannot read the file: {exc.strerror or exc}")
+        return _safe(Verdict(str(path), "unreadable", f"cannot read the file: {exc.strerror or exc}"))
     return audit_replay(replay, games, on_frame)
 
 
@@ -111,7 +114,7 @@ def audit_bytes(data: bytes, games: dict[str, Game] | None = None, name: str = "
     try:
         replay = parse_replay(data)
     except codec.FormatError as exc:
-        return Verdict(name, "unreadable", exc.reason)
+        return _safe(Verdict(name, "unreadable", exc.reason))
     replay.path = name
     return audit_replay(replay, games)
 
@@ -135,8 +138,22 @@ def run_ledger(replay: Replay, games: dict[str, Game] | None = None,
         ledger = Ledger(header, None, _resolve(header.game, games))
     except (engines.UnknownGame, ValueError) as exc:
         verdict.status, verdict.reason = "unreadable", f"cannot audit: {exc}"
-        return None, verdict
-    return ledger, _verdict(replay, ledger, verdict, on_frame)
+        return None, _safe(verdict)
+    return ledger, _safe(_verdict(replay, ledger, verdict, on_frame))
+
+
+def _safe(verdict: Verdict) -> Verdict:
+    """The verdict's texts made safe to show (`safetext.shown`) where they are made, so that every front
+    end (the terminal, the viewer's badge, the lobby's list, JSON) gets them so: a reason may quote a
+    frame's text (a contest's reason, an action the rules refuse) and notes name record types."""
+    verdict.reason = shown(verdict.reason)
+    verdict.notes = [shown(note) for note in verdict.notes]
+    if verdict.dispute is not None:
+        verdict.dispute = {k: shown(v) if isinstance(v, str) else v for k, v in verdict.dispute.items()}
+    contest = verdict.claim.get("contest") if verdict.claim is not None else None
+    if contest is not None:
+        contest["reason"] = shown(contest["reason"])
+    return verdict
 
 
 def _verify_signatures(replay: Replay, ledger: Ledger) -> None:
@@ -202,12 +219,9 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
     for done in ledger.answered:
         verdict.notes.append(f"seat {done.claimant} claimed in frame {done.frame_no} that seat {done.blamed} withheld "
                              f"its {done.kind} frame; seat {done.blamed} answered in time")
-    if replay.skipped:
-        verdict.notes.append(f"{replay.skipped} record(s) that no signature covers were skipped")
     result = ledger.result
-    if result is not None and ledger.claim is None:
+    if ledger.status == "complete":     # only a result every seat co-signed is one (docs/replay-format.md)
         verdict.result = {"winners": list(result.winners), "scores": list(result.scores), "reason": result.reason}
-    if ledger.status == "complete":
         verdict.reason = (f"all {len(replay.frames)} frames genuine and legal, every secret re-checked, result "
                           f"co-signed by all {header.players} seats")
         if replay.skipped:
@@ -341,6 +355,15 @@ def _claimed(ledger: Ledger, verdict: Verdict) -> Verdict:
         verdict.reason = (f"unfinished at frame {len(ledger.frames)}: {said}; the claim is still open (neither "
                           "answered nor final): claimed by seat "
                           f"{claim.claimant}, not verifiable from this file alone")
+        return verdict
+    if ledger.status != "unfinished":
+        # the claim became final, but the seats that must co-sign the forfeit did not all do so in this
+        # copy (it was cut, or its last frames were withheld): no forfeit is proven, so no result is given
+        awaited = ledger.awaited()
+        waiting = f", awaiting seat {awaited[1]}'s {awaited[0]} frame" if awaited is not None else ""
+        verdict.frame = len(ledger.frames)
+        verdict.reason = (f"unfinished at frame {len(ledger.frames)}: {said}; the claim became final, but this copy "
+                          f"stops before every seat co-signed the forfeit{waiting}, so it proves no result")
         return verdict
     others = [s for s in cosigned if s != claim.claimant]
     vouch = (f"; seat(s) {', '.join(str(s) for s in others)} co-signed the forfeit by their own clocks" if others

@@ -10,14 +10,19 @@ from typing import Any
 
 from replays import codec
 from replays.crypto import hash_parts
+from replays.safetext import MAX_NAME, is_name, shown
 
-__all__ = ["Header", "MAGIC", "FORMAT_MAJOR", "FORMAT_MINOR", "Terms", "VersionError", "header_from_value"]
+__all__ = ["Header", "MAGIC", "FORMAT_MAJOR", "FORMAT_MINOR", "MAX_CREATED", "Terms", "VersionError",
+           "header_from_value"]
 
 MAGIC = "netplay-replay"
 FORMAT_MAJOR = 2           # the format this netplay writes (2: frame protocol 2, terms in the header)
 FORMAT_MINOR = 1           # 2.1: the terms carry the move limit, the frame time, lateness and the host seat
-MAX_NAME = 64
 MAX_SEATS = 16
+MAX_OPTIONS = 64
+MAX_OPTION_TEXT = 200
+#: the last second of the year 9999 (UTC): what a calendar, a file name and every front end can show
+MAX_CREATED = 253_402_300_799
 MIN_TIMEOUT_MS = 1_000
 MAX_TIMEOUT_MS = 24 * 3600 * 1000
 MIN_FRAME_MS = 100
@@ -182,6 +187,19 @@ def _fail(what: str) -> codec.FormatError:
     return codec.FormatError(f"header: {what}")
 
 
+def _text(value: Any, low: int, high: int) -> bool:
+    return type(value) is str and low <= len(value) <= high and value.isprintable()
+
+
+def _show(value: Any) -> str:
+    """A rejected field in an error message: safe to print, and short."""
+    if type(value) is str:
+        return f"'{shown(value, 80)}'"
+    if type(value) is int:
+        return str(value) if abs(value) < 10 ** 30 else f"an int of {len(str(abs(value)))} digits"
+    return f"a {type(value).__name__}"
+
+
 def header_from_value(value: Any) -> Header:
     """A Header from a decoded record; FormatError (VersionError for a newer major) says what is wrong."""
     if type(value) is not tuple or len(value) < 3 or value[0] != MAGIC:
@@ -197,27 +215,30 @@ def header_from_value(value: Any) -> Header:
     if len(value) < 10:
         raise _fail("too few fields")
     _, _, _, game, rules, players, options, seats, session, created = value[:10]
-    if type(game) is not str or not game or len(game) > 64:
-        raise _fail("game id must be a non-empty text")
-    if type(rules) is not str or len(rules) > 64:
-        raise _fail("rules version must be a text")
+    if not _text(game, 1, MAX_NAME):
+        raise _fail(f"the game id must be 1..{MAX_NAME} printable characters, got {_show(game)}")
+    if not _text(rules, 0, MAX_NAME):
+        raise _fail(f"the rules version must be at most {MAX_NAME} printable characters, got {_show(rules)}")
     if type(players) is not int or not 1 <= players <= MAX_SEATS:
-        raise _fail(f"players must be an int 1..{MAX_SEATS}")
-    if type(options) is not tuple or not all(
-            type(o) is tuple and len(o) == 2 and type(o[0]) is str and type(o[1]) in (int, str, bool) for o in options):
-        raise _fail("options must be (key, int, text or bool) pairs")
+        raise _fail(f"players must be an int 1..{MAX_SEATS}, got {_show(players)}")
+    if type(options) is not tuple or len(options) > MAX_OPTIONS or not all(
+            type(o) is tuple and len(o) == 2 and _text(o[0], 1, MAX_NAME)
+            and (type(o[1]) in (int, bool) or _text(o[1], 0, MAX_OPTION_TEXT)) for o in options):
+        raise _fail(f"options must be at most {MAX_OPTIONS} (key, value) pairs: a key of 1..{MAX_NAME} printable "
+                    f"characters, a value an int, a bool or at most {MAX_OPTION_TEXT} printable characters")
     if [o[0] for o in options] != sorted({o[0] for o in options}):
         raise _fail("options must be sorted by key, each key once")
     if type(seats) is not tuple or len(seats) != players:
         raise _fail("there must be one seat entry per player")
-    for seat in seats:
-        if (type(seat) is not tuple or len(seat) != 2 or type(seat[0]) is not bytes or len(seat[0]) != 32
-                or type(seat[1]) is not str or len(seat[1]) > MAX_NAME):
-            raise _fail("a seat is (32-byte public key, name of at most 64 characters)")
+    for number, seat in enumerate(seats):
+        if type(seat) is not tuple or len(seat) != 2 or type(seat[0]) is not bytes or len(seat[0]) != 32:
+            raise _fail(f"seat {number} must be (32-byte public key, name)")
+        if not is_name(seat[1]):
+            raise _fail(f"seat {number}'s name must be 1..{MAX_NAME} printable characters, got {_show(seat[1])}")
     if type(session) is not bytes or len(session) != 16:
         raise _fail("session id must be 16 bytes")
-    if type(created) is not int or created < 0:
-        raise _fail("created must be an int >= 0")
+    if type(created) is not int or not 0 <= created <= MAX_CREATED:
+        raise _fail(f"created must be unix seconds 0..{MAX_CREATED} (the end of the year 9999), got {_show(created)}")
     if major == 1:
         return Header(game, rules, players, options, seats, session, created, major, minor, None, tuple(value[10:]))
     if len(value) < 11:

@@ -32,6 +32,8 @@ __all__ = [
     "make_chain",
     "chain_secret",
     "chain_reaches",
+    "chain_tail",
+    "chain_walk",
     "seed_commitment",
     "private_mac",
     "public_chance_bytes",
@@ -89,9 +91,32 @@ def chain_reaches(session: bytes, seat: int, value: bytes, target: bytes, steps:
     """True when hashing `value` back `steps` times gives `target` (steps <= MAX_CHAIN)."""
     if not 0 <= steps <= MAX_CHAIN:
         return False
+    return chain_walk(session, seat, value, steps) == target
+
+
+def chain_tail(session: bytes, seat: int, secret: bytes, length: int) -> bytes:
+    """`make_chain(session, seat, secret, length)[0]` without keeping the chain: a check needs the tail
+    only, and a chain of the maximum length kept as a list costs some 70 MB."""
+    if not 1 <= length <= MAX_CHAIN:
+        raise ValueError(f"chain length must be 1..{MAX_CHAIN}")
+    return chain_walk(session, seat, secret, length)
+
+
+def chain_walk(session: bytes, seat: int, value: bytes, steps: int) -> bytes:
+    """`chain_link` applied `steps` times. The work a file can ask for is a hash per step, so the loop
+    is as lean as hashlib allows (a copy of the hash of the constant prefix; 32-byte values, as every
+    chain value is, share one length field)."""
+    if len(value) != 32:
+        for _ in range(steps):
+            value = chain_link(session, seat, value)
+        return value
+    base = hashlib.sha256(framed("chain", session, seat) + (32).to_bytes(4, "big"))
+    copy = base.copy
     for _ in range(steps):
-        value = chain_link(session, seat, value)
-    return value == target
+        step = copy()
+        step.update(value)
+        value = step.digest()
+    return value
 
 
 def seed_commitment(session: bytes, seat: int, seed: bytes) -> bytes:

@@ -14,8 +14,9 @@ from pathlib import Path
 from replays import codec
 from replays.frames import Frame, frame_from_value
 from replays.header import FORMAT_MAJOR, FORMAT_MINOR, Header, header_from_value
+from replays.safetext import shown
 
-__all__ = ["Cert", "Replay", "read_replay", "parse_replay", "MAX_FILE"]
+__all__ = ["Cert", "Replay", "read_header", "read_replay", "parse_replay", "MAX_FILE"]
 
 MAX_FILE = 256 << 20
 
@@ -105,25 +106,43 @@ def read_replay(path: str | os.PathLike, max_file: int = MAX_FILE) -> Replay:
     if size > max_file:
         raise codec.FormatError(f"file of {size} bytes is larger than the limit of {max_file} bytes")
     with open(path, "rb") as handle:
-        data = handle.read(max_file + 1)
+        # what the file holds (and a little more, should it grow meanwhile): a read of max_file bytes
+        # reserves 256 MiB before it returns the few KiB a replay holds
+        data = handle.read(min(max_file, size + (1 << 16)) + 1)
+    if len(data) > max_file:
+        raise codec.FormatError(f"file of more than {max_file} bytes is larger than the limit")
     replay = parse_replay(data)
     replay.path = str(path)
     return replay
 
 
-def parse_replay(data: bytes) -> Replay:
-    if not data:
+def read_header(path: str | os.PathLike) -> Header:
+    """Only the header of a replay file (its first record, at most 1 MiB): what a list shows before the
+    audit, at a cost that does not grow with the file. FormatError (or OSError) as `read_replay`."""
+    with open(path, "rb") as handle:
+        data = handle.read(codec.DEFAULT_LIMITS.max_bytes + 16)
+    return _header(codec.iter_records(data) if data else iter(()))[1]
+
+
+def _header(records) -> tuple[int, Header]:
+    """The header from the first of `records` (codec.iter_records), and the byte after it."""
+    first = next(records, None)
+    if first is None:
         raise codec.FormatError("empty file")
-    records = codec.iter_records(data)
-    first = next(records)
-    offset, _, value = first
+    offset, raw, value = first
     if isinstance(value, codec.FormatError):
         what = "cut off inside the header" if value.truncated else value.reason
         raise codec.FormatError(f"record 0 (the header): {what}")
-    header = header_from_value(value)
-    replay = Replay(header, [], end=offset + len(first[1]))
+    return offset + len(raw), header_from_value(value)
+
+
+def parse_replay(data: bytes) -> Replay:
+    records = codec.iter_records(data) if data else iter(())
+    end, header = _header(records)
+    replay = Replay(header, [], end=end)
     if header.major == FORMAT_MAJOR and header.minor > FORMAT_MINOR:
         replay.notes.append(f"written in format {header.major}.{header.minor}; read as {header.major}.{FORMAT_MINOR}")
+    unknown = _Unknown()
     for index, (offset, raw, value) in enumerate(records, start=1):
         if isinstance(value, codec.FormatError):
             if value.truncated:
@@ -144,8 +163,7 @@ def parse_replay(data: bytes) -> Replay:
                 replay.bad_records.append((max(len(replay.frames) - 1, 0), index, offset,
                                            f"a {value[0]} record of the wrong shape"))
             else:  # a record type of a later minor version: not ours to judge, and covered by no signature
-                replay.skipped += 1
-                replay.notes.append(f"record {index} at byte {offset}: unknown record type {value[0][:32]!r} skipped")
+                unknown.add(value[0], index, offset)
             replay.end = offset + len(raw)
             continue
         if replay.malformed is None:
@@ -158,4 +176,38 @@ def parse_replay(data: bytes) -> Replay:
                 replay.notes.append(f"record {index} at byte {offset} is no frame ({exc.reason}); the frames after "
                                     "it are not read")
         replay.end = offset + len(raw)
+    replay.skipped = unknown.count
+    if unknown.count:
+        replay.notes.append(unknown.summary())
     return replay
+
+
+class _Unknown:
+    """The records of unknown types, summed up in one note however many there are: a file of a
+    megabyte of 3-byte records used to cost a note (and a printed line) each, 349,530 of them."""
+
+    SHOWN = 3     # types named in the note; the others are counted
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: tuple[int, int] = (0, 0)
+        self.types: dict[str, int] = {}
+        self.others = 0
+
+    def add(self, tag: str, index: int, offset: int) -> None:
+        if not self.count:
+            self.first = (index, offset)
+        self.count += 1
+        tag = tag[:32]
+        if tag in self.types or len(self.types) < self.SHOWN:
+            self.types[tag] = self.types.get(tag, 0) + 1
+        else:
+            self.others += 1
+
+    def summary(self) -> str:
+        kinds = ", ".join(f"{shown(tag, 40)!r} x{n}" for tag, n in self.types.items())
+        if self.others:
+            kinds += f", {self.others} of other types"
+        index, offset = self.first
+        return (f"{self.count} record(s) of unknown types that no signature covers were skipped ({kinds}; the "
+                f"first is record {index} at byte {offset}); a later minor version may write such records")

@@ -29,6 +29,7 @@ from replays.crypto import fingerprint
 from replays.frames import Frame
 from replays.ledger import Event, Ledger
 from replays.reader import Replay, read_replay
+from replays.safetext import shown
 
 __all__ = ["Stepper", "Move", "Position", "DEFAULT_K"]
 
@@ -246,9 +247,9 @@ class Stepper:
             text = f"{who}: {body[0] if body else '?'}"
         elif frame.kind == "commit":
             text = f"{who} commits a choice"
-            shown = [e for e in self.events if e.frame_no == n and e.kind == "play"]
-            if shown and self.mode == "revealed" and shown[0].full is not None:
-                text += f" ({shown[0].full})"
+            played = [e for e in self.events if e.frame_no == n and e.kind == "play"]
+            if played and self.mode == "revealed" and played[0].full is not None:
+                text += f" ({played[0].full})"
         elif frame.kind == "reveal":
             text = f"{who} reveals: {body[0] if body else '?'}"
         elif frame.kind == "chain":
@@ -273,7 +274,7 @@ class Stepper:
         if n in self.disputes:
             dispute = self.verdict.dispute
             text += f"  <-- DISPUTE: {dispute['reason'] if dispute else self.verdict.reason}"
-        return f"#{n + 1} {text}"
+        return shown(f"#{n + 1} {text}")     # a contest's or a result's reason is the frame author's text
 
     def log(self, upto: int | None = None) -> list[str]:
         upto = self.position if upto is None else upto
@@ -342,17 +343,21 @@ class Stepper:
         return merged
 
     def final(self) -> tuple[str, tuple[int, ...], str, Result | None] | None:
-        """How the replay ends: ("result", winners, reason, result), ("forfeit", winners, blamed seat's
-        words, None), ("dispute", (), reason, None); None when it stops before an end."""
-        ledger = self.ledger
-        if ledger.status == "complete" and ledger.result is not None:
+        """How the replay ends, as far as its verdict supports it: ("result", winners, reason, result) for
+        a result every seat co-signed, ("forfeit", winners, the blamed seat's words, None) for a forfeit
+        every seat that must co-sign it co-signed, ("contested", (), reason, None) for a contested claim,
+        ("dispute", (), reason, None); None when it stops before an end (a cut copy proves no result)."""
+        verdict, ledger = self.verdict, self.ledger
+        if verdict.status == "valid" and verdict.result is not None and ledger.result is not None:
             return "result", tuple(ledger.result.winners), ledger.result.reason, ledger.result
-        if ledger.status == "unfinished" and ledger.claim is not None:
-            blamed = ledger.blame
-            winners = tuple(s for s in range(self.header.players) if s != blamed)
-            return "forfeit", winners, f"seat {blamed} withheld its {ledger.claim[1]} frame and forfeits", None
+        if verdict.status == "unfinished" and verdict.claim is not None and verdict.result is not None:
+            claim = verdict.claim
+            words = f"seat {claim['blamed']} withheld its {claim['kind']} frame and forfeits"
+            return "forfeit", tuple(verdict.result["winners"]), words, None
+        if verdict.status == "contested":
+            return "contested", (), verdict.reason, None
         if self.disputes:
-            return "dispute", (), self.verdict.reason, None
+            return "dispute", (), verdict.reason, None
         return None
 
     def seats_text(self) -> list[str]:
@@ -363,11 +368,11 @@ def _chance_text(event: Event, value: Any) -> str:
     chance = event.chance
     name = (chance.label if chance is not None and chance.label else "chance")
     if value is HIDDEN:
-        shown = "hidden"
+        outcome = "hidden"
     elif isinstance(value, (tuple, list)):
-        shown = ", ".join(str(v) for v in value)
+        outcome = ", ".join(str(v) for v in value)
     else:
-        shown = str(value)
+        outcome = str(value)
     if event.seat is not None and f"seat {event.seat}" not in name:
         name += f" for seat {event.seat}"
-    return f"{name}: {shown}"
+    return f"{name}: {outcome}"

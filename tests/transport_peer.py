@@ -2,13 +2,14 @@
 
     python tests/transport_peer.py join ADDRESS --home DIR [--name N] [--max-bytes B] [--heartbeat S]
                                    [--challenge-delay S]
-    python tests/transport_peer.py host --home DIR [--bind IP] [--port P] [--heartbeat S]
+    python tests/transport_peer.py host --home DIR [--bind IP] [--port P] [--heartbeat S] [--files SOFT[:HARD]]
 
 It prints one JSON object per line on stdout (events, received data as hex) and reads commands, one
 JSON object per line, on stdin: {"send": hex}, {"send_size": n} (n zero bytes), {"raw": [hex, ...]}
 (a raw multipart message on the joiner's encrypted socket, to play a misbehaving peer), {"raw_size": n}
 (a DATA message of n zero bytes that skips the joiner's own size checks),
-{"broadcast": hex}, {"quit": true}. A host echoes every message that starts with b"echo:" back to
+{"broadcast": hex}, {"stats": true} (a host reports its connections and flood counters), {"quit": true}.
+A host echoes every message that starts with b"echo:" back to
 its sender. Logging goes to stderr. Everything ends after --lifetime seconds at the latest.
 """
 
@@ -57,7 +58,14 @@ def main() -> int:
     parser.add_argument("--lifetime", type=float, default=60.0)
     parser.add_argument("--challenge-delay", type=float, default=0.0,
                         help="wait this long before answering a CHALLENGE: a slow network or joiner")
+    parser.add_argument("--files", default="",
+                        help="start with this limit of open files, SOFT or SOFT:HARD (as `ulimit -n` would)")
     args = parser.parse_args()
+    if args.files:
+        import resource
+        soft, _, hard = args.files.partition(":")
+        resource.setrlimit(resource.RLIMIT_NOFILE,
+                           (int(soft), int(hard) if hard else resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s %(levelname)s %(message)s")
     home = Path(args.home)
     identity = Identity.load(home / "keys", name=args.name or args.role)
@@ -74,10 +82,13 @@ def run_host(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
              end: float) -> int:
     with HostTransport(identity, bind=args.bind, port=args.port, max_bytes=args.max_bytes,
                        heartbeat_s=args.heartbeat, liveness=args.liveness, known_peers=known) as host:
-        emit(event="ready", address=host.address, port=host.port, fingerprint=identity.fingerprint)
+        emit(event="ready", address=host.address, port=host.port, curve_port=host.curve_port,
+             fingerprint=identity.fingerprint, curve_key=identity.curve_public.decode(),
+             file_limit=getattr(host, "file_limit", None))
         while time.monotonic() < end:
             for ev in host.poll(20):
-                emit(event=ev.kind, peer=ev.fingerprint, name=ev.name, data=ev.data.hex(), reason=ev.reason)
+                emit(event=ev.kind, peer=ev.fingerprint, name=ev.name, data=ev.data.hex(), reason=ev.reason,
+                     at=time.time())
                 if ev.kind == "message" and ev.data.startswith(b"echo:"):
                     host.send(ev.peer, ev.data)
             while not commands.empty():
@@ -86,6 +97,8 @@ def run_host(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
                     return 0
                 if "broadcast" in cmd:
                     emit(event="broadcast", count=host.broadcast(bytes.fromhex(cmd["broadcast"])))
+                if cmd.get("stats"):
+                    emit(event="stats", **getattr(host, "connections", {}), **host.stats)
     return 0
 
 
@@ -100,6 +113,7 @@ def run_join(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
             answer(self, msg)
 
         JoinTransport._on_message = slowly  # type: ignore[method-assign]
+    emit(event="starting", at=time.time())      # wall clock: tests compare it with the host's "joined"
     try:
         join = JoinTransport(identity, args.address, known, max_bytes=args.max_bytes,
                              connect_timeout_s=args.connect_timeout, heartbeat_s=args.heartbeat,

@@ -674,13 +674,19 @@ class LobbyScene:
             text = "no host found yet (searching...)" if self.browser else "LAN discovery is off"
             draw_text(surface, text, (inner.x, y), px - 2, theme.MUTED)
             y += px + 6
+        from netplay.discovery import lookalikes, name_key
+        similar = lookalikes(hosts)       # hosts that call themselves by one name: told apart by their words
         for host in hosts[:8]:
             title = engines.GAMES[host.game].title if host.game in engines.GAMES else host.game
-            draw_text(surface, f"{title} - {host.host_name}", (inner.x, y), px - 1, theme.TEXT, bold=True)
-            draw_text(surface, f"key {host.fingerprint}  free seats {host.free_seats}  v{host.version}",
-                      (inner.x, y + px), px - 4, theme.MUTED)
+            group = similar.get(name_key(host.host_name))
+            head = f"{title} - {host.host_name}" + (f" ({len(group)} hosts!)" if group else "")
+            draw_text(surface, fit(head, px - 1, inner.w - 80, bold=True), (inner.x, y), px - 1,
+                      theme.BAD if group else theme.TEXT, bold=True)
+            # the key's words first, whole: what two people compare aloud to tell look-alikes apart
+            draw_text(surface, fit(f"{host.words} - {host.free_seats} free, v{host.version}", px - 4, inner.w - 80),
+                      (inner.x, y + px), px - 4, theme.TEXT if group else theme.MUTED)
             terms, timed = clocks.terms_words(host.terms)
-            draw_text(surface, fit(terms, px - 4, inner.w, bold=timed), (inner.x, y + 2 * px - 2), px - 4,
+            draw_text(surface, fit(terms, px - 4, inner.w - 80, bold=timed), (inner.x, y + 2 * px - 2), px - 4,
                       theme.ACCENT if timed else theme.MUTED, bold=timed)
             self.buttons.append(Button(pygame.Rect(inner.right - 70, y + 2, 70, px + 6), "join",
                                        f"join:{host.address}", enabled=host.free_seats > 0))

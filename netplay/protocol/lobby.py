@@ -32,6 +32,7 @@ from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
 from replays.header import Header, Terms, header_from_value
 from replays.ledger import SeatSecrets
+from replays.safetext import check_name
 
 if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine as a Machine)
     from netplay.protocol.core import Machine
@@ -53,11 +54,11 @@ def seat_proof(key: Any, host_key: bytes, joiner_key: bytes, name: str) -> bytes
 
 
 def name_problem(name: str) -> str | None:
-    """Why `name` cannot be a player's name (None: it can): 1..64 printable characters."""
-    if not 1 <= len(name) <= 64:
-        return "a name is 1 to 64 characters"
-    if not name.isprintable():
-        return "a name holds only printable characters (no control characters, escapes or direction marks)"
+    """Why `name` cannot be a player's name (None: it can): the one rule of replays.safetext."""
+    try:
+        check_name(name)
+    except ValueError as exc:
+        return str(exc)
     return None
 
 

@@ -3,6 +3,7 @@ session's invariants (simulator/invariants.py).
 
     python -m simulator --seed 1234 -v        # replay one run exactly, with what every peer said
     python -m simulator --runs 2000           # a campaign: seeds 0..1999 on every core
+    python -m simulator --runs 2000 --quick   # the test suite's campaign (its mix of games)
     python -m simulator --runs 100000 --from 5000000
 """
 
@@ -26,11 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from", dest="first", type=int, default=0, help="the campaign's first seed")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("-v", "--verbose", action="store_true", help="with --seed: every peer's lines")
+    parser.add_argument("--quick", action="store_true", help="the test suite's mix of games and options "
+                                                             "(short games more)")
     parser.add_argument("--crashes", action="store_true", help="with --seed: the crash plan (every seat honest, "
                                                                "peers killed and resumed)")
     args = parser.parse_args(argv)
     if args.seed is not None:
-        plan = crash_plan(args.seed) if args.crashes else plan_for(args.seed)
+        plan = crash_plan(args.seed) if args.crashes else plan_for(args.seed, quick=args.quick)
         print(plan.describe())
         world, report = simulate(plan)
         for peer in world.peers:
@@ -54,9 +57,9 @@ def main(argv: list[str] | None = None) -> int:
             failures.append(result)
             first_lines = "\n  ".join(v.splitlines()[0] for v in result.report.violations)
             print(f"FAIL {result.plan.describe()}\n  " + first_lines
-                  + f"\n  replay: {command(result.plan.seed)}", flush=True)
+                  + f"\n  replay: {command(result.plan.seed, quick=args.quick)}", flush=True)
 
-    results = campaign(range(args.first, args.first + args.runs), args.workers, note)
+    results = campaign(range(args.first, args.first + args.runs), args.workers, note, quick=args.quick)
     took = time.monotonic() - started
     games = Counter(r.plan.game for r in results)
     print(f"{len(results)} runs in {took:.1f} s ({sum(r.seconds for r in results):.1f} s of CPU); "

@@ -235,6 +235,10 @@ def _proofs(p: Any) -> bool:
 
 
 def _liveness(world: Any, report: Report, audit: bool) -> None:
+    terms = world.terms
+    allowance = min((terms.lateness_ms + terms.frame_limit_ms) / 1000, terms.reveal_timeout_ms / 1000)
+    if any(_away(world, p.index, 0.0, world.now) >= allowance for p in world.peers):
+        return    # a peer was away for longer than the terms allow in all: a claim against it may stand
     for p in world.peers:
         if p.outcome is None or p.outcome.code != 0:
             report.violations.append(f"an honest game did not complete at peer {p.index}: {p.outcome}")

@@ -57,8 +57,9 @@ class Plan:
                 + (f"; faults: {', '.join(faults)}" if faults else ""))
 
 
-def command(seed: int, crashes: bool = False) -> str:
-    return f"python -m simulator --seed {seed}{' --crashes' if crashes else ''} -v"
+def command(seed: int, crashes: bool = False, quick: bool = False) -> str:
+    """The one command that replays this run exactly."""
+    return f"python -m simulator --seed {seed}{' --crashes' if crashes else ''}{' --quick' if quick else ''} -v"
 
 
 def _eligible(strategy: str, players: int) -> list[int]:

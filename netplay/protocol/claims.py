@@ -20,9 +20,10 @@ blaming itself or another honest seat:
   received in time (then it passes that frame to the host instead). The host sequences the blamed
   seat's answer only while the claimed frame is not due by its own clock: a deadline is a deadline, so
   a seat whose move clock ran out cannot go on by answering every claim against it.
-- **Co-signing.** After a final claim, a seat reveals its seed and co-signs the forfeit only if it never
-  received the blamed seat's frame for the slot before its deadline (by its own clock); otherwise it
-  refuses (and contests a claim that it withholds its seed).
+- **Co-signing.** After a final claim, a seat reveals its seed and co-signs the forfeit only if the claim
+  reached it no more than `CLAIM_SKEW` before the claimed frame was due by its own clock, and it never
+  received the blamed seat's frame for the slot before that deadline; otherwise it refuses (and
+  contests a claim that it withholds its seed). The host claims `CLAIM_SKEW` after the due time.
 - **Contesting.** The blamed seat contests a final claim unless it was late by its own clock: with its
   own frame for the slot as evidence when it had sent one in time. A contest the host does not sequence
   within `CONTEST_WAIT` is recorded in the seat's own replay alone, so no host can make it show its
@@ -45,6 +46,9 @@ __all__ = ["Claims", "CLAIM_WAIT", "CONTEST_WAIT"]
 
 CLAIM_WAIT = 5.0      # a joiner waits this long for the host to sequence (or refuse) its claim
 CONTEST_WAIT = 5.0    # ... and its contest, before it records it in its own replay alone
+#: how much earlier than its due time by a co-signer's clock a claim may come and still be co-signed: the
+#: claimant's clock and ours start a frame's timing a network delay apart (the host claims this much late)
+CLAIM_SKEW = 1.0
 MAX_SEEN = 16         # frames kept per frame number, received from their authors but not yet sequenced
 
 
@@ -67,7 +71,10 @@ class Claims:
         self.judged: int | None = None    # frame number of the final claim against us we have judged
         self.unfinished_at: float | None = None   # when a forfeit was co-signed here (a contest may follow)
         self.refusing: int | None = None  # frame number of a final claim whose forfeit we will not co-sign
+        #: (frame number, seconds left by our clock) of a claim that came before its frame was due here
+        self.early: tuple[int, float | None] | None = None
         self.refusing_since = 0.0
+        self.refusal = ""                 # ... and why
         self.forwarded: set[bytes] = set()   # hashes of seen frames passed to the host already
         self.stall_since: float | None = None
         # a joiner's own claim in flight
@@ -119,12 +126,17 @@ class Claims:
         book = m.book
         ledger = book.ledger
         nxt = len(ledger.frames)
-        for seq in [s for s in self.seen if s < nxt]:
-            if ledger.claim is None or seq < ledger.claim.frame_no:
-                del self.seen[seq]
         claim = ledger.claim
+        # timing by our own clock from the frame on: frames applied in one step each start the next one's
+        m.deadlines.moved(nxt, None if ledger.closed else ledger.awaited(), m.now, ledger.frames)
+        answers = set() if claim is None else {claim.frame_no, claim.frame_no + 1}   # an answer's slots
+        for seq in [s for s in self.seen if s < nxt and s not in answers]:
+            del self.seen[seq]
         if frame.kind == "timeout" and claim is not None and claim.open:
             self.claim_seen_at = m.now
+            remaining = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
+            if not book.holds(claim.blamed) and (remaining is None or remaining > CLAIM_SKEW):
+                self.early = (claim.frame_no, remaining)
             if book.holds(claim.blamed):
                 m.say(f"seat {claim.claimant} claims that you withheld your {claim.kind} frame: "
                       + ("answering" if claim.kind not in DECISIONS else "your move is awaited"))
@@ -196,13 +208,20 @@ class Claims:
         return not (closing and ledger.status != "contested" and self._refuse(claim))
 
     def _refuse(self, claim) -> bool:
-        """Whether we refuse to co-sign the forfeit of `claim` (its seat's frame reached us)."""
+        """Whether we refuse to co-sign the forfeit of `claim`: its seat's frame reached us in time, or the
+        claim came before that frame was due by our own clock (the claimant's clock is not evidence)."""
         if self.refusing == claim.frame_no:
             return True
-        if self._answer_seen(claim.kind, claim.blamed) is None:
+        early = self.early[1] if self.early is not None and self.early[0] == claim.frame_no else False
+        if early is not False:
+            why = ("the claim came while its decision was untimed here" if early is None else
+                   f"the claim came {early:.1f} s before its frame was due by this peer's clock")
+        elif self._answer_seen(claim.kind, claim.blamed) is not None:
+            why = f"its {claim.kind} frame reached this peer"
+        else:
             return False
-        self.refusing, self.refusing_since = claim.frame_no, self.m.now
-        self.m.say(f"not co-signing the forfeit of seat {claim.blamed}: its {claim.kind} frame reached this peer")
+        self.refusing, self.refusing_since, self.refusal = claim.frame_no, self.m.now, why
+        self.m.say(f"not co-signing the forfeit of seat {claim.blamed}: {why}")
         return True
 
     def closing_frame(self) -> Frame | None:
@@ -275,8 +294,8 @@ class Claims:
             m.stop_unfinished("the host does not sequence the frame the game awaits")
             return
         if self.refusing is not None and m.now - self.refusing_since > deadlines.timeout:
-            m.stop_unfinished(f"seat {ledger.claim.blamed}'s frame reached this peer, so it does not co-sign that "
-                              "seat's forfeit, and no contest was passed on")
+            m.stop_unfinished(f"this peer does not co-sign the forfeit of seat {ledger.claim.blamed} ({self.refusal}),"
+                              " and no contest was passed on")
             return
         if ledger.status == "claimed":
             return
@@ -288,7 +307,7 @@ class Claims:
             return
         kind, seat = nxt
         remaining = deadlines.remaining(kind, seat, m.now)
-        grace = 0.0 if m.role == "host" else JOINER_GRACE
+        grace = CLAIM_SKEW if m.role == "host" else JOINER_GRACE
         if remaining is None or remaining + grace > 0:
             return
         answer = self._answer_seen(kind, seat)

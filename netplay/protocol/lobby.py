@@ -514,4 +514,11 @@ class JoinLobby:
         m = self.m
         self.start_sent = True
         reached = sorted(seat for seat, (key, _) in self.peers.items() if key in m.links and m.links[key].up)
+        apart: dict[bytes, list[int]] = {}
+        for seat, (key, _) in sorted(self.peers.items()):
+            if seat not in reached:
+                apart.setdefault(key, []).append(seat)
+        for seats in apart.values():      # one line per peer out of reach (with every seat it plays)
+            which = f"seat {seats[0]}" if len(seats) == 1 else "seats " + ", ".join(map(str, seats))
+            m.say(f"{which} cannot be reached directly: messages go through the host")
         self.say("start", m.header.hash, reached)

@@ -9,7 +9,7 @@ import argparse
 import sys
 import time
 
-from benchmarks import audit, catan, deals, deck, engines, hostile, idle, session, transport
+from benchmarks import audit, catan, deals, deck, engines, hostile, idle, mesh, session, transport
 from benchmarks.measure import Figure, libraries
 
 GROUPS = {
@@ -20,12 +20,13 @@ GROUPS = {
     "session": ("session: per move and a commit-reveal step vs the raw round trip", session),
     "deck": ("decks: a shuffle with its proof and a strip's check vs one scalar multiplication", deck),
     "deals": ("decks on the wire: one deal with four peers vs the raw round trip", deals),
+    "mesh": ("the joiners' direct links: per move and per deal with four peers, mesh vs star", mesh),
     "catan": ("catan: random four-seat self-play, base game and C&K, vs catanatron", catan),
     "idle": ("idle: the window's CPU at rest (lobby, a table waiting, the viewer) vs drawing every frame", idle),
 }
 #: runs per group: (full, quick); the slow, steady groups need fewer
 RUNS = {"engines": (5, 3), "audit": (5, 3), "hostile": (3, 2), "transport": (5, 3), "session": (5, 3),
-        "deck": (5, 3), "deals": (3, 2), "catan": (3, 3), "idle": (3, 2)}
+        "deck": (5, 3), "deals": (3, 2), "mesh": (3, 2), "catan": (3, 3), "idle": (3, 2)}
 
 
 def main(argv: list[str] | None = None) -> int:

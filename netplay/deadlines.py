@@ -4,8 +4,10 @@ The ledger has no clock; the deadlines are agreed before the game (the header's 
 peer computes the same ones, each by its own clock (the times passed in are this peer's):
 - a frame that needs no decision (open, chain, shuffle, strip, peek, show, reveal, seed, final) is due
   `frame` after it became awaited, plus what is left of its seat's lateness allowance; every such frame
-  that takes longer than `frame` uses the excess up, so one seat adds at most its allowance plus `frame`
-  per frame to a game (format 2.0 terms: due the reveal timeout after it became awaited);
+  that takes longer than `frame` uses the excess up, and beyond the allowance the excess is owed (the
+  next frames are due that much sooner), so one seat adds at most its allowance plus `frame` per frame
+  to a game, plus the claim's skew once, not per frame (format 2.0 terms: due the reveal timeout after
+  it became awaited);
 - a decision (act, commit) is due at the agreed limit per decision and when the seat's move clock
   runs out, whichever comes first; with neither ("untimed", chosen by name) it is never due while the
   seat is here;
@@ -119,7 +121,8 @@ class Deadlines:
         gone = self.gone.get(seat)
         away = None if gone is None else max(gone, self.since) + self.timeout
         if kind not in DECISIONS:
-            due = self.since + self.frame + self.lateness_left(seat)
+            # an overdrawn allowance is owed: a claim's tolerance (the claims' skew) is spent once per game
+            due = self.since + self.frame + self.terms.lateness_ms / 1000 - self.late[seat]
             return due if away is None else min(due, away)
         limits = [] if away is None else [away]
         if self.terms.move_ms is not None:

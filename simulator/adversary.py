@@ -22,6 +22,7 @@ import msgpack
 
 from netplay import wire
 from netplay.deadlines import AUTOMATIC, DECISIONS
+from netplay.protocol.claims import CLAIM_SKEW
 from netplay.protocol import effects as fx
 from replays import codec
 from replays.certs import sign_cert
@@ -188,7 +189,9 @@ class OverTime(Adversary):
                 nxt = Adversary.awaited(machine)
                 claim = machine.book.ledger.claim
                 remaining = machine.deadlines.remaining(nxt[0], seat, machine.now) if nxt else None
-                if remaining is not None and remaining > -0.5 and (claim is None or not claim.open):
+                # past the claims' skew too (within it, a late decision is still sequenced: the tolerance
+                # every peer gives the others' clocks), then it answers each claim at once
+                if remaining is not None and remaining > -(CLAIM_SKEW + 0.5) and (claim is None or not claim.open):
                     return None
                 return self.inner.decide(game, state, seat, legal)
 
@@ -244,6 +247,7 @@ class Withhold(Adversary):
         self.kind, self.nth, self.mode = self.arg(0, "chain"), int(self.arg(1, "1")), mode
         self.slot: int | None = None
         self.silent = False
+        self.cut: int | None = None
 
     def attach(self, machine: Any) -> None:
         emit, blocked = machine.emit, machine.blocked
@@ -256,6 +260,7 @@ class Withhold(Adversary):
                 self.say(f"withholding our {frame.kind} frame {frame.seq}")
                 if self.mode == "vanish":
                     self.silent = True
+                    self.cut = len(machine.outbox)   # what this step sent before it stays sent
                 return
             if self.slot is not None and self.mode == "contest" and frame.kind not in ("contest", "timeout"):
                 return          # no answer: only its contest goes out
@@ -266,7 +271,8 @@ class Withhold(Adversary):
 
     def outgoing(self, machine: Any, effects: list) -> list:
         if self.silent:
-            return [e for e in effects if not isinstance(e, fx.Send)]
+            cut, self.cut = self.cut or 0, None
+            return [e for n, e in enumerate(effects) if n < cut or not isinstance(e, fx.Send)]
         return effects
 
 

@@ -34,7 +34,7 @@ class Attack:
     cheat: str = ""             # tests/session_peer.py --cheat
     game: str = ""              # the game of the quick form ("" for ledger rows: every game that has it)
     players: int = 2
-    honest_exit: int = 0
+    honest_exit: int | tuple[int, ...] = 0   # a tuple: any of these (where timing decides between them)
     honest_args: tuple[str, ...] = ()
     slow_seat: int | None = None  # an honest seat whose bot thinks 0.2 s a move (so a claim meets it deciding)
     shows: tuple[str, ...] = ()  # what an honest peer prints (stdout or stderr; "a|b": either)
@@ -94,10 +94,12 @@ ATTACKS: tuple[Attack, ...] = (
            "its forfeit", cheat="close-early", game="quedah-merchant", honest_exit=5, needs="chain",
            every_game=False),
     Attack("stall-automatic", "a joiner sends every frame that needs no decision just before its deadline", J,
-           "the host's clock: each frame later than the frame time uses up the seat's lateness allowance; then the "
-           "next late frame is claimed", "timeout claim", "contested", False, "the game ends by the claim "
-           "(the liar contests: nobody forfeits) within the allowance plus the frame time per frame",
-           cheat="stall-automatic", game="turning-tides", honest_exit=5, every_game=False),
+           "the host's clock: each frame later than the frame time uses up the seat's lateness allowance; beyond "
+           "it the excess is owed (the next frame is due sooner), so the claims' 1 s skew counts once, not per "
+           "frame", "timeout claim", "valid|unfinished|contested", False, "the game goes on at the frame time "
+           "per frame and adds at most the allowance plus 1 s; a frame later than that is claimed (exit 3, or 5 "
+           "if the liar contests); the bound itself: tests/test_deadlines.py and the simulator",
+           cheat="stall-automatic", game="madagaskar", honest_exit=(0, 3, 5), every_game=False),
     Attack("never-decide", "a joiner connected and silent: it never makes a decision", J,
            "the host's clock: the limit per move (here 3 s) runs out", "timeout claim", "unfinished", False,
            "exit 3: the liar forfeits; the claim is 'not verifiable from this file alone' (blame: nobody)",
@@ -235,7 +237,7 @@ def render() -> str:
              "| attack | liar | caught (by whom, when) | rule named | honest replays | outcome | test |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for a in ATTACKS:
-        verdict = a.verdict + (", names the liar" if a.blame_liar else ", names nobody")
+        verdict = " or ".join(a.verdict.split("|")) + (", names the liar" if a.blame_liar else ", names nobody")
         where = a.game if a.game else "every game" + (f" with `{a.needs}` frames" if a.needs else "")
         lines.append(f"| {_cell(a.attack)} ({where}{', 3 seats' if a.players == 3 else ''}) | {a.liar} | "
                      f"{_cell(a.caught)} | {_cell(a.rule) or '-'} | {verdict} | {_cell(a.outcome)} | `{a.test}` |")

@@ -181,21 +181,40 @@ def test_a_decision_is_due_at_the_move_limit_even_without_a_clock() -> None:
 
 def test_frames_that_need_no_decision_use_up_a_lateness_allowance_that_bounds_a_stall() -> None:
     """A seat that sends every automatic frame just before its deadline adds at most its allowance plus
-    the frame time per frame to a game: the excess over the frame time is charged, and once the allowance
-    is gone each frame is due the frame time after it became awaited."""
+    the frame time per frame to a game: the excess over the frame time is charged, and beyond the
+    allowance it is owed: the next frame is due that much sooner."""
     d = Deadlines(Terms.agreed(5_000, None, 600_000, 500, 10_000), 2)
     frames = []
     now = 0.0
     for n in range(10):
         d.moved(n, ("chain", 1), now, frames)
         due = d.due("chain", 1)
-        assert due == pytest.approx(now + 0.5 + max(0.0, 10.0 - 2.0 * n))
+        assert due == pytest.approx(now + 0.5 + 10.0 - 2.0 * n)
         frames.append(_frame("chain", 1))
         now += 2.5                                 # 2 s late each time
     assert d.lateness_left(1) == pytest.approx(0.0)
     d.moved(10, ("chain", 1), now, frames)
-    assert d.remaining("chain", 1, now + 0.6) == pytest.approx(-0.1)
+    assert d.remaining("chain", 1, now + 0.6) == pytest.approx(0.5 + 10.0 - 20.0 - 0.6)   # 10 s owed
     assert d.lateness_left(0) == pytest.approx(10.0)               # nobody else's allowance was touched
+
+
+def test_lateness_beyond_the_allowance_is_owed_so_the_claims_skew_is_spent_once_not_per_frame() -> None:
+    """A host claims `CLAIM_SKEW` after a frame was due (the tolerance for the other peers' clocks). A seat
+    that sends every automatic frame inside that tolerance, never claimable, must not add it to every
+    frame: the excess beyond its allowance is owed (the next frame is due that much sooner), so over any
+    number of frames it adds at most its allowance plus the frame time per frame plus the skew once."""
+    from netplay.protocol.claims import CLAIM_SKEW
+
+    d = Deadlines(Terms.agreed(5_000, None, 600_000, 500, 2_000), 2)
+    frames: list = []
+    now = 0.0
+    for n in range(200):
+        d.moved(n, ("chain", 1), now, frames)
+        remaining = d.remaining("chain", 1, now)
+        assert remaining + CLAIM_SKEW > 0.0            # never claimable at the start of its frame
+        frames.append(_frame("chain", 1))
+        now = max(now, now + remaining + 0.9 * CLAIM_SKEW)   # inside the skew after its own due time
+    assert now <= 200 * 0.5 + 2.0 + CLAIM_SKEW + 1e-6, now
 
 
 def test_a_claim_in_between_does_not_restart_the_clock_of_the_frame_it_names() -> None:

@@ -336,29 +336,25 @@ def test_decks_over_time_bots_still_win_by_the_rules():
     assert spectator.result == match.ledgers[0].result
 
 
-def test_a_peer_holding_two_seats_keeps_each_seats_cards_from_the_other(tmp_path):
-    """One transcript for seats 0 and 1 (one peer, two bots or two people): each seat's ledger, the
+def test_a_peer_holding_two_seats_keeps_each_seats_cards_from_the_other():
+    """One book for seats 0 and 1 (one peer, two bots or two people): each seat's ledger, the
     state its decider is given, knows its own cards and no card of the neighbour seat."""
-    from netplay.transcript import Transcript
+    from netplay.protocol.book import Book
 
     match = _match(3, seed=5)
-    transcript = Transcript.create(match.header, [match.secrets[0], match.secrets[1]], tmp_path, fsync=False,
-                                   game=DECK_GAME)
+    book = Book(match.header, [match.secrets[0], match.secrets[1]], game=DECK_GAME)
     own = {0: 0, 1: 0}
-    try:
-        while match.ledgers[0].status in ("open", "play"):   # until the seeds are revealed
-            before = len(match.ledgers[0].frames)
-            match.step()
-            for frame in match.ledgers[0].frames[before:]:
-                transcript.accept(frame.encode())
-            for seat in (0, 1):
-                ledger = transcript.ledger_for(seat)
-                assert ledger.state == match.ledgers[seat].state   # exactly what that seat alone would know
-                for ep in ledger.decks.values():
-                    for deal in ep.deals.values():
-                        if deal.shown is None:
-                            assert (deal.card is not None) == (deal.drawer == seat), (seat, deal)
-                            own[seat] += deal.drawer == seat
-    finally:
-        transcript.close()
+    while match.ledgers[0].status in ("open", "play"):   # until the seeds are revealed
+        before = len(match.ledgers[0].frames)
+        match.step()
+        for frame in match.ledgers[0].frames[before:]:
+            book.accept(frame.encode())
+        for seat in (0, 1):
+            ledger = book.ledger_for(seat)
+            assert ledger.state == match.ledgers[seat].state   # exactly what that seat alone would know
+            for ep in ledger.decks.values():
+                for deal in ep.deals.values():
+                    if deal.shown is None:
+                        assert (deal.card is not None) == (deal.drawer == seat), (seat, deal)
+                        own[seat] += deal.drawer == seat
     assert own[0] and own[1], own   # both seats were dealt secret cards while the test looked

@@ -127,6 +127,9 @@ class Claims:
         ledger = book.ledger
         nxt = len(ledger.frames)
         claim = ledger.claim
+        # the claimed frame's time left, by the timing it had before this frame moved it (a frame that
+        # closes the claim starts timing the next slot)
+        left = None if claim is None else m.deadlines.remaining(claim.kind, claim.blamed, m.now)
         # timing by our own clock from the frame on: frames applied in one step each start the next one's
         m.deadlines.moved(nxt, None if ledger.closed else ledger.awaited(), m.now, ledger.frames)
         answers = set() if claim is None else {claim.frame_no, claim.frame_no + 1}   # an answer's slots
@@ -135,7 +138,9 @@ class Claims:
         if frame.kind == "timeout" and claim is not None and claim.open:
             self.claim_seen_at = m.now
             remaining = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
-            if not book.holds(claim.blamed) and (remaining is None or remaining > CLAIM_SKEW):
+            # the claimant's own peer signed the claim already: the rule is for the other peers
+            if not book.holds(claim.blamed) and not book.holds(claim.claimant) \
+                    and (remaining is None or remaining > CLAIM_SKEW):
                 self.early = (claim.frame_no, remaining)
             if book.holds(claim.blamed):
                 m.say(f"seat {claim.claimant} claims that you withheld your {claim.kind} frame: "
@@ -145,20 +150,20 @@ class Claims:
         if claim is not None and not claim.open and book.holds(claim.blamed) and self.judged != claim.frame_no \
                 and ledger.status != "contested" and not self.contested:
             self.judged = claim.frame_no
-            self._owe_contest(claim)
+            self._owe_contest(claim, left)
         if self.mine is not None and nxt > self.mine.seq:
             self.mine = None
         if ledger.status == "unfinished" and self.unfinished_at is None:
             self.unfinished_at = m.now
         self.stall_since = None
 
-    def _owe_contest(self, claim) -> None:
-        """The claim against us became final: contest it unless we were late by our own clock."""
+    def _owe_contest(self, claim, remaining: float | None) -> None:
+        """The claim against us became final: contest it unless we were late by our own clock (`remaining`:
+        the claimed frame's time left when the claim became final)."""
         m = self.m
         if self._evidence_for(claim) is not None:
             self.owed = "our frame for the claimed slot was sent in time and not passed on"
         elif claim.kind in DECISIONS:
-            remaining = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
             if remaining is not None and remaining <= 0:
                 m.say(f"your {claim.kind} was not made within the agreed time: the claim stands")
                 return

@@ -63,7 +63,7 @@ def start_host(tmp_path: Path, files: str = "1024") -> Scene:
 def attack(scene: Scene, mode: str, which: str, connections: int, *extra: str) -> Peer:
     args = [mode, "127.0.0.1", str(scene.port(which)), "--connections", str(connections), "--duration", "60", *extra]
     if mode == "silent" and which == "C":
-        args += ["--server-key", scene.ready["curve_key"]]
+        args += [f"--server-key={scene.ready['curve_key']}"]   # a z85 key may begin with "-"
     peer = Peer(args, script=IDLE_SCRIPT)
     peer.ready = peer.event("ready", timeout=90)          # type: ignore[attr-defined]
     return peer

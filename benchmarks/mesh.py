@@ -184,8 +184,9 @@ def figures(runs: int = 3, quick: bool = False, say=print) -> list[Figure]:
         def med(key: str, results=results) -> float:
             return statistics.median(r[key] for r in results)
         say(f"  {name}: per frame the host sends {med('host_msgs_per_frame'):.1f} messages "
-            f"({med('host_bytes_per_frame'):,.0f} B); the three joiners send {med('joiner_host_msgs_per_frame'):.1f} "
-            f"to the host and {med('joiner_direct_msgs_per_frame'):.1f} directly ({med('joiner_bytes_per_frame'):,.0f} B)")
+            f"({med('host_bytes_per_frame'):,.0f} B); the three joiners send "
+            f"{med('joiner_host_msgs_per_frame'):.1f} to the host and {med('joiner_direct_msgs_per_frame'):.1f} "
+            f"directly ({med('joiner_bytes_per_frame'):,.0f} B)")
     return [fig for fig in (*figs.values(), ratio_move, ratio_deal) if fig.values]
 
 

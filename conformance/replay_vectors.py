@@ -343,7 +343,6 @@ def _claims(out: list[Vector]) -> None:
     m = _match("quedah-merchant", seed=1, chain_length=4)
     _until(m, lambda kind, seat: kind == "chain" and seat == 1 and len(m.ledgers[0].frames) > 10)
     evidence = m.ledgers[1].build_next()
-    m.ledgers[1]._built = None
     claim = m.ledgers[0].build_timeout()
     m.deliver(claim)
     m.deliver(m.ledgers[0].build_after_claim())

@@ -10,7 +10,7 @@ fields (the same array without the signature). The frame's hash, which the next 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgpack
@@ -40,6 +40,14 @@ class Frame:
     signed: bytes
     #: H("frame", signed): what the next frame names as prev
     hash: bytes
+    #: set only on a frame a ledger has just built: the outcome of applying it, as that ledger computed
+    #: it while building (`replays.ledger.OwnCheck`), so accepting the very frame need not compute it
+    #: again. Never encoded, never compared; a ledger keeps the frame without it.
+    checked: Any = field(default=None, compare=False, repr=False)
+
+    def bare(self) -> Frame:
+        """The frame without what its builder computed (what a ledger keeps)."""
+        return self if self.checked is None else replace(self, checked=None)
 
     def encode(self) -> bytes:
         """The frame's wire bytes (canonical: equal frames give equal bytes)."""

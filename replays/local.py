@@ -98,7 +98,9 @@ class SignedMatch:
         """Every seat's ledger accepts the frame from its bytes (Rejected / Dispute propagate)."""
         data = frame.encode() if isinstance(frame, Frame) else bytes(frame)
         for ledger in self.ledgers:
-            ledger.accept(data)
+            # its author takes the frame as built (with what building it computed), the others its bytes
+            own = isinstance(frame, Frame) and frame.checked is not None and frame.checked.ledger is ledger
+            ledger.accept(frame if own else data)
         return data
 
     def step(self) -> Frame | None:

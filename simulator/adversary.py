@@ -22,8 +22,8 @@ import msgpack
 
 from netplay import wire
 from netplay.deadlines import AUTOMATIC, DECISIONS
-from netplay.protocol.claims import CLAIM_SKEW
 from netplay.protocol import effects as fx
+from netplay.protocol.claims import CLAIM_SKEW
 from replays import codec
 from replays.certs import sign_cert
 from replays.crypto import generate_key
@@ -491,10 +491,7 @@ class Equivocate(Adversary):
                 legal = [a for a in ledger.game.legal(ledger.state, frame.seat)
                          if a != frame.body[0] and a not in ("resign", "offer draw")]
                 if legal:
-                    try:
-                        other = ledger.build_action(self.rng.choice(legal))
-                    finally:
-                        ledger._built = None
+                    other = ledger.build_action(self.rng.choice(legal)).bare()
                     self.swap[frame.hash] = other
                     self.say(f"frame {frame.seq}: {frame.body[0]!r} to one joiner, {other.body[0]!r} to the others")
             emit(frame)
@@ -569,10 +566,7 @@ class Double(Adversary):
                 others = [a for a in legal if (frame.kind != "act" or a != frame.body[0])
                           and a not in ("resign", "offer draw")]
                 if others:
-                    try:
-                        other = ledger.build_action(self.rng.choice(others))
-                    finally:
-                        ledger._built = None
+                    other = ledger.build_action(self.rng.choice(others)).bare()
                     self.say(f"a second frame {other.seq} for the same slot")
                     data = wire.pack("frame", other.encode(), b"")
                     machine.outbox.append(fx.Send(machine.host_key, data))

@@ -371,7 +371,8 @@ def test_clock_chips_show_each_seats_time_a_decisions_limit_and_when_it_runs_low
     shown = clocks.chips([SeatClock(0, 125.0, False), SeatClock(1, 300.0, True, 8.5), SeatClock(2, 19.2, False)],
                          names)
     assert [(c.name, c.left, c.limit, c.running, c.low) for c in shown] == [
-        ("Anna", "2:05", "", False, ""), ("Bert\\x1b[2J", "5:00", "0:08", True, "0:08"), ("seat 2", "0:19", "", False, "")]
+        ("Anna", "2:05", "", False, ""), ("Bert\\x1b[2J", "5:00", "0:08", True, "0:08"),
+        ("seat 2", "0:19", "", False, "")]
     assert clocks.warning(shown, 1) == "hurry: 0:08 left to decide, or you lose by forfeit"
     assert clocks.warning(shown, 2) == "" and clocks.warning(shown, 0) == ""   # only a running clock warns
     low = clocks.chips([SeatClock(0, 12.7, True)], names)

@@ -91,7 +91,6 @@ def test_a_claim_in_one_copy_and_its_contest_in_another_is_contested(tmp_path):
     claim = match.ledgers[0].build_timeout()
     match.deliver(claim)
     answer = match.ledgers[1].build_reveal()
-    match.ledgers[1]._built = None
     match.deliver(match.ledgers[0].build_after_claim())
     play_out(match)
     a = _write(tmp_path / "a.npr", match, match.ledgers[0].frames)   # the claimant's copy: a forfeit

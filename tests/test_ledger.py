@@ -464,7 +464,6 @@ def test_an_unanswered_claim_becomes_final_and_is_cosigned_as_a_forfeit():
     table, _ = _claimed()
     assert table.ledgers[1].build_after_claim() is None      # only the other seats close the window
     late = table.ledgers[1].build_reveal()
-    table.ledgers[1]._built = None
     table.deliver(table.ledgers[0].build_after_claim())      # seat 0's seed: the blamed seat did not answer
     assert all(ledger.claim is not None and not ledger.claim.open for ledger in table.ledgers)
     with pytest.raises(Rejected):                            # too late to answer now
@@ -482,7 +481,6 @@ def test_an_unanswered_claim_becomes_final_and_is_cosigned_as_a_forfeit():
 def test_the_blamed_seat_contests_a_claim_and_nobody_forfeits():
     table, claim = _claimed()
     own = table.ledgers[1].build_reveal()                    # its reveal, which (say) never reached the others
-    table.ledgers[1]._built = None
     table.deliver(table.ledgers[1].build_contest("my reveal was sent in time", own))
     assert all(ledger.status == "contested" for ledger in table.ledgers)
     verdict = _file_verdict(table)
@@ -495,7 +493,6 @@ def test_a_contest_after_the_claim_became_final_still_voids_the_forfeit():
     others close the claim and co-sign the forfeit, and the blamed seat contests with its answer."""
     table, _ = _claimed()
     answer = table.ledgers[1].build_reveal()                 # sent, and lost on the way
-    table.ledgers[1]._built = None
     table.deliver(table.ledgers[0].build_after_claim())
     play_out(table)
     assert all(ledger.status == "unfinished" for ledger in table.ledgers)

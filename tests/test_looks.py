@@ -140,7 +140,6 @@ def _forge_next(match: SignedMatch, seat: int, kind: str, body) -> bytes:
 
 def _honest_body(match: SignedMatch, seat: int) -> tuple:
     frame = match.ledgers[seat].build_next()
-    match.ledgers[seat]._built = None
     return frame.body
 
 

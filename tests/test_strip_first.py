@@ -97,7 +97,6 @@ class _LyingStripper(_RecordingJoiner):
                     body[3] = add(body[3], body[3])
                     frame = self.lie = make_frame(self.identity.private_key, frame.session, frame.seq, frame.prev,
                                                   frame.seat, frame.kind, tuple(body), frame.digest)
-                    ledger._built = None
             emit(frame)
         machine.emit = lying
 

@@ -77,8 +77,8 @@ class Book:
         try:
             accepted = self.ledger.accept(frame)
             for seat, ledger in self.ledgers.items():   # the other seats this peer holds see it too
-                if seat != self.seat:
-                    ledger.accept(accepted)
+                if seat != self.seat:   # as built, when this seat built it (it skips the checks just made)
+                    ledger.accept(frame if isinstance(frame, Frame) and frame.checked is not None else accepted)
         except Dispute:
             if self.evidence() is not None:
                 self.certs.append(cert)

@@ -10,8 +10,8 @@ What is checked for each frame kind lives in one module per kind (`replays.ledge
 `KINDS`); the frame kinds and bodies are specified in docs/protocol.md.
 """
 
-from replays.ledger.core import Ledger
+from replays.ledger.core import Ledger, OwnCheck
 from replays.ledger.errors import Dispute, Rejected
 from replays.ledger.values import DEFAULT_CHAIN, Claim, Event, SeatSecrets
 
-__all__ = ["DEFAULT_CHAIN", "Claim", "Dispute", "Event", "Ledger", "Rejected", "SeatSecrets"]
+__all__ = ["DEFAULT_CHAIN", "Claim", "Dispute", "Event", "Ledger", "OwnCheck", "Rejected", "SeatSecrets"]

@@ -14,6 +14,8 @@ claimed, what was allowed and the rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import engines
@@ -39,11 +41,24 @@ from replays.randomness import (
     salt_for,
 )
 
-__all__ = ["Ledger"]
+__all__ = ["Ledger", "OwnCheck"]
 
 _SHOWN_LEGAL = 12
 CLOSED = ("complete", "unfinished", "disputed", "contested")
 DECISIONS = ("act", "commit")
+
+
+@dataclass(frozen=True, slots=True)
+class OwnCheck:
+    """What building an own frame computed, returned on the frame (`Frame.checked`) rather than kept in
+    the ledger: the state it was built on, the state and digest it gives, and the bookkeeping to run
+    when it is applied. `Ledger.accept` uses it only for the very ledger that built it, on that state."""
+
+    ledger: Any
+    state: State
+    next_state: State
+    done: Callable[[], None]
+    digest: bytes
 
 
 class Ledger:
@@ -91,8 +106,6 @@ class Ledger:
         self.looks: list[decks.Look] = []
         self.my_choices: dict[int, str] = {}
         self._my_chains: dict[int, list[bytes]] = {}
-        self._built: tuple | None = None  # (frame, state, commit, digest) of the last own frame built
-        self._played: tuple | None = None  # (state, seat, action, next state): our own action, played once
         #: True while this ledger computes the outcome of a frame it is building itself: the frame kinds
         #: then skip verifying the zero-knowledge proofs it has just made (every other peer verifies them)
         self.building = False
@@ -267,14 +280,16 @@ class Ledger:
     def accept(self, frame: Frame | bytes) -> Frame:
         """Validate and apply one frame (see the module docstring for Rejected vs Dispute)."""
         frame = self._attributable(frame)
-        built, self._built = self._built, None
-        own = built is not None and built[0].hash == frame.hash and built[0].signature == frame.signature
+        built = frame.checked
+        # the very frame this ledger just built and signed at this point, on this state: checked then
+        own = isinstance(built, OwnCheck) and built.ledger is self and built.state is self.state
+        frame = frame.bare()
         if not own and frame.hash not in self.verified and not frame.verify(self.publics[frame.seat]):
             raise Rejected(f"frame {frame.seq}: bad signature, not made by seat {frame.seat}'s key "
                            "(forged or corrupted)", frame.seq)
         try:
-            if own:  # the very frame this ledger just built and signed at this point: checked then, not twice
-                _, new_state, done, digest = built
+            if own:
+                new_state, done, digest = built.next_state, built.done, built.digest
             else:
                 new_state, done = self._transition(frame.seat, frame.kind, frame.body, frame.seq)
                 digest = self.digest if new_state is self.state else self.game.digest(new_state)
@@ -454,9 +469,6 @@ class Ledger:
 
     def play(self, state: State, seat: int, action: Any, frame_no: int, when: str = "") -> State:
         """The engine's play, as a Dispute naming the rule (and the legal actions) when it refuses."""
-        played = self._played
-        if played is not None and played[0] is state and played[1] == seat and played[2] == action:
-            return played[3]   # our own action, which build_action has just played on this very state
         try:
             return self.game.play(state, seat, action)
         except IllegalAction as exc:
@@ -581,9 +593,10 @@ class Ledger:
             self.building = False
         digest = self.digest if new_state is self.state else self.game.digest(new_state)
         frame = make_frame(key or me.key, self.session, len(self.frames), self.last_hash, seat, kind, body, digest)
+        if key is not None and key is not me.key:
+            return frame      # a forgery made with another key (tests, the simulator): checked in full
         # accepting this same frame next (own frames pass accept too) need not redo the check just done
-        self._built = (frame, new_state, done, digest) if key is None or key is me.key else None
-        return frame
+        return replace(frame, checked=OwnCheck(self, self.state, new_state, done, digest))
 
     def _my_turn(self, *kinds: str) -> tuple[str, int]:
         me = self.need_me()
@@ -599,14 +612,10 @@ class Ledger:
         me = self.need_me()
         kind, _ = self._my_turn(*DECISIONS)
         if kind == "act" or interrupts_step(action):
-            # our own illegal action is our bug: raise it here; the checks of the frame below reuse the
-            # state it gives (the engine is pure) instead of playing it a second time
-            self._played = (self.state, me.seat, action, self.game.play(self.state, me.seat, action))
-            try:
-                extra = act.attachments(self, action) if self.protocol >= 2 else ()
-                return self._sign("act", (action, extra) if extra else (action,), key)
-            finally:
-                self._played = None
+            # our own illegal action is our bug: raise it here, before anything is signed
+            self.game.play(self.state, me.seat, action)
+            extra = act.attachments(self, action) if self.protocol >= 2 else ()
+            return self._sign("act", (action, extra) if extra else (action,), key)
         if action not in self.game.legal(self.state, me.seat):
             self.game.play(self.state, me.seat, action)
             raise IllegalAction(f"{action!r} is not among seat {me.seat}'s legal choices")

@@ -73,7 +73,7 @@ def main() -> int:
     n = min(args.connections, hard - 64, 20_000)
     end = time.monotonic() + min(args.duration, 120.0)
     holder = Silent(args, n) if args.mode == "silent" else Raw(args, n)
-    emit(event="ready", open=holder.open, wanted=n)
+    emit(event="ready", open=holder.open, made=holder.made, wanted=n)
     while time.monotonic() < end:
         holder.wait(0.05)
         with lock:
@@ -89,6 +89,11 @@ def main() -> int:
 
 class Raw:
     """Plain TCP connections: idle ones send nothing, greeting ones the first bytes of a greeting."""
+
+    @property
+    def made(self) -> int:
+        """Connections made so far (the host may have closed some already)."""
+        return self.open + self.closed
 
     def __init__(self, args: argparse.Namespace, n: int):
         self.selector = selectors.DefaultSelector()
@@ -177,6 +182,11 @@ class Silent:
     @property
     def open(self) -> int:
         return max(0, self.handshakes - self.closed)
+
+    @property
+    def made(self) -> int:
+        """Connections that completed their handshake so far (the host may have closed some already)."""
+        return self.handshakes
 
     def wait(self, timeout: float) -> None:
         zmq = self.zmq

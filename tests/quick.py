@@ -18,3 +18,9 @@ def options(game_id: str) -> dict[str, str]:
 def option_args(game_id: str) -> list[str]:
     """The quick options as `--option K=V` arguments of `netplay host`."""
     return [arg for key, value in options(game_id).items() for arg in ("--option", f"{key}={value}")]
+
+
+def long_only(value: object, why: str, **kwargs: object) -> object:
+    """A parameter the quick run skips (`why`: what covers it there); `NETPLAY_LONG=1` runs it."""
+    import pytest
+    return pytest.param(value, marks=pytest.mark.skipif(not LONG, reason=f"NETPLAY_LONG=1 only: {why}"), **kwargs)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from nethelpers import in_netns, namespaces, netns_unavailable
+from quick import long_only
 from sessionhelpers import deck_peer, processes, replays_of
 
 from replays.audit import run_ledger
@@ -23,7 +24,8 @@ pytestmark = pytest.mark.slow
 #: (two simulated people choosing at random) dealt none in 16, so its people improve cities when they
 #: can and C&K plays 20 rounds
 ROUNDS = {"catan": "20", "catan-ck": "20"}
-GAMES = list(ROUNDS)
+#: the quick run plays base Catan here; Cities & Knights over the network is in test_session_games
+GAMES = ["catan", long_only("catan-ck", "C&K over the network: test_session_games.py[catan-ck]")]
 
 
 def _short(game: str) -> tuple[str, ...]:

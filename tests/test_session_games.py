@@ -7,14 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from quick import option_args
+from quick import long_only, option_args
 from sessionhelpers import cli_host, cli_join, processes, replays_of, same_result
 
 import engines
 
 #: games the live session cannot play to the end yet; strict, so an entry must go once it can
 PENDING: dict[str, str] = {}
-MULTI = [pytest.param(gid, marks=[pytest.mark.xfail(strict=True, reason=PENDING[gid])] if gid in PENDING else [])
+#: base Catan over the network in the quick run: test_session_catan.py (four peers, hot seat, two machines)
+MULTI = [long_only(gid, "base Catan over the network: test_session_catan.py") if gid == "catan" else
+         pytest.param(gid, marks=[pytest.mark.xfail(strict=True, reason=PENDING[gid])] if gid in PENDING else [])
          for gid, game in engines.GAMES.items() if max(game.players) >= 2]
 SOLO = [gid for gid, game in engines.GAMES.items() if max(game.players) < 2]
 

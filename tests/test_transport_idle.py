@@ -70,9 +70,10 @@ def attack(scene: Scene, mode: str, which: str, connections: int, *extra: str) -
 
 
 def were_there(attacker: Peer, connections: int) -> None:
-    """The attack really held its connections (checked after the joiner tried: a host that cannot take
-    them is the lock-out being tested)."""
-    assert attacker.ready["open"] >= connections * 0.95, attacker.ready
+    """The attack really made its connections (checked after the joiner tried: a host that cannot take
+    them is the lock-out being tested). Made, not open at once: on a busy machine the host may close the
+    first ones after their lifetime before the last are made, which is what it is meant to do."""
+    assert attacker.ready["made"] >= connections * 0.95, attacker.ready
 
 
 def time_to_a_seat(scene: Scene, name: str = "jo") -> float:

@@ -41,11 +41,14 @@ def _joiner(address: str, home: str, games: int, direct: bool, out: Any) -> None
     from netplay.identity import Identity
     from netplay.joiner import JoinSession
 
+    class Unreachable(JoinSession):
+        def _listen(self) -> int:
+            return 0      # no port for direct links: every other joiner reaches this one through the host
+
     engines.GAMES[DECK_GAME.id] = DECK_GAME
-    session = JoinSession(Identity.generate("bench-joiner"), DeckBot("random", games=games), address,
-                          replay_dir=os.path.join(home, "replays"), fsync=False)
-    if not direct:
-        session._listen = lambda: 0      # no port for direct links: every other joiner goes through the host
+    session = (JoinSession if direct else Unreachable)(Identity.generate("bench-joiner"),
+                                                       DeckBot("random", games=games), address,
+                                                       replay_dir=os.path.join(home, "replays"), fsync=False)
     sent = {"host_msgs": 0, "host_bytes": 0, "direct_msgs": 0, "direct_bytes": 0}
     send = session._send
 
@@ -137,6 +140,10 @@ def measure(direct: bool, games: int = 2) -> dict[str, Any]:
     if outcome is None or outcome.code != 0 or any(code != 0 for _, code in reports):
         raise RuntimeError(f"the benchmark game did not end normally: {outcome and outcome.message}")
     joiners = [sent for sent, _ in reports]
+    if not direct and any(j["direct_msgs"] for j in joiners):
+        raise RuntimeError("the star run sent messages over direct links: it would measure the mesh")
+    if direct and not any(j["direct_msgs"] for j in joiners):
+        raise RuntimeError("the mesh run sent nothing over direct links: it would measure the star")
     n = max(1, frames["n"])
     return {
         "moves": moves, "deals": deals, "frames": frames["n"],

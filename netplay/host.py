@@ -149,12 +149,17 @@ class HostSession(Session):
             # the end of the transcript should reach everyone (a disputed frame is never acknowledged)
             wait = ACK_WAIT_S if self.outcome is None or self.outcome.code != EXIT_DISPUTE else 0
             deadline = time.monotonic() + wait
-            while machine.book is not None and time.monotonic() < deadline and machine.unacked():
+            if wait and machine.book is not None:
+                machine.tick(time.monotonic())
+                for link in machine.awaiting_return():   # killed during the last frames: it may come back
+                    machine.say(f"waiting up to {machine.deadlines.timeout:g} s for {wire.clip(link.name, 64)} "
+                                f"(seat {link.seat}) to come back for the last frames")
+                self._carry_out(machine.drain())
+            while machine.book is not None and machine.unacked() and (
+                    time.monotonic() < deadline or (wait and machine.awaiting_return())):
                 for event in self.transport.poll(50):
-                    if event.kind == "message":
-                        self._receive(event.peer, event.data)     # after the end: acknowledgements and wants
-                    elif event.kind == "left" and event.peer in machine.links:
-                        machine.links[event.peer].up = False
+                    self._on_event(event)   # after the end: acknowledgements, wants, and a seat's resume
+                machine.tick(time.monotonic())
             self.transport.broadcast(wire.pack("bye", wire.clip(reason)))
             self.transport.close()
             self.transport = None

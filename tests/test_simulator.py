@@ -52,6 +52,9 @@ REGRESSIONS = (
 #: kept for every number after a claim (789, 1425); and a checker's mistake: a joiner killed twice, away longer
 #: than its lateness allowance in all, was expected to finish its game (380: the claim against it may stand)
 QUICK_REGRESSIONS = (380, 756, 789, 1215, 1425)
+#: crash plans (`python -m simulator --seed N --crashes`) that found a bug: 2000144, a joiner killed during
+#: the last frames came back after the others had ended, and the host no longer took its resume
+CRASH_REGRESSIONS = (2_000_144,)
 
 
 @pytest.fixture(autouse=True)
@@ -67,6 +70,7 @@ def _failures(results) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(48 * 3600 if LONG else 1200)   # alone ~3 min on 2 cores; beside the other tests, longer
 def test_a_campaign_of_every_game_and_every_liar_keeps_every_promise() -> None:
     runs = LONG_RUNS if LONG else QUICK
     results = campaign(range(FIRST, FIRST + runs), workers=os.cpu_count() or 1, quick=not LONG)
@@ -93,6 +97,13 @@ def test_every_run_that_found_a_bug_stays_fixed(case: tuple) -> None:
     assert report.ok, f"{plan.describe()}\n" + "\n".join(report.violations)
 
 
+@pytest.mark.parametrize("seed", CRASH_REGRESSIONS)
+def test_every_crash_run_that_found_a_bug_stays_fixed(seed: int) -> None:
+    plan = crash_plan(seed)
+    world, report = simulate(plan)
+    assert report.ok, f"{plan.describe()}\n" + "\n".join(report.violations) + f"\nreplay: {command(seed, crashes=True)}"
+
+
 @pytest.mark.parametrize("seed", QUICK_REGRESSIONS)
 def test_every_quick_run_that_found_a_bug_stays_fixed(seed: int) -> None:
     plan = plan_for(seed, quick=True)
@@ -110,6 +121,7 @@ def test_a_run_is_a_pure_function_of_its_seed() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600 if LONG else 300)
 def test_peers_killed_at_random_moments_resume_and_every_game_completes() -> None:
     """Any peer, the host included, killed (kill -9: what it wrote survives) and resumed at random moments,
     over every game: every game completes, every copy is valid and the same, and no frame a peer

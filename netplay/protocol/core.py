@@ -157,7 +157,9 @@ class Machine:
         except wire.Malformed as exc:
             log.warning("%s: dropped a message from %s: %s", self.role, key.hex()[:8], exc.reason)
             return
-        if self.outcome is not None and tag not in LINGER_TAGS:
+        # after the end: what a lingering peer takes for the others' sake, and a seat's resume (a peer killed
+        # during the last frames comes back for them)
+        if self.outcome is not None and tag not in LINGER_TAGS and not (tag == "hello" and fields[2] is not None):
             return
         handler = self.handlers.get(tag)
         if handler is None:

@@ -251,9 +251,21 @@ class HostMachine(Machine):
         return self.book is not None and self.unacked()
 
     def unacked(self) -> bool:
-        """Whether a connected joiner has not confirmed the last frame yet (the shell waits for it at the end)."""
+        """Whether a joiner has not confirmed the last frame yet (the shell waits for it at the end): one that
+        is connected, or one gone for less than the away limit, which may come back to fetch it (resume)."""
         last = self.book.seq if self.book is not None else -1
-        return any(link.up and link.seat is not None and link.acked < last for link in self.links.values())
+        return any(link.seat is not None and link.acked < last and (link.up or self.may_return(link))
+                   for link in self.links.values())
+
+    def may_return(self, link: Link) -> bool:
+        """A seat gone (killed, cut off) for less than the away limit: it may still come back."""
+        return not link.up and self.deadlines is not None and self.now - link.changed < self.deadlines.timeout
+
+    def awaiting_return(self) -> list[Link]:
+        """The seats gone at the end that lack its last frames and may still come back for them."""
+        last = self.book.seq if self.book is not None else -1
+        return [link for link in self.links.values()
+                if link.seat is not None and link.acked < last and self.may_return(link)]
 
 
 class JoinMachine(Machine):

@@ -218,9 +218,12 @@ def _agreement(world: Any, honest: list, report: Report) -> None:
 
 
 def _disputed(book: Any, seq: int) -> bool:
-    """Whether this copy stopped in a dispute at frame `seq` (the frame that differs is its evidence)."""
+    """Whether this copy stopped in a dispute at frame `seq` (the frame that differs is its evidence), or in
+    a dispute that names that frame's author (a liar caught in another frame first is named all the same)."""
     ledger = book.ledger
-    return ledger.status == "disputed" and ledger.dispute is not None and ledger.dispute.frame_no == seq
+    dispute = ledger.dispute
+    return ledger.status == "disputed" and dispute is not None and (
+        dispute.frame_no == seq or dispute.seat == book.frames[seq].seat)
 
 
 def _proofs(p: Any) -> bool:

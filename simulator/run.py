@@ -17,7 +17,7 @@ import engines
 from replays.header import Terms
 from simulator import adversary as adv
 from simulator.deciders import SimBot
-from simulator.invariants import Report, check
+from simulator.invariants import Report, bound, check
 from simulator.world import Faults, World
 
 __all__ = ["Plan", "plan_for", "simulate", "campaign", "Result", "command"]
@@ -164,8 +164,20 @@ def simulate(plan: Plan, until: float = 7200.0) -> tuple[World, Report]:
     horizon = 8.0 + 0.05 * _expected_frames(plan.game)
     world.plan_faults(horizon, only=[i for i, s in plan.liars.items() if s == "wrong-seed"] or None)
     honest = [p for p in world.peers if p.adversary is None]
-    world.run(lambda: all(p.outcome is not None or p.crash is not None for p in honest)
-              or (world.now > 120 and not any(p.disk.frames for p in world.peers)))
+
+    def over() -> bool:
+        return (all(p.outcome is not None or p.crash is not None for p in honest)
+                or (world.now > 120 and not any(p.disk.frames for p in world.peers)))
+    world.run(over)
+    # a long game that a liar slows within the terms (deciding just before each limit) may need more than
+    # the horizon: carried on up to the bound of the frames played so far, which the invariants then judge
+    for _ in range(16):
+        frames = max((len(p.disk.frames) for p in world.peers), default=0)
+        limit = bound(world, frames)
+        if over() or not world.events or world.max_time >= limit:
+            break
+        world.max_time = limit + 60.0
+        world.run(over)
     repairable = not plan.liars and not plan.faults.loss and not plan.faults.partition and not plan.faults.duplicate
     report = check(world, honest_only=not plan.liars and repairable and not plan.faults.drops and
                    not plan.faults.kills, repairable=repairable, audit=plan.seed % AUDIT_EVERY == 0)

@@ -242,8 +242,10 @@ class World:
 
     def run(self, until: Callable[[], bool]) -> None:
         while self.events and not until():
-            when, _, kind, args = heapq.heappop(self.events)
+            event = heapq.heappop(self.events)
+            when, _, kind, args = event
             if when > self.max_time:
+                heapq.heappush(self.events, event)   # kept: the run may be carried on to a later horizon
                 break
             self.event_count += 1
             if self.event_count > self.max_events:

@@ -55,6 +55,10 @@ QUICK_REGRESSIONS = (380, 756, 789, 1215, 1425)
 #: crash plans (`python -m simulator --seed N --crashes`) that found a bug: 2000144, a joiner killed during
 #: the last frames came back after the others had ended, and the host no longer took its resume
 CRASH_REGRESSIONS = (2_000_144,)
+#: full-mix plans (`python -m simulator --seed N`): 1001288, a liar deciding just before each limit of a
+#: whole Ploc game took longer than the simulation's horizon, well within the bound (the harness stopped it);
+#: 1001973, a host that forked one joiner at frame 25 and the other at 27: each names it, for its own frame
+FULL_REGRESSIONS = (1_001_288, 1_001_973)
 
 
 @pytest.fixture(autouse=True)
@@ -95,6 +99,13 @@ def test_every_run_that_found_a_bug_stays_fixed(case: tuple) -> None:
     plan = Plan(seed, game, players, dict(options), dict(liars), Faults(**faults))
     world, report = simulate(plan)
     assert report.ok, f"{plan.describe()}\n" + "\n".join(report.violations)
+
+
+@pytest.mark.parametrize("seed", FULL_REGRESSIONS)
+def test_every_full_run_that_found_a_bug_stays_fixed(seed: int) -> None:
+    plan = plan_for(seed)
+    world, report = simulate(plan)
+    assert report.ok, f"{plan.describe()}\n" + "\n".join(report.violations) + f"\nreplay: {command(seed)}"
 
 
 @pytest.mark.parametrize("seed", CRASH_REGRESSIONS)

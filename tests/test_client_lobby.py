@@ -287,6 +287,17 @@ def test_a_killed_host_shows_a_banner_within_seconds_and_never_a_draw(home):
                 app.step([], 16)
                 time.sleep(0.01)
         assert not ctl.legal(), "the host never got the move"
+        # ... and has sequenced this seat's last move (killed before that, it leaves this seat's own frame as
+        # the one awaited: nothing to claim, the game stops unfinished, which is right but not this test)
+        budget = Budget(20)
+        while not budget.over():
+            with session.lock:
+                awaited = session.transcript.ledger.awaited()
+                if session.machine.following.pending is None and awaited is not None and awaited[1] == 0:
+                    break
+            app.step([], 16)
+            time.sleep(0.01)
+        assert awaited is not None and awaited[1] == 0, awaited
         assert all(p.connected for p in ctl.peers())
         assert not any(t.startswith("lost ") for t in _drawn_texts(app))
         host.kill()

@@ -140,6 +140,22 @@ class NeverDecide(Adversary):
         machine.decider_for = lambda seat: never
 
 
+class _Held:
+    """An honest decider whose decisions wait while `hold(seat)` says so (the timing liars)."""
+
+    def __init__(self, inner: Any, hold: Any):
+        self.inner, self.hold = inner, hold
+
+    def prepare(self, game: Any) -> None:
+        self.inner.prepare(game)
+
+    def decide(self, game: Any, state: Any, seat: int, legal: list[str]) -> str | None:
+        return None if self.hold(seat) else self.inner.decide(game, state, seat, legal)
+
+    def rematch(self, games_done: int) -> bool | None:
+        return self.inner.rematch(games_done)
+
+
 class StallDecisions(Adversary):
     """Every decision made just before its limit runs out (by the liar's own clock)."""
 
@@ -149,23 +165,11 @@ class StallDecisions(Adversary):
         honest = machine.decider_for
         margin = self.rng.uniform(0.05, 0.6)
 
-        class Slow:
-            def __init__(self, inner: Any):
-                self.inner = inner
-
-            def prepare(self, game: Any) -> None:
-                self.inner.prepare(game)
-
-            def decide(self, game: Any, state: Any, seat: int, legal: list[str]) -> str | None:
-                nxt = Adversary.awaited(machine)
-                remaining = machine.deadlines.remaining(nxt[0], seat, machine.now) if nxt else None
-                if remaining is not None and remaining > margin:
-                    return None
-                return self.inner.decide(game, state, seat, legal)
-
-            def rematch(self, games_done: int) -> bool | None:
-                return self.inner.rematch(games_done)
-        machine.decider_for = lambda seat: Slow(honest(seat))
+        def hold(seat: int) -> bool:
+            nxt = Adversary.awaited(machine)
+            remaining = machine.deadlines.remaining(nxt[0], seat, machine.now) if nxt else None
+            return remaining is not None and remaining > margin
+        machine.decider_for = lambda seat: _Held(honest(seat), hold)
 
 
 class OverTime(Adversary):
@@ -178,26 +182,14 @@ class OverTime(Adversary):
         honest = machine.decider_for
         machine.claims.may_build = lambda kind, seat: True
 
-        class Late:
-            def __init__(self, inner: Any):
-                self.inner = inner
-
-            def prepare(self, game: Any) -> None:
-                self.inner.prepare(game)
-
-            def decide(self, game: Any, state: Any, seat: int, legal: list[str]) -> str | None:
-                nxt = Adversary.awaited(machine)
-                claim = machine.book.ledger.claim
-                remaining = machine.deadlines.remaining(nxt[0], seat, machine.now) if nxt else None
-                # past the claims' skew too (within it, a late decision is still sequenced: the tolerance
-                # every peer gives the others' clocks), then it answers each claim at once
-                if remaining is not None and remaining > -(CLAIM_SKEW + 0.5) and (claim is None or not claim.open):
-                    return None
-                return self.inner.decide(game, state, seat, legal)
-
-            def rematch(self, games_done: int) -> bool | None:
-                return self.inner.rematch(games_done)
-        machine.decider_for = lambda seat: Late(honest(seat))
+        def hold(seat: int) -> bool:
+            nxt = Adversary.awaited(machine)
+            claim = machine.book.ledger.claim
+            remaining = machine.deadlines.remaining(nxt[0], seat, machine.now) if nxt else None
+            # past the claims' skew too (within it, a late decision is still sequenced: the tolerance
+            # every peer gives the others' clocks), then it answers each claim at once
+            return remaining is not None and remaining > -(CLAIM_SKEW + 0.5) and (claim is None or not claim.open)
+        machine.decider_for = lambda seat: _Held(honest(seat), hold)
 
 
 class StallAutomatic(Adversary):

@@ -149,6 +149,8 @@ class HostSession(Session):
             # the end of the transcript should reach everyone (a disputed frame is never acknowledged)
             wait = ACK_WAIT_S if self.outcome is None or self.outcome.code != EXIT_DISPUTE else 0
             deadline = time.monotonic() + wait
+            # at most the away limit in all, however often a seat comes and goes without confirming
+            away_until = time.monotonic() + (machine.deadlines.timeout if machine.deadlines is not None else 0.0)
             if wait and machine.book is not None:
                 machine.tick(time.monotonic())
                 for link in machine.awaiting_return():   # killed during the last frames: it may come back
@@ -156,7 +158,8 @@ class HostSession(Session):
                                 f"(seat {link.seat}) to come back for the last frames")
                 self._carry_out(machine.drain())
             while machine.book is not None and machine.unacked() and (
-                    time.monotonic() < deadline or (wait and machine.awaiting_return())):
+                    time.monotonic() < deadline or (wait and machine.awaiting_return()
+                                                     and time.monotonic() < away_until)):
                 for event in self.transport.poll(50):
                     self._on_event(event)   # after the end: acknowledgements, wants, and a seat's resume
                 machine.tick(time.monotonic())

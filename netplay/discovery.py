@@ -116,8 +116,10 @@ def _announce_addresses(addresses: Sequence[str] | None, interfaces: Sequence[st
 def local_addresses() -> list[str]:
     """This machine's non-loopback IPv4 addresses (read from the interfaces; nothing is sent), for
     showing a host bound to 0.0.0.0 as addresses a joiner can type."""
-    from zeroconf import get_all_addresses
-    return [a for a in get_all_addresses() if not ipaddress.ip_address(a).is_loopback]
+    import ifaddr  # zeroconf's own dependency; its get_all_addresses wrapper is deprecated
+    found = {ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
+             if ip.is_IPv4 and ip.network_prefix != 32}
+    return sorted(a for a in found if not ipaddress.ip_address(a).is_loopback)
 
 
 class Advertisement:

@@ -34,7 +34,7 @@ def test_host_and_joiner_in_two_namespaces(tmp_path: Path) -> None:
                       script=DISCOVERY_SCRIPT)
             peers.append(ad)
             ad.event("ready", timeout=20)
-            browser = Peer(["browse", "--interface", ip_b, "--snapshot", "2.5"], prefix=in_netns(ns_b),
+            browser = Peer(["browse", "--interface", ip_b, "--snapshot", "6"], prefix=in_netns(ns_b),
                            script=DISCOVERY_SCRIPT)
             peers.append(browser)
             found = browser.event("snapshot", timeout=20)["hosts"]

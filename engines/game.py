@@ -50,7 +50,7 @@ def interrupts_step(action: Any) -> bool:
 class Game:
     """The contract every front end, driver, ledger and bot uses; `rules` is the game's own part."""
 
-    __slots__ = ("_last", "_remember", "rules")
+    __slots__ = ("_digests", "_last", "_remember", "rules")
 
     def __init__(self, rules: Rules[Any]):
         self.rules = rules
@@ -58,6 +58,10 @@ class Game:
         #: before Game's own checks; `_last` is Game's last play that passed them (see `_echoed`)
         self._remember = getattr(type(rules), "echo", Rules.echo) is not Rules.echo  # rules may be duck-typed
         self._last: tuple[State, Any, Any, tuple[int, ...]] | None = None
+        #: id(state) -> (state, its digest) for the last few states digested: a peer digests the state it
+        #: just accepted again when it signs, decides or checks on it (about half of all digests). The
+        #: state is held, so an id in here is still that state's; states are immutable.
+        self._digests: dict[int, tuple[State, bytes]] = {}
 
     def __repr__(self) -> str:
         return f"Game({type(self.rules).__name__}: {self.id})"
@@ -223,10 +227,17 @@ class Game:
         return self.rules.result(state.inner)
 
     def digest(self, state: State) -> bytes:
+        known = self._digests.get(id(state))
+        if known is not None and known[0] is state:
+            return known[1]
         common = (state.players, state.plies, state.out, state.offer, state.accepted, state.offered_at,
                   state.mid_step, _result_value(state.ended))
         body = canonical_bytes((self.id, self.rules_version, common, self.rules.public(state.inner)))
-        return hashlib.sha256(body).digest()
+        digest = hashlib.sha256(body).digest()
+        if len(self._digests) >= _DIGESTS_KEPT:
+            self._digests.clear()
+        self._digests[id(state)] = (state, digest)
+        return digest
 
     def view(self, state: State, seat: int | None) -> dict:
         data = dict(self.rules.view(state.inner, seat))
@@ -432,6 +443,8 @@ _set_inner, _set_players, _set_plies, _set_out, _set_offer, _set_accepted, _set_
     _set_ended = (getattr(State, name).__set__ for name in ("inner", "players", "plies", "out", "offer", "accepted",
                                                             "offered_at", "mid_step", "ended"))
 _COMMON = frozenset(COMMON_ACTIONS)
+#: how many recent states' digests a Game keeps (see `Game._digests`)
+_DIGESTS_KEPT = 16
 #: the seat `Rules.echo` names a chance outcome with
 _CHANCE = -1
 #: what `Game._last` holds as the seat of a chance outcome: no caller can pass it to `play` as a seat (a

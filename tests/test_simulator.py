@@ -5,9 +5,10 @@ of simulator/adversary.py, alone or two colluding seats of four), and every inva
 simulator/invariants.py asserted on every run: no crash, no honest seat blamed, bounded time, agreement of
 honest copies (or a proof naming the equivocator), bounded memory, liveness.
 
-The quick form runs `QUICK` seeded runs (at least 2,000) on every core; `NETPLAY_LONG=1` runs `LONG`
-(100,000). A failing run prints the one command that replays it (`python -m simulator --seed N -v`), and
-every seed that found a bug stays in `REGRESSIONS`."""
+The quick form runs `QUICK` seeded runs (at least 2,000) as `CHUNKS` tests that the parallel runner spreads
+over its workers; `NETPLAY_LONG=1` runs `LONG_RUNS` (100,000), each chunk on every core. A failing run
+prints the one command that replays it (`python -m simulator --seed N -v`), and every seed that found a bug
+stays in `REGRESSIONS`."""
 
 from __future__ import annotations
 
@@ -73,24 +74,45 @@ def _failures(results) -> str:
                      + f"\n    replay: {command(r.plan.seed, quick=not LONG)}" for r in results if not r.ok)
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(48 * 3600 if LONG else 1200)   # alone ~3 min on 2 cores; beside the other tests, longer
-def test_a_campaign_of_every_game_and_every_liar_keeps_every_promise() -> None:
+#: the campaign runs as this many tests of consecutive seeds, so that a parallel run (scripts/test) spreads it
+#: over its workers beside the other tests instead of waiting at the end on one long test
+CHUNKS = 8
+
+
+def _chunk(index: int) -> range:
     runs = LONG_RUNS if LONG else QUICK
-    results = campaign(range(FIRST, FIRST + runs), workers=os.cpu_count() or 1, quick=not LONG)
+    size = -(-runs // CHUNKS)
+    return range(FIRST + index * size, FIRST + min(runs, (index + 1) * size))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(48 * 3600 if LONG else 600)   # a quick chunk alone ~45 s of CPU
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_a_campaign_of_every_game_and_every_liar_keeps_every_promise(chunk: int) -> None:
+    seeds = _chunk(chunk)
+    # in-process when quick (the test runner runs chunks side by side); a long chunk uses every core
+    results = campaign(seeds, workers=(os.cpu_count() or 1) if LONG else 1, quick=not LONG)
     failed = [r for r in results if not r.ok]
     assert not failed, f"{len(failed)} of {len(results)} runs broke a promise:\n{_failures(failed)}"
-    assert len(results) >= runs
-    games = Counter(r.plan.game for r in results)
-    assert set(games) == set(engines.GAMES), games                      # every game
-    used = Counter(s.split(":")[0] for r in results for s in r.plan.liars.values())
-    assert set(used) >= {s.split(":")[0] for s in adversary.STRATEGIES}, set(adversary.STRATEGIES) - set(used)
-    assert sum(1 for r in results if len(r.plan.liars) == 2) > 0         # two colluding seats of four
+    assert [r.plan.seed for r in results] == list(seeds)
     assert sum(r.report.audited for r in results) > 0                    # honest games audited valid
-    faults = [r for r in results if r.plan.faults.kills]
-    assert faults and sum(1 for r in faults if r.plan.faults.kill_host) > 0
-    print(f"\n{len(results)} simulated runs; games {dict(games)}; {sum(used.values())} liars "
-          f"({len(used)} strategies); {len(faults)} with crashes")
+    games = Counter(r.plan.game for r in results)
+    used = Counter(s.split(":")[0] for r in results for s in r.plan.liars.values())
+    print(f"\n{len(results)} simulated runs (seeds {seeds.start}-{seeds.stop - 1}); games {dict(games)}; "
+          f"{sum(used.values())} liars ({len(used)} strategies); {sum(1 for r in results if r.plan.faults.kills)} "
+          "with crashes")
+
+
+def test_the_campaign_covers_every_game_every_liar_collusion_and_host_crashes() -> None:
+    """What the chunks draw together (the plans alone: drawing one is cheap)."""
+    plans = [plan_for(seed, quick=not LONG) for index in range(CHUNKS) for seed in _chunk(index)]
+    assert len(plans) >= (LONG_RUNS if LONG else QUICK)
+    assert {p.game for p in plans} == set(engines.GAMES)                                   # every game
+    used = {s.split(":")[0] for p in plans for s in p.liars.values()}
+    every = {s.split(":")[0] for s in adversary.STRATEGIES}
+    assert used >= every, every - used                                  # every liar's strategy
+    assert any(len(p.liars) == 2 for p in plans)                        # two colluding seats of four
+    assert any(p.faults.kills and p.faults.kill_host for p in plans)    # peers killed, the host among them
 
 
 @pytest.mark.parametrize("case", REGRESSIONS, ids=[str(c[0]) for c in REGRESSIONS])

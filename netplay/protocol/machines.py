@@ -501,6 +501,12 @@ class JoinMachine(Machine):
     def _on_refused(self, key: bytes, code: str, reason: str) -> None:
         if key != self.host_key:
             return
+        if self.phase == "play" and self.started and self.synced:
+            # nothing of ours awaits an answer (a resume hello leaves us unsynced until it is answered): this
+            # answers a copy of a hello the host already took, delayed or doubled on the way (lossy-network
+            # plan 1005564: a joiner in play quit on it and was then claimed against as gone)
+            self.say(f"the host refused a message of ours it had already answered ({wire.clip(code, 16)}): ignored")
+            return
         if self.phase == "play" and self.book is not None and code == "over":
             for seat in self.book.seats:
                 self.outbox.append(fx.ForgetSeat(self.book.header.session, seat))

@@ -59,8 +59,10 @@ CRASH_REGRESSIONS = (2_000_144,)
 #: full-mix plans (`python -m simulator --seed N`): 1001288, a liar deciding just before each limit of a
 #: whole Ploc game took longer than the simulation's horizon, well within the bound (the harness stopped it);
 #: 1001973, a host that forked one joiner at frame 25 and the other at 27: each names it, for its own frame;
-#: 1005564, a doubled `hello` whose late `refused` made a joiner in play quit (then claimed against as gone)
-FULL_REGRESSIONS = (1_001_288, 1_001_973, 1_005_564)
+#: 1005564, a doubled `hello` whose late `refused` made a joiner in play quit (then claimed against as gone);
+#: 1006288, a host killed just after its `synced`, twice: the joiner never knew the game was on and could not
+#: resume after the second kill
+FULL_REGRESSIONS = (1_001_288, 1_001_973, 1_005_564, 1_006_288)
 
 
 @pytest.fixture(autouse=True)

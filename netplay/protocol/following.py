@@ -136,6 +136,12 @@ class Follower:
             m.report_dispute(exc)
             return
         m.write(frame, *self._cert_records(frame.seq, frame.hash, cert))
+        if not m.started:
+            # the host sequences frames only once every seat started: the game is on, though its `synced`
+            # never came (lost with a host killed right after it: crash plan 1006288); our `start` goes
+            # unanswered no more, and a later reconnection resumes from our last frame
+            m.started = m.synced = True
+            m.lobby.answered()
         if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
             self.pending = None
             self.resend_s = RESEND_S

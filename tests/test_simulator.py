@@ -61,8 +61,9 @@ CRASH_REGRESSIONS = (2_000_144,)
 #: 1001973, a host that forked one joiner at frame 25 and the other at 27: each names it, for its own frame;
 #: 1005564, a doubled `hello` whose late `refused` made a joiner in play quit (then claimed against as gone);
 #: 1006288, a host killed just after its `synced`, twice: the joiner never knew the game was on and could not
-#: resume after the second kill
-FULL_REGRESSIONS = (1_001_288, 1_001_973, 1_005_564, 1_006_288)
+#: resume after the second kill; 1007759, a joiner whose `start` the host refused held up the start, and the
+#: honest joiners, timing the host's first frame from the header, blamed the host (waiting for them)
+FULL_REGRESSIONS = (1_001_288, 1_001_973, 1_005_564, 1_006_288, 1_007_759)
 
 
 @pytest.fixture(autouse=True)

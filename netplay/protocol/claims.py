@@ -284,6 +284,11 @@ class Claims:
         book = m.book
         if book is None or m.phase != "play" or m.outcome is not None:
             return
+        if m.role == "joiner" and not m.started:
+            # no frame is due before the game is on: the host may still be waiting for another seat to start
+            # (or let it go and wait for a new player); a joiner timing frames from the header blamed an honest
+            # host for an open frame it may not send yet (plan 1007759: one joiner's `start` refused)
+            return
         ledger = book.ledger
         deadlines = m.deadlines
         deadlines.moved(len(ledger.frames), None if ledger.closed else ledger.awaited(), m.now, ledger.frames)

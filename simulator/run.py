@@ -159,8 +159,8 @@ class Result:
 def _shared_verification() -> Iterator[None]:
     """Every simulated peer lives in this one process and checks the same signed frames: a frame sent to
     three peers is verified three times. A memo of the (pure) signature check, kept for one run, gives each
-    peer the answer its own check would give, for about a tenth of the campaign's time. Keyed by every
-    input, so a liar's forged or altered frame is a new key and is checked for real."""
+    peer the answer its own check would give, once per distinct frame. Keyed by every input, so a liar's
+    forged or altered frame is a new key and is checked for real."""
     original = frames_module.verify
     memo: dict[tuple[bytes, str | None, bytes, bytes], bool] = {}
 

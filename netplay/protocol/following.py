@@ -138,7 +138,7 @@ class Follower:
         m.write(frame, *self._cert_records(frame.seq, frame.hash, cert))
         if not m.started:
             # the host sequences frames only once every seat started: the game is on, though its `synced`
-            # never came (lost with a host killed right after it: crash plan 1006288); our `start` goes
+            # never came (lost with a host killed right after it: full-mix plan 1006288); our `start` goes
             # unanswered no more, and a later reconnection resumes from our last frame
             m.started = m.synced = True
             m.lobby.answered()

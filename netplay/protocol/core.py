@@ -159,7 +159,8 @@ class Machine:
             return
         # after the end: what a lingering peer takes for the others' sake, and a seat's resume (a peer killed
         # during the last frames comes back for them)
-        if self.outcome is not None and tag not in LINGER_TAGS and not (tag == "hello" and fields[2] is not None):
+        resume = tag == "hello" and fields[2] is not None     # (`hello`'s third field: where the seat resumes)
+        if self.outcome is not None and tag not in LINGER_TAGS and not resume:
             return
         handler = self.handlers.get(tag)
         if handler is None:

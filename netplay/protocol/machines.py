@@ -253,9 +253,7 @@ class HostMachine(Machine):
     def unacked(self) -> bool:
         """Whether a joiner has not confirmed the last frame yet (the shell waits for it at the end): one that
         is connected, or one gone for less than the away limit, which may come back to fetch it (resume)."""
-        last = self.book.seq if self.book is not None else -1
-        return any(link.seat is not None and link.acked < last and (link.up or self.may_return(link))
-                   for link in self.links.values())
+        return any(link.up or self.may_return(link) for link in self._lacking_last())
 
     def may_return(self, link: Link) -> bool:
         """A seat gone (killed, cut off) for less than the away limit: it may still come back."""
@@ -263,9 +261,12 @@ class HostMachine(Machine):
 
     def awaiting_return(self) -> list[Link]:
         """The seats gone at the end that lack its last frames and may still come back for them."""
+        return [link for link in self._lacking_last() if self.may_return(link)]
+
+    def _lacking_last(self) -> list[Link]:
+        """The joiners' links that have not confirmed the last frame."""
         last = self.book.seq if self.book is not None else -1
-        return [link for link in self.links.values()
-                if link.seat is not None and link.acked < last and self.may_return(link)]
+        return [link for link in self.links.values() if link.seat is not None and link.acked < last]
 
 
 class JoinMachine(Machine):

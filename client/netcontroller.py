@@ -55,9 +55,7 @@ class NetController:
         try:
             self.session.run()
         except Exception as exc:  # the UI must learn that the session died, whatever the cause
-            log.exception("the session stopped")
-            with self.session.lock:
-                self.session.finish(EXIT_FAILED, f"the session stopped: {type(exc).__name__}: {exc}")
+            self.session.crashed(exc)
 
     # ------------------------------------------------------------------------------ Controller
 

@@ -151,23 +151,28 @@ class HostSession(Session):
             deadline = time.monotonic() + wait
             # at most the away limit in all, however often a seat comes and goes without confirming
             away_until = time.monotonic() + (machine.deadlines.timeout if machine.deadlines is not None else 0.0)
-            if wait and machine.book is not None:
-                machine.tick(time.monotonic())
-                for link in machine.awaiting_return():   # killed during the last frames: it may come back
-                    machine.say(f"waiting up to {machine.deadlines.timeout:g} s for {wire.clip(link.name, 64)} "
-                                f"(seat {link.seat}) to come back for the last frames")
-                self._carry_out(machine.drain())
-            while machine.book is not None and machine.unacked() and (
-                    time.monotonic() < deadline or (wait and machine.awaiting_return()
-                                                     and time.monotonic() < away_until)):
-                for event in self.transport.poll(50):
-                    self._on_event(event)   # after the end: acknowledgements, wants, and a seat's resume
-                machine.tick(time.monotonic())
-            self.transport.broadcast(wire.pack("bye", wire.clip(reason)))
-            self.transport.close()
-            self.transport = None
-            self._close_waker()
-            self._close_writer()
+            try:
+                if wait and machine.book is not None:
+                    machine.tick(time.monotonic())
+                    for link in machine.awaiting_return():   # killed during the last frames: it may come back
+                        machine.say(f"waiting up to {machine.deadlines.timeout:g} s for "
+                                    f"{wire.clip(link.name, 64)} (seat {link.seat}) to come back for the last frames")
+                    self._carry_out(machine.drain())
+                while machine.book is not None and machine.unacked() and (
+                        time.monotonic() < deadline or (wait and machine.awaiting_return()
+                                                         and time.monotonic() < away_until)):
+                    for event in self.transport.poll(50):
+                        self._on_event(event)   # after the end: acknowledgements, wants, and a seat's resume
+                    machine.tick(time.monotonic())
+            except Exception as exc:   # a bug met while lingering: the joiners are still told, the file closed
+                log.error("the host stopped waiting for the last acknowledgements", exc_info=exc)
+            try:
+                self.transport.broadcast(wire.pack("bye", wire.clip(reason)))
+                self.transport.close()
+            finally:
+                self.transport = None
+                self._close_waker()
+                self._close_writer()
 
     # ------------------------------------------------------------------------------ for the CLI and the client
 

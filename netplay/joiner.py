@@ -192,16 +192,20 @@ class JoinSession(Session):
             self._closing = True
             if self.machine is not None:
                 self.machine.closing = True
-            if self.transport.connected:
-                reason = self.outcome.message if self.outcome else "the joiner left"
-                self.transport.send(wire.pack("bye", wire.clip(reason)))
-            self.transport.close()
-            self.transport = None
-            if self.mesh is not None:
-                self.mesh.close()
-                self.mesh = None
-            self._close_waker()
-            self._close_writer()
+            try:
+                if self.transport.connected:
+                    reason = self.outcome.message if self.outcome else "the joiner left"
+                    self.transport.send(wire.pack("bye", wire.clip(reason)))
+                self.transport.close()
+            finally:   # whatever the transport did, the direct links and the replay file are closed
+                self.transport = None
+                mesh, self.mesh = self.mesh, None
+                try:
+                    if mesh is not None:
+                        mesh.close()
+                finally:
+                    self._close_waker()
+                    self._close_writer()
 
     # ------------------------------------------------------------------------------ for the client
 

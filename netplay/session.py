@@ -301,9 +301,20 @@ class Session:
                     self.finish(EXIT_FAILED, f"gave up after {max_seconds:g} s")
         except DealUnsupported as exc:
             self.finish(EXIT_FAILED, str(exc))
+        except Exception as exc:   # a bug of ours: said in words, the replay closed, the others told (close)
+            self.crashed(exc)
         finally:
             self.close()
         return self.outcome
+
+    def crashed(self, exc: BaseException) -> None:
+        """The session thread met an error it has no answer for (a bug): the traceback goes to the log, the
+        outcome says so in words, and `close` then tells the other peers why (their `bye`) and closes the
+        replay as it stands (every frame in it was fsync'd when written: an unfinished game, resumable)."""
+        log.error("the %s session stopped on an internal error", self.role, exc_info=exc)
+        with self.lock:
+            self.finish(EXIT_FAILED, f"the {self.role} stopped on an internal error "
+                                     f"({type(exc).__name__}: {wire.clip(str(exc), 200)})")
 
     def _input(self, call: Callable[[Machine], None]) -> None:
         """Give the machine one input (under the lock), then carry out what it asks."""

@@ -64,6 +64,7 @@ import os
 import queue
 import re
 import socket
+import stat
 import struct
 import threading
 import time
@@ -642,8 +643,8 @@ class _Connections:
     descriptor still names the connection the monitor reported); ZeroMQ then sees the end of the stream
     and forgets the connection itself. Half-open greetings end earlier, at ZMQ_HANDSHAKE_IVL."""
 
-    def __init__(self, sock: zmq.Socket, port: str, lifetime_s: float, budget: _Budget):
-        self.port, self.lifetime_s, self.budget = port, lifetime_s, budget
+    def __init__(self, sock: zmq.Socket, port: str, number: int, lifetime_s: float, budget: _Budget):
+        self.port, self.number, self.lifetime_s, self.budget = port, number, lifetime_s, budget
         self.monitor = sock.get_monitor_socket(zmq.EVENT_ACCEPTED | zmq.EVENT_DISCONNECTED)
         self.monitor.rcvhwm = 100_000
         self.conns: dict[int, _Conn] = {}
@@ -681,7 +682,7 @@ class _Connections:
     def _learn(self, fd: int, now: float) -> _Conn | None:
         """The connection on `fd` now: the one known already (a peer may have been seated on it before its
         ACCEPTED event was read, under a flood of them), or a new record."""
-        conn = _inspect(fd, now)
+        conn = _inspect(fd, now, self.number)
         if conn is None:
             return None
         known = self.conns.get(fd)
@@ -726,7 +727,7 @@ class _Connections:
                 self._close(fd, conn, "over the budget of open files")
 
     def _close(self, fd: int, conn: _Conn, why: str) -> None:
-        if _shutdown(fd, conn.inode):
+        if _shutdown(fd, conn.inode, self.number):
             self.closed += 1
             log.debug("closed a connection from %s on %s: %s", conn.source, self.port, why)
         # forgotten either way: the monitor reports DISCONNECTED (or it was gone already, and will)
@@ -745,10 +746,12 @@ class _Budget:
 
 
 def _inode(fd: int) -> int:
+    """The inode of the socket on `fd` (-1: `fd` names no socket now, so no connection of ours)."""
     try:
-        return os.fstat(fd).st_ino
+        status = os.fstat(fd)
     except OSError:
         return -1
+    return status.st_ino if stat.S_ISSOCK(status.st_mode) else -1
 
 
 @contextlib.contextmanager
@@ -777,24 +780,52 @@ def _borrowed(fd: int) -> Iterator[socket.socket]:
         yield sock
 
 
-def _inspect(fd: int, now: float) -> _Conn | None:
-    """The connection a monitor reported as accepted on `fd`, or None when it is gone already."""
+#: what a descriptor borrowed from ZeroMQ may fail with once its number names something else (a pipe, a
+#: file, an AF_UNIX socket whose peer name is an empty string, a socket of another family): never an error
+#: of the host's, always "not the connection reported"
+_FOREIGN = (OSError, ValueError, TypeError, IndexError, OverflowError)
+
+
+def _accepted_on(sock: socket.socket, port: int) -> tuple[str, int] | None:
+    """The peer address of `sock` if it is provably a TCP connection accepted on our listening `port`
+    (family, type and local port checked together), else None. A descriptor number that ZeroMQ reported
+    may name another socket by the time it is read: one of zeroconf's, ZeroMQ's own AF_UNIX signalers, a
+    connection this process dialled. Only a stream socket of an IP family whose local port is the
+    listener's can be one of its accepted connections (a dialled connection has an ephemeral port)."""
+    if sock.family not in (socket.AF_INET, socket.AF_INET6) or sock.type != socket.SOCK_STREAM:
+        return None
+    local, peer = sock.getsockname(), sock.getpeername()
+    if not (isinstance(local, tuple) and len(local) >= 2 and local[1] == port):
+        return None
+    if not (isinstance(peer, tuple) and len(peer) >= 2 and isinstance(peer[0], str) and peer[0]):
+        return None
+    return peer[0], peer[1]
+
+
+def _inspect(fd: int, now: float, port: int) -> _Conn | None:
+    """The connection a monitor reported as accepted on `fd` (of the listener on `port`), or None when
+    `fd` no longer names such a connection (it is gone, and its number may name anything now)."""
     try:
         with _borrowed(fd) as sock:
-            return _Conn(os.fstat(sock.fileno()).st_ino, source_key(str(sock.getpeername()[0])), now)
-    except OSError:
+            peer = _accepted_on(sock, port)
+            if peer is None:
+                return None
+            return _Conn(os.fstat(sock.fileno()).st_ino, source_key(peer[0]), now)
+    except _FOREIGN as exc:
+        log.debug("descriptor %d is not a connection of port %d: %s", fd, port, exc)
         return None
 
 
-def _shutdown(fd: int, inode: int) -> bool:
-    """Shut down the socket on `fd` if it is still the one with `inode`; True if it was."""
+def _shutdown(fd: int, inode: int, port: int) -> bool:
+    """Shut down the socket on `fd` if it is still the connection with `inode` accepted on `port`; True
+    if it was."""
     try:
         with _borrowed(fd) as sock:
-            if os.fstat(sock.fileno()).st_ino != inode:
+            if os.fstat(sock.fileno()).st_ino != inode or _accepted_on(sock, port) is None:
                 return False
             sock.shutdown(socket.SHUT_RDWR)
             return True
-    except OSError:
+    except _FOREIGN:
         return False
 
 
@@ -847,8 +878,9 @@ class HostTransport(_Endpoint):
                 role = "the encrypted port C"
             self.curve_port = _bind(self._sock, host, curve_port, role)
             budget = _Budget(max(64, self.file_limit - FILE_RESERVE))
-            self._watch = [_Connections(self._boot, "the bootstrap port", BOOT_LIFETIME_S, budget),
-                           _Connections(self._sock, "the encrypted port", UNAUTH_LIFETIME_S, budget)]
+            self._watch = [_Connections(self._boot, "the bootstrap port", self.port, BOOT_LIFETIME_S, budget),
+                           _Connections(self._sock, "the encrypted port", self.curve_port, UNAUTH_LIFETIME_S,
+                                        budget)]
         except Exception:
             for watch in self._watch:
                 watch.close()

@@ -23,3 +23,24 @@ def pytest_collection_modifyitems(config, items):
     def first(item) -> int:
         return min((n for name, n in rank.items() if name in item.nodeid), default=len(FIRST))
     items.sort(key=first)
+
+
+# NETPLAY_TEST_CPU=FILE: each test's wall time and CPU seconds (this worker, and the child processes it
+# waited on: peers) are appended to FILE as tab-separated lines, to see where the suite's CPU goes.
+_CPU_LOG = os.environ.get("NETPLAY_TEST_CPU")
+if _CPU_LOG:
+    import resource
+    import time
+
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        wall, me, kids = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF), \
+            resource.getrusage(resource.RUSAGE_CHILDREN)
+        yield
+        me2, kids2 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        own = me2.ru_utime + me2.ru_stime - me.ru_utime - me.ru_stime
+        child = kids2.ru_utime + kids2.ru_stime - kids.ru_utime - kids.ru_stime
+        with open(_CPU_LOG, "a", encoding="utf-8") as out:
+            out.write(f"{item.nodeid}\t{time.perf_counter() - wall:.2f}\t{own:.2f}\t{child:.2f}\n")

@@ -166,11 +166,13 @@ class HostSession(Session):
                     machine.tick(time.monotonic())
             except Exception as exc:   # a bug met while lingering: the joiners are still told, the file closed
                 log.error("the host stopped waiting for the last acknowledgements", exc_info=exc)
+            transport, self.transport = self.transport, None
             try:
-                self.transport.broadcast(wire.pack("bye", wire.clip(reason)))
-                self.transport.close()
+                try:
+                    transport.broadcast(wire.pack("bye", wire.clip(reason)))
+                finally:   # the sockets and ports go whatever the goodbye met
+                    transport.close()
             finally:
-                self.transport = None
                 self._close_waker()
                 self._close_writer()
 

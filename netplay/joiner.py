@@ -192,13 +192,15 @@ class JoinSession(Session):
             self._closing = True
             if self.machine is not None:
                 self.machine.closing = True
+            transport, self.transport = self.transport, None
             try:
-                if self.transport.connected:
-                    reason = self.outcome.message if self.outcome else "the joiner left"
-                    self.transport.send(wire.pack("bye", wire.clip(reason)))
-                self.transport.close()
+                try:
+                    if transport.connected:
+                        reason = self.outcome.message if self.outcome else "the joiner left"
+                        transport.send(wire.pack("bye", wire.clip(reason)))
+                finally:   # the sockets go whatever the goodbye met
+                    transport.close()
             finally:   # whatever the transport did, the direct links and the replay file are closed
-                self.transport = None
                 mesh, self.mesh = self.mesh, None
                 try:
                     if mesh is not None:

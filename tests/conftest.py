@@ -7,6 +7,8 @@ test asks for the on-screen error (tests/test_client_errors.py unsets the variab
 
 import os
 
+import pytest
+
 os.environ.setdefault("NETPLAY_SCENE_ERRORS", "raise")
 
 #: the longest tests (by CPU) start first, so that a parallel run (scripts/test: pytest-xdist, one test at a time) does
@@ -25,14 +27,55 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=first)
 
 
+
+# ---------------------------------------------------------------------------------------------- shared recordings
+
+def _shared_root(tmp_path_factory) -> "os.PathLike":
+    """A folder every worker of one run shares (pytest-xdist gives each worker a base temp under one root)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory):
+    """`recorded(game_id, bots=("smart", "random"), seed=2, players=None, **options)`: the path of a signed
+    replay of that bot game, recorded once per test run and shared by every worker (a file lock makes the
+    first worker that asks record it; the others wait and read the same file). Recording whole bot games
+    again in every worker and module cost the suite a minute of CPU; the replays are read-only to the tests
+    that use them (a test that changes a file copies it first)."""
+    import fcntl
+
+    import bots as bot_registry
+    import engines
+    from replays.local import record_match
+
+    root = _shared_root(tmp_path_factory) / "recorded"
+    root.mkdir(exist_ok=True)
+
+    def record(game_id: str, bots: tuple[str, ...] = ("smart", "random"), seed: int = 2, players: int | None = None,
+               **options: str):
+        players = players or engines.get(game_id).players[0]
+        tag = "-".join([game_id, str(players), str(seed), *bots, *(f"{k}={v}" for k, v in sorted(options.items()))])
+        target = root / f"{tag}.npr"
+        with open(root / f"{tag}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not target.exists():
+                partial = root / f"{tag}.partial"
+                partial.unlink(missing_ok=True)
+                record_match(game_id, bot_registry.make(game_id, list(bots), players), seed=seed, players=players,
+                             options=dict(options), path=partial, sync=False)
+                partial.rename(target)
+        return target
+
+    return record
+
+
 # NETPLAY_TEST_CPU=FILE: each test's wall time and CPU seconds (this worker, and the child processes it
 # waited on: peers) are appended to FILE as tab-separated lines, to see where the suite's CPU goes.
 _CPU_LOG = os.environ.get("NETPLAY_TEST_CPU")
 if _CPU_LOG:
     import resource
     import time
-
-    import pytest
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item, nextitem):

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 _SCHEDSTAT = Path("/proc/thread-self/schedstat")
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -89,7 +92,7 @@ class Budget:
     during the wait counts from its start), or `wall_cap` seconds on the clock (a hang: nobody
     works, nothing is spent). `over()` says when to give up; `spent()` what it cost so far."""
 
-    def __init__(self, seconds: float, pids: tuple[int, ...] | None = None, wall_cap: float = 120.0):
+    def __init__(self, seconds: float, pids: tuple[int, ...] | None = None, wall_cap: float = 300.0):
         self.seconds, self.pids = seconds, pids
         self._own = time.process_time()
         self._theirs = {pid: process_cpu(pid) for pid in (children() if pids is None else pids)}
@@ -115,3 +118,37 @@ def finished(proc: subprocess.Popen, seconds: float, wall_cap: float = 250.0) ->
             budget.pids = (proc.pid, *children(proc.pid))
             if budget.over():
                 raise AssertionError(f"still running after {budget.spent():.1f} s of CPU") from None
+
+
+def until(predicate: Callable[[], object], seconds: float, wall_cap: float = 300.0, step_s: float = 0.02) -> bool:
+    """Wait until `predicate()` holds: True, or False once this process and its descendants spent `seconds`
+    of CPU (a busy machine stretches the wait on the clock, not in work) or `wall_cap` passed (a hang)."""
+    budget = Budget(seconds, wall_cap=wall_cap)
+    while not budget.over():
+        if predicate():
+            return True
+        time.sleep(step_s)
+    return bool(predicate())
+
+
+def run(args: Sequence[str], seconds: float, wall_cap: float | None = None,
+        **popen: Any) -> subprocess.CompletedProcess:
+    """`subprocess.run(args, capture_output=True, text=True)` bounded by the CPU the command spends (`seconds`,
+    with its descendants) rather than by the clock; a hang meets `wall_cap` (default: ten times `seconds`,
+    at least 300 s) and raises AssertionError with what the command printed so far."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(list(args), stdout=out, stderr=err, stdin=subprocess.DEVNULL, **popen)
+        try:
+            code = finished(proc, seconds, wall_cap if wall_cap is not None else max(300.0, 10 * seconds))
+        except AssertionError as exc:
+            proc.kill()
+            proc.wait(10)
+            out.seek(0)
+            err.seek(0)
+            printed = out.read().decode(errors="replace")[-3000:], err.read().decode(errors="replace")[-3000:]
+            command = " ".join(map(str, args))
+            raise AssertionError(f"{command}: {exc}\nstdout:\n{printed[0]}\nstderr:\n{printed[1]}") from None
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(list(args), code, out.read().decode(errors="replace"),
+                                           err.read().decode(errors="replace"))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from attack_table import ATTACKS, DOC, Attack, current, render
+from cpuclock import Budget
 from sessionhelpers import cli_host, cli_join, peer, processes, replays_of
 
 import engines
@@ -84,8 +85,8 @@ def _run(tmp: Path, a: Attack, game: str) -> tuple[list, object, list[Path], Pat
 
 
 def _wait_for(proc, text: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while text not in proc.out and time.monotonic() < deadline:
+    budget = Budget(timeout)   # CPU seconds (tests/cpuclock.py)
+    while text not in proc.out and not budget.over():
         assert proc.proc.poll() is None, proc.describe()
         time.sleep(0.05)
     assert text in proc.out, proc.describe()

@@ -341,7 +341,7 @@ def test_the_hot_seat_cover_hides_every_card_until_the_next_person_is_there(tmp_
                        replay_dir=tmp_path, also={1: ("Anna", anna), 2: ("smart-bot", BotDecider("smart"))})
     ctl = NetController(host, bert)
     try:
-        assert ctl.wait(lambda: ctl.started, 20)
+        assert ctl.wait(lambda: ctl.started, 120)
         assert ctl.humans() == [0, 1]
         app = App((1024, 600))
         table = TableScene(ctl)
@@ -423,7 +423,7 @@ def test_the_lobby_seat_form_hosts_hot_seat_and_bot_seats(tmp_path: Path, monkey
     table = app.scene
     assert isinstance(table, TableScene)
     try:
-        assert table.ctl.wait(lambda: table.ctl.started, 20)
+        assert table.ctl.wait(lambda: table.ctl.started, 120)
         for _ in range(50):
             app.step([], 16)
             if table.cover is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import cpuclock
 import pytest
 from cpuclock import finished
 from sessionhelpers import CLI, ROOT, Proc, cli_host, cli_join, processes, replays_of, same_result
@@ -16,12 +17,11 @@ from replays.reader import read_replay
 
 def _run(tmp: Path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:
     env = {"NETPLAY_HOME": str(tmp / "home"), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout)
+    return cpuclock.run([*CLI, *args], timeout, cwd=ROOT, env=env)   # CPU seconds, not the clock
 
 
 def _verify(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, "replay", "verify", str(path)], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
+    return cpuclock.run([*CLI, "replay", "verify", str(path)], 120, cwd=ROOT)
 
 
 @pytest.mark.slow

@@ -207,7 +207,7 @@ def test_leaving_a_joined_game_says_the_others_may_claim_it(home):
         ctl = NetController(session, decider)
         try:
             assert "not started" in ctl.leave_words() or ctl.started
-            assert ctl.wait(lambda: ctl.started and session.phase == "play", 30), ctl.status()
+            assert ctl.wait(lambda: ctl.started and session.phase == "play", 180), ctl.status()
             words = ctl.leave_words()
             assert "forfeit" in words and "netplay join --resume" in words, words
             app, table = _table(ctl)
@@ -283,7 +283,7 @@ def _hosted(home: Path, game: str, bot_delay: float, **kwargs):
     ctl = NetController(session, decider)
     try:
         with bot_peers(session, "random", None, delay_s=bot_delay):
-            assert ctl.wait(lambda: ctl.started and session.phase == "play" and bool(ctl.legal()), 30), ctl.status()
+            assert ctl.wait(lambda: ctl.started and session.phase == "play" and bool(ctl.legal()), 180), ctl.status()
             yield session, ctl
     finally:
         ctl.leave()
@@ -330,7 +330,7 @@ def test_the_end_screen_tells_the_rematch_as_the_session_has_it(home):
     with _hosted(home, "madagaskar", 0, reveal_timeout=4) as (session, ctl):
         app, table = _table(ctl)
         ctl.submit("resign")
-        assert ctl.wait(lambda: ctl.rematch_state().wanted_by, 20), (ctl.status(), ctl.log[-5:])
+        assert ctl.wait(lambda: ctl.rematch_state().wanted_by, 120), (ctl.status(), ctl.log[-5:])
         bot = session.names[1]
         assert any(f"{bot} (seat 1) wants a rematch" in line for line in ctl.log), ctl.log[-5:]
         state = ctl.rematch_state()
@@ -340,7 +340,7 @@ def test_the_end_screen_tells_the_rematch_as_the_session_has_it(home):
         rematch = next(b for b in table.buttons if b.key == "rematch")
         assert rematch.enabled and rematch.label == "accept rematch"
         shots(app, "table-end-rematch-wanted")
-        assert ctl.wait(lambda: not ctl.rematch_state().open, 20), ctl.status()
+        assert ctl.wait(lambda: not ctl.rematch_state().open, 120), ctl.status()
         state = ctl.rematch_state()
         assert state.closed.startswith("no rematch agreed within 4 s"), state
         texts = drawn_texts(app)

@@ -10,13 +10,13 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 import random
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
 import pytest
 
-import bots
 import engines
 from client.app import App
 from client.controller import LocalController
@@ -26,7 +26,6 @@ from client.scenes.table import TableScene
 from client.scenes.viewer import ViewerScene
 from client.ui import textfit
 from netplay.session import PeerState
-from replays.local import record_match
 from replays.stepping import Stepper
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -114,15 +113,14 @@ def test_the_peer_banner_fits(size: tuple[int, int]) -> None:
     _check(app, "banner")
 
 
+#: the Catan games end after this many rounds here: a whole game of smart bots is 5,000 actions of recording
+#: for a picture of its middle and end, which 25 rounds show as well (every piece kind, cards, a robber)
+SHORT = {"catan": {"max_rounds": "25"}, "catan-ck": {"max_rounds": "25"}}
+
+
 @pytest.fixture(scope="module")
-def replays(tmp_path_factory) -> dict[str, Path]:
-    folder = tmp_path_factory.mktemp("fit-replays")
-    out = {}
-    for gid in GAMES:
-        players = engines.get(gid).players[0]
-        out[gid] = record_match(gid, bots.make(gid, ["smart", "random"], players), seed=2, players=players,
-                                directory=folder).path
-    return out
+def replays(recorded) -> dict[str, Path]:
+    return {gid: recorded(gid, ("smart", "random"), 2, **SHORT.get(gid, {})) for gid in GAMES}
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -144,7 +142,10 @@ def test_every_viewer_fits(gid: str, size: tuple[int, int], replays) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_lobby_fits(size: tuple[int, int], replays, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    folder = next(iter(replays.values())).parent
+    folder = tmp_path / "replays"      # this module's replays only (the shared folder holds other tests' too)
+    folder.mkdir()
+    for path in replays.values():
+        shutil.copy(path, folder / path.name)
     app = App(size)
     lobby = LobbyScene(folder, browse=False)
     app.push(lobby)

@@ -9,12 +9,12 @@ pins nothing, and advertisements whose texts are not printable draw no entry."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
+from cpuclock import Budget
 from nethelpers import DISCOVERY_SCRIPT, Peer, in_netns, namespaces, netns_unavailable
 from test_transport import Run
 from zeroconf import ServiceInfo
@@ -173,8 +173,8 @@ def connect(ident: Identity, address: str, known: KnownPeers, host: HostTranspor
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     poller = Run(host)
-    deadline = time.monotonic() + 8
-    while thread.is_alive() and time.monotonic() < deadline:
+    budget = Budget(8)   # CPU seconds (tests/cpuclock.py)
+    while thread.is_alive() and not budget.over():
         poller.turn(20)
     thread.join(1)
     return out[0]

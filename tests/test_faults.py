@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cpuclock import Budget
 from nethelpers import in_netns, namespaces, netns_unavailable
 from sessionhelpers import CLI, Proc, cli_host, cli_join, peer, processes, replays_of, same_result
 
@@ -59,8 +60,8 @@ def _play(tmp: Path, game: str, inputs: str, tag: str, kill: tuple[str, int] | N
         procs.append(join)
         if kill is not None:
             victim, after = (host if kill[0] == "host" else join), kill[1]
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and victim.proc.poll() is None:
+            budget = Budget(60)   # CPU seconds (tests/cpuclock.py)
+            while not budget.over() and victim.proc.poll() is None:
                 files = replays_of(victim)
                 if files and len(_frames(files[0])) >= after:
                     break

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import cpuclock
 import pytest
 from cpuclock import finished
 from sessionhelpers import CLI, ROOT, Proc, processes, verdict
@@ -13,7 +14,7 @@ from sessionhelpers import CLI, ROOT, Proc, processes, verdict
 
 def _run(tmp: Path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:
     env = {"NETPLAY_HOME": str(tmp / "home"), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout)
+    return cpuclock.run([*CLI, *args], timeout, cwd=ROOT, env=env)   # CPU seconds, not the clock
 
 
 @pytest.mark.slow

@@ -122,11 +122,11 @@ def _table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, joiner_cls: type, to
         joiner.token = token
         with lock:
             joiners.append(joiner)
-        joiner.run(120)
+        joiner.run(600)
     threads = [threading.Thread(target=join, args=(i,), daemon=True) for i in range(3)]
     for t in threads:
         t.start()
-    host.run(120)
+    host.run(600)
     for t in threads:
         t.join(30)
     return host, joiners

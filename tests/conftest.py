@@ -13,7 +13,8 @@ os.environ.setdefault("NETPLAY_SCENE_ERRORS", "raise")
 
 #: the longest tests (by CPU) start first, so that a parallel run (scripts/test: pytest-xdist, one test at a time) does
 #: not end waiting on one of them while the other workers are idle
-FIRST = ("test_simulator.py::test_a_campaign", "test_simulator.py::test_peers_killed", "test_bot_determinism.py",
+FIRST = ("test_simulator.py::test_a_campaign", "test_readme_commands.py::test_host_and_join_by_address",
+         "test_simulator.py::test_peers_killed", "test_bot_determinism.py",
          "test_session_catan.py", "test_client_renderers.py::test_full_game_by_clicks", "test_session_decks.py",
          "test_conformance.py", "test_catan_properties.py", "test_catan_ck_properties.py", "test_client_cli_seats.py",
          "test_session_games.py", "test_client_lobby.py::test_networked_game")

@@ -18,6 +18,7 @@ import pygame
 import pytest
 from clickplay import _button, _click, _colours, _pixels, _play_one
 from cpuclock import Budget, finished, until
+from quick import long_only
 from sessionhelpers import cli_host, processes
 
 import engines
@@ -164,7 +165,14 @@ def test_viewer_screenshot_command(home, tmp_path):
     assert result.exit_code != 0 and "does not exist" in result.output
 
 
-NETWORKED = sorted(gid for gid, g in engines.GAMES.items() if 2 in g.players)
+#: the quick run joins two games from the lobby by clicks (hidden hands and simultaneous picks; the Kidd
+#: board), and test_readme_commands.py a third through the LAN list; every game's networked play is in
+#: test_session_games.py and every game's clicks in test_client_renderers.py
+CLICKED_OVER_THE_NETWORK = ("turning-tides", "quedah-merchant")
+NETWORKED = [gid if gid in CLICKED_OVER_THE_NETWORK else
+             long_only(gid, "clicked over the network: turning-tides, quedah-merchant (and loyal-captain in "
+                       "test_readme_commands.py); played over the network by bots: test_session_games.py")
+             for gid in sorted(gid for gid, g in engines.GAMES.items() if 2 in g.players)]
 
 
 @pytest.mark.parametrize("game_id", NETWORKED)

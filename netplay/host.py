@@ -112,9 +112,9 @@ class HostSession(Session):
     def _on_event(self, event: Incoming) -> None:
         now = time.monotonic()
         if event.kind == "joined":
-            self._input(lambda m: m.linked(now, event.peer, event.name, event.address))
+            self._input(lambda m: m.linked(now, event.peer, event.name, event.address), now)
         elif event.kind == "left":
-            self._input(lambda m: m.unlinked(now, event.peer, event.reason))
+            self._input(lambda m: m.unlinked(now, event.peer, event.reason), now)
         else:
             self._receive(event.peer, event.data)
 

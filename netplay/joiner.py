@@ -65,7 +65,7 @@ class JoinSession(Session):
         self._gen = self.transport.generation
         self._host_up = True
         now = time.monotonic()
-        self._input(lambda m: m.linked(now, self.transport.host_key, self.transport.host_name or ""))
+        self._input(lambda m: m.linked(now, self.transport.host_key, self.transport.host_name or ""), now)
 
     def _load(self, machine: JoinMachine, saved: SavedSeat, own: Any) -> None:
         if own.header.session != saved.session_id:
@@ -149,20 +149,20 @@ class JoinSession(Session):
             host = transport.host_key
             if transport.generation != self._gen or transport.connected != self._host_up:
                 if self._host_up:
-                    self._input(lambda m: m.unlinked(now, host, "silent"))
+                    self._input(lambda m: m.unlinked(now, host, "silent"), now)
                 self._gen, self._host_up = transport.generation, transport.connected
                 if transport.connected:
                     self.machine.say("reconnected to the host")
-                    self._input(lambda m: m.linked(now, host, transport.host_name or ""))
+                    self._input(lambda m: m.linked(now, host, transport.host_name or ""), now)
             for data in messages:
                 self._receive(host, data)
                 if self.outcome is not None:
                     break
             for event in links:
                 if event.kind == "joined":
-                    self._input(lambda m, e=event: m.linked(now, e.key, e.name))
+                    self._input(lambda m, e=event: m.linked(now, e.key, e.name), now)
                 elif event.kind == "left":
-                    self._input(lambda m, e=event: m.unlinked(now, e.key, e.reason))
+                    self._input(lambda m, e=event: m.unlinked(now, e.key, e.reason), now)
                 else:
                     self._receive(event.key, event.data)
             self._tick()

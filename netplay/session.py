@@ -316,12 +316,21 @@ class Session:
             self.finish(EXIT_FAILED, f"the {self.role} stopped on an internal error "
                                      f"({type(exc).__name__}: {wire.clip(str(exc), 200)})")
 
-    def _input(self, call: Callable[[Machine], None]) -> None:
-        """Give the machine one input (under the lock), then carry out what it asks."""
+    def _input(self, call: Callable[[Machine], None], now: float | None = None) -> None:
+        """Give the machine one input (under the lock), then carry out what it asks. With `now` (an input from
+        a peer: a message, a link that came up or went down), then tick the machine at that time and carry out
+        what the tick asks: what the input caused (an ack, a relay) is on its way before this peer builds its
+        own next frame (netplay/protocol/core.py)."""
         machine = self.machine
         if machine is None:
             return
         call(machine)
+        self._flush(machine)
+        if now is not None:
+            machine.tick(now)
+            self._flush(machine)
+
+    def _flush(self, machine: Machine) -> None:
         effects = machine.drain()
         if self.tap is not None:
             effects = self.tap.outgoing(machine, effects)
@@ -333,7 +342,7 @@ class Session:
             data = self.tap.incoming(self.machine, key, data)
             if data is None:
                 return
-        self._input(lambda m: m.receive(now, key, data))
+        self._input(lambda m: m.receive(now, key, data), now)
 
     def _tick(self) -> None:
         tap = self.tap

@@ -96,6 +96,14 @@ class SimPeer:
         self.entropy_count += 1
         return hashlib.sha256(f"{self.world.seed}/entropy/{self.index}/{self.entropy_count}".encode()).digest()[:n]
 
+    def give(self, call: Callable[[Machine], None]) -> None:
+        """An input from the network (a message, a link that came up or went down): carry out what it asked,
+        then tick the machine at the same moment and carry out what the tick asked, as every shell does
+        (netplay/protocol/core.py): an ack or a relay leaves before this peer builds its own next frame."""
+        self.run(call)
+        now = self.world.now
+        self.run(lambda m: m.tick(now))
+
     def run(self, call: Callable[[Machine], None]) -> None:
         """Give the machine one input, then carry out its effects."""
         machine = self.machine
@@ -272,7 +280,7 @@ class World:
             data = peer.adversary.incoming(peer.machine, sender.key, data)
             if data is None:
                 return
-        peer.run(lambda m: m.receive(self.now, sender.key, data))
+        peer.give(lambda m: m.receive(self.now, sender.key, data))
         self._kill_if_due(peer)
 
     # ------------------------------------------------------------------------------ the network
@@ -300,8 +308,8 @@ class World:
         self.links.add(pair)
         self._generation[pair] = self._generation.get(pair, 0) + 1
         self.history.append((self.now, "up", (a, b)))
-        pb.run(lambda m: m.linked(self.now, pa.key, pa.identity.name, f"10.0.0.{a + 1}"))
-        pa.run(lambda m: m.linked(self.now, pb.key, pb.identity.name))
+        pb.give(lambda m: m.linked(self.now, pa.key, pa.identity.name, f"10.0.0.{a + 1}"))
+        pa.give(lambda m: m.linked(self.now, pb.key, pb.identity.name))
         return True
 
     def _do_connect(self, a: int, b: int) -> None:
@@ -318,7 +326,7 @@ class World:
         for x, y in ((a, b), (b, a)):
             peer, other = self.peers[x], self.peers[y]
             if peer.machine is not None:
-                peer.run(lambda m, k=other.key: m.unlinked(self.now, k, reason))
+                peer.give(lambda m, k=other.key: m.unlinked(self.now, k, reason))
 
     def send(self, sender: SimPeer, to: bytes, data: bytes) -> None:
         target = self.by_key.get(to)

@@ -160,6 +160,7 @@ def _hostile(table: Table, data: bytes, to: str) -> None:
     machine, sender = (table.host, table.joiner_id.public_key) if to == "host" else (table.join, table.host.identity
                                                                                    .public_key)
     machine.receive(table.world.now, sender, data)
+    machine.tick(table.world.now)            # then the tick every shell gives after an input
     table.sent += [e.data for e in machine.drain() if isinstance(e, fx.Send)]
     assert time.process_time() - start < BOUND_S, "a message took too long to handle"
     after = table.snapshot()

@@ -24,13 +24,24 @@ def _host(players: int = 2) -> HostMachine:
                        entropy=os.urandom, wall_clock=lambda: 1_700_000_000)
 
 
+def _receive(machine, now: float, key: bytes, data: bytes) -> None:
+    """A message, as a shell gives it: the handler, then a tick at the same time (netplay/protocol/core.py)."""
+    machine.receive(now, key, data)
+    machine.tick(now)
+
+
+def _linked(machine, now: float, key: bytes, name: str, address: str = "") -> None:
+    machine.linked(now, key, name, address)
+    machine.tick(now)
+
+
 def _sent(machine, to: bytes | None = None) -> list[tuple[str, list]]:
     return [wire.unpack(e.data) for e in machine.drain() if isinstance(e, fx.Send) and (to is None or e.to == to)]
 
 
 def _offered(host: HostMachine, ident: Identity, now: float) -> None:
-    host.linked(now, ident.public_key, ident.name, "127.0.0.1")
-    host.receive(now, ident.public_key, wire.pack("hello", wire.PROTO, "test", None, 0))
+    _linked(host, now, ident.public_key, ident.name, "127.0.0.1")
+    _receive(host, now, ident.public_key, wire.pack("hello", wire.PROTO, "test", None, 0))
 
 
 def test_silent_connections_hold_no_seat_and_are_let_go_after_a_bounded_time() -> None:
@@ -40,12 +51,12 @@ def test_silent_connections_hold_no_seat_and_are_let_go_after_a_bounded_time() -
     squatters = [Identity.generate(f"squatter{n}") for n in range(5)]
     for n, squatter in enumerate(squatters):
         assert host.admit(squatter.public_key, squatter.name) is None     # the transport lets them in ...
-        host.linked(float(n) / 10, squatter.public_key, squatter.name, "127.0.0.1")
+        _linked(host, float(n) / 10, squatter.public_key, squatter.name, "127.0.0.1")
     assert host.free_seats() == 1                                         # ... but none holds a seat
     real = Identity.generate("real")
     assert host.admit(real.public_key, real.name) is None
     _offered(host, real, 1.0)
-    host.receive(1.0, real.public_key, wire.pack("ready", [], 0))
+    _receive(host, 1.0, real.public_key, wire.pack("ready", [], 0))
     assert [tag for tag, _ in _sent(host, real.public_key)] == ["offer", "header"]  # the seat went to it at once
     host.tick(1.0 + HELLO_S + 0.1)
     let_go = [e for e in host.drain() if isinstance(e, fx.Hangup)]
@@ -60,13 +71,13 @@ def test_a_joiner_that_stops_in_the_lobby_loses_its_seat() -> None:
     host.tick(READY_S + 0.1)
     assert any(isinstance(e, fx.Hangup) and e.to == slow.public_key for e in host.drain())
     _offered(host, fast, 20.0)
-    host.receive(20.0, fast.public_key, wire.pack("ready", [], 0))
+    _receive(host, 20.0, fast.public_key, wire.pack("ready", [], 0))
     other = Identity.generate("other")
     _offered(host, other, 20.0)
-    host.receive(20.0, other.public_key, wire.pack("ready", [], 0))
+    _receive(host, 20.0, other.public_key, wire.pack("ready", [], 0))
     host.tick(20.0)
     assert host.header is not None
-    host.receive(21.0, fast.public_key, wire.pack("start", host.header.hash, []))
+    _receive(host, 21.0, fast.public_key, wire.pack("start", host.header.hash, []))
     host.drain()
     host.tick(20.0 + START_S + 0.1)              # `other` never starts: it is let go, its seat comes free
     assert any(isinstance(e, fx.Hangup) and e.to == other.public_key for e in host.drain())
@@ -80,12 +91,12 @@ def test_another_players_key_cannot_be_taken_as_an_extra_seat() -> None:
     mallory, victim = Identity.generate("mallory"), Identity.generate("victim")
     _offered(host, mallory, 0.0)
     forged = seat_proof(mallory.private_key, host.identity.public_key, mallory.public_key, "victim")  # not its key
-    host.receive(0.1, mallory.public_key, wire.pack("ready", [["victim", victim.public_key, forged]], 0))
+    _receive(host, 0.1, mallory.public_key, wire.pack("ready", [["victim", victim.public_key, forged]], 0))
     refusal = _sent(host, mallory.public_key)[-1]
     assert refusal[0] == "refused" and refusal[1][0] == "key" and "no proof" in refusal[1][1]
     assert host.free_seats() == 2
     _offered(host, victim, 0.2)                  # the victim gets its seat
-    host.receive(0.3, victim.public_key, wire.pack("ready", [], 0))
+    _receive(host, 0.3, victim.public_key, wire.pack("ready", [], 0))
     assert [tag for tag, _ in _sent(host, victim.public_key)][-1] == "offer"
     assert host.free_seats() == 1
 
@@ -97,12 +108,12 @@ def test_an_extra_seat_with_its_proof_is_taken_and_a_duplicate_key_is_refused() 
     from replays.crypto import public_bytes
     _offered(host, anna, 0.0)
     proof = seat_proof(bot, host.identity.public_key, anna.public_key, "anna-2")
-    host.receive(0.1, anna.public_key, wire.pack("ready", [["anna-2", public_bytes(bot), proof]], 0))
+    _receive(host, 0.1, anna.public_key, wire.pack("ready", [["anna-2", public_bytes(bot), proof]], 0))
     assert host.free_seats() == 0
     host2 = _host(players=3)
     _offered(host2, anna, 0.0)
     own = seat_proof(anna.private_key, host2.identity.public_key, anna.public_key, "twice")
-    host2.receive(0.1, anna.public_key, wire.pack("ready", [["twice", anna.public_key, own]], 0))
+    _receive(host2, 0.1, anna.public_key, wire.pack("ready", [["twice", anna.public_key, own]], 0))
     refusal = _sent(host2, anna.public_key)[-1]
     assert refusal[0] == "refused" and refusal[1][0] == "key"
 
@@ -117,7 +128,7 @@ def test_names_that_are_not_printable_are_refused_at_every_entry() -> None:
     from replays.crypto import public_bytes
     name = "\x1b[2Jx"
     proof = seat_proof(bot, host.identity.public_key, evil.public_key, name)
-    host.receive(0.1, evil.public_key, wire.pack("ready", [[name, public_bytes(bot), proof]], 0))
+    _receive(host, 0.1, evil.public_key, wire.pack("ready", [[name, public_bytes(bot), proof]], 0))
     refusal = _sent(host, evil.public_key)[-1]
     assert refusal[0] == "refused" and refusal[1][0] == "name"
     # a header whose seat names carry escapes is declined by the joiner
@@ -125,7 +136,7 @@ def test_names_that_are_not_printable_are_refused_at_every_entry() -> None:
                          address="127.0.0.1:1", entropy=os.urandom, wall_clock=lambda: 0)
     game = host.game
     options = [[k, v] for k, v in sorted(host.options.items())]
-    joiner.receive(0.0, host.identity.public_key, wire.pack("offer", wire.PROTO, game.id, game.rules_version, 2,
+    _receive(joiner, 0.0, host.identity.public_key, wire.pack("offer", wire.PROTO, game.id, game.rules_version, 2,
                                                             options, "t", wire.terms_message(TERMS)))
     header = Header.make(game.id, game.rules_version, 2, host.options,
                          [(host.identity.public_key, "\x1b[2Jhost"), (joiner.identity.public_key, "joiner")],

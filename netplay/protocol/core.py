@@ -4,7 +4,14 @@ A `Machine` takes three kinds of input, each with the current time of its peer's
 `linked`/`unlinked` (a connection to another peer, by its Ed25519 key, came up or went down),
 `receive` (a session message's bytes from a peer) and `tick` (time passed; decisions may have been
 made). It never reads a clock, a socket or a file: its outputs are `effects` appended to `outbox`
-(messages to send, records to write, lines to show), and its end is `outcome`. Randomness (seeds, the
+(messages to send, records to write, lines to show), and its end is `outcome`.
+
+`linked`, `unlinked` and `receive` do only what that input asks (an acknowledgement, a relay, an
+answer); the own frames it makes due, and the timers, are the next `tick`'s. A shell carries out what
+such an input asked (`drain`) and then ticks the machine at the same time and carries out what the tick
+asked: so what a message caused leaves before this peer builds, signs and checks its own
+next frame (a joiner's ack of frame N before its frame N+1, the host's relay of a joiner's frame before
+its own next frame), never behind it. Randomness (seeds, the
 session id) comes from the `entropy` it is given. So a simulator can run any number of peers in one
 process on a simulated clock and network, and a real peer (netplay/host.py, netplay/joiner.py) drives
 the very same code over the transport.
@@ -148,7 +155,8 @@ class Machine:
 
     def receive(self, now: float, key: bytes, data: bytes) -> None:
         """One session message from the peer with `key`: decoded (a malformed one is dropped with its
-        reason), then handed to this role's handler for its tag."""
+        reason), then handed to this role's handler for its tag. It does not tick: the shell carries out
+        the handler's effects first, then ticks (see the module docstring)."""
         self.now = now
         if self.outcome is not None and not self.lingering():
             return
@@ -168,7 +176,6 @@ class Machine:
                         self.role)
             return
         handler(key, *fields)
-        self.tick(now)
 
     def tick(self, now: float) -> None:
         raise NotImplementedError

@@ -3,7 +3,9 @@
 The machine never touches a socket, a file or the clock; every input comes with the time, and every
 consequence is one of these values, appended in order to `Machine.outbox`. The shell (netplay/host.py,
 netplay/joiner.py over the transport; simulator/ over a simulated network) carries them out in that order,
-so a frame is on disk (`Write`) before the message that makes others rely on it (`Send`) leaves.
+so a frame is on disk (`Write`) before the message that makes others rely on it (`Send`) leaves. What an
+input from a peer asked is carried out before the shell ticks the machine (netplay/protocol/core.py), so it
+never waits behind the own frames the tick builds.
 """
 
 from __future__ import annotations

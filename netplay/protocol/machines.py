@@ -121,7 +121,6 @@ class HostMachine(Machine):
             if self.deadlines is not None:
                 for seat in link.seats:
                     self.deadlines.back(seat)
-        self.tick(now)
 
     def unlinked(self, now: float, key: bytes, reason: str) -> None:
         self.now = now
@@ -137,7 +136,6 @@ class HostMachine(Machine):
         elif self.deadlines is not None:
             for seat in link.seats:
                 self.deadlines.left(seat, now)
-        self.tick(now)
 
     def tick(self, now: float) -> None:
         self.now = now
@@ -339,7 +337,6 @@ class JoinMachine(Machine):
         elif self.deadlines is not None and self.seat_of_peer(key) is not None:
             for seat in self.seats_of_peer(key):
                 self.deadlines.back(seat)
-        self.tick(now)
 
     def unlinked(self, now: float, key: bytes, reason: str) -> None:
         self.now = now
@@ -355,7 +352,6 @@ class JoinMachine(Machine):
         elif self.deadlines is not None:
             for seat in self.seats_of_peer(key):
                 self.deadlines.left(seat, now)
-        self.tick(now)
 
     def receive(self, now: float, key: bytes, data: bytes) -> None:
         if key != self.host_key:    # another joiner: only what joiners exchange

@@ -163,7 +163,7 @@ class HostSession(Session):
                                                          and time.monotonic() < away_until)):
                     for event in self.transport.poll(50):
                         self._on_event(event)   # after the end: acknowledgements, wants, and a seat's resume
-                    machine.tick(time.monotonic())
+                    self._tick()                # and what the tick asks is carried out now, not at the next event
             except Exception as exc:   # a bug met while lingering: the joiners are still told, the file closed
                 log.error("the host stopped waiting for the last acknowledgements", exc_info=exc)
             transport, self.transport = self.transport, None

@@ -10,6 +10,8 @@ import os
 import pytest
 
 os.environ.setdefault("NETPLAY_SCENE_ERRORS", "raise")
+# the shared helpers (tests/support/) report a failed assert as a test module does: what each side held
+pytest.register_assert_rewrite("support")
 
 #: the longest tests (by CPU) start first, so that a parallel run (scripts/test: pytest-xdist, one test at a time) does
 #: not end waiting on one of them while the other workers are idle

@@ -6,9 +6,9 @@ import json
 import random
 
 import pytest
-import quick
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import quick
 
 import engines
 from bots import for_game as bots_for

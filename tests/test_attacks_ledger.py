@@ -1,4 +1,4 @@
-"""The in-process rows of tests/attack_table.py, for every game: seats of one signed match in this
+"""The in-process rows of tests/support/attack_table.py, for every game: seats of one signed match in this
 process (replays.local.SignedMatch), one of them lying at a point the game reaches. The honest seats'
 ledgers (the very code a live peer runs) refuse the frame: a frame that cannot be attributed or does
 not belong is rejected and changes nothing (the game then completes and verifies); a signed frame that
@@ -11,8 +11,8 @@ import os
 from collections.abc import Callable
 
 import pytest
-import quick
-from attack_table import BY_ID, Attack
+from support import quick
+from support.attack_table import BY_ID, Attack
 from test_ledger import CARDS, GAMES, LyingBot, LyingCards, forge, play_out
 
 import engines

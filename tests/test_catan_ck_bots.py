@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from catanhelpers import bot_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.catanhelpers import bot_game
 from test_catan_ck_helpers import G, give_progress, moves, play, position, with_ext
 
 from bots import make as make_bots

@@ -8,9 +8,9 @@ import random
 from dataclasses import replace
 from functools import partial
 
-import catanhelpers as base
 import pytest
-from catanhelpers import hand_of, seat_put, with_inner  # noqa: F401 (hand_of: re-exported to the C&K tests)
+from support import catanhelpers as base
+from support.catanhelpers import hand_of, seat_put, with_inner  # noqa: F401 (hand_of: re-exported to the C&K tests)
 
 import engines
 from engines.catan.board import EDGE_BIT, NODE_BIT

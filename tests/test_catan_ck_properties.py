@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from quick import LONG
+from support.quick import LONG
 from test_catan_ck_helpers import G, drive
 
 from bots import make as make_bots

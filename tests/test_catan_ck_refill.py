@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from quick import LONG
+from support.quick import LONG
 from test_catan_ck_helpers import EagerBot
 
 import engines

@@ -7,7 +7,7 @@ write down what the engines already did."""
 
 from __future__ import annotations
 
-import catanhelpers as base
+from support import catanhelpers as base
 from test_catan_ck_helpers import (
     G,
     cards,

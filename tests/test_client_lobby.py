@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import _button, _click, _colours, _pixels, _play_one
-from cpuclock import Budget, finished, until
-from sessionhelpers import cli_host, processes
+from support.clickplay import _button, _click, _colours, _pixels, _play_one
+from support.cpuclock import Budget, finished, until
+from support.sessionhelpers import cli_host, processes
 
 import engines
 from client.app import App
@@ -440,7 +440,7 @@ def test_a_killed_peer_resumes_from_the_lobbys_replay_list(tmp_path, monkeypatch
     button; a click brings the seat back (the host on its port, the joiner to its host), a person
     plays it on by clicks to the end, and both copies are valid and alike. A finished game has no
     such button."""
-    from sessionhelpers import cli_join, same_result
+    from support.sessionhelpers import cli_join, same_result
 
     with processes() as procs:
         host = cli_host(tmp_path, "loyal-captain", "--bot", "random", "--bot-delay", "0.15", "-q", tag="host")

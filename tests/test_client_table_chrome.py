@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import _button, _click, drawn_texts, shots
-from sessionhelpers import cli_host, processes
+from support.clickplay import _button, _click, drawn_texts, shots
+from support.sessionhelpers import cli_host, processes
 
 import engines
 from bots.lib import RandomBot

@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
-from catanhelpers import position
-from terminalhelpers import decisions, listing, table
+from support.catanhelpers import position
+from support.terminalhelpers import decisions, listing, table
 
 import engines
 from client.controller import LocalController

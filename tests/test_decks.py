@@ -1,4 +1,4 @@
-"""The shared secret deck through the ledger (protocol 2), proven on Toy Deck (tests/deckgame.py): every
+"""The shared secret deck through the ledger (protocol 2), proven on Toy Deck (tests/support/deckgame.py): every
 dealt card is the drawer's secret, the audit decrypts every one, and each attack on the deck
 (docs/security.md, "The shared deck and the spy's look") is caught, live or by the audit, naming the right seat
 and rule."""
@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from deckgame import DECK, DECK_GAME, NAMES, POOL
+from support.deckgame import DECK, DECK_GAME, NAMES, POOL
 from test_ledger import forge, play_out
 
 from bots.lib import RandomBot

@@ -1,7 +1,7 @@
 """Faults, not lies: a peer killed with SIGKILL at a random moment, a lossy network, a disk that fills
 up or a replay directory that cannot be written.
 
-kill -9: seeded games whose every input is fixed (tests/session_peer.py --inputs: session id, seeds
+kill -9: seeded games whose every input is fixed (tests/support/session_peer.py --inputs: session id, seeds
 and every bot decision derive from the seed), so an interrupted game can be compared with an
 uninterrupted one. The survivor's replay is a valid prefix; every frame a joiner acknowledged is in its
 file; a killed peer, joiner or host (`host --resume`, on the port its joiner knows), resumes and the
@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 import pytest
-from cpuclock import Budget
-from nethelpers import in_netns, namespaces, netns_unavailable
-from sessionhelpers import CLI, Proc, cli_host, cli_join, peer, processes, replays_of, same_result
+from support.cpuclock import Budget
+from support.nethelpers import in_netns, namespaces, netns_unavailable
+from support.sessionhelpers import CLI, Proc, cli_host, cli_join, peer, processes, replays_of, same_result
 
 import engines
 from replays.audit import audit_file
@@ -60,7 +60,7 @@ def _play(tmp: Path, game: str, inputs: str, tag: str, kill: tuple[str, int] | N
         procs.append(join)
         if kill is not None:
             victim, after = (host if kill[0] == "host" else join), kill[1]
-            budget = Budget(60)   # CPU seconds (tests/cpuclock.py)
+            budget = Budget(60)   # CPU seconds (tests/support/cpuclock.py)
             while not budget.over() and victim.proc.poll() is None:
                 files = replays_of(victim)
                 if files and len(_frames(files[0])) >= after:

@@ -14,9 +14,9 @@ import tracemalloc
 from collections import Counter
 
 import pytest
-from cpuclock import measure
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.cpuclock import measure
 from test_all_games import chance_value
 
 import engines

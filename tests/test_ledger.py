@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import pytest
-import quick
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import quick
 
 import engines
 from bots.lib import RandomBot

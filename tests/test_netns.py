@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from nethelpers import DISCOVERY_SCRIPT, Peer, in_netns, namespaces, netns_unavailable
+from support.nethelpers import DISCOVERY_SCRIPT, Peer, in_netns, namespaces, netns_unavailable
 
 pytestmark = pytest.mark.netns
 

@@ -14,9 +14,9 @@ peer name is an empty string): IndexError, and the host's session thread died wi
   address twenty times in a row, join by discovery, and two Pygame lobbies, one hosting by its button and
   the other joining the game from its LAN list. Each peer has its own NETPLAY_HOME and no test-only flag.
   Multicast never leaves this machine: every advertised host runs inside a network namespace the test
-  made (tests/nethelpers.py); where namespaces cannot be made, those tests skip and say why.
+  made (tests/support/nethelpers.py); where namespaces cannot be made, those tests skip and say why.
 
-Every wait is on an event (a line, a process's exit) bounded by CPU seconds (tests/cpuclock.py), with a
+Every wait is on an event (a line, a process's exit) bounded by CPU seconds (tests/support/cpuclock.py), with a
 generous cap on the clock for a hang.
 """
 
@@ -35,9 +35,9 @@ from pathlib import Path
 
 import pytest
 import zmq
-from cpuclock import Budget, finished
-from nethelpers import Peer, in_netns, namespaces, netns_unavailable
-from sessionhelpers import CLI, ROOT, Proc, cli_join, processes, replays_of, same_result
+from support.cpuclock import Budget, finished
+from support.nethelpers import LOBBY_SCRIPT, Peer, in_netns, namespaces, netns_unavailable
+from support.sessionhelpers import CLI, ROOT, Proc, cli_join, processes, replays_of, same_result
 
 from netplay import transport as tr
 from replays.audit import audit_file
@@ -46,7 +46,6 @@ from replays.reader import read_replay
 LONG = os.environ.get("NETPLAY_LONG") == "1"
 ROUNDS = 50 if LONG else 20
 ARTIFACTS = Path(__file__).parent / "artifacts"
-LOBBY_PEER = Path(__file__).with_name("lobby_peer.py")
 JOIN_WITH = re.compile(r"join with: netplay join (\S+):(\d+)/([0-9a-f-]+)")
 
 
@@ -387,7 +386,7 @@ def test_join_by_discovery_as_the_readme_says(tmp_path, netns):
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_the_lobby_hosts_and_another_lobby_joins_from_its_lan_list(tmp_path, netns):
-    """Two Pygame lobbies (tests/lobby_peer.py, discovery on), each its own NETPLAY_HOME, in one namespace:
+    """Two Pygame lobbies (tests/support/lobby_peer.py, discovery on), each its own NETPLAY_HOME, in one namespace:
     one clicks "host on the LAN" for Loyal Captain, the other waits until the game is in its list of LAN
     games and clicks its "join"; both play their seat by clicks to the end and leave; both replays verify.
     The namespace has a veth link (a second namespace at its other end): a lobby hosting on 0.0.0.0
@@ -397,7 +396,7 @@ def test_the_lobby_hosts_and_another_lobby_joins_from_its_lan_list(tmp_path, net
     with namespaces(2, multicast=True) as [(ns, ip), _]:
         def lobby(role: str, *extra: str) -> Peer:
             env = ["env", f"NETPLAY_HOME={tmp_path / role}", "SDL_VIDEODRIVER=dummy", "SDL_AUDIODRIVER=dummy"]
-            return Peer([role, "loyal-captain", *extra], prefix=[*in_netns(ns), *env], script=LOBBY_PEER)
+            return Peer([role, "loyal-captain", *extra], prefix=[*in_netns(ns), *env], script=LOBBY_SCRIPT)
 
         peers: list[Peer] = []
         try:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from nethelpers import in_netns, namespaces, netns_unavailable
-from quick import long_only
-from sessionhelpers import deck_peer, processes, replays_of
+from support.nethelpers import in_netns, namespaces, netns_unavailable
+from support.quick import long_only
+from support.sessionhelpers import deck_peer, processes, replays_of
 
 from replays.audit import run_ledger
 from replays.reader import read_replay

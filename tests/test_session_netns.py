@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from cpuclock import Budget
-from nethelpers import in_netns, namespaces, netns_unavailable
-from sessionhelpers import CLI, Proc, cli_join, processes, replays_of, same_result
+from support.cpuclock import Budget
+from support.nethelpers import in_netns, namespaces, netns_unavailable
+from support.sessionhelpers import CLI, Proc, cli_join, processes, replays_of, same_result
 
 from replays.codec import FormatError
 from replays.reader import read_replay
@@ -68,7 +68,7 @@ def test_a_host_killed_mid_game_across_two_namespaces_resumes(tmp_path: Path) ->
         address = host.address()
         joiner = cli_join(tmp_path, address, "--bot", "smart", "--quiet", prefix=in_netns(ns_b))
         procs.append(joiner)
-        budget = Budget(120)   # CPU seconds (tests/cpuclock.py)
+        budget = Budget(120)   # CPU seconds (tests/support/cpuclock.py)
         while not budget.over() and _frames_in(host) < 60 and host.proc.poll() is None:
             time.sleep(0.05)
         assert host.proc.poll() is None, f"the game ended before the kill\n{host.describe()}"

@@ -5,7 +5,7 @@ What must still hold: it sends its strip only once its own ledger has accepted (
 before; a false strip before it is disputed exactly as before, naming the liar, and nothing is sent
 after it.
 
-Four peers on loopback, in threads, on Toy Deck (tests/deckgame.py) with bots that draw whenever they
+Four peers on loopback, in threads, on Toy Deck (tests/support/deckgame.py) with bots that draw whenever they
 can (test_decks.Drawer)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from deckgame import DECK_GAME  # noqa: E402
+from support.deckgame import DECK_GAME  # noqa: E402
 from test_decks import Drawer  # noqa: E402
 
 import engines  # noqa: E402

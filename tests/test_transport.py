@@ -1,5 +1,5 @@
 """The transport between real processes over loopback: the host runs in the test process, each
-joiner in a child (tests/transport_peer.py). Heartbeats are shortened so liveness tests are quick."""
+joiner in a child (tests/support/transport_peer.py). Heartbeats are shortened so liveness tests are quick."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import msgpack
 import pytest
 import zmq
-from cpuclock import Budget, finished, measure
-from nethelpers import Peer
+from support.cpuclock import Budget, finished, measure
+from support.nethelpers import Peer
 
 from netplay import transport as tr
 from netplay.identity import Identity, KnownPeers
@@ -42,7 +42,7 @@ class Run:
     def until(self, cond: Callable[[list[Incoming]], bool], timeout: float = 10.0,
               pids: tuple[int, ...] | None = None) -> list[Incoming]:
         """Bounded by `timeout` CPU seconds of this process and its children (or only `pids` of them): a
-        busy machine stretches the wait on the clock, not the work (tests/cpuclock.py); or by a hang's
+        busy machine stretches the wait on the clock, not the work (tests/support/cpuclock.py); or by a hang's
         cap on the clock."""
         budget = Budget(timeout, pids, wall_cap=max(60.0, 10 * timeout))
         while not cond(self.events[self.mark:]):
@@ -484,7 +484,7 @@ def test_no_host_is_a_clear_error(tmp_path: Path) -> None:
     with measure() as spent, pytest.raises(ConnectFailed, match=f"127.0.0.1:{port} within 0.7 s"):
         JoinTransport(Identity.generate("j"), f"127.0.0.1:{port}", KnownPeers(), connect_timeout_s=0.7)
     # it waited out its timeout and no more: this thread's time asleep and computing, which other
-    # processes on a busy machine do not lengthen (tests/cpuclock.py)
+    # processes on a busy machine do not lengthen (tests/support/cpuclock.py)
     assert spent.blocked < 0.7 + 1.5 and spent.cpu < 1.5, spent
 
 

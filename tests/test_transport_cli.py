@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from nethelpers import in_netns, namespaces, netns_unavailable
-from sessionhelpers import CLI, ROOT
+from support.nethelpers import in_netns, namespaces, netns_unavailable
+from support.sessionhelpers import CLI, ROOT
 
 from netplay import transport as tr
 from netplay.identity import Identity

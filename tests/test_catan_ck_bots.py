@@ -7,8 +7,8 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.catan_ck import G, give_progress, moves, play, position, with_ext
 from support.catanhelpers import bot_game
-from test_catan_ck_helpers import G, give_progress, moves, play, position, with_ext
 
 from bots import make as make_bots
 from bots.catan_ck import RandomBot, SmartBot

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from support.catan_ck import EagerBot
 from support.quick import LONG
-from test_catan_ck_helpers import EagerBot
 
 import engines
 from replays.audit import run_ledger

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from support.cpuclock import Budget
 from support.nethelpers import DISCOVERY_SCRIPT, Peer, in_netns, namespaces, netns_unavailable
-from test_transport import Run
+from support.transportkit import Run
 from zeroconf import ServiceInfo
 
 from client import cli_net

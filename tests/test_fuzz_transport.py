@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.cpuclock import Budget, measure
 from support.fuzzcounts import report_counts
-from test_transport import HB, LIVE, Run, has, joiner, key_of
+from support.transportkit import HB, LIVE, Run, has, joiner, key_of
 
 from netplay import transport as tr
 from netplay import wire

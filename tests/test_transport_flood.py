@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from support.nethelpers import FLOOD_SCRIPT, Peer
-from test_transport import HB, LIVE, Run, has, joiner, key_of
+from support.transportkit import HB, LIVE, Run, has, joiner, key_of
 
 from netplay import transport as tr
 from netplay.identity import Identity

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from support.cpuclock import Budget
 from support.nethelpers import IDLE_SCRIPT, Peer
-from test_transport import Run
+from support.transportkit import Run
 
 from netplay import transport as tr
 from netplay.identity import Identity

@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from support.deckgame import DECK, DECK_GAME, NAMES, POOL
+from support.deckgame import DECK, DECK_GAME, NAMES, POOL, Drawer
 from test_ledger import forge, play_out
 
 from bots.lib import RandomBot
@@ -22,18 +22,6 @@ from replays.ledger import Dispute, Ledger
 from replays.local import SignedMatch, record_match, replay_bytes
 
 GAMES = {DECK_GAME.id: DECK_GAME}
-
-
-class Drawer:
-    """Draws whenever it can, plays a card once it holds two (so decks run out and refill)."""
-
-    name = "drawer"
-
-    def choose(self, game, state, seat, legal, rng):
-        plays = [a for a in legal if a.startswith("play")]
-        if "draw" in legal and (len(plays) < 2 or rng.random() < 0.5):
-            return "draw"
-        return rng.choice(plays or ["pass"])
 
 
 def _match(players: int, seed: int, bots=None) -> SignedMatch:

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.cpuclock import measure
-from test_all_games import chance_value
+from support.walks import chance_value
 
 import engines
 from bots.lib import RandomBot

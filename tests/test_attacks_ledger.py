@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from support import quick
 from support.attack_table import BY_ID, Attack
-from test_ledger import CARDS, GAMES, LyingBot, LyingCards, forge, play_out
+from support.ledgerkit import CARDS, GAMES, LyingBot, LyingCards, forge, play_out
 
 import engines
 from bots.lib import RandomBot

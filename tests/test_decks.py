@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 from support.deckgame import DECK, DECK_GAME, NAMES, POOL, Drawer
-from test_ledger import forge, play_out
+from support.ledgerkit import forge, play_out
 
 from bots.lib import RandomBot
 from engines.core import Chance

@@ -10,8 +10,8 @@ import random
 
 import pytest
 from support.deckgame import DECK_GAME, NAMES
+from support.ledgerkit import forge, play_out
 from support.spybot import SpyFirst
-from test_ledger import forge, play_out
 
 import engines
 from bots.lib import RandomBot

@@ -20,7 +20,7 @@ from bots.lib import RandomBot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_ledger import CARDS  # noqa: E402
+from support.ledgerkit import CARDS  # noqa: E402
 
 import engines  # noqa: E402
 from bots.decider import BotDecider  # noqa: E402

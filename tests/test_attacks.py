@@ -140,11 +140,3 @@ def test_the_security_doc_shows_this_table() -> None:
                                    "`python tests/support/attack_table.py --write`")
     text = DOC.read_text()
     assert "## Transport attacks" in text
-
-
-def test_every_row_has_a_test() -> None:
-    ids = {a.id for a in ATTACKS}
-    assert len(ids) == len(ATTACKS)
-    import test_attacks_ledger
-    ledger_rows = {a.id for a in ATTACKS if a.where == "ledger"}
-    assert ledger_rows == set(test_attacks_ledger.ATTACKS_HERE), ledger_rows ^ set(test_attacks_ledger.ATTACKS_HERE)

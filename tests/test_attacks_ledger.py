@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 from support import quick
-from support.attack_table import BY_ID, Attack
+from support.attack_table import ATTACKS, BY_ID, Attack
 from support.ledgerkit import CARDS, GAMES, LyingBot, LyingCards, forge, play_out
 
 import engines
@@ -456,6 +456,15 @@ def _cases() -> list:
 @pytest.mark.parametrize(("a", "game_id"), _cases())
 def test_attack(a: Attack, game_id: str) -> None:
     ATTACKS_HERE[a.id](game_id, a)
+
+
+def test_every_row_has_a_test() -> None:
+    """Every row of tests/support/attack_table.py has one id, and each in-process row is played here (the
+    others by tests/test_attacks.py, over real processes)."""
+    ids = {a.id for a in ATTACKS}
+    assert len(ids) == len(ATTACKS)
+    ledger_rows = {a.id for a in ATTACKS if a.where == "ledger"}
+    assert ledger_rows == set(ATTACKS_HERE), ledger_rows ^ set(ATTACKS_HERE)
 
 
 @pytest.mark.parametrize("blamed", [0, 1])

@@ -6,11 +6,16 @@ Helpers imported by the tests:
 
 - attack_table: the table of attacks and their outcomes, the source of docs/security.md's table
   (`python tests/support/attack_table.py --write` rewrites it)
+- catan_ck: Cities & Knights positions on top of catanhelpers' (progress hands, improvements), and a
+  referee driver with an eager bot that plays the C&K actions far more often than a random bot
 - catanhelpers: Catan positions built on the inner state, hands in the spec's notation, knowledge states
 - clickplay: playing the Pygame table by synthetic clicks; screenshots that check every text fits its box
 - cpuclock: clocks a pass/fail test may bound (CPU time, blocked time, a whole wait's CPU seconds)
-- deckgame: Toy Deck, the test-only card game of the shared secret deck
+- deckgame: Toy Deck, the test-only card game of the shared secret deck, and `Drawer`, its bot that
+  draws whenever it can
 - fuzzcounts: how many inputs a fuzz module ran, printed and kept in tests/artifacts/
+- ledgerkit: Toy Cards (`CardsGame`: private draws, simultaneous choices, secrets kept to the end),
+  the cheat's engine and bot, frames forged with a seat's key, stepping a signed match to a point
 - nethelpers: a transport (or discovery, flood, idle, lobby) peer in a child process; throw-away
   network namespaces joined by a veth pair
 - quick: options that keep long games short in the quick run (`NETPLAY_LONG=1`: whole games)
@@ -18,7 +23,11 @@ Helpers imported by the tests:
   bounded and every process killed at the end
 - spybot: a Cities & Knights bot that plays the spy whenever it may
 - terminalhelpers: driving a terminal table as a person does
+- tideskit: Turning Tides ships, each seat's cards, whole positions and knowledge states
 - toygames: small games that exercise the engine contract without a real game
+- transportkit: short heartbeats, `Run` (drives an in-process host and records its events), conditions
+  over those events, a transport joiner in a child process whose key is known before it starts
+- walks: a random outcome of any chance point, deals included, for full-knowledge random walks
 
 Scripts the tests run as child processes, by path (each says how to call it):
 

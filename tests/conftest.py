@@ -1,11 +1,17 @@
-"""Test-wide settings.
+"""Test-wide settings, and the fixtures the test modules share (the helpers they share are in
+tests/support/; no test module imports another).
 
 The app shows a scene's exception on screen instead of closing (client/app.py, `App.failed`); in
 the tests a scene's exception must fail the test that caused it, so it is raised again here unless a
 test asks for the on-screen error (tests/test_client_errors.py unsets the variable).
+
+Fixtures: `recorded` (a bot game's signed replay, recorded once per run), `netns` (skips, with the
+reason, where network namespaces cannot be made) and `netns_pair` (two fresh namespaces joined by a
+veth pair).
 """
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -70,6 +76,32 @@ def recorded(tmp_path_factory):
         return target
 
     return record
+
+
+# ---------------------------------------------------------------------------------------------- network namespaces
+
+@pytest.fixture(scope="session")
+def netns() -> None:
+    """Skips the test, with the reason, where network namespaces cannot be made (not Linux, not root, no
+    iproute2); asked once per worker."""
+    from support.nethelpers import netns_unavailable
+
+    reason = netns_unavailable()
+    if reason:
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def netns_pair(request, netns) -> Iterator[list[tuple[str, str]]]:
+    """Two fresh network namespaces joined by a veth pair, [(namespace, address), (namespace, address)]
+    (support.nethelpers.namespaces), deleted after the test; skips where they cannot be made. The link
+    carries multicast (mDNS discovery) unless the test is marked `@pytest.mark.netns(multicast=False)`."""
+    from support.nethelpers import namespaces
+
+    marker = request.node.get_closest_marker("netns")
+    multicast = marker.kwargs.get("multicast", True) if marker else True
+    with namespaces(2, multicast=multicast) as pair:
+        yield pair
 
 
 # NETPLAY_TEST_CPU=FILE: each test's wall time and CPU seconds (this worker, and the child processes it

@@ -144,13 +144,14 @@ def _netem_unavailable() -> str | None:
     return None
 
 
-@pytest.mark.netns
+@pytest.mark.netns(multicast=False)
 @pytest.mark.parametrize("game", ["quedah-merchant", "turning-tides"] if LONG else ["quedah-merchant"])
-def test_two_hosts_over_a_lossy_reordering_link(tmp_path: Path, game: str) -> None:
+def test_two_hosts_over_a_lossy_reordering_link(tmp_path: Path, game: str, netns_pair) -> None:
     reason = _netem_unavailable()
     if reason:
         pytest.skip(reason)
-    with namespaces(2) as [(ns_a, ip_a), (ns_b, _)], processes() as procs:
+    [(ns_a, ip_a), (ns_b, _)] = netns_pair
+    with processes() as procs:
         for ns in (ns_a, ns_b):
             dev = subprocess.run([*in_netns(ns), "ip", "-o", "link"], capture_output=True, text=True).stdout
             veth = re.search(r"\d+: (npv\w+)@", dev).group(1)

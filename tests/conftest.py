@@ -5,9 +5,9 @@ The app shows a scene's exception on screen instead of closing (client/app.py, `
 the tests a scene's exception must fail the test that caused it, so it is raised again here unless a
 test asks for the on-screen error (tests/test_client_errors.py unsets the variable).
 
-Fixtures: `recorded` (a bot game's signed replay, recorded once per run), `netns` (skips, with the
-reason, where network namespaces cannot be made) and `netns_pair` (two fresh namespaces joined by a
-veth pair).
+Fixtures: `recorded` (a bot game's signed replay, recorded once per run), `home` (NETPLAY_HOME in the
+test's temporary directory), `netns` (skips, with the reason, where network namespaces cannot be made)
+and `netns_pair` (two fresh namespaces joined by a veth pair).
 """
 
 import os
@@ -78,7 +78,14 @@ def recorded(tmp_path_factory):
     return record
 
 
-# ---------------------------------------------------------------------------------------------- network namespaces
+# ---------------------------------------------------------------------------------------------- homes and namespaces
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """NETPLAY_HOME is tmp_path/home (keys, pins, lobby settings) for the test; returns tmp_path."""
+    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
+    return tmp_path
+
 
 @pytest.fixture(scope="session")
 def netns() -> None:

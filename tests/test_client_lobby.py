@@ -32,12 +32,6 @@ from replays.stepping import Stepper
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
-@pytest.fixture()
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    return tmp_path
-
-
 def _key(app: App, key: int, mod: int = 0) -> None:
     app.step([pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="")], 16)
 

@@ -28,12 +28,6 @@ from netplay import discovery
 from netplay.discovery import HostInfo
 
 
-@pytest.fixture()
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    return tmp_path
-
-
 def _lobby(home, size=(1280, 720)) -> tuple[App, LobbyScene]:
     app = App(size)
     lobby = LobbyScene(home / "replays", browse=False)

@@ -35,12 +35,6 @@ from replays.local import record_match
 from replays.stepping import Stepper
 
 
-@pytest.fixture()
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    return tmp_path
-
-
 def _key(app: App, key: int, text: str = "") -> None:
     app.step([pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=text)], 16)
 

@@ -39,11 +39,7 @@ from replays.local import SignedMatch  # noqa: E402
 from replays.reader import read_replay  # noqa: E402
 from replays.writer import ReplayWriter  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("home")   # every test: NETPLAY_HOME in its temporary directory (conftest.py)
 
 
 class AnyBot(BotDecider):

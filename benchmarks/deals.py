@@ -1,4 +1,4 @@
-"""The shared secret deck on the wire: four peers on loopback deal Toy Deck (tests/deckgame.py) with
+"""The shared secret deck on the wire: four peers on loopback deal Toy Deck (tests/support/deckgame.py) with
 bots; the host times every deal from the moment it is awaited (the frame before its first strip is
 in) to the moment its last strip is accepted, i.e. three strips from three other peers in seat order,
 each checked by the host. Reported against the raw ZeroMQ round trip measured in the same run, with
@@ -23,8 +23,8 @@ from benchmarks.measure import Figure, libraries  # noqa: E402
 
 def _joiner(address: str, home: str, games: int) -> None:
     os.environ["NETPLAY_HOME"] = home
-    from deckgame import DECK_GAME
-    from game_peer import DeckBot
+    from support.deckgame import DECK_GAME
+    from support.game_peer import DeckBot
 
     import engines
     from netplay.identity import Identity
@@ -37,8 +37,8 @@ def _joiner(address: str, home: str, games: int) -> None:
 
 
 def measure(games: int = 3) -> dict:
-    from deckgame import DECK_GAME
-    from game_peer import DeckBot
+    from support.deckgame import DECK_GAME
+    from support.game_peer import DeckBot
 
     import engines
     from netplay.host import HostSession

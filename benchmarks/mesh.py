@@ -1,5 +1,5 @@
 """The cost of the joiners' direct links (the mesh) against the star they replaced, measured in the same
-run: four peers on loopback (a host and three joiner processes) play Toy Deck (tests/deckgame.py, moves
+run: four peers on loopback (a host and three joiner processes) play Toy Deck (tests/support/deckgame.py, moves
 and secret deals) twice, once with every pair of joiners linked directly and once with no joiner
 reachable by another, so that everything goes through the host's relay as in protocol 2's star.
 
@@ -34,8 +34,8 @@ PEERS = 4
 def _joiner(address: str, home: str, games: int, direct: bool, out: Any) -> None:
     """One joiner process: plays, then reports what it sent (messages and bytes, to the host and direct)."""
     os.environ["NETPLAY_HOME"] = home
-    from deckgame import DECK_GAME
-    from game_peer import DeckBot
+    from support.deckgame import DECK_GAME
+    from support.game_peer import DeckBot
 
     import engines
     from netplay.identity import Identity
@@ -64,8 +64,8 @@ def _joiner(address: str, home: str, games: int, direct: bool, out: Any) -> None
 
 def measure(direct: bool, games: int = 2) -> dict[str, Any]:
     """One session of `games` games of Toy Deck with four peers, direct links on or off."""
-    from deckgame import DECK_GAME
-    from game_peer import DeckBot
+    from support.deckgame import DECK_GAME
+    from support.game_peer import DeckBot
 
     import engines
     from netplay.host import HostSession

@@ -3,7 +3,7 @@
 An adversary holds its seat's keys and knows what its machine knows, so it can sign anything: it hooks
 its machine's outgoing effects (drop, delay, alter, duplicate messages), its incoming messages, its
 decisions and its own frames, and may inject messages at any tick. The same classes drive a lying peer
-over real processes (tests/session_peer.py hooks one into a real `HostSession` / `JoinSession`), so an
+over real processes (tests/support/session_peer.py hooks one into a real `HostSession` / `JoinSession`), so an
 attack the simulator explores can be played against the real `netplay host` / `netplay join`.
 
 A strategy is named by a spec, `name[:arg[:arg]]` (`parse`): e.g. `withhold:chain:3` (its third chain
@@ -114,7 +114,7 @@ class Adversary:
         return book.ledger.awaited()
 
     def say(self, line: str) -> None:
-        """What the liar does, for a person reading a run (tests/session_peer.py prints it)."""
+        """What the liar does, for a person reading a run (tests/support/session_peer.py prints it)."""
         self.lines = getattr(self, "lines", [])
         self.lines.append(f"cheat: {line}")
 

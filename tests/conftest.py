@@ -1,15 +1,23 @@
-"""Test-wide settings.
+"""Test-wide settings, and the fixtures the test modules share (the helpers they share are in
+tests/support/; no test module imports another).
 
 The app shows a scene's exception on screen instead of closing (client/app.py, `App.failed`); in
 the tests a scene's exception must fail the test that caused it, so it is raised again here unless a
 test asks for the on-screen error (tests/test_client_errors.py unsets the variable).
+
+Fixtures: `recorded` (a bot game's signed replay, recorded once per run), `home` (NETPLAY_HOME in the
+test's temporary directory), `netns` (skips, with the reason, where network namespaces cannot be made)
+and `netns_pair` (two fresh namespaces joined by a veth pair).
 """
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
 os.environ.setdefault("NETPLAY_SCENE_ERRORS", "raise")
+# the shared helpers (tests/support/) report a failed assert as a test module does: what each side held
+pytest.register_assert_rewrite("support")
 
 #: the longest tests (by CPU) start first, so that a parallel run (scripts/test: pytest-xdist, one test at a time) does
 #: not end waiting on one of them while the other workers are idle
@@ -69,6 +77,39 @@ def recorded(tmp_path_factory):
         return target
 
     return record
+
+
+# ---------------------------------------------------------------------------------------------- homes and namespaces
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """NETPLAY_HOME is tmp_path/home (keys, pins, lobby settings) for the test; returns tmp_path."""
+    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
+    return tmp_path
+
+
+@pytest.fixture(scope="session")
+def netns() -> None:
+    """Skips the test, with the reason, where network namespaces cannot be made (not Linux, not root, no
+    iproute2); asked once per worker."""
+    from support.nethelpers import netns_unavailable
+
+    reason = netns_unavailable()
+    if reason:
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def netns_pair(request, netns) -> Iterator[list[tuple[str, str]]]:
+    """Two fresh network namespaces joined by a veth pair, [(namespace, address), (namespace, address)]
+    (support.nethelpers.namespaces), deleted after the test; skips where they cannot be made. The link
+    carries multicast (mDNS discovery) unless the test is marked `@pytest.mark.netns(multicast=False)`."""
+    from support.nethelpers import namespaces
+
+    marker = request.node.get_closest_marker("netns")
+    multicast = marker.kwargs.get("multicast", True) if marker else True
+    with namespaces(2, multicast=multicast) as pair:
+        yield pair
 
 
 # NETPLAY_TEST_CPU=FILE: each test's wall time and CPU seconds (this worker, and the child processes it

@@ -6,31 +6,20 @@ import json
 import random
 
 import pytest
-import quick
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import quick
+from support.walks import chance_value
 
 import engines
 from bots import for_game as bots_for
 from bots import make as make_bots
 from bots.lib import RandomBot, sample_outcome
 from bots.selfplay import play_match
-from engines.chance import deal_from_bytes, remaining_cards
 from engines.game import DRAW_ANSWERS
 from engines.referee import replay_steps
 
 CASES = [(gid, p) for gid, g in engines.GAMES.items() for p in g.players]
-
-
-def chance_value(game, state, chance, rng: random.Random, dealt: dict[tuple[str, int], list[int]]):
-    """A random outcome of `chance` for a full-knowledge walk: a deal drawn from the cards left (as the
-    referee does; `dealt` remembers each deck epoch's cards), anything else by `sample_outcome`."""
-    if chance.kind != "deal":
-        return sample_outcome(game, state, rng)
-    cards = dealt.setdefault((chance.deck, chance.epoch), [])
-    value = deal_from_bytes(chance, rng.randbytes(32), remaining_cards(chance.pool, cards))
-    cards.append(value)
-    return value
 
 
 def test_registry_is_consistent():

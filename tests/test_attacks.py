@@ -1,5 +1,5 @@
-"""The adversarial suite over real processes: one lying peer (tests/session_peer.py --cheat ...) against
-honest `netplay host` / `netplay join` processes, one attack at a time, as listed in tests/attack_table.py
+"""The adversarial suite over real processes: one lying peer (tests/support/session_peer.py --cheat ...) against
+honest `netplay host` / `netplay join` processes, one attack at a time, as listed in tests/support/attack_table.py
 (which also writes the table of docs/security.md). For each: the honest peers exit with the status the
 table gives, print what it says they print, `netplay replay verify` of their replays gives the table's
 verdict, blames the liar exactly when the table says so and names its rule; verify over every copy of
@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from attack_table import ATTACKS, DOC, Attack, current, render
-from cpuclock import Budget
-from sessionhelpers import cli_host, cli_join, peer, processes, replays_of
+from support.attack_table import ATTACKS, DOC, Attack, current, render
+from support.cpuclock import Budget
+from support.sessionhelpers import cli_host, cli_join, peer, processes, replays_of
 
 import engines
 from replays.audit import Verdict, audit_file
@@ -85,7 +85,7 @@ def _run(tmp: Path, a: Attack, game: str) -> tuple[list, object, list[Path], Pat
 
 
 def _wait_for(proc, text: str, timeout: float = 30.0) -> None:
-    budget = Budget(timeout)   # CPU seconds (tests/cpuclock.py)
+    budget = Budget(timeout)   # CPU seconds (tests/support/cpuclock.py)
     while text not in proc.out and not budget.over():
         assert proc.proc.poll() is None, proc.describe()
         time.sleep(0.05)
@@ -136,15 +136,7 @@ def test_attack(tmp_path: Path, a: Attack, game: str) -> None:
 
 def test_the_security_doc_shows_this_table() -> None:
     assert DOC.exists(), "docs/security.md is missing"
-    assert current() == render(), ("docs/security.md's attack table differs from tests/attack_table.py: run "
-                                   "`python tests/attack_table.py --write`")
+    assert current() == render(), ("docs/security.md's attack table differs from tests/support/attack_table.py: run "
+                                   "`python tests/support/attack_table.py --write`")
     text = DOC.read_text()
     assert "## Transport attacks" in text
-
-
-def test_every_row_has_a_test() -> None:
-    ids = {a.id for a in ATTACKS}
-    assert len(ids) == len(ATTACKS)
-    import test_attacks_ledger
-    ledger_rows = {a.id for a in ATTACKS if a.where == "ledger"}
-    assert ledger_rows == set(test_attacks_ledger.ATTACKS_HERE), ledger_rows ^ set(test_attacks_ledger.ATTACKS_HERE)

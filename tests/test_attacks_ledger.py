@@ -1,4 +1,4 @@
-"""The in-process rows of tests/attack_table.py, for every game: seats of one signed match in this
+"""The in-process rows of tests/support/attack_table.py, for every game: seats of one signed match in this
 process (replays.local.SignedMatch), one of them lying at a point the game reaches. The honest seats'
 ledgers (the very code a live peer runs) refuse the frame: a frame that cannot be attributed or does
 not belong is rejected and changes nothing (the game then completes and verifies); a signed frame that
@@ -11,9 +11,9 @@ import os
 from collections.abc import Callable
 
 import pytest
-import quick
-from attack_table import BY_ID, Attack
-from test_ledger import CARDS, GAMES, LyingBot, LyingCards, forge, play_out
+from support import quick
+from support.attack_table import ATTACKS, BY_ID, Attack
+from support.ledgerkit import CARDS, GAMES, LyingBot, LyingCards, forge, play_out
 
 import engines
 from bots.lib import RandomBot
@@ -456,6 +456,15 @@ def _cases() -> list:
 @pytest.mark.parametrize(("a", "game_id"), _cases())
 def test_attack(a: Attack, game_id: str) -> None:
     ATTACKS_HERE[a.id](game_id, a)
+
+
+def test_every_row_has_a_test() -> None:
+    """Every row of tests/support/attack_table.py has one id, and each in-process row is played here (the
+    others by tests/test_attacks.py, over real processes)."""
+    ids = {a.id for a in ATTACKS}
+    assert len(ids) == len(ATTACKS)
+    ledger_rows = {a.id for a in ATTACKS if a.where == "ledger"}
+    assert ledger_rows == set(ATTACKS_HERE), ledger_rows ^ set(ATTACKS_HERE)
 
 
 @pytest.mark.parametrize("blamed", [0, 1])

@@ -13,7 +13,7 @@ from bots.lib import RandomBot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_ledger import GAMES, forge, run_until  # noqa: E402
+from support.ledgerkit import GAMES, forge, run_until  # noqa: E402
 
 import engines  # noqa: E402
 from client.cli import main  # noqa: E402

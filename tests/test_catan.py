@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from catanhelpers import (
+from support.catanhelpers import (
     G,
     R,
     cards,

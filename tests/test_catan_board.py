@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
-from catanhelpers import G, moves, play
+from support.catanhelpers import G, moves, play
 
 from engines.catan import board as B
 from engines.catan.cards import HARBOUR_TYPES, TERRAINS

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from catanhelpers import G, bot_game, moves, play, position, with_inner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.catanhelpers import G, bot_game, moves, play, position, with_inner
 
 from bots import make as make_bots
 from bots.catan import RandomBot, SmartBot

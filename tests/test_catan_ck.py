@@ -3,7 +3,7 @@ metropolis immunity, reduced cities), metropolises and the set-up."""
 
 from __future__ import annotations
 
-from test_catan_ck_helpers import (
+from support.catan_ck import (
     G,
     R,
     cards,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from catanhelpers import bot_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_catan_ck_helpers import G, give_progress, moves, play, position, with_ext
+from support.catan_ck import G, give_progress, moves, play, position, with_ext
+from support.catanhelpers import bot_game
 
 from bots import make as make_bots
 from bots.catan_ck import RandomBot, SmartBot

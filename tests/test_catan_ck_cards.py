@@ -5,7 +5,7 @@ the decks' refill epochs."""
 from __future__ import annotations
 
 import pytest
-from test_catan_ck_helpers import (
+from support.catan_ck import (
     G,
     cards,
     ck_put,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from quick import LONG
-from test_catan_ck_helpers import G, drive
+from support.catan_ck import G, drive
+from support.quick import LONG
 
 from bots import make as make_bots
 from bots.selfplay import play_match

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from quick import LONG
-from test_catan_ck_helpers import EagerBot
+from support.catan_ck import EagerBot
+from support.quick import LONG
 
 import engines
 from replays.audit import run_ledger

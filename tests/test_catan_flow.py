@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from catanhelpers import G, R, cards, give_dev, hand_of, knowledge, moves, play, position, with_inner
+from support.catanhelpers import G, R, cards, give_dev, hand_of, knowledge, moves, play, position, with_inner
 
 from engines.catan import dev
 from engines.catan.state import DISCARD, FINAL_REVEAL, MAIN, OVER, PRE_ROLL, RESPOND, ROBBER, SETUP_SETTLE

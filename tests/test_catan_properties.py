@@ -9,9 +9,9 @@ import random
 from dataclasses import replace
 
 import pytest
-from catanhelpers import G
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.catanhelpers import G
 
 from bots import make as make_bots
 from bots.selfplay import play_match
@@ -179,7 +179,7 @@ def test_seeded_bot_games_end_and_every_seat_agrees_at_every_step():
     """Many whole games of smart and random bots (1,000 with NETPLAY_LONG=1), each seat's knowledge state
     checked against the full-knowledge one at every step: every game ends, with a winner or by the round
     limit, and no seat's view ever disagrees."""
-    from quick import LONG
+    from support.quick import LONG
 
     from bots.selfplay import run_many
 

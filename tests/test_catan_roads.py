@@ -3,7 +3,7 @@ by another player's building) and the award rule (tie, break, set aside)."""
 
 from __future__ import annotations
 
-from catanhelpers import G, play, position
+from support.catanhelpers import G, play, position
 
 from engines.catan.board import EDGE_BIT, HEX_SIDES, NODE_BIT
 from engines.catan.roads import award_longest, road_length

@@ -7,8 +7,8 @@ write down what the engines already did."""
 
 from __future__ import annotations
 
-import catanhelpers as base
-from test_catan_ck_helpers import (
+from support import catanhelpers as base
+from support.catan_ck import (
     G,
     cards,
     ck_put,

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pygame
 import pytest
-from catanhelpers import G, position, with_inner
-from clickplay import _button, _click, table_at
-from clickplay import fits as _fits
-from clickplay import sent as _sent
-from cpuclock import Budget
+from support.catanhelpers import G, position, with_inner
+from support.clickplay import _button, _click, table_at
+from support.clickplay import fits as _fits
+from support.clickplay import sent as _sent
+from support.cpuclock import Budget
 
 import bots
 from client.actions import ActionBuilder

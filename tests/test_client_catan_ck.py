@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import _button, _click, table_at
-from clickplay import fits as _fits
-from clickplay import sent as _sent
-from test_catan_ck_helpers import EagerBot, G, ck_put, position, with_ext, with_inner
+from support.catan_ck import EagerBot, G, ck_put, position, with_ext, with_inner
+from support.clickplay import _button, _click, table_at
+from support.clickplay import fits as _fits
+from support.clickplay import sent as _sent
 
 import bots
 from client.app import App

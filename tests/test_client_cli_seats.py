@@ -7,10 +7,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import cpuclock
 import pytest
-from cpuclock import finished
-from sessionhelpers import CLI, ROOT, Proc, cli_host, cli_join, processes, replays_of, same_result
+from support import cpuclock
+from support.cpuclock import finished
+from support.sessionhelpers import CLI, ROOT, Proc, cli_host, cli_join, processes, replays_of, same_result
 
 from replays.reader import read_replay
 

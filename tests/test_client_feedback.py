@@ -13,7 +13,7 @@ import re
 
 import pygame
 import pytest
-from clickplay import ARTIFACTS, _click, _play_one
+from support.clickplay import ARTIFACTS, _click, _play_one
 
 import engines
 from client.actions import ActionBuilder

@@ -14,7 +14,6 @@ import random
 import time
 
 import pygame
-import pytest
 
 import engines
 from bots.lib import RandomBot
@@ -30,12 +29,6 @@ from replays.local import record_match
 from replays.stepping import Stepper
 
 STEP_MS = 50   # the simulated time of one loop iteration (the real loop's POLL_MS at rest)
-
-
-@pytest.fixture()
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    return tmp_path
 
 
 def _lazy(app: App, seconds: float, events=None) -> int:

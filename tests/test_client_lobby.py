@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import _button, _click, _colours, _pixels, _play_one
-from cpuclock import Budget, finished, until
-from quick import long_only
-from sessionhelpers import cli_host, processes
+from support.clickplay import _button, _click, _colours, _pixels, _play_one
+from support.cpuclock import Budget, finished, until
+from support.quick import long_only
+from support.sessionhelpers import cli_host, processes
 
 import engines
 from client.app import App
@@ -31,12 +31,6 @@ from replays.local import record_match
 from replays.stepping import Stepper
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
-
-
-@pytest.fixture()
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    return tmp_path
 
 
 def _key(app: App, key: int, mod: int = 0) -> None:
@@ -448,7 +442,7 @@ def test_a_killed_peer_resumes_from_the_lobbys_replay_list(tmp_path, monkeypatch
     button; a click brings the seat back (the host on its port, the joiner to its host), a person
     plays it on by clicks to the end, and both copies are valid and alike. A finished game has no
     such button."""
-    from sessionhelpers import cli_join, same_result
+    from support.sessionhelpers import cli_join, same_result
 
     with processes() as procs:
         host = cli_host(tmp_path, "loyal-captain", "--bot", "random", "--bot-delay", "0.15", "-q", tag="host")

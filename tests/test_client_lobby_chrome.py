@@ -16,8 +16,8 @@ import time
 
 import pygame
 import pytest
-from clickplay import _click, drawn_texts, shots
-from cpuclock import Budget
+from support.clickplay import _click, drawn_texts, shots
+from support.cpuclock import Budget
 
 from client import settings
 from client.app import App
@@ -26,12 +26,6 @@ from client.scenes.lobby import CLOCKS, SETTINGS, LobbyScene
 from client.scenes.table import TableScene
 from netplay import discovery
 from netplay.discovery import HostInfo
-
-
-@pytest.fixture()
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    return tmp_path
 
 
 def _lobby(home, size=(1280, 720)) -> tuple[App, LobbyScene]:
@@ -118,7 +112,7 @@ def test_the_lobby_remembers_its_settings(home):
     _press(app, lobby, "delay:")
     _type(app, lobby.name_inputs[1], "Anna")
     _type(app, lobby.address, "127.0.0.1:9")            # joined (and refused: nobody is there)
-    budget = Budget(30)   # CPU seconds (tests/cpuclock.py)
+    budget = Budget(30)   # CPU seconds (tests/support/cpuclock.py)
     while lobby.joining is not None and not budget.over():
         app.step([], 16)
         time.sleep(0.02)
@@ -191,7 +185,7 @@ def test_hot_seat_players_are_named(home):
     table = app.scene
     assert isinstance(table, TableScene)
     try:
-        budget = Budget(30)   # CPU seconds (tests/cpuclock.py)
+        budget = Budget(30)   # CPU seconds (tests/support/cpuclock.py)
         while not budget.over() and not table.ctl.started:
             app.step([], 16)
             time.sleep(0.02)
@@ -231,7 +225,7 @@ def test_hosting_shows_the_address_to_give_and_can_be_cancelled_or_joined(home, 
     hosting = app.scene
     assert isinstance(hosting, HostingScene)
     with bot_peers(hosting.ctl.session, "random", None, delay_s=0):
-        budget = Budget(30)   # CPU seconds (tests/cpuclock.py)
+        budget = Budget(30)   # CPU seconds (tests/support/cpuclock.py)
         while not budget.over() and isinstance(app.scene, HostingScene):
             app.step([], 16)
             time.sleep(0.02)

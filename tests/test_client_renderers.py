@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import _button, _colours, _pixels, _play_one
-from cpuclock import measure
-from quick import long_only
+from support.clickplay import _button, _colours, _pixels, _play_one
+from support.cpuclock import measure
+from support.quick import long_only
 
 import engines
 from client.app import App

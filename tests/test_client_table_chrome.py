@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import _button, _click, drawn_texts, shots
-from sessionhelpers import cli_host, processes
+from support.clickplay import _button, _click, drawn_texts, shots
+from support.sessionhelpers import cli_host, processes
 
 import engines
 from bots.lib import RandomBot
@@ -33,12 +33,6 @@ from engines.core import COMMON_ACTIONS
 from netplay.session import QueueDecider
 from replays.local import record_match
 from replays.stepping import Stepper
-
-
-@pytest.fixture()
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    return tmp_path
 
 
 def _key(app: App, key: int, text: str = "") -> None:

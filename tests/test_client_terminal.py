@@ -105,7 +105,7 @@ def test_every_game_has_a_compact_board(gid: str) -> None:
 
 def test_the_catan_board_names_each_count_by_its_resource() -> None:
     """Hands and the bank are counts in the spec's canonical order (brick, lumber, wool, grain, ore)."""
-    from catanhelpers import position
+    from support.catanhelpers import position
 
     view = engines.get("catan").view(position(players=3, s0=dict(settlements=[12], hand="2brick+1wool+3ore")), 0)
     text = board(view, ["ann", "bob", "cy"], me=0)
@@ -126,7 +126,7 @@ def test_watch_prints_moves_in_words_and_a_board() -> None:
 @pytest.mark.parametrize("gid,roll", [("ploc", "roll of the three free dice: "), ("catan", "roll of the two dice: ")],
                          ids=["ploc", "catan"])
 def test_a_local_table_logs_chance_in_words_as_watch_does(gid: str, roll: str) -> None:
-    from terminalhelpers import decisions, table
+    from support.terminalhelpers import decisions, table
 
     ctl, term, printed = table(gid, seed=2)
     for shown in decisions(ctl, term, printed, 40):   # the first listed choice each time: to the rolls
@@ -244,7 +244,7 @@ def test_every_listed_choice_can_be_typed_as_listed(gid: str) -> None:
     verb, a node of a place list, a word of the common actions), typed as shown, is taken as that very
     choice, never as another one (Catan's `accept` and `decline` were taken for the draw's answers).
     And the listing hides nothing: every legal game action is numbered, or in a summed-up verb."""
-    from terminalhelpers import decisions, table
+    from support.terminalhelpers import decisions, table
 
     catan = gid.startswith("catan")
     ctl, term, out = table(gid, seed=3, players=4 if catan else None)

@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
-from catanhelpers import position
-from terminalhelpers import decisions, listing, table
+from support.catanhelpers import position
+from support.terminalhelpers import decisions, listing, table
 
 import engines
 from client.controller import LocalController
@@ -90,8 +90,8 @@ def test_the_map_read_back_gives_the_island_its_pieces_and_harbours() -> None:
 
 
 def test_the_map_of_cities_and_knights_shows_knights_walls_and_the_merchant() -> None:
-    from test_catan_ck_helpers import G, with_ext
-    from test_catan_ck_helpers import position as ck_position
+    from support.catan_ck import G, with_ext
+    from support.catan_ck import position as ck_position
 
     state = ck_position(3, s0=dict(cities=[23, 31], walls=[31], knights={29: (2, True), 13: (1, False)}),
                         s1=dict(cities=[28], settlements=[40]))

@@ -8,7 +8,7 @@ import hashlib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from toygames import DuelGame, NimGame
+from support.toygames import DuelGame, NimGame
 
 import engines
 from engines.core import (

@@ -1,4 +1,4 @@
-"""The shared secret deck through the ledger (protocol 2), proven on Toy Deck (tests/deckgame.py): every
+"""The shared secret deck through the ledger (protocol 2), proven on Toy Deck (tests/support/deckgame.py): every
 dealt card is the drawer's secret, the audit decrypts every one, and each attack on the deck
 (docs/security.md, "The shared deck and the spy's look") is caught, live or by the audit, naming the right seat
 and rule."""
@@ -10,8 +10,8 @@ import random
 from collections import Counter
 
 import pytest
-from deckgame import DECK, DECK_GAME, NAMES, POOL
-from test_ledger import forge, play_out
+from support.deckgame import DECK, DECK_GAME, NAMES, POOL, Drawer
+from support.ledgerkit import forge, play_out
 
 from bots.lib import RandomBot
 from engines.core import Chance
@@ -22,18 +22,6 @@ from replays.ledger import Dispute, Ledger
 from replays.local import SignedMatch, record_match, replay_bytes
 
 GAMES = {DECK_GAME.id: DECK_GAME}
-
-
-class Drawer:
-    """Draws whenever it can, plays a card once it holds two (so decks run out and refill)."""
-
-    name = "drawer"
-
-    def choose(self, game, state, seat, legal, rng):
-        plays = [a for a in legal if a.startswith("play")]
-        if "draw" in legal and (len(plays) < 2 or rng.random() < 0.5):
-            return "draw"
-        return rng.choice(plays or ["pass"])
 
 
 def _match(players: int, seed: int, bots=None) -> SignedMatch:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import _click
+from support.clickplay import _click
 
 import bots
 from client.app import App

@@ -5,7 +5,7 @@ machine's own loopback does not carry multicast and no test may send anywhere el
 from __future__ import annotations
 
 import pytest
-from nethelpers import DISCOVERY_SCRIPT, Peer, in_netns, namespaces, netns_unavailable
+from support.nethelpers import DISCOVERY_SCRIPT, Peer, in_netns, namespaces, netns_unavailable
 from zeroconf import ServiceInfo
 
 from netplay.discovery import SERVICE, HostInfo, _host_info, _instance_name, _txt

@@ -14,9 +14,9 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from cpuclock import Budget
-from nethelpers import DISCOVERY_SCRIPT, Peer, in_netns, namespaces, netns_unavailable
-from test_transport import Run
+from support.cpuclock import Budget
+from support.nethelpers import DISCOVERY_SCRIPT, Peer, in_netns, namespaces, netns_unavailable
+from support.transportkit import Run
 from zeroconf import ServiceInfo
 
 from client import cli_net
@@ -173,7 +173,7 @@ def connect(ident: Identity, address: str, known: KnownPeers, host: HostTranspor
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     poller = Run(host)
-    budget = Budget(8)   # CPU seconds (tests/cpuclock.py)
+    budget = Budget(8)   # CPU seconds (tests/support/cpuclock.py)
     while thread.is_alive() and not budget.over():
         poller.turn(20)
     thread.join(1)

@@ -1,7 +1,7 @@
 """Faults, not lies: a peer killed with SIGKILL at a random moment, a lossy network, a disk that fills
 up or a replay directory that cannot be written.
 
-kill -9: seeded games whose every input is fixed (tests/session_peer.py --inputs: session id, seeds
+kill -9: seeded games whose every input is fixed (tests/support/session_peer.py --inputs: session id, seeds
 and every bot decision derive from the seed), so an interrupted game can be compared with an
 uninterrupted one. The survivor's replay is a valid prefix; every frame a joiner acknowledged is in its
 file; a killed peer, joiner or host (`host --resume`, on the port its joiner knows), resumes and the
@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 import pytest
-from cpuclock import Budget
-from nethelpers import in_netns, namespaces, netns_unavailable
-from sessionhelpers import CLI, Proc, cli_host, cli_join, peer, processes, replays_of, same_result
+from support.cpuclock import Budget
+from support.nethelpers import in_netns, namespaces, netns_unavailable
+from support.sessionhelpers import CLI, Proc, cli_host, cli_join, peer, processes, replays_of, same_result
 
 import engines
 from replays.audit import audit_file
@@ -60,7 +60,7 @@ def _play(tmp: Path, game: str, inputs: str, tag: str, kill: tuple[str, int] | N
         procs.append(join)
         if kill is not None:
             victim, after = (host if kill[0] == "host" else join), kill[1]
-            budget = Budget(60)   # CPU seconds (tests/cpuclock.py)
+            budget = Budget(60)   # CPU seconds (tests/support/cpuclock.py)
             while not budget.over() and victim.proc.poll() is None:
                 files = replays_of(victim)
                 if files and len(_frames(files[0])) >= after:
@@ -144,13 +144,14 @@ def _netem_unavailable() -> str | None:
     return None
 
 
-@pytest.mark.netns
+@pytest.mark.netns(multicast=False)
 @pytest.mark.parametrize("game", ["quedah-merchant", "turning-tides"] if LONG else ["quedah-merchant"])
-def test_two_hosts_over_a_lossy_reordering_link(tmp_path: Path, game: str) -> None:
+def test_two_hosts_over_a_lossy_reordering_link(tmp_path: Path, game: str, netns_pair) -> None:
     reason = _netem_unavailable()
     if reason:
         pytest.skip(reason)
-    with namespaces(2) as [(ns_a, ip_a), (ns_b, _)], processes() as procs:
+    [(ns_a, ip_a), (ns_b, _)] = netns_pair
+    with processes() as procs:
         for ns in (ns_a, ns_b):
             dev = subprocess.run([*in_netns(ns), "ip", "-o", "link"], capture_output=True, text=True).stdout
             veth = re.search(r"\d+: (npv\w+)@", dev).group(1)

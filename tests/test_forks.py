@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_ledger import CARDS, GAMES, forge, play_out, run_until
+from support.ledgerkit import CARDS, GAMES, forge, play_out, run_until
 
 from bots.lib import RandomBot
 from replays.certs import sign_cert

@@ -14,10 +14,10 @@ import tracemalloc
 from collections import Counter
 
 import pytest
-from cpuclock import measure
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_all_games import chance_value
+from support.cpuclock import measure
+from support.walks import chance_value
 
 import engines
 from bots.lib import RandomBot

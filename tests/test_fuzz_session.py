@@ -24,9 +24,9 @@ from typing import Any
 
 import msgpack
 import pytest
-from fuzzcounts import report_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.fuzzcounts import report_counts
 
 from netplay import wire
 from netplay.protocol import effects as fx

@@ -28,11 +28,11 @@ from typing import Any
 import msgpack
 import pytest
 import zmq
-from cpuclock import Budget, measure
-from fuzzcounts import report_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_transport import HB, LIVE, Run, has, joiner, key_of
+from support.cpuclock import Budget, measure
+from support.fuzzcounts import report_counts
+from support.transportkit import HB, LIVE, Run, has, joiner, key_of
 
 from netplay import transport as tr
 from netplay import wire
@@ -113,7 +113,7 @@ def inputs(valid: st.SearchStrategy[bytes], big: int) -> st.SearchStrategy[bytes
 def never_blocks(what: str) -> Iterator[None]:
     """A handler runs on the transport's one thread, so it must neither wait nor compute long: at most
     0.1 s of its own CPU time, and at most 0.5 s asleep (on a socket, a lock, a timer). Both are this
-    thread's own clocks (tests/cpuclock.py): waiting for a core while other processes hold the shared
+    thread's own clocks (tests/support/cpuclock.py): waiting for a core while other processes hold the shared
     ones counts in neither, so a busy machine does not fail it; a handler that waits is still caught."""
     with measure() as spent:
         yield

@@ -1,5 +1,5 @@
 """A seat's hand shown to one other seat only (a spy's look: the `peek` and `show` frames and the
-`seen` attachment, replays.look), proven on Toy Deck with spy=on (tests/deckgame.py) and on Catan:
+`seen` attachment, replays.look), proven on Toy Deck with spy=on (tests/support/deckgame.py) and on Catan:
 Cities & Knights with spy=private: only the spy learns the hand, the card it takes is proven to come
 from that hand, and every lie by the spy or by the spied seat is a dispute naming it, live or by the
 audit."""
@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from deckgame import DECK_GAME, NAMES
-from spybot import SpyFirst
-from test_ledger import forge, play_out
+from support.deckgame import DECK_GAME, NAMES
+from support.ledgerkit import forge, play_out
+from support.spybot import SpyFirst
 
 import engines
 from bots.lib import RandomBot

@@ -6,10 +6,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import cpuclock
 import pytest
-from cpuclock import finished
-from sessionhelpers import CLI, ROOT, Proc, processes, verdict
+from support import cpuclock
+from support.cpuclock import finished
+from support.sessionhelpers import CLI, ROOT, Proc, processes, verdict
 
 
 def _run(tmp: Path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:

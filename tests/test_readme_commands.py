@@ -14,9 +14,9 @@ peer name is an empty string): IndexError, and the host's session thread died wi
   address twenty times in a row, join by discovery, and two Pygame lobbies, one hosting by its button and
   the other joining the game from its LAN list. Each peer has its own NETPLAY_HOME and no test-only flag.
   Multicast never leaves this machine: every advertised host runs inside a network namespace the test
-  made (tests/nethelpers.py); where namespaces cannot be made, those tests skip and say why.
+  made (tests/support/nethelpers.py); where namespaces cannot be made, those tests skip and say why.
 
-Every wait is on an event (a line, a process's exit) bounded by CPU seconds (tests/cpuclock.py), with a
+Every wait is on an event (a line, a process's exit) bounded by CPU seconds (tests/support/cpuclock.py), with a
 generous cap on the clock for a hang.
 """
 
@@ -35,9 +35,9 @@ from pathlib import Path
 
 import pytest
 import zmq
-from cpuclock import Budget, finished
-from nethelpers import Peer, in_netns, namespaces, netns_unavailable
-from sessionhelpers import CLI, ROOT, Proc, cli_join, processes, replays_of, same_result
+from support.cpuclock import Budget, finished
+from support.nethelpers import LOBBY_SCRIPT, Peer, in_netns, namespaces
+from support.sessionhelpers import CLI, ROOT, Proc, cli_join, processes, replays_of, same_result
 
 from netplay import transport as tr
 from replays.audit import audit_file
@@ -46,15 +46,7 @@ from replays.reader import read_replay
 LONG = os.environ.get("NETPLAY_LONG") == "1"
 ROUNDS = 50 if LONG else 20
 ARTIFACTS = Path(__file__).parent / "artifacts"
-LOBBY_PEER = Path(__file__).with_name("lobby_peer.py")
 JOIN_WITH = re.compile(r"join with: netplay join (\S+):(\d+)/([0-9a-f-]+)")
-
-
-@pytest.fixture(scope="module")
-def netns() -> None:
-    reason = netns_unavailable()
-    if reason:
-        pytest.skip(reason)
 
 
 # ------------------------------------------------------------------------------------------ descriptors
@@ -361,11 +353,12 @@ def test_host_and_join_by_address_as_the_readme_says_many_times(tmp_path, netns)
 @pytest.mark.netns
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_join_by_discovery_as_the_readme_says(tmp_path, netns):
+def test_join_by_discovery_as_the_readme_says(tmp_path, netns_pair):
     """`netplay host loyal-captain --bot random` in one namespace and `netplay join --bot random` (no address:
     it looks on the LAN) in another, the two joined by a veth pair: the joiner finds the host by zeroconf
     across the link and both play to the end; both replays verify."""
-    with namespaces(2, multicast=True) as [(ns_a, ip_a), (ns_b, _)], processes() as procs:
+    [(ns_a, ip_a), (ns_b, _)] = netns_pair
+    with processes() as procs:
         host = _readme_host(tmp_path / "host", ns_a)
         procs.append(host)
         address = _line(host, JOIN_WITH)
@@ -386,43 +379,44 @@ def test_join_by_discovery_as_the_readme_says(tmp_path, netns):
 @pytest.mark.netns
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_the_lobby_hosts_and_another_lobby_joins_from_its_lan_list(tmp_path, netns):
-    """Two Pygame lobbies (tests/lobby_peer.py, discovery on), each its own NETPLAY_HOME, in one namespace:
+def test_the_lobby_hosts_and_another_lobby_joins_from_its_lan_list(tmp_path, netns_pair):
+    """Two Pygame lobbies (tests/support/lobby_peer.py, discovery on), each its own NETPLAY_HOME, in one namespace:
     one clicks "host on the LAN" for Loyal Captain, the other waits until the game is in its list of LAN
     games and clicks its "join"; both play their seat by clicks to the end and leave; both replays verify.
     The namespace has a veth link (a second namespace at its other end): a lobby hosting on 0.0.0.0
     advertises the machine's LAN addresses, and a namespace with nothing but loopback has none."""
     shot = ARTIFACTS / "readme-lobby-lan-game.png"
     shot.unlink(missing_ok=True)
-    with namespaces(2, multicast=True) as [(ns, ip), _]:
-        def lobby(role: str, *extra: str) -> Peer:
-            env = ["env", f"NETPLAY_HOME={tmp_path / role}", "SDL_VIDEODRIVER=dummy", "SDL_AUDIODRIVER=dummy"]
-            return Peer([role, "loyal-captain", *extra], prefix=[*in_netns(ns), *env], script=LOBBY_PEER)
+    [(ns, ip), _] = netns_pair
 
-        peers: list[Peer] = []
-        try:
-            host = lobby("host")
-            peers.append(host)
-            assert host.event("lobby", timeout=30)["discovery"], host.seen
-            hosting = host.event("hosting", timeout=30)
-            assert hosting["note"] == "" and hosting["addresses"][0].startswith(f"{ip}:"), hosting
-            joiner = lobby("join", "--screenshot", str(shot))
-            peers.append(joiner)
-            assert joiner.event("lobby", timeout=30)["discovery"], joiner.seen
-            found = joiner.event("found", timeout=30)
-            assert [h["address"] for h in found["hosts"]] == hosting["addresses"], (found, hosting)
-            joiner.event("screenshot", timeout=10)
-            assert joiner.event("table", timeout=30)["seat"] == 1
-            assert host.event("table", timeout=30)["seat"] == 0
-            over = [peer.event("over", timeout=120) for peer in peers]
-            assert over[0]["result"] == over[1]["result"], over
-            left = [peer.event("left", timeout=30) for peer in peers]
-            for peer in peers:
-                assert finished(peer.proc, 30) == 0, peer.stderr[-3000:]
-            assert "Traceback" not in host.stderr + joiner.stderr, host.stderr + joiner.stderr
-        finally:
-            for peer in peers:
-                peer.kill()
+    def lobby(role: str, *extra: str) -> Peer:
+        env = ["env", f"NETPLAY_HOME={tmp_path / role}", "SDL_VIDEODRIVER=dummy", "SDL_AUDIODRIVER=dummy"]
+        return Peer([role, "loyal-captain", *extra], prefix=[*in_netns(ns), *env], script=LOBBY_SCRIPT)
+
+    peers: list[Peer] = []
+    try:
+        host = lobby("host")
+        peers.append(host)
+        assert host.event("lobby", timeout=30)["discovery"], host.seen
+        hosting = host.event("hosting", timeout=30)
+        assert hosting["note"] == "" and hosting["addresses"][0].startswith(f"{ip}:"), hosting
+        joiner = lobby("join", "--screenshot", str(shot))
+        peers.append(joiner)
+        assert joiner.event("lobby", timeout=30)["discovery"], joiner.seen
+        found = joiner.event("found", timeout=30)
+        assert [h["address"] for h in found["hosts"]] == hosting["addresses"], (found, hosting)
+        joiner.event("screenshot", timeout=10)
+        assert joiner.event("table", timeout=30)["seat"] == 1
+        assert host.event("table", timeout=30)["seat"] == 0
+        over = [peer.event("over", timeout=120) for peer in peers]
+        assert over[0]["result"] == over[1]["result"], over
+        left = [peer.event("left", timeout=30) for peer in peers]
+        for peer in peers:
+            assert finished(peer.proc, 30) == 0, peer.stderr[-3000:]
+        assert "Traceback" not in host.stderr + joiner.stderr, host.stderr + joiner.stderr
+    finally:
+        for peer in peers:
+            peer.kill()
     files = [Path(event["replay"]) for event in left]
     assert files[0].parent == tmp_path / "host" / "replays" and files[1].parent == tmp_path / "join" / "replays"
     _verify(files)

@@ -15,7 +15,7 @@ from bots.lib import RandomBot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_ledger import CARDS, GAMES, LyingBot, LyingCards, play_out, run_until  # noqa: E402
+from support.ledgerkit import CARDS, GAMES, LyingBot, LyingCards, play_out, run_until  # noqa: E402
 
 from engines.core import Game  # noqa: E402
 from replays import codec  # noqa: E402

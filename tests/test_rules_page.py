@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from clickplay import _click
+from support.clickplay import _click
 
 import engines
 from client.app import App

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import msgpack
 import pytest
-from cpuclock import Budget
+from support.cpuclock import Budget
 
 from bots.lib import RandomBot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_ledger import CARDS  # noqa: E402
+from support.ledgerkit import CARDS  # noqa: E402
 
 import engines  # noqa: E402
 from bots.decider import BotDecider  # noqa: E402
@@ -39,11 +39,7 @@ from replays.local import SignedMatch  # noqa: E402
 from replays.reader import read_replay  # noqa: E402
 from replays.writer import ReplayWriter  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "home"))
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("home")   # every test: NETPLAY_HOME in its temporary directory (conftest.py)
 
 
 class AnyBot(BotDecider):
@@ -169,7 +165,7 @@ def test_a_person_plays_through_the_net_controller(tmp_path: Path, threaded: boo
     assert ctl.wait(lambda: ctl.started, 120)
     assert ctl.game.id == "madagaskar" and ctl.seat == 0 and ctl.players == 2
     ctl.chat("hello there")
-    budget = Budget(60)   # CPU seconds (tests/cpuclock.py)
+    budget = Budget(60)   # CPU seconds (tests/support/cpuclock.py)
     moves = 0
     while ctl.result() is None and not budget.over():
         ctl.poll(int(time.monotonic() * 1000))   # a no-op with the thread; the session's step without
@@ -229,7 +225,7 @@ def test_a_full_game_and_the_hosts_own_key_are_refused(tmp_path: Path) -> None:
         first = _join(host.address, QueueDecider(), tmp_path, "first")
         with pytest.raises(Refused, match="own key"):
             JoinSession(host.identity, QueueDecider(), host.address, replay_dir=tmp_path / "x")
-        budget = Budget(10)   # CPU seconds (tests/cpuclock.py)
+        budget = Budget(10)   # CPU seconds (tests/support/cpuclock.py)
         while first.phase == "lobby" and not budget.over():
             first.step(20)
         with pytest.raises(Refused, match="every seat is taken|full"):

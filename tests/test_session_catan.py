@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from nethelpers import in_netns, namespaces, netns_unavailable
-from quick import long_only
-from sessionhelpers import deck_peer, processes, replays_of
+from support.nethelpers import in_netns
+from support.quick import long_only
+from support.sessionhelpers import deck_peer, processes, replays_of
 
 from replays.audit import run_ledger
 from replays.reader import read_replay
@@ -85,13 +85,11 @@ def test_a_hot_seat_peer_with_two_people_beside_two_bot_peers(tmp_path: Path, ga
         assert "you are seats 0, 1" in host.out
 
 
-@pytest.mark.netns
+@pytest.mark.netns(multicast=False)
 @pytest.mark.parametrize("game", GAMES)
-def test_two_machines_each_with_a_person_and_a_bot(tmp_path: Path, game: str) -> None:
-    reason = netns_unavailable()
-    if reason:
-        pytest.skip(reason)
-    with namespaces(2) as [(ns_a, ip_a), (ns_b, _)], processes() as procs:
+def test_two_machines_each_with_a_person_and_a_bot(tmp_path: Path, game: str, netns_pair) -> None:
+    [(ns_a, ip_a), (ns_b, _)] = netns_pair
+    with processes() as procs:
         host = deck_peer(tmp_path, "host", *_short(game), "--bind", ip_a, "--also", "1", "--humans", "1",
                          "--bot", "smart", tag="host", prefix=in_netns(ns_a))
         procs.append(host)

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from sessionhelpers import cli_host, cli_join, processes, replays_of, same_result
+from support.sessionhelpers import cli_host, cli_join, processes, replays_of, same_result
 
 from replays.header import Terms
 from replays.reader import read_replay

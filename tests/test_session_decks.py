@@ -1,4 +1,4 @@
-"""The shared secret deck over the network, proven on Toy Deck (tests/deckgame.py): four peers through
+"""The shared secret deck over the network, proven on Toy Deck (tests/support/deckgame.py): four peers through
 the host's relay, a peer holding two seats, a joiner killed in the middle of a shuffle round and
 resumed, a seat that vanishes, and a rematch. Every replay verifies and every card a seat saw is the
 card the audit decrypts."""
@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-from cpuclock import Budget
-from sessionhelpers import deck_peer, processes, replays_of
+from support.cpuclock import Budget
+from support.sessionhelpers import deck_peer, processes, replays_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from deckgame import DECK_GAME  # noqa: E402
+from support.deckgame import DECK_GAME  # noqa: E402
 
 from replays.reader import read_replay  # noqa: E402
 from replays.stepping import Stepper  # noqa: E402
@@ -122,7 +122,7 @@ def test_a_joiner_killed_in_a_shuffle_round_resumes_and_the_game_completes(tmp_p
         address = host.address()
         joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(3)]
         procs.extend(joiners)
-        budget = Budget(60)   # CPU seconds (tests/cpuclock.py)
+        budget = Budget(60)   # CPU seconds (tests/support/cpuclock.py)
         while not budget.over():   # until a shuffle round is under way but not finished
             files = replays_of(host)
             kinds = [f.kind for f in read_replay(files[0]).frames] if files else []
@@ -150,7 +150,7 @@ def test_a_seat_that_vanishes_forfeits_and_the_others_cosign(tmp_path: Path) -> 
         address = host.address()
         joiners = [deck_peer(tmp_path, "join", address, tag=f"join{i}") for i in range(3)]
         procs.extend(joiners)
-        budget = Budget(60)   # CPU seconds (tests/cpuclock.py)
+        budget = Budget(60)   # CPU seconds (tests/support/cpuclock.py)
         while not budget.over() and not (replays_of(host) and
                                                    len(read_replay(replays_of(host)[0]).frames) > 20):
             time.sleep(0.02)

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from cpuclock import Budget
-from sessionhelpers import CLI, ROOT, cli_host, cli_join, peer, processes, replays_of, same_result, verdict
+from support.cpuclock import Budget
+from support.sessionhelpers import CLI, ROOT, cli_host, cli_join, peer, processes, replays_of, same_result, verdict
 
 from replays.reader import read_replay
 
@@ -33,7 +33,7 @@ def test_a_joiner_killed_mid_game_resumes_and_the_game_goes_on(tmp_path: Path) -
         address = host.address()
         joiner = cli_join(tmp_path, address, "--bot", "random", "--bot-delay", "0.01")
         procs.append(joiner)
-        budget = Budget(30)   # CPU seconds (tests/cpuclock.py)
+        budget = Budget(30)   # CPU seconds (tests/support/cpuclock.py)
         while not budget.over():
             files = replays_of(joiner)
             if files and _frames(files[0]) >= 30:

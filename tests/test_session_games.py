@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from quick import long_only, option_args
-from sessionhelpers import cli_host, cli_join, processes, replays_of, same_result
+from support.quick import long_only, option_args
+from support.sessionhelpers import cli_host, cli_join, processes, replays_of, same_result
 
 import engines
 

@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from cpuclock import Budget
-from nethelpers import in_netns, namespaces, netns_unavailable
-from sessionhelpers import CLI, Proc, cli_join, processes, replays_of, same_result
+from support.cpuclock import Budget
+from support.nethelpers import in_netns
+from support.sessionhelpers import CLI, Proc, cli_join, processes, replays_of, same_result
 
 from replays.codec import FormatError
 from replays.reader import read_replay
@@ -20,15 +20,9 @@ from replays.reader import read_replay
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def need_netns() -> None:
-    reason = netns_unavailable()
-    if reason:
-        pytest.skip(reason)
-
-
-def test_two_peers_in_two_namespaces_find_each_other_and_play(tmp_path: Path) -> None:
-    with namespaces(2, multicast=True) as [(ns_a, ip_a), (ns_b, ip_b)], processes() as procs:
+def test_two_peers_in_two_namespaces_find_each_other_and_play(tmp_path: Path, netns_pair) -> None:
+    [(ns_a, ip_a), (ns_b, ip_b)] = netns_pair
+    with processes() as procs:
         home = tmp_path / "host"
         host = Proc([*CLI, "host", "loyal-captain", "--bind", ip_a, "--port", "0", "--bot", "random", "--quiet",
                      "--no-fsync", "--replay-dir", str(home / "replays")], home, "host", prefix=in_netns(ns_a))
@@ -55,11 +49,13 @@ def _frames_in(proc: Proc) -> int:
         return 0
 
 
-def test_a_host_killed_mid_game_across_two_namespaces_resumes(tmp_path: Path) -> None:
+@pytest.mark.netns(multicast=False)
+def test_a_host_killed_mid_game_across_two_namespaces_resumes(tmp_path: Path, netns_pair) -> None:
     """Catan, three seats: the host's machine (two bot seats) in one namespace, a joiner in the other.
     The host's process is killed with SIGKILL mid-game; `netplay host --resume` brings it back on the
     same address and port, the joiner reconnects by itself, and both copies end valid and alike."""
-    with namespaces(2) as [(ns_a, ip_a), (ns_b, _)], processes() as procs:
+    [(ns_a, ip_a), (ns_b, _)] = netns_pair
+    with processes() as procs:
         home = tmp_path / "host"
         common = ["--bot", "smart", "--quiet", "--no-fsync", "--replay-dir", str(home / "replays")]
         host = Proc([*CLI, "host", "catan", "--players", "3", "--seats", "0,1", "--bind", ip_a, "--port", "0",
@@ -68,7 +64,7 @@ def test_a_host_killed_mid_game_across_two_namespaces_resumes(tmp_path: Path) ->
         address = host.address()
         joiner = cli_join(tmp_path, address, "--bot", "smart", "--quiet", prefix=in_netns(ns_b))
         procs.append(joiner)
-        budget = Budget(120)   # CPU seconds (tests/cpuclock.py)
+        budget = Budget(120)   # CPU seconds (tests/support/cpuclock.py)
         while not budget.over() and _frames_in(host) < 60 and host.proc.poll() is None:
             time.sleep(0.05)
         assert host.proc.poll() is None, f"the game ended before the kill\n{host.describe()}"

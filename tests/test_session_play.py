@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sessionhelpers import cli_host, cli_join, peer, processes, replays_of, same_result
+from support.sessionhelpers import cli_host, cli_join, peer, processes, replays_of, same_result
 
 import engines
 from replays.stepping import Stepper

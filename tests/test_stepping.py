@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_ledger import GAMES  # noqa: E402
+from support.ledgerkit import GAMES  # noqa: E402
 
 from client.cli import main  # noqa: E402
 from client.textview import render_view  # noqa: E402

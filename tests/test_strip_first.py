@@ -5,8 +5,8 @@ What must still hold: it sends its strip only once its own ledger has accepted (
 before; a false strip before it is disputed exactly as before, naming the liar, and nothing is sent
 after it.
 
-Four peers on loopback, in threads, on Toy Deck (tests/deckgame.py) with bots that draw whenever they
-can (test_decks.Drawer)."""
+Four peers on loopback, in threads, on Toy Deck with bots that draw whenever they can (both in
+tests/support/deckgame.py: `DECK_GAME`, `Drawer`)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from deckgame import DECK_GAME  # noqa: E402
-from test_decks import Drawer  # noqa: E402
+from support.deckgame import DECK_GAME, Drawer  # noqa: E402
 
 import engines  # noqa: E402
 from bots.decider import BotDecider  # noqa: E402
@@ -37,7 +36,7 @@ GAMES = {DECK_GAME.id: DECK_GAME}
 
 
 class _Drawing(BotDecider):
-    """test_decks' Drawer, seeded: draws whenever it can, so deals come at once and nobody resigns."""
+    """Toy Deck's Drawer, seeded: draws whenever it can, so deals come at once and nobody resigns."""
 
     def prepare(self, game) -> None:
         self.bot = Drawer()

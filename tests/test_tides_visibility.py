@@ -10,7 +10,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_tides import G, knowledge, picks, position, ship, side
+from support.tideskit import G, knowledge, picks, position, ship, side
 
 from bots import make as make_bots
 from bots.lib import RandomBot

@@ -1,5 +1,5 @@
 """The transport between real processes over loopback: the host runs in the test process, each
-joiner in a child (tests/transport_peer.py). Heartbeats are shortened so liveness tests are quick."""
+joiner in a child (tests/support/transport_peer.py). Heartbeats are shortened so liveness tests are quick."""
 
 from __future__ import annotations
 
@@ -13,64 +13,13 @@ from pathlib import Path
 import msgpack
 import pytest
 import zmq
-from cpuclock import Budget, finished, measure
-from nethelpers import Peer
+from support.cpuclock import Budget, finished, measure
+from support.transportkit import HB, LIVE, Run, eventually, has, joiner, key_of
 
 from netplay import transport as tr
 from netplay.identity import Identity, KnownPeers
 from netplay.transport import ConnectFailed, HostTransport, Incoming, JoinTransport, parse_address
 from replays.crypto import fingerprint, verify
-
-HB = 0.2          # heartbeat for these tests; a peer is gone after HB * LIVE seconds of silence
-LIVE = 3
-
-
-class Run:
-    """Drives the in-process host: polls, records events, echoes b"echo:" messages like the peer script.
-    `until` waits for a condition over the events seen since the previous `until` returned; pass
-    `run.turn` as `during=` while waiting on a child, so the host keeps answering heartbeats."""
-
-    def __init__(self, host: HostTransport, echo: bool = True):
-        self.host, self.echo, self.events, self.mark = host, echo, [], 0
-
-    def turn(self, timeout_ms: int = 5) -> None:
-        for ev in self.host.poll(timeout_ms):
-            self.events.append(ev)
-            if self.echo and ev.kind == "message" and ev.data.startswith(b"echo:"):
-                self.host.send(ev.peer, ev.data)
-
-    def until(self, cond: Callable[[list[Incoming]], bool], timeout: float = 10.0,
-              pids: tuple[int, ...] | None = None) -> list[Incoming]:
-        """Bounded by `timeout` CPU seconds of this process and its children (or only `pids` of them): a
-        busy machine stretches the wait on the clock, not the work (tests/cpuclock.py); or by a hang's
-        cap on the clock."""
-        budget = Budget(timeout, pids, wall_cap=max(60.0, 10 * timeout))
-        while not cond(self.events[self.mark:]):
-            if budget.over():
-                raise AssertionError(f"host did not see the expected events within {timeout} s of CPU "
-                                     f"({budget.spent():.1f} s spent); saw {self.events[self.mark:]}")
-            self.turn(50)
-        new, self.mark = self.events[self.mark:], len(self.events)
-        return new
-
-
-def has(kind: str, key: bytes | None = None, data: bytes | None = None) -> Callable[[list[Incoming]], bool]:
-    return lambda evs: any(e.kind == kind and (key is None or e.peer == key) and (data is None or e.data == data)
-                           for e in evs)
-
-
-def eventually(cond: Callable[[], bool], during: Callable[[], object], timeout: float = 5.0) -> None:
-    """Wait (bounded: `timeout` CPU seconds of this process and its children, or a hang's cap on the
-    clock) until `cond()` holds, calling `during` meanwhile (the host keeps polling)."""
-    budget = Budget(timeout, wall_cap=max(60.0, 10 * timeout))
-    while not cond():
-        assert not budget.over(), f"not within {timeout} s of CPU"
-        during()
-
-
-def joiner(address: str, home: Path, name: str = "jo", *extra: str) -> Peer:
-    return Peer(["join", address, "--home", str(home), "--name", name, "--heartbeat", str(HB),
-                 "--liveness", str(LIVE), "--lifetime", "60", *extra])
 
 
 @pytest.fixture
@@ -84,11 +33,6 @@ def host(host_identity: Identity, tmp_path: Path):
                       known_peers=KnownPeers(tmp_path / "host_known.json"))
     yield h
     h.close()
-
-
-def key_of(home: Path, name: str) -> bytes:
-    """The joiner child loads (or makes) its key from `home/keys`; make it first to know it."""
-    return Identity.load(home / "keys", name=name).public_key
 
 
 def test_parse_address() -> None:
@@ -484,7 +428,7 @@ def test_no_host_is_a_clear_error(tmp_path: Path) -> None:
     with measure() as spent, pytest.raises(ConnectFailed, match=f"127.0.0.1:{port} within 0.7 s"):
         JoinTransport(Identity.generate("j"), f"127.0.0.1:{port}", KnownPeers(), connect_timeout_s=0.7)
     # it waited out its timeout and no more: this thread's time asleep and computing, which other
-    # processes on a busy machine do not lengthen (tests/cpuclock.py)
+    # processes on a busy machine do not lengthen (tests/support/cpuclock.py)
     assert spent.blocked < 0.7 + 1.5 and spent.cpu < 1.5, spent
 
 

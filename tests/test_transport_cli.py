@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from nethelpers import in_netns, namespaces, netns_unavailable
-from sessionhelpers import CLI, ROOT
+from support.nethelpers import in_netns, namespaces
+from support.sessionhelpers import CLI, ROOT
 
 from netplay import transport as tr
 from netplay.identity import Identity
@@ -116,10 +116,7 @@ def test_resolve_needs_no_lookup_for_addresses() -> None:
 
 
 @pytest.mark.netns
-def test_a_name_the_name_service_does_not_know_fails_at_once(tmp_path: Path) -> None:
-    reason = netns_unavailable()
-    if reason:
-        pytest.skip(reason)
+def test_a_name_the_name_service_does_not_know_fails_at_once(tmp_path: Path, netns) -> None:
     with namespaces(1) as [(ns, _)]:   # "at once": long before its connect timeout of 10 minutes
         run = _run(tmp_path, "join", "no-such-host.invalid:5000", "--bot", "random", "--connect-timeout", "600",
                    prefix=tuple(in_netns(ns)), timeout=120)

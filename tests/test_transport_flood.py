@@ -1,10 +1,10 @@
-"""Handshake exhaustion, for real: a flooder process (tests/flood_peer.py) opens 80 connections that
+"""Handshake exhaustion, for real: a flooder process (tests/support/flood_peer.py) opens 80 connections that
 each send a HELLO (or a bootstrap request) every 20 ms, while a real joiner process connects, or a
 seated joiner comes back. Protocol 1 kept 64 half-done handshakes and evicted the oldest, so such a
 flood locked real joiners out; protocol 2 keeps no state before AUTH and bounds costly work per
 source address. Everything runs on loopback (127.0.0.2 plays another machine), every flood stops by
 itself (after a minute, if the test has not stopped it yet), and every wait is bounded: by the CPU the
-host and the real joiner spend, not by the clock, which a busy machine stretches (tests/cpuclock.py).
+host and the real joiner spend, not by the clock, which a busy machine stretches (tests/support/cpuclock.py).
 "A few seconds" on an idle machine (the time from the joiner's start to "joined") is printed."""
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from nethelpers import Peer
-from test_transport import HB, LIVE, Run, has, joiner, key_of
+from support.nethelpers import FLOOD_SCRIPT, Peer
+from support.transportkit import HB, LIVE, Run, has, joiner, key_of
 
 from netplay import transport as tr
 from netplay.identity import Identity
 from netplay.transport import HostTransport
 
-FLOOD_SCRIPT = Path(__file__).with_name("flood_peer.py")
 CONNECTIONS, INTERVAL = 80, 0.02
 WITHIN_S = 5.0            # CPU seconds of the host and the joiner, from starting the joiner to "joined"
 FLOOD_S = 60.0            # a flood's longest life: the tests stop it once the joiner is in

@@ -7,7 +7,7 @@ and, where the system does not allow enough files, closes the oldest idle connec
 holding the most once its budget is used.
 
 The host runs in its own process started with a soft limit of 1024 (`transport_peer.py --files`), the
-attacker in another (`tests/idle_peer.py`: plain sockets that send nothing or the first 10 bytes of a
+attacker in another (`tests/support/idle_peer.py`: plain sockets that send nothing or the first 10 bytes of a
 ZMTP greeting, or ZeroMQ connections that finish their handshake and then say nothing), a real joiner
 in a third. Everything is on loopback, every wait is bounded, and the attacker ends by itself."""
 
@@ -20,15 +20,14 @@ import time
 from pathlib import Path
 
 import pytest
-from cpuclock import Budget
-from nethelpers import Peer
-from test_transport import Run
+from support.cpuclock import Budget
+from support.nethelpers import IDLE_SCRIPT, Peer
+from support.transportkit import Run
 
 from netplay import transport as tr
 from netplay.identity import Identity
 from netplay.transport import HostTransport, JoinTransport, Refused
 
-IDLE_SCRIPT = Path(__file__).with_name("idle_peer.py")
 SEAT_WITHIN_S = 3.0      # the issue's aim: a real joiner gets in within 3 s whatever else is connected
 MANY = 10_000
 
@@ -121,7 +120,8 @@ def test_a_joiner_gets_a_seat_among_ten_thousand_idle_connections(tmp_path: Path
         gone = closed_within(attacker, MANY, tr.HANDSHAKE_IVL_MS / 1000 + tr.UNAUTH_LIFETIME_S + 10)
         print(f"{MANY} {mode} connections on {which}: the host held {held['peak']} at most, a joiner was seated "
               f"{took:.2f} s after it started, every attack connection was closed {gone:.1f} s later")
-        budget = Budget(3)   # the host forgets what ZeroMQ reported closed at its next sweep (CPU s, tests/cpuclock.py)
+        # the host forgets what ZeroMQ reported closed at its next sweep (CPU s, tests/support/cpuclock.py)
+        budget = Budget(3)
         while (after := scene.stats())["bootstrap"] + after["encrypted"] > 1:
             assert not budget.over(), after                # the joiner's, and nothing of the attack
             time.sleep(0.3)
@@ -210,7 +210,7 @@ def test_a_name_that_is_not_printable_is_refused_with_the_reason() -> None:
         outcome.clear()
         thread = threading.Thread(target=connect, daemon=True)
         thread.start()
-        budget = Budget(10)   # CPU seconds (tests/cpuclock.py)
+        budget = Budget(10)   # CPU seconds (tests/support/cpuclock.py)
         while thread.is_alive() and not budget.over():
             run.turn(20)
         thread.join(1)

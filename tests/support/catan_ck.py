@@ -1,4 +1,4 @@
-"""Shared helpers of the Cities & Knights tests (no tests here): positions built directly on the inner
+"""Shared helpers of the Cities & Knights tests: positions built directly on the inner
 state, hands in the spec's notation, progress hands, and a referee driver with an eager bot that plays
 the C&K actions (improvements, knights, cards) far more often than a uniform random bot would."""
 
@@ -8,9 +8,7 @@ import random
 from dataclasses import replace
 from functools import partial
 
-import catanhelpers as base
 import pytest
-from catanhelpers import hand_of, seat_put, with_inner  # noqa: F401 (hand_of: re-exported to the C&K tests)
 
 import engines
 from engines.catan.board import EDGE_BIT, NODE_BIT
@@ -21,11 +19,11 @@ from engines.catan_ck.state import PHand
 from engines.contract import COMMON_ACTIONS, HIDDEN, IllegalAction
 from engines.game import State
 from engines.referee import Referee
+from support import catanhelpers as base
+from support.catanhelpers import hand_of, seat_put, with_inner  # noqa: F401 (hand_of: re-exported to the C&K tests)
 
 G = engines.get("catan-ck")
 R = G.rules
-
-__test__ = False
 
 
 def cards(text: str) -> tuple[int, ...]:

@@ -18,15 +18,19 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from cpuclock import Budget
+from support.cpuclock import Budget
 
 PEER_SCRIPT = Path(__file__).with_name("transport_peer.py")
 DISCOVERY_SCRIPT = Path(__file__).with_name("discovery_peer.py")
-ROOT = PEER_SCRIPT.parent.parent
+#: the other scripts a `Peer` runs (JSON lines out and in): attackers that flood or hold connections, a lobby
+FLOOD_SCRIPT = Path(__file__).with_name("flood_peer.py")
+IDLE_SCRIPT = Path(__file__).with_name("idle_peer.py")
+LOBBY_SCRIPT = Path(__file__).with_name("lobby_peer.py")
+ROOT = PEER_SCRIPT.resolve().parents[2]
 
 
 class Peer:
-    """A tests/transport_peer.py (or discovery_peer.py) child: JSON events out, JSON commands in."""
+    """A tests/support/transport_peer.py (or discovery_peer.py) child: JSON events out, JSON commands in."""
 
     def __init__(self, args: Sequence[str], prefix: Sequence[str] = (), script: Path = PEER_SCRIPT):
         env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
@@ -58,7 +62,7 @@ class Peer:
     def expect(self, predicate: Callable[[dict], bool], timeout: float = 10.0, what: str = "",
                during: Callable[[], object] | None = None) -> dict:
         """Wait for an event; `during` is called meanwhile (the test's own host must keep polling). The
-        wait is bounded by `timeout` CPU seconds of this process and its children (tests/cpuclock.py:
+        wait is bounded by `timeout` CPU seconds of this process and its children (tests/support/cpuclock.py:
         a busy machine stretches it on the clock, not in work), or by a hang's cap on the clock."""
         budget = Budget(timeout, wall_cap=max(60.0, 10 * timeout))
         while True:

@@ -17,6 +17,6 @@ def report_counts(request: pytest.FixtureRequest, title: str, runs: dict[str, in
         with capture.global_and_fixture_disabled():
             reporter.write_line("")
             reporter.write_line(text)
-    out = Path(__file__).with_name("artifacts")
+    out = Path(__file__).parents[1] / "artifacts"   # tests/artifacts
     out.mkdir(exist_ok=True)
     (out / filename).write_text(text + "\n")

@@ -1,12 +1,13 @@
 """An attacker in its own process that holds many connections to a host and says nothing, on loopback only.
 
-    python tests/idle_peer.py idle     HOST PORT [--connections N] [--sources K] [--duration S]
-    python tests/idle_peer.py greeting HOST PORT ...   (each sends the first 10 bytes of a ZMTP greeting: half-open)
-    python tests/idle_peer.py silent   HOST PORT [--server-key Z85] ...
-                                       (each completes the ZMTP handshake, NULL or with --server-key CURVE,
-                                        then says nothing: ZeroMQ answers the host's heartbeats and
-                                        connects again whenever the host closes one, as a persistent
-                                        attacker would)
+    python tests/support/idle_peer.py idle     HOST PORT [--connections N] [--sources K] [--duration S]
+    python tests/support/idle_peer.py greeting HOST PORT ...   (each sends the first 10 bytes of a ZMTP
+                                                                greeting: half-open)
+    python tests/support/idle_peer.py silent   HOST PORT [--server-key Z85] ...
+                                               (each completes the ZMTP handshake, NULL or with --server-key
+                                                CURVE, then says nothing: ZeroMQ answers the host's heartbeats
+                                                and connects again whenever the host closes one, as a
+                                                persistent attacker would)
 
 `idle` and `greeting` use plain sockets; `silent` one ZeroMQ DEALER connected N times (from N loopback
 source addresses, since ZeroMQ connects only once to one endpoint). `--sources K` spreads the

@@ -1,7 +1,7 @@
 """A peer of the shared-deck and full-table tests: `netplay host/join` for any game, or Toy Deck
-(tests/deckgame.py, which lives only in the tests), holding one or more seats: bots, or "humans" (a
+(tests/support/deckgame.py, which lives only in the tests), holding one or more seats: bots, or "humans" (a
 QueueDecider fed from another thread, as the UI feeds it). Prints `join with: ...` (host) and
-`outcome CODE MESSAGE` at the end, like tests/session_peer.py."""
+`outcome CODE MESSAGE` at the end, like tests/support/session_peer.py."""
 
 from __future__ import annotations
 
@@ -14,11 +14,9 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from deckgame import DECK_GAME  # noqa: E402
-from spybot import SpyDecider  # noqa: E402
+# run by path: the repository root and tests/ (for `from support.x import ...`) go first on the path
+TESTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 
 import engines  # noqa: E402
 from bots.decider import BotDecider  # noqa: E402
@@ -28,6 +26,8 @@ from netplay.host import HostSession  # noqa: E402
 from netplay.identity import Identity, KnownPeers  # noqa: E402
 from netplay.joiner import JoinSession  # noqa: E402
 from netplay.session import QueueDecider  # noqa: E402
+from support.deckgame import DECK_GAME  # noqa: E402
+from support.spybot import SpyDecider  # noqa: E402
 
 
 class DeckBot(BotDecider):

@@ -1,7 +1,7 @@
 """A session peer in its own process that can lie, for the session tests.
 
-    python tests/session_peer.py host GAME --home DIR [options]
-    python tests/session_peer.py join ADDRESS --home DIR [options]
+    python tests/support/session_peer.py host GAME --home DIR [options]
+    python tests/support/session_peer.py join ADDRESS --home DIR [options]
 
 It plays like `netplay host/join --bot random` (and prints `join with: ADDRESS` the same way), but:
   --cheat SPEC                lie as the adversary strategy SPEC of simulator/adversary.py does (the same
@@ -41,8 +41,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# run by path: the repository root and tests/ (for `from support.x import ...`) go first on the path
+TESTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 
 import engines  # noqa: E402
 from bots.decider import BotDecider  # noqa: E402
@@ -181,9 +182,8 @@ def main() -> int:
     if args.role == "host":
         game_id = args.target
         if args.toy:
-            from toygames import NimGame
-
             from engines.core import Game
+            from support.toygames import NimGame
             engines.GAMES["toy-nim"] = Game(NimGame())
             game_id, decider = "toy-nim", _ToyGameDecider("random")
         if args.rules_version is not None:

@@ -23,7 +23,7 @@ class SpyFirst:
 
 
 class SpyDecider(BotDecider):
-    """`--bot spy` of tests/game_peer.py."""
+    """`--bot spy` of tests/support/game_peer.py."""
 
     def prepare(self, game) -> None:
         self.bot = SpyFirst()

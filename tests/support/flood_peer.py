@@ -1,11 +1,11 @@
 """An attacker in its own process: many unauthenticated connections flooding a host, on loopback only.
 
-    python tests/flood_peer.py hello HOST CURVE_PORT --server-key Z85 [--source IP] [--connections 80]
-                               [--interval 0.02] [--duration 6] [--key HEX]
-    python tests/flood_peer.py auth  ...   (as hello, and every CHALLENGE is answered with an AUTH that
-                                            carries the cookie and a junk signature)
-    python tests/flood_peer.py card HOST BOOT_PORT [--source IP] ...   (bootstrap requests on port P)
-    python tests/flood_peer.py garbage HOST CURVE_PORT --server-key Z85 ...   (random bytes of random kinds)
+    python tests/support/flood_peer.py hello HOST CURVE_PORT --server-key Z85 [--source IP] [--connections 80]
+                                       [--interval 0.02] [--duration 6] [--key HEX]
+    python tests/support/flood_peer.py auth  ...   (as hello, and every CHALLENGE is answered with an AUTH
+                                                    that carries the cookie and a junk signature)
+    python tests/support/flood_peer.py card HOST BOOT_PORT [--source IP] ...   (bootstrap requests on port P)
+    python tests/support/flood_peer.py garbage HOST CURVE_PORT --server-key Z85 ...   (random bytes of random kinds)
 
 Each connection sends one message every --interval seconds until --duration is over or a line
 arrives on stdin. `--source` binds the connections to another loopback address (127.0.0.2 stands
@@ -30,7 +30,9 @@ from pathlib import Path
 import msgpack
 import zmq
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# run by path: the repository root and tests/ (for `from support.x import ...`) go first on the path
+TESTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 
 from netplay import transport as tr  # noqa: E402
 

@@ -7,7 +7,10 @@ each, wins. A seat may resign (3+ seats: its hand leaves the game unseen).
 
 Option `spy` = "on": a seat may instead `spy <seat>` on a seat holding cards: that seat's hand is
 shown to the spy alone (a `show` chance point, the protocol's private look), then the spy plays
-`steal <card>`, a card it saw: the card scores for the spy and goes to the discard pile."""
+`steal <card>`, a card it saw: the card scores for the spy and goes to the discard pile.
+
+`Drawer` is a bot of it that draws whenever it can and plays once it holds two cards, so that decks
+run out and refill."""
 
 from __future__ import annotations
 
@@ -193,3 +196,15 @@ class DeckGame(Rules[Table]):
 
 
 DECK_GAME = Game(DeckGame())
+
+
+class Drawer:
+    """Draws whenever it can, plays a card once it holds two (so decks run out and refill)."""
+
+    name = "drawer"
+
+    def choose(self, game, state, seat, legal, rng):
+        plays = [a for a in legal if a.startswith("play")]
+        if "draw" in legal and (len(plays) < 2 or rng.random() < 0.5):
+            return "draw"
+        return rng.choice(plays or ["pass"])

@@ -1,8 +1,9 @@
 """A transport peer in its own process, driven by the transport and namespace tests.
 
-    python tests/transport_peer.py join ADDRESS --home DIR [--name N] [--max-bytes B] [--heartbeat S]
-                                   [--challenge-delay S]
-    python tests/transport_peer.py host --home DIR [--bind IP] [--port P] [--heartbeat S] [--files SOFT[:HARD]]
+    python tests/support/transport_peer.py join ADDRESS --home DIR [--name N] [--max-bytes B] [--heartbeat S]
+                                           [--challenge-delay S]
+    python tests/support/transport_peer.py host --home DIR [--bind IP] [--port P] [--heartbeat S]
+                                           [--files SOFT[:HARD]]
 
 It prints one JSON object per line on stdout (events, received data as hex) and reads commands, one
 JSON object per line, on stdin: {"send": hex}, {"send_size": n} (n zero bytes), {"raw": [hex, ...]}
@@ -24,7 +25,9 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# run by path: the repository root and tests/ (for `from support.x import ...`) go first on the path
+TESTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 
 from netplay.identity import Identity, KeyChanged, KnownPeers  # noqa: E402
 from netplay.transport import CHALLENGE, DATA, ConnectFailed, HostTransport, JoinTransport, Refused  # noqa: E402

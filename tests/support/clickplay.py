@@ -14,7 +14,7 @@ from client.scenes.table import TableScene
 from client.ui import textfit
 from engines.core import COMMON_ACTIONS, Game
 
-ARTIFACTS = Path(__file__).parent / "artifacts"
+ARTIFACTS = Path(__file__).parents[1] / "artifacts"   # tests/artifacts
 
 
 def table_at(game: Game, state, size=(1280, 720), seat: int = 0, delay: int = 10**9) -> tuple[App, TableScene]:

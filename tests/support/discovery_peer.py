@@ -1,7 +1,8 @@
 """A discovery peer in its own process (usually inside a test's network namespace).
 
-    python tests/discovery_peer.py advertise --interface IP --port P --fingerprint FP --seats N --name NAME
-    python tests/discovery_peer.py browse --interface IP [--snapshot SECONDS]
+    python tests/support/discovery_peer.py advertise --interface IP --port P --fingerprint FP --seats N
+                                           --name NAME
+    python tests/support/discovery_peer.py browse --interface IP [--snapshot SECONDS]
 
 Prints JSON lines: {"event": "ready"} once advertised, {"event": "hosts", "hosts": [...]} on every change
 a live browser sees (after an initial {"event": "snapshot", ...} from browse() when asked). Commands
@@ -20,7 +21,9 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# run by path: the repository root and tests/ (for `from support.x import ...`) go first on the path
+TESTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 
 from netplay.discovery import Browser, HostInfo, advertise, browse  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Helpers for the session tests: `netplay host/join` (or tests/session_peer.py) in child processes,
+"""Helpers for the session tests: `netplay host/join` (or tests/support/session_peer.py) in child processes,
 each with its own NETPLAY_HOME, their output in files (a chatty game must never block on a full
 pipe), every wait bounded, and every process killed at the end of the test whatever happened."""
 
@@ -15,11 +15,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from cpuclock import Budget, children, finished
-
 from replays.audit import Verdict, audit_file
+from support.cpuclock import Budget, children, finished
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CLI = (sys.executable, "-m", "client.cli")
 PEER = (sys.executable, str(Path(__file__).with_name("session_peer.py")))
 
@@ -63,7 +62,7 @@ class Proc:
     def address(self, timeout: float = 20.0) -> str:
         """The `join with: netplay join ADDRESS` a host prints, waited for until the host (with its
         descendants) and this process spent `timeout` seconds of CPU: a busy machine makes the wait longer
-        on the clock, not in work (tests/cpuclock.py); only a hang meets the cap on the clock."""
+        on the clock, not in work (tests/support/cpuclock.py); only a hang meets the cap on the clock."""
         budget = Budget(timeout, (self.proc.pid,), wall_cap=max(120.0, 6 * timeout))
         while not budget.over():
             m = re.search(r"join with: netplay join (\S+)", self.out)
@@ -143,7 +142,7 @@ GAME_PEER = (sys.executable, str(Path(__file__).with_name("game_peer.py")))
 
 
 def deck_peer(tmp: Path, role: str, *extra: str, tag: str, prefix: Sequence[str] = ()) -> Proc:
-    """A peer of tests/game_peer.py (Toy Deck unless `--game` says otherwise) with its own home."""
+    """A peer of tests/support/game_peer.py (Toy Deck unless `--game` says otherwise) with its own home."""
     home = tmp / tag
     return Proc([*GAME_PEER, role, *extra, "--home", str(home), "--replay-dir", str(home / "replays")], home, tag,
                 prefix)

@@ -2,11 +2,12 @@
 inside a network namespace): the real lobby (client.app.App + client.scenes.lobby.LobbyScene, LAN
 discovery on) driven by synthetic events and clicks, headless (SDL's dummy drivers).
 
-    python tests/lobby_peer.py host GAME              # picks GAME, clicks "host on the LAN", plays its seat
-    python tests/lobby_peer.py join GAME [--screenshot OUT.png]
+    python tests/support/lobby_peer.py host GAME      # picks GAME, clicks "host on the LAN", plays its seat
+    python tests/support/lobby_peer.py join GAME [--screenshot OUT.png]
                                                       # waits until GAME is in the LAN list, clicks its "join"
 
-Both then play their seat by clicks (tests/clickplay.py) to the end of the game, and leave the table.
+Both then play their seat by clicks (tests/support/clickplay.py) to the end of the game, and leave the
+table.
 The configuration directory is $NETPLAY_HOME, as for `netplay`; the replay goes where the lobby puts it.
 
 Prints JSON lines: {"event": "lobby"} once drawn; the host {"event": "hosting", "addresses": [...]};
@@ -34,15 +35,17 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("NETPLAY_SCENE_ERRORS", "raise")   # a scene's bug ends this peer with its traceback
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# run by path: the repository root and tests/ (for `from support.x import ...`) go first on the path
+TESTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 
 import pygame  # noqa: E402
-from clickplay import _button, _click, _play_one  # noqa: E402
 
 from client.app import App  # noqa: E402
 from client.scenes.hosting import HostingScene  # noqa: E402
 from client.scenes.lobby import LobbyScene  # noqa: E402
 from client.scenes.table import TableScene  # noqa: E402
+from support.clickplay import _button, _click, _play_one  # noqa: E402
 
 
 def emit(**obj: object) -> None:

@@ -151,15 +151,18 @@ class HostSession(Session):
             deadline = time.monotonic() + wait
             # at most the away limit in all, however often a seat comes and goes without confirming
             away_until = time.monotonic() + (machine.deadlines.timeout if machine.deadlines is not None else 0.0)
+            # a seat gone during the last frames may come back for them: waited for only once the game is over (a
+            # host closed mid-game, a person's Ctrl-C, does not sit out the away limit for a seat that left)
+            ended = machine.book is not None and machine.book.ledger.closed
             try:
-                if wait and machine.book is not None:
+                if wait and ended:
                     machine.tick(time.monotonic())
                     for link in machine.awaiting_return():   # killed during the last frames: it may come back
                         machine.say(f"waiting up to {machine.deadlines.timeout:g} s for "
                                     f"{wire.clip(link.name, 64)} (seat {link.seat}) to come back for the last frames")
                     self._carry_out(machine.drain())
                 while machine.book is not None and machine.unacked() and (
-                        time.monotonic() < deadline or (wait and machine.awaiting_return()
+                        time.monotonic() < deadline or (wait and ended and machine.awaiting_return()
                                                          and time.monotonic() < away_until)):
                     for event in self.transport.poll(50):
                         self._on_event(event)   # after the end: acknowledgements, wants, and a seat's resume

@@ -8,13 +8,15 @@ moves much less, and the median of several runs (with the spread shown) says how
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Figure", "spread", "fmt_spread", "fmt_value", "percentile", "libraries", "usable_cores"]
+__all__ = ["Figure", "spread", "fmt_spread", "fmt_value", "percentile", "libraries", "usable_cores",
+           "netplay_home"]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -108,6 +110,21 @@ class Figure:
             shown = f"{self.aim:g}x" if self.key is self.ratios else fmt_value(self.aim, self.unit)
             aim = f"   aim {sign} {shown}: {'met' if self.met() else 'NOT met'}"
         return f"{self.name}: {text}{aim}   n={runs}"
+
+
+@contextlib.contextmanager
+def netplay_home(path: str):
+    """NETPLAY_HOME set to `path` for a session run in this process (its keys, pins and resume records go
+    there, not to the user's own), and put back as it was afterwards."""
+    before = os.environ.get("NETPLAY_HOME")
+    os.environ["NETPLAY_HOME"] = path
+    try:
+        yield path
+    finally:
+        if before is None:
+            os.environ.pop("NETPLAY_HOME", None)
+        else:
+            os.environ["NETPLAY_HOME"] = before
 
 
 def usable_cores() -> int:

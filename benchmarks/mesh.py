@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from benchmarks import transport as bench_transport  # noqa: E402
-from benchmarks.measure import Figure, libraries, percentile  # noqa: E402
+from benchmarks.measure import Figure, libraries, netplay_home, percentile  # noqa: E402
 
 PEERS = 4
 
@@ -82,7 +82,7 @@ def measure(direct: bool, games: int = 2) -> dict[str, Any]:
             return action
 
     bot = TimedBot("random", games=games)
-    with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp, netplay_home(os.path.join(tmp, "home")):
         host = HostSession(Identity.generate("bench-host"), bot, DECK_GAME.id, players=PEERS,
                            replay_dir=os.path.join(tmp, "host"), fsync=False)
         moves: list[float] = []

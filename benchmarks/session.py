@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from benchmarks import transport as bench_transport
-from benchmarks.measure import Figure, libraries
+from benchmarks.measure import Figure, libraries, netplay_home
 from bots.decider import BotDecider
 from netplay.host import HostSession
 from netplay.identity import Identity
@@ -71,8 +71,7 @@ def measure(game_id: str, kind: str, games: int, min_samples: int) -> dict[str, 
     """Play `games` games (a rematch after each) and time own `act` frames (kind "move") or own
     simultaneous steps (kind "step") until the joiner's acknowledgement."""
     bot = _TimedBot(games)
-    with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp:
-        os.environ["NETPLAY_HOME"] = os.path.join(tmp, "host")
+    with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp, netplay_home(os.path.join(tmp, "host")):
         host = HostSession(Identity.generate("bench-host"), bot, game_id, replay_dir=os.path.join(tmp, "h"),
                            fsync=False)
         started: dict[int, float] = {}       # seq whose ack ends a measurement -> start time

@@ -10,7 +10,7 @@ import sys
 import time
 
 from benchmarks import audit, catan, deals, deck, engines, hostile, idle, mesh, session, transport
-from benchmarks.measure import Figure, libraries
+from benchmarks.measure import Figure, cpu_seconds, libraries
 
 GROUPS = {
     "engines": ("engines: random self-play through the referee, actions/s (aim: 30k for every game)", engines),
@@ -37,23 +37,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=None, help="runs per figure (default: 3-5, quick: 2-3)")
     parser.add_argument("--catanatron", default=None, help="python of an environment with catanatron installed")
     args = parser.parse_args(argv)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds()
     lib = libraries()
     print(f"netplay benchmarks{' (quick: a rough reading)' if args.quick else ''}: every figure is the median "
           "[min - max] of n runs, each run against its baseline measured in that same run")
     print("  " + "; ".join(f"{k}: {v}" for k, v in lib.items()), flush=True)
     figures: list[Figure] = []
+    costs: list[tuple[str, float, float]] = []
     for name in args.groups or list(GROUPS):
         title, module = GROUPS[name]
         runs = args.runs or RUNS[name][1 if args.quick else 0]
         print(f"\n== {title} ==", flush=True)
-        begun = time.perf_counter()
+        begun, cpu_begun = time.perf_counter(), cpu_seconds()
 
         def say(line: str) -> None:
             print(line, flush=True)
         extra = {"catanatron_python": args.catanatron} if name == "catan" else {}
         figures += module.figures(runs=runs, quick=args.quick, say=say, **extra)
-        print(f"  ({time.perf_counter() - begun:.1f} s)", flush=True)
+        costs.append((name, time.perf_counter() - begun, cpu_seconds() - cpu_begun))
+        print(f"  ({costs[-1][1]:.1f} s, {costs[-1][2]:.1f} s of CPU)", flush=True)
     print("\n== summary: figure: ratio to its baseline, median [min - max] (the figure itself), aim ==")
     for fig in figures:
         print(f"{fig.group:9} {fig.line()}")
@@ -61,7 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     print("baselines (each measured in the same run as its figure):")
     for group, base in baselines:
         print(f"  {group:9} {base}")
-    print(f"({time.perf_counter() - started:.0f} s in all)")
+    print("time per group, on the clock / CPU (this process and its children): "
+          + ", ".join(f"{name} {wall:.0f} / {cpu:.0f} s" for name, wall, cpu in costs))
+    print(f"(the whole run: {time.perf_counter() - started:.0f} s on the clock, "
+          f"{cpu_seconds() - cpu_started:.0f} s of CPU)")
     return 0
 
 

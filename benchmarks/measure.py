@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 __all__ = ["Figure", "spread", "fmt_spread", "fmt_value", "percentile", "libraries", "usable_cores",
-           "netplay_home"]
+           "netplay_home", "cpu_seconds"]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -125,6 +125,18 @@ def netplay_home(path: str):
             os.environ.pop("NETPLAY_HOME", None)
         else:
             os.environ["NETPLAY_HOME"] = before
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and of its children that have ended (the echo servers,
+    joiners and scenes the benchmarks start): what a group costs whatever else the machine is doing."""
+    try:
+        import resource
+    except ImportError:         # not on a Unix: this process only
+        import time
+        return time.process_time()
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def usable_cores() -> int:

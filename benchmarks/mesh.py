@@ -40,10 +40,16 @@ def _joiner(address: str, home: str, games: int, direct: bool, out: Any) -> None
     import engines
     from netplay.identity import Identity
     from netplay.joiner import JoinSession
+    from netplay.protocol import lobby
 
     class Unreachable(JoinSession):
         def _listen(self) -> int:
             return 0      # no port for direct links: every other joiner reaches this one through the host
+
+    if not direct:
+        # no joiner can reach another: the 5 s each waits for its direct links before it says `start` would
+        # only delay the game (it is not measured), 5 s a run
+        lobby.MESH_S = 0.0
 
     engines.GAMES[DECK_GAME.id] = DECK_GAME
     session = (JoinSession if direct else Unreachable)(Identity.generate("bench-joiner"),

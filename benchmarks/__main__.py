@@ -1,7 +1,8 @@
 """`python -m benchmarks [--quick] [--runs N] [--catanatron PYTHON] [GROUP ...]`: every figure of
 netplay as the median of several runs with its spread (min - max), each run against a baseline measured
 in that same run, then a summary with the aims. scripts/bench runs it (and makes catanatron's own
-environment); `--quick` gives a rough reading in under a minute (fewer runs, shorter ones)."""
+environment); `--quick` prints the same figures from fewer and shorter runs, a rough reading in under a
+minute on an idle 2-core machine (a full run: about 7 minutes)."""
 
 from __future__ import annotations
 
@@ -24,17 +25,26 @@ GROUPS = {
     "catan": ("catan: random four-seat self-play, base game and C&K, vs catanatron", catan),
     "idle": ("idle: the window's CPU at rest (lobby, a table waiting, the viewer) vs drawing every frame", idle),
 }
-#: runs per group: (full, quick); the slow, steady groups need fewer
-RUNS = {"engines": (5, 3), "audit": (5, 3), "hostile": (3, 2), "transport": (5, 3), "session": (5, 3),
-        "deck": (5, 3), "deals": (3, 2), "mesh": (3, 2), "catan": (3, 3), "idle": (3, 2)}
+#: runs per figure, (full, quick); what else --quick shortens is in each group's figures()
+RUNS = {"engines": (5, 1), "audit": (4, 1), "hostile": (3, 1), "transport": (5, 2), "session": (5, 1),
+        "deck": (5, 2), "deals": (3, 1), "mesh": (3, 1), "catan": (3, 1), "idle": (3, 1)}
+
+
+def _epilog() -> str:
+    runs = ", ".join(f"{name} {full}/{quick}" for name, (full, quick) in RUNS.items())
+    return (f"Runs per figure, full/quick: {runs}. --quick also makes each run shorter (fewer moves, games, "
+            "round trips, seconds); it prints every figure the full run prints. Each group ends with its time on "
+            "the clock and its CPU time (this process and its children), the run with the totals.")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split(": ", 1)[1])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split(": ", 1)[1],
+                                     epilog=_epilog())
     parser.add_argument("groups", nargs="*", choices=[[], *GROUPS], metavar="GROUP",
                         help=f"only these ({', '.join(GROUPS)}); default: all")
-    parser.add_argument("--quick", action="store_true", help="a rough reading in under a minute")
-    parser.add_argument("--runs", type=int, default=None, help="runs per figure (default: 3-5, quick: 2-3)")
+    parser.add_argument("--quick", action="store_true",
+                        help="the same figures from fewer, shorter runs: a rough reading in under a minute")
+    parser.add_argument("--runs", type=int, default=None, help="runs per figure (default: see below)")
     parser.add_argument("--catanatron", default=None, help="python of an environment with catanatron installed")
     args = parser.parse_args(argv)
     started, cpu_started = time.perf_counter(), cpu_seconds()

@@ -201,7 +201,7 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     for key, aim in AIMS.items():
         figs[key].aim = aim
     for _ in range(runs):
-        result = run(move_games=4 if quick else 12, step_games=1 if quick else 2, raw_n=500 if quick else 2000)
+        result = run(move_games=3 if quick else 12, step_games=1 if quick else 2, raw_n=300 if quick else 2000)
         raw = result["raw"]
         for kind in ("move", "step"):
             figs[f"{kind}_p50"].add(result[kind]["p50_us"], raw["p50_us"])

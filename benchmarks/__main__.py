@@ -10,7 +10,7 @@ import argparse
 import sys
 import time
 
-from benchmarks import audit, catan, deals, deck, engines, hostile, idle, mesh, session, transport
+from benchmarks import ab, audit, catan, deals, deck, engines, hostile, idle, mesh, session, transport
 from benchmarks.measure import Figure, cpu_seconds, libraries
 
 GROUPS = {
@@ -19,22 +19,24 @@ GROUPS = {
     "hostile": ("replays: hostile files (tiny records, maximum-length chains) vs an honest game, per MB", hostile),
     "transport": ("transport: round trip vs raw pyzmq", transport),
     "session": ("session: per move and a commit-reveal step vs the raw round trip", session),
+    "ab": (f"per move vs the last release: this code and {ab.RELEASE} in alternating rounds", ab),
     "deck": ("decks: a shuffle with its proof and a strip's check vs one scalar multiplication", deck),
     "deals": ("decks on the wire: one deal with four peers vs the raw round trip", deals),
     "mesh": ("the joiners' direct links: per move and per deal with four peers, mesh vs star", mesh),
     "catan": ("catan: random four-seat self-play, base game and C&K, vs catanatron", catan),
     "idle": ("idle: the window's CPU at rest (lobby, a table waiting, the viewer) vs drawing every frame", idle),
 }
-#: runs per figure, (full, quick); what else --quick shortens is in each group's figures()
+#: runs per figure (rounds for ab), (full, quick); what else --quick shortens is in each group's figures()
 RUNS = {"engines": (5, 1), "audit": (4, 1), "hostile": (3, 1), "transport": (5, 2), "session": (5, 1),
-        "deck": (5, 2), "deals": (3, 1), "mesh": (3, 1), "catan": (3, 1), "idle": (3, 1)}
+        "ab": (5, 2), "deck": (5, 2), "deals": (3, 1), "mesh": (3, 1), "catan": (3, 1), "idle": (3, 1)}
 
 
 def _epilog() -> str:
     runs = ", ".join(f"{name} {full}/{quick}" for name, (full, quick) in RUNS.items())
-    return (f"Runs per figure, full/quick: {runs}. --quick also makes each run shorter (fewer moves, games, "
-            "round trips, seconds); it prints every figure the full run prints. Each group ends with its time on "
-            "the clock and its CPU time (this process and its children), the run with the totals.")
+    return (f"Runs per figure, full/quick: {runs} (ab: rounds, each one run of this code and one of "
+            f"{ab.RELEASE}). --quick also makes each run shorter (fewer moves, games, round trips, seconds); it "
+            "prints every figure the full run prints. Each group ends with its time on the clock and its CPU "
+            "time (this process and its children), the run with the totals.")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,8 @@
 """`python -m benchmarks [--quick] [--runs N] [--catanatron PYTHON] [GROUP ...]`: every figure of
 netplay as the median of several runs with its spread (min - max), each run against a baseline measured
 in that same run, then a summary with the aims. scripts/bench runs it (and makes catanatron's own
-environment); `--quick` gives a rough reading in under a minute (fewer runs, shorter ones)."""
+environment); `--quick` prints the same figures from fewer and shorter runs, a rough reading in under a
+minute on an idle 2-core machine (a full run: about 7 minutes)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import argparse
 import sys
 import time
 
-from benchmarks import audit, catan, deals, deck, engines, hostile, idle, mesh, session, transport
-from benchmarks.measure import Figure, libraries
+from benchmarks import ab, audit, catan, deals, deck, engines, hostile, idle, mesh, session, transport
+from benchmarks.measure import Figure, cpu_seconds, libraries
 
 GROUPS = {
     "engines": ("engines: random self-play through the referee, actions/s (aim: 30k for every game)", engines),
@@ -18,42 +19,55 @@ GROUPS = {
     "hostile": ("replays: hostile files (tiny records, maximum-length chains) vs an honest game, per MB", hostile),
     "transport": ("transport: round trip vs raw pyzmq", transport),
     "session": ("session: per move and a commit-reveal step vs the raw round trip", session),
+    "ab": (f"per move vs the last release: this code and {ab.RELEASE} in alternating rounds", ab),
     "deck": ("decks: a shuffle with its proof and a strip's check vs one scalar multiplication", deck),
     "deals": ("decks on the wire: one deal with four peers vs the raw round trip", deals),
     "mesh": ("the joiners' direct links: per move and per deal with four peers, mesh vs star", mesh),
     "catan": ("catan: random four-seat self-play, base game and C&K, vs catanatron", catan),
     "idle": ("idle: the window's CPU at rest (lobby, a table waiting, the viewer) vs drawing every frame", idle),
 }
-#: runs per group: (full, quick); the slow, steady groups need fewer
-RUNS = {"engines": (5, 3), "audit": (5, 3), "hostile": (3, 2), "transport": (5, 3), "session": (5, 3),
-        "deck": (5, 3), "deals": (3, 2), "mesh": (3, 2), "catan": (3, 3), "idle": (3, 2)}
+#: runs per figure (rounds for ab), (full, quick); what else --quick shortens is in each group's figures()
+RUNS = {"engines": (5, 1), "audit": (4, 1), "hostile": (3, 1), "transport": (5, 2), "session": (5, 1),
+        "ab": (5, 2), "deck": (5, 2), "deals": (3, 1), "mesh": (3, 1), "catan": (3, 1), "idle": (3, 1)}
+
+
+def _epilog() -> str:
+    runs = ", ".join(f"{name} {full}/{quick}" for name, (full, quick) in RUNS.items())
+    return (f"Runs per figure, full/quick: {runs} (ab: rounds, each one run of this code and one of "
+            f"{ab.RELEASE}). --quick also makes each run shorter (fewer moves, games, round trips, seconds); it "
+            "prints every figure the full run prints. Each group ends with its time on the clock and its CPU "
+            "time (this process and its children), the run with the totals.")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split(": ", 1)[1])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split(": ", 1)[1],
+                                     epilog=_epilog())
     parser.add_argument("groups", nargs="*", choices=[[], *GROUPS], metavar="GROUP",
                         help=f"only these ({', '.join(GROUPS)}); default: all")
-    parser.add_argument("--quick", action="store_true", help="a rough reading in under a minute")
-    parser.add_argument("--runs", type=int, default=None, help="runs per figure (default: 3-5, quick: 2-3)")
+    parser.add_argument("--quick", action="store_true",
+                        help="the same figures from fewer, shorter runs: a rough reading in under a minute")
+    parser.add_argument("--runs", type=int, default=None, help="runs per figure (default: see below)")
     parser.add_argument("--catanatron", default=None, help="python of an environment with catanatron installed")
     args = parser.parse_args(argv)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds()
     lib = libraries()
     print(f"netplay benchmarks{' (quick: a rough reading)' if args.quick else ''}: every figure is the median "
           "[min - max] of n runs, each run against its baseline measured in that same run")
     print("  " + "; ".join(f"{k}: {v}" for k, v in lib.items()), flush=True)
     figures: list[Figure] = []
+    costs: list[tuple[str, float, float]] = []
     for name in args.groups or list(GROUPS):
         title, module = GROUPS[name]
         runs = args.runs or RUNS[name][1 if args.quick else 0]
         print(f"\n== {title} ==", flush=True)
-        begun = time.perf_counter()
+        begun, cpu_begun = time.perf_counter(), cpu_seconds()
 
         def say(line: str) -> None:
             print(line, flush=True)
         extra = {"catanatron_python": args.catanatron} if name == "catan" else {}
         figures += module.figures(runs=runs, quick=args.quick, say=say, **extra)
-        print(f"  ({time.perf_counter() - begun:.1f} s)", flush=True)
+        costs.append((name, time.perf_counter() - begun, cpu_seconds() - cpu_begun))
+        print(f"  ({costs[-1][1]:.1f} s, {costs[-1][2]:.1f} s of CPU)", flush=True)
     print("\n== summary: figure: ratio to its baseline, median [min - max] (the figure itself), aim ==")
     for fig in figures:
         print(f"{fig.group:9} {fig.line()}")
@@ -61,7 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     print("baselines (each measured in the same run as its figure):")
     for group, base in baselines:
         print(f"  {group:9} {base}")
-    print(f"({time.perf_counter() - started:.0f} s in all)")
+    print("time per group, on the clock / CPU (this process and its children): "
+          + ", ".join(f"{name} {wall:.0f} / {cpu:.0f} s" for name, wall, cpu in costs))
+    print(f"(the whole run: {time.perf_counter() - started:.0f} s on the clock, "
+          f"{cpu_seconds() - cpu_started:.0f} s of CPU)")
     return 0
 
 

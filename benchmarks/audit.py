@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from benchmarks.measure import Figure, libraries, spread
+from benchmarks.measure import SHORT, Figure, libraries, record_all, recorded, spread
 from bots.lib import RandomBot
 from replays import codec
 from replays.audit import audit_replay
@@ -66,13 +66,14 @@ def record_replays(game_ids: list[str] | None = None, games: int = 3, seed: int 
                    options: dict[str, dict] | None = None) -> dict[tuple[str, int], list[bytes]]:
     """`games` random-bot games per game and player count, recorded in memory."""
     out = {}
-    for game_id in game_ids or list(engines.GAMES):
+    game_ids = game_ids or list(engines.GAMES)
+    record_all([(game_id, seed + i, players, (options or {}).get(game_id)) for game_id in game_ids
+                for players in engines.get(game_id).players for i in range(games)])
+    for game_id in game_ids:
         game = engines.get(game_id)
         for players in game.players:
-            out[(game_id, players)] = [
-                replay_bytes(record_match(game_id, RandomBot(), seed + i, players,
-                                          options=(options or {}).get(game_id), write=False))
-                for i in range(games)]
+            out[(game_id, players)] = [recorded(game_id, seed + i, players, (options or {}).get(game_id))
+                                       for i in range(games)]
     return out
 
 
@@ -172,9 +173,9 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     """The audit of every game (all its player counts) over `runs` runs, each against one core's raw
     verification rate measured just before it; the seek figure; bytes per frame."""
     lib = libraries()
-    # quick: one game each, Catan and C&K cut short (a rough reading of the same mix)
-    short = {"catan": {"max_rounds": "25"}, "catan-ck": {"max_rounds": "15"}}
-    replays = record_replays(games=1 if quick else 3, options=short if quick else None)
+    # one game of each game and player count (recording them costs more than auditing them: three games
+    # each made a full run's audit alone take ~5 minutes); quick: Catan and C&K cut short
+    replays = record_replays(games=1, options=SHORT if quick else None)
     base = f"raw Ed25519 verification, one thread, {lib['sodium']}"
     overall = Figure("audit", "audit, all games (frames/s vs one core's raw Ed25519 verify)", "frames/s",
                      baseline=base, aim=AIM, lower=False)

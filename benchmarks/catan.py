@@ -112,7 +112,7 @@ AIM_CK = 1.0
 def figures(runs: int = 5, quick: bool = False, say=print, catanatron_python: str | None = None) -> list[Figure]:
     """netplay's Catan (referee, one state, one state without offers) and Cities & Knights (referee)
     against catanatron, each run measured right after catanatron's, in actions per second."""
-    seconds = 0.6 if quick else 3.0
+    seconds = 0.3 if quick else 2.0
     names = {"referee": "catan self-play, referee, 4 seats (actions/s vs catanatron)",
              "one": "catan one state, 4 random seats (catanatron's loop)",
              "no_offers": "catan one state, no domestic offers",

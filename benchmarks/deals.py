@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from benchmarks import transport as bench_transport  # noqa: E402
-from benchmarks.measure import Figure, libraries  # noqa: E402
+from benchmarks.measure import Figure, libraries, netplay_home  # noqa: E402
 
 
 def _joiner(address: str, home: str, games: int) -> None:
@@ -46,7 +46,7 @@ def measure(games: int = 3) -> dict:
     from replays.audit import audit_file
 
     engines.GAMES[DECK_GAME.id] = DECK_GAME
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, netplay_home(os.path.join(tmp, "home")):
         host = HostSession(Identity.generate("bench-host"), DeckBot("random", games=games), DECK_GAME.id, players=4,
                            replay_dir=os.path.join(tmp, "host"), fsync=False)
         deals: list[float] = []

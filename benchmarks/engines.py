@@ -62,7 +62,7 @@ def engine_rate(game_id: str, seconds: float = 2.0, players: int | None = None, 
 
 
 def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
-    seconds = 0.25 if quick else 1.0
+    seconds = 0.2 if quick else 0.8   # at least one whole game each (a C&K game is ~0.4 s)
     base = f"a raw loop of random picks and small tuples ({libraries()['python']})"
     figs: dict[tuple[str, int], Figure] = {}
     raws = []

@@ -8,11 +8,20 @@ the process's CPU time over the wall time (per cent of one core: everything the 
 its session and discovery threads included; a bot player runs in a process of its own and is not
 counted) and the pictures drawn per second. Aim: at most 10 % of a core.
 
-`python -m benchmarks.idle SCENE SECONDS` measures one scene and prints its figures as JSON.
+Each window at rest lasts 5 s, the app's longest interval between pictures, so that it holds its one
+safety picture (with `--quick`, 4 s: it holds it four times in five); the baseline's window is shorter
+(drawing every frame is steady). The viewer's replay is recorded once, by the parent
+(benchmarks.measure.recorded: the audit's four-seat Catan game, when it ran). The full run measures the
+scenes one after the other; `--quick` runs the three side by side (each at rest needs about 1 % of a
+core, the three baselines together less than one of the two cores).
+
+`python -m benchmarks.idle SCENE SECONDS [--eager S] [--settle S] [--replay FILE]` measures one scene and
+prints its figures as JSON.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -21,7 +30,7 @@ import sys
 import tempfile
 import time
 
-from benchmarks.measure import Figure
+from benchmarks.measure import SHORT, Figure, recorded
 
 SCENES = {
     "lobby": "the lobby at rest (LAN discovery on)",
@@ -75,20 +84,28 @@ def _table(stack: contextlib.ExitStack, home: str):
     return TableScene(ctl, "Madagaskar - waiting")
 
 
-def _viewer(home: str):
-    from bots.lib import RandomBot
+def _viewer(home: str, replay: str | None):
     from client.scenes.viewer import ViewerScene
-    from replays.local import record_match
     from replays.stepping import Stepper
 
-    record = record_match("catan", RandomBot(), seed=3, players=4, directory=os.path.join(home, "replays"))
-    stepper = Stepper.load(record.path)
+    if replay is None:
+        replay = os.path.join(home, "catan.npr")
+        with open(replay, "wb") as out:
+            out.write(_catan_replay(quick=False))
+    stepper = Stepper.load(replay)
     stepper.seek(stepper.count // 2)
     return ViewerScene(stepper)
 
 
-def measure(scene: str, seconds: float) -> dict:
-    """One scene's figures (in this process): lazy, then eager as the baseline."""
+def _catan_replay(quick: bool) -> bytes:
+    """The viewer's replay: a four-seat Catan game of random bots (cut short with --quick)."""
+    return recorded("catan", 0, 4, SHORT["catan"] if quick else None)
+
+
+def measure(scene: str, seconds: float, eager_seconds: float | None = None, settle: float = 1.5,
+            replay: str | None = None) -> dict:
+    """One scene's figures (in this process): lazy for `seconds`, then eager as the baseline (for
+    `eager_seconds`, by default as long), after `settle` seconds at rest."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from client.app import App
@@ -104,41 +121,64 @@ def measure(scene: str, seconds: float) -> dict:
         elif scene == "table":
             app.push(_table(stack, home))
         else:
-            app.push(_viewer(home))
+            app.push(_viewer(home, replay))
         for _ in range(3):
             app.step([], 16)
-        _loop(app, 1.5, lazy=True)      # past the first second's pictures (renderers' animations settle)
+        _loop(app, settle, lazy=True)      # past the first second's pictures (renderers' animations settle)
         lazy = _loop(app, seconds, lazy=True)
-        eager = _loop(app, seconds, lazy=False)
+        eager = _loop(app, seconds if eager_seconds is None else eager_seconds, lazy=False)
         return {"scene": scene, "lazy": lazy, "eager": eager}
 
 
-def _run(scene: str, seconds: float) -> dict:
+def _start(scene: str, seconds: float, eager: float, settle: float, replay: str) -> subprocess.Popen:
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    out = subprocess.run([sys.executable, "-m", "benchmarks.idle", scene, str(seconds)], capture_output=True,
-                         text=True, env=env, timeout=300, check=False)
-    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
-    if out.returncode != 0 or not lines:
-        raise RuntimeError(f"benchmarks.idle {scene} failed ({out.returncode}): {out.stderr[-2000:]}")
+    return subprocess.Popen([sys.executable, "-m", "benchmarks.idle", scene, str(seconds), "--eager", str(eager),
+                             "--settle", str(settle), "--replay", replay],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _result(scene: str, proc: subprocess.Popen) -> dict:
+    try:
+        stdout, stderr = proc.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        stdout, stderr = proc.communicate()
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"benchmarks.idle {scene} failed ({proc.returncode}): {stderr[-2000:]}")
     return json.loads(lines[-1])
 
 
 def figures(runs: int = 3, quick: bool = False, say=print) -> list[Figure]:
-    seconds = 3.0 if quick else 8.0   # per loop, after 1.5 s for the first pictures
+    seconds, eager, settle = (4.0, 1.0, 0.5) if quick else (5.0, 2.0, 1.5)
     base = "the same scene drawn every frame at 60 fps (the loop before issue 27), in the same process"
-    out = []
+    figs = {}
     for scene, words in SCENES.items():
-        cpu = Figure("idle", f"{scene}: CPU at rest, % of a core ({words})", "%", baseline=base, aim=AIM_PERCENT,
-                     aim_value=True)
-        fps = Figure("idle", f"{scene}: pictures drawn per second at rest", "fps", baseline=base)
+        figs[scene] = (Figure("idle", f"{scene}: CPU at rest, % of a core ({words})", "%", baseline=base,
+                              aim=AIM_PERCENT, aim_value=True),
+                       Figure("idle", f"{scene}: pictures drawn per second at rest", "fps", baseline=base))
+    with tempfile.TemporaryDirectory(prefix="netplay-bench-idle-") as tmp:
+        replay = os.path.join(tmp, "catan.npr")
+        with open(replay, "wb") as out:
+            out.write(_catan_replay(quick))
+        results: dict[str, list[dict]] = {scene: [] for scene in SCENES}
         for _ in range(runs):
-            result = _run(scene, seconds)
-            lazy, eager = result["lazy"], result["eager"]
-            cpu.add(lazy["cpu_pct"], eager["cpu_pct"])
-            fps.add(lazy["fps"], eager["fps"])
+            if quick:      # side by side
+                procs = {scene: _start(scene, seconds, eager, settle, replay) for scene in SCENES}
+                for scene, proc in procs.items():
+                    results[scene].append(_result(scene, proc))
+            else:
+                for scene in SCENES:
+                    results[scene].append(_result(scene, _start(scene, seconds, eager, settle, replay)))
+    out = []
+    for scene, (cpu, fps) in figs.items():
+        for result in results[scene]:
+            lazy, eager_ = result["lazy"], result["eager"]
+            cpu.add(lazy["cpu_pct"], eager_["cpu_pct"])
+            fps.add(lazy["fps"], eager_["fps"])
             say(f"  {scene}: {lazy['cpu_pct']:.1f} % of a core, {lazy['fps']:.1f} pictures/s, "
-                f"{lazy['steps_s']:.0f} loop iterations/s (every frame at 60 fps: {eager['cpu_pct']:.1f} %, "
-                f"{eager['fps']:.0f} pictures/s)")
+                f"{lazy['steps_s']:.0f} loop iterations/s (every frame at 60 fps: {eager_['cpu_pct']:.1f} %, "
+                f"{eager_['fps']:.0f} pictures/s)")
         for fig in (cpu, fps):
             say(f"  {fig.line()}")
         out += [cpu, fps]
@@ -146,4 +186,11 @@ def figures(runs: int = 3, quick: bool = False, say=print) -> list[Figure]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(measure(sys.argv[1], float(sys.argv[2]))))
+    parser = argparse.ArgumentParser(description="one scene's figures at rest, as JSON")
+    parser.add_argument("scene", choices=list(SCENES))
+    parser.add_argument("seconds", type=float, help="the window at rest")
+    parser.add_argument("--eager", type=float, default=None, help="the baseline's window (default: as long)")
+    parser.add_argument("--settle", type=float, default=1.5, help="seconds at rest before the window")
+    parser.add_argument("--replay", default=None, help="the viewer's replay (default: record a Catan game)")
+    args = parser.parse_args()
+    print(json.dumps(measure(args.scene, args.seconds, args.eager, args.settle, args.replay)))

@@ -8,13 +8,15 @@ moves much less, and the median of several runs (with the spread shown) says how
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Figure", "spread", "fmt_spread", "fmt_value", "percentile", "libraries", "usable_cores"]
+__all__ = ["Figure", "spread", "fmt_spread", "fmt_value", "percentile", "libraries", "usable_cores", "cpu_seconds",
+           "recorded", "record_all", "netplay_home", "SHORT"]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -108,6 +110,74 @@ class Figure:
             shown = f"{self.aim:g}x" if self.key is self.ratios else fmt_value(self.aim, self.unit)
             aim = f"   aim {sign} {shown}: {'met' if self.met() else 'NOT met'}"
         return f"{self.name}: {text}{aim}   n={runs}"
+
+
+@contextlib.contextmanager
+def netplay_home(path: str):
+    """NETPLAY_HOME set to `path` for a session run in this process (its keys, pins and resume records go
+    there, not to the user's own), and put back as it was afterwards."""
+    before = os.environ.get("NETPLAY_HOME")
+    os.environ["NETPLAY_HOME"] = path
+    try:
+        yield path
+    finally:
+        if before is None:
+            os.environ.pop("NETPLAY_HOME", None)
+        else:
+            os.environ["NETPLAY_HOME"] = before
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and of its children that have ended (the echo servers,
+    joiners and scenes the benchmarks start): what a group costs whatever else the machine is doing."""
+    try:
+        import resource
+    except ImportError:         # not on a Unix: this process only
+        import time
+        return time.process_time()
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+#: --quick: Catan and C&K games cut short (the groups that record them: audit, hostile, idle)
+SHORT = {"catan": {"max_rounds": "25"}, "catan-ck": {"max_rounds": "15"}}
+_recorded: dict[tuple, bytes] = {}
+
+
+def _key(game_id: str, seed: int, players: int | None, options: dict | None) -> tuple:
+    import engines
+    return game_id, seed, players or engines.get(game_id).players[0], tuple(sorted((options or {}).items()))
+
+
+def _record(key: tuple) -> bytes:
+    from bots.lib import RandomBot
+    from replays.local import record_match, replay_bytes
+    game_id, seed, players, options = key
+    return replay_bytes(record_match(game_id, RandomBot(), seed, players, options=dict(options), write=False))
+
+
+def recorded(game_id: str, seed: int = 0, players: int | None = None, options: dict | None = None) -> bytes:
+    """The replay of a random-bot game recorded in memory, kept for the rest of the run: the groups that
+    need the same game (the audit, the hostile files' honest baseline, the viewer at rest) record it once."""
+    key = _key(game_id, seed, players, options)
+    if key not in _recorded:
+        _recorded[key] = _record(key)
+    return _recorded[key]
+
+
+def record_all(games: list[tuple[str, int, int | None, dict | None]]) -> None:
+    """Record the games `recorded` does not hold yet (game, seed, players, options), side by side in one
+    process per usable core: setting up the audit's corpus is not measured, and it is most of its time."""
+    keys = list(dict.fromkeys(key for key in (_key(*game) for game in games) if key not in _recorded))
+    if len(keys) < 2 or usable_cores() < 2:
+        for key in keys:
+            _recorded[key] = _record(key)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(min(usable_cores(), len(keys)), mp_context=multiprocessing.get_context("spawn")) as pool:
+        for key, data in zip(keys, pool.map(_record, keys), strict=True):
+            _recorded[key] = data
 
 
 def usable_cores() -> int:

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from benchmarks import transport as bench_transport  # noqa: E402
-from benchmarks.measure import Figure, libraries, percentile  # noqa: E402
+from benchmarks.measure import Figure, libraries, netplay_home, percentile  # noqa: E402
 
 PEERS = 4
 
@@ -40,10 +40,16 @@ def _joiner(address: str, home: str, games: int, direct: bool, out: Any) -> None
     import engines
     from netplay.identity import Identity
     from netplay.joiner import JoinSession
+    from netplay.protocol import lobby
 
     class Unreachable(JoinSession):
         def _listen(self) -> int:
             return 0      # no port for direct links: every other joiner reaches this one through the host
+
+    if not direct:
+        # no joiner can reach another: the 5 s each waits for its direct links before it says `start` would
+        # only delay the game (it is not measured), 5 s a run
+        lobby.MESH_S = 0.0
 
     engines.GAMES[DECK_GAME.id] = DECK_GAME
     session = (JoinSession if direct else Unreachable)(Identity.generate("bench-joiner"),
@@ -82,7 +88,7 @@ def measure(direct: bool, games: int = 2) -> dict[str, Any]:
             return action
 
     bot = TimedBot("random", games=games)
-    with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp, netplay_home(os.path.join(tmp, "home")):
         host = HostSession(Identity.generate("bench-host"), bot, DECK_GAME.id, players=PEERS,
                            replay_dir=os.path.join(tmp, "host"), fsync=False)
         moves: list[float] = []

@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from benchmarks import transport as bench_transport
-from benchmarks.measure import Figure, libraries
+from benchmarks.measure import Figure, libraries, netplay_home
 from bots.decider import BotDecider
 from netplay.host import HostSession
 from netplay.identity import Identity
@@ -71,8 +71,7 @@ def measure(game_id: str, kind: str, games: int, min_samples: int) -> dict[str, 
     """Play `games` games (a rematch after each) and time own `act` frames (kind "move") or own
     simultaneous steps (kind "step") until the joiner's acknowledgement."""
     bot = _TimedBot(games)
-    with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp:
-        os.environ["NETPLAY_HOME"] = os.path.join(tmp, "host")
+    with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp, netplay_home(os.path.join(tmp, "host")):
         host = HostSession(Identity.generate("bench-host"), bot, game_id, replay_dir=os.path.join(tmp, "h"),
                            fsync=False)
         started: dict[int, float] = {}       # seq whose ack ends a measurement -> start time
@@ -202,7 +201,7 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     for key, aim in AIMS.items():
         figs[key].aim = aim
     for _ in range(runs):
-        result = run(move_games=4 if quick else 12, step_games=1 if quick else 2, raw_n=500 if quick else 2000)
+        result = run(move_games=3 if quick else 12, step_games=1 if quick else 2, raw_n=300 if quick else 2000)
         raw = result["raw"]
         for kind in ("move", "step"):
             figs[f"{kind}_p50"].add(result[kind]["p50_us"], raw["p50_us"])

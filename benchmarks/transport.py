@@ -158,12 +158,12 @@ AIM = 1.2
 def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     base = f"raw {libraries()['zmq']} DEALER/ROUTER round trip, no encryption, same payload"
     figs = []
-    for size in (64,) if quick else (64, 4096):
+    for size in (64, 4096):
         p50 = Figure("transport", f"transport round trip p50 ({size} B)", "us", baseline=base,
                      aim=AIM if size == 64 else None)
         p99 = Figure("transport", f"transport round trip p99 ({size} B)", "us", baseline=base)
         for _ in range(runs):
-            result = round_trips(n=600 if quick else 2000, size=size, warmup=100 if quick else 200)
+            result = round_trips(n=500 if quick else 2000, size=size, warmup=100 if quick else 200)
             p50.add(result["transport"]["p50_us"], result["raw"]["p50_us"])
             p99.add(result["transport"]["p99_us"], result["raw"]["p99_us"])
         say(f"  {p50.line()}")

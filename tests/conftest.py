@@ -11,11 +11,15 @@ and `netns_pair` (two fresh namespaces joined by a veth pair).
 """
 
 import os
+import tempfile
 from collections.abc import Iterator
 
 import pytest
 
 os.environ.setdefault("NETPLAY_SCENE_ERRORS", "raise")
+# a test that names no home of its own (the `home` fixture) writes keys, pins and resume records into a throw-away
+# one, never into the user's real config directory; set before any test module imports netplay
+os.environ["NETPLAY_HOME"] = tempfile.mkdtemp(prefix="netplay-test-home-")
 # the shared helpers (tests/support/) report a failed assert as a test module does: what each side held
 pytest.register_assert_rewrite("support")
 

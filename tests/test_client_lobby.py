@@ -314,29 +314,34 @@ def test_a_killed_host_shows_a_banner_within_seconds_and_never_a_draw(home):
         print(f"the banner came {time.monotonic() - killed:.1f} s after the host was killed")
         assert banner, "no banner after losing the host"
         assert "reconnecting" in banner[0]
-        # then the banner says what comes next: the claim, once the away rule makes the host claimable (the
-        # first pictures may still say the game would stop unfinished); waited for, never timed
+        # who owes the next frame now decides what comes next. The host was to move when it died, unless its
+        # bot's minute (a clock this test cannot hold on a busy machine) ran out just before: then this seat is
+        # awaited, nobody can be claimed, and the game stops unfinished. Either way, never a draw.
+        with session.lock:
+            awaited = session.transcript.ledger.awaited()
+        host_owes = awaited is not None and awaited[1] == 0
+        words = "you claim the win by forfeit" if host_owes else "the game stops unfinished"
         shown: list[str] = []
 
-        def says_the_claim() -> bool:
+        def says_what_comes() -> bool:   # waited for as an event, never timed
             shown[:] = _drawn_texts(app)
-            return "you claim the win by forfeit" in " ".join(shown) and any(t.startswith("lost ") for t in shown)
+            return words in " ".join(shown) and any(t.startswith("lost ") for t in shown)
 
-        assert until(says_the_claim, 20), " ".join(shown)
+        assert until(says_what_comes, 20), (awaited, " ".join(shown))
         app.screenshot(ARTIFACTS / "net-host-killed-banner.png")
         assert ctl.legal() == [], "a joiner cut off from the host must not offer moves it cannot send"
-        budget = Budget(40, wall_cap=200)
-        while not budget.over() and ctl.ending() is None:
-            app.step([], 16)
-            time.sleep(0.02)
+        assert until(lambda: ctl.ending() is not None, 40), ctl.status()
         ending = ctl.ending()
-        assert ending is not None, ctl.status()
         app.step([], 16)
         app.screenshot(ARTIFACTS / "net-host-killed-end.png")
         texts = _drawn_texts(app)
-        assert ending.headline == "You won" and "forfeit" in ending.detail, ending
+        if host_owes:
+            assert ending.headline == "You won" and "forfeit" in ending.detail, ending
+            assert "You won" in texts
+        else:
+            print("the host's bot moved just before it was killed: the game stops unfinished")
+            assert ending.headline == "Game abandoned" and "nobody won or lost" in ending.detail, ending
         assert not any("Draw" in t or "draw (" in t for t in texts), texts
-        assert "You won" in texts
         rematch = next(b for b in table.buttons if b.key == "rematch")
         assert not rematch.enabled, "nobody is left for a rematch"
         ctl.leave()
@@ -415,10 +420,8 @@ def test_a_host_that_quits_mid_game_is_an_abandoned_game_not_a_draw(home):
             time.sleep(0.01)
         assert ctl.started, ctl.status()
         host.proc.send_signal(signal.SIGINT)
-        budget = Budget(20)
-        while not budget.over() and ctl.ending() is None:
-            app.step([], 16)
-            time.sleep(0.01)
+        assert until(lambda: ctl.ending() is not None, 20), ctl.status()   # an event, waited for by CPU
+        app.step([], 16)
         ending = ctl.ending()
         assert ending is not None and ending.headline == "Game abandoned", ending
         assert "the host left" in ending.detail and "nobody won or lost" in ending.detail

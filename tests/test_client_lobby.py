@@ -420,7 +420,7 @@ def test_a_host_that_quits_mid_game_is_an_abandoned_game_not_a_draw(home):
             time.sleep(0.01)
         assert ctl.started, ctl.status()
         host.proc.send_signal(signal.SIGINT)
-        assert until(lambda: ctl.ending() is not None, 20), ctl.status()   # an event, waited for by CPU
+        assert until(lambda: ctl.ending() is not None, 20), (ctl.status(), host.describe())   # an event, by CPU
         app.step([], 16)
         ending = ctl.ending()
         assert ending is not None and ending.headline == "Game abandoned", ending

@@ -62,7 +62,7 @@ def eventually(cond: Callable[[], bool], during: Callable[[], object], timeout: 
 
 def joiner(address: str, home: Path, name: str = "jo", *extra: str) -> Peer:
     return Peer(["join", address, "--home", str(home), "--name", name, "--heartbeat", str(HB),
-                 "--liveness", str(LIVE), "--lifetime", "60", *extra])
+                 "--liveness", str(LIVE), "--lifetime", "600", *extra])   # a guard against an orphan only
 
 
 def key_of(home: Path, name: str) -> bytes:

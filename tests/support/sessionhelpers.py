@@ -42,7 +42,7 @@ class Proc:
         with open(self.out_path, "ab") as out, open(self.err_path, "ab") as err:
             self.proc = subprocess.Popen([*prefix, *args], stdout=out, stderr=err, env=env, cwd=str(ROOT),
                                          stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                                         preexec_fn=preexec)
+                                         preexec_fn=lambda: _as_a_person_starts_it(preexec))
         if stdin is not None:
             self.proc.stdin.write(stdin.encode())
             self.proc.stdin.close()
@@ -87,6 +87,15 @@ class Proc:
             self.proc.send_signal(signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(10)
+
+
+def _as_a_person_starts_it(then: Callable[[], None] | None) -> None:
+    """In the child before it runs: Ctrl-C (SIGINT) does what it does for a command typed at a terminal. A shell
+    starts a background job with SIGINT ignored, and a child inherits that: a test run from a background job
+    (a CI script, `./scripts/test &`) would otherwise send SIGINT to a peer that cannot hear it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if then is not None:
+        then()
 
 
 @contextlib.contextmanager

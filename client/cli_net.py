@@ -108,20 +108,29 @@ def _session_options(replay_dir: str | None, reveal_timeout: float, fsync: bool,
                      clock: str | None = None, move_limit: float | None = None, untimed: bool = False,
                      lateness: float | None = None, frame_time: float | None = None) -> dict:
     from client.cli_args import parse_clock
+    from netplay.gameclock import GAME_CLOCK, UNTIMED
     from netplay.session import DEFAULT_FRAME_TIME, DEFAULT_LATENESS, DEFAULT_MOVE_LIMIT
 
-    if untimed and move_limit is not None:
-        raise click.BadParameter("a game is either --untimed or has a --move-limit, not both", param_hint="--untimed")
-    return {"replay_dir": replay_dir, "reveal_timeout": reveal_timeout, "fsync": fsync,
-            "clock": parse_clock(clock) if clock else None,
+    if untimed and (move_limit is not None or clock is not None):
+        raise click.BadParameter("a game is either --untimed or has a --clock or a --move-limit, not both",
+                                 param_hint="--untimed")
+    if untimed:
+        chosen = UNTIMED
+    elif clock is None:
+        chosen = GAME_CLOCK
+    else:
+        chosen = None if clock.strip().lower() == "none" else parse_clock(clock)
+    return {"replay_dir": replay_dir, "reveal_timeout": reveal_timeout, "fsync": fsync, "clock": chosen,
             "move_limit": None if untimed else (move_limit if move_limit is not None else DEFAULT_MOVE_LIMIT),
             "lateness": DEFAULT_LATENESS if lateness is None else lateness,
             "frame_time": DEFAULT_FRAME_TIME if frame_time is None else frame_time,
             "on_line": None if quiet else (lambda line: click.echo(f"  {line}"))}
 
 
-_CLOCK_HELP = ("a move clock for every seat, SECONDS[+INCREMENT] (e.g. 600+5): a seat whose decisions use it up "
-               "loses by a timeout claim; default: no clock, each move limited by --move-limit")
+_CLOCK_HELP = ("every seat's move clock, SECONDS[+INCREMENT] (e.g. 600+5): a seat whose decisions use it up loses "
+               "by a timeout claim; the increment is earned for a seat's first 500 decisions of a game; default: "
+               "the game's own clock (e.g. Catan 2700+5, Madagaskar 1200+10; docs/security.md, \"Time\"); "
+               "'none': no clock, only --move-limit per decision")
 
 
 def _terms_options(func):
@@ -129,11 +138,11 @@ def _terms_options(func):
     options = [
         click.option("--clock", default=None, metavar="S[+I]", help=_CLOCK_HELP),
         click.option("--move-limit", default=None, type=click.FloatRange(1, 86400), metavar="SECONDS",
-                     help="the longest one decision may take (default 600: ten minutes); a seat that takes longer "
-                          "can be claimed to have forfeited"),
+                     help="the longest one decision may take, within the clock (default 600: ten minutes); a seat "
+                          "that takes longer can be claimed to have forfeited"),
         click.option("--untimed", is_flag=True,
-                     help="no limit on a decision at all: a player who never moves holds the game (say so to the "
-                          "others; the lobby shows it)"),
+                     help="no clock and no limit on a decision at all: a player who never moves holds the game "
+                          "(say so to the others; the lobby and every joiner's offer show it)"),
         click.option("--lateness", default=None, type=click.FloatRange(0, 86400), metavar="SECONDS",
                      help="each seat's allowance per game for frames that need no decision and come later than "
                           "--frame-time (default 60)"),

@@ -10,7 +10,12 @@ peer computes the same ones, each by its own clock (the times passed in are this
   it became awaited);
 - a decision (act, commit) is due at the agreed limit per decision and when the seat's move clock
   runs out, whichever comes first; with neither ("untimed", chosen by name) it is never due while the
-  seat is here;
+  seat is here. The clock's increment is credited for a seat's first `CREDITED_DECISIONS` decisions of
+  a game (netplay/gameclock.py: no engine bounds a game's length, so this caps a seat's clock per game).
+  A decision later than its limit (within the claims' skew, before any claim) is sequenced, but its
+  excess is owed, as for automatic frames: the clock's overdraft stays spent, and every excess over the
+  limit per decision makes that seat's later decisions due that much sooner, so the skew counts once per
+  seat and game, not once per decision (issue 32, N8);
 - a seat known to be gone (its connection lost) is due the reveal timeout after it left, at the latest.
 
 A claim does not restart the clock of the frame it names: the same frame stays awaited (as the claim's
@@ -25,11 +30,13 @@ from typing import Any
 
 from replays.header import Terms
 
-__all__ = ["AUTOMATIC", "DECISIONS", "Deadlines"]
+__all__ = ["AUTOMATIC", "CREDITED_DECISIONS", "DECISIONS", "Deadlines"]
 
 #: the kinds that need no decision
 AUTOMATIC = frozenset({"open", "chain", "shuffle", "strip", "peek", "show", "reveal", "seed", "final"})
 DECISIONS = frozenset({"act", "commit"})
+#: how many of a seat's decisions per game earn the clock's increment: past them it plays on what is left
+CREDITED_DECISIONS = 500
 
 
 @dataclass(slots=True)
@@ -43,12 +50,14 @@ class Deadlines:
     used: list[float] = field(default_factory=list)    # per seat: decision seconds spent (move clock)
     decided: list[int] = field(default_factory=list)   # per seat: decisions made
     late: list[float] = field(default_factory=list)    # per seat: seconds of lateness used (automatic frames)
+    over: list[float] = field(default_factory=list)    # per seat: decision seconds beyond the limit per decision
     gone: dict[int, float] = field(default_factory=dict)   # seat -> since when it is known to be gone
 
     def __post_init__(self) -> None:
         self.used = [0.0] * self.players
         self.decided = [0] * self.players
         self.late = [0.0] * self.players
+        self.over = [0.0] * self.players
 
     @property
     def timeout(self) -> float:
@@ -79,6 +88,8 @@ class Deadlines:
             seat = last[2]
             if last[1] in DECISIONS:
                 self.used[seat] += elapsed
+                if self.terms.move_ms is not None:
+                    self.over[seat] += max(0.0, elapsed - self.move_limit(seat))
                 if frames is None:
                     self.decided[seat] += 1
                 else:
@@ -101,7 +112,17 @@ class Deadlines:
         spent = self.used[seat]
         if self.slot is not None and self.slot[1] in DECISIONS and self.slot[2] == seat:
             spent += now - self.since
-        return clock[0] / 1000 + self.decided[seat] * clock[1] / 1000 - spent
+        return self._credit(seat) - spent
+
+    def _credit(self, seat: int) -> float:
+        """Seconds `seat`'s move clock was given so far: the stock and the increments it earned."""
+        clock = self.terms.clock
+        return clock[0] / 1000 + min(self.decided[seat], CREDITED_DECISIONS) * clock[1] / 1000
+
+    def move_limit(self, seat: int) -> float:
+        """Seconds `seat` has for one decision under the limit per decision: the limit less what its earlier
+        decisions took beyond it (owed: the claims' skew is given once per game, not per decision)."""
+        return max(0.0, self.terms.move_ms / 1000 - self.over[seat])
 
     def lateness_left(self, seat: int) -> float:
         """Seconds of `seat`'s lateness allowance left (automatic frames later than `frame`)."""
@@ -113,7 +134,7 @@ class Deadlines:
         move = self.terms.move_ms
         if move is None or self.slot is None or self.slot[1] not in DECISIONS or self.slot[2] != seat:
             return None
-        return move / 1000 - (now - self.since)
+        return self.move_limit(seat) - (now - self.since)
 
     def due(self, kind: str, seat: int) -> float | None:
         """When (this peer's clock) a claim against `seat`'s `kind` frame, the awaited one, becomes due;
@@ -126,11 +147,9 @@ class Deadlines:
             return due if away is None else min(due, away)
         limits = [] if away is None else [away]
         if self.terms.move_ms is not None:
-            limits.append(self.since + self.terms.move_ms / 1000)
-        clock = self.terms.clock
-        if clock is not None:
-            left_at_since = clock[0] / 1000 + self.decided[seat] * clock[1] / 1000 - self.used[seat]
-            limits.append(self.since + left_at_since)
+            limits.append(self.since + self.move_limit(seat))
+        if self.terms.clock is not None:
+            limits.append(self.since + self._credit(seat) - self.used[seat])
         return min(limits) if limits else None
 
     def remaining(self, kind: str, seat: int, now: float) -> float | None:

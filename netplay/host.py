@@ -42,7 +42,7 @@ class HostSession(Session):
                  known_peers: KnownPeers | None = None, also: dict[int, tuple[str, Decider]] | None = None,
                  on_free_seats: Callable[[int], None] | None = None, machine: HostMachine | None = None,
                  **kwargs: Any):
-        super().__init__(identity, decider, **kwargs)
+        super().__init__(identity, decider, game=game_id, **kwargs)
         if machine is None:
             machine = HostMachine(identity, decider, game_id, players=players, options=options, seat=seat, also=also,
                                   terms=self.terms, entropy=os.urandom, wall_clock=lambda: int(time.time()),

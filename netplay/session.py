@@ -28,6 +28,7 @@ from typing import Any
 from engines.core import Game, Result, State
 from netplay import paths, resume, wire
 from netplay.deadlines import AUTOMATIC, DECISIONS
+from netplay.gameclock import GAME_CLOCK, UNTIMED, Choice, default_clock
 from netplay.identity import Identity
 from netplay.protocol import effects as fx
 from netplay.protocol.core import (
@@ -54,7 +55,7 @@ __all__ = ["EXIT_OK", "EXIT_FAILED", "EXIT_FORFEIT", "EXIT_DISPUTE", "EXIT_CONTE
            "Outcome", "PeerState", "GameEnd", "SeatClock", "Session", "result_text", "version"]
 
 DEFAULT_REVEAL_TIMEOUT = 120.0   # how long a seat may be away (its connection lost) before it can be claimed
-DEFAULT_MOVE_LIMIT = 600.0       # one decision: 10 minutes at most (None, by name: untimed)
+DEFAULT_MOVE_LIMIT = 600.0       # one decision: 10 minutes at most, within the game's clock (None, by name: untimed)
 DEFAULT_LATENESS = 60.0          # each seat's allowance, per game, for automatic frames later than the frame time
 DEFAULT_FRAME_TIME = 0.5         # an automatic frame's own deadline (it is built at once)
 
@@ -66,9 +67,13 @@ def version() -> str:
         return "0"
 
 
-def terms_for(reveal_timeout: float, clock: tuple[float, float] | None, move_limit: float | None,
-              lateness: float, frame_time: float, host_seat: int = 0) -> Terms:
-    """The terms a host proposes, from a person's seconds (whole milliseconds on the wire), range-checked."""
+def terms_for(reveal_timeout: float, clock: tuple[float, float] | None | Choice, move_limit: float | None,
+              lateness: float, frame_time: float, host_seat: int = 0, game: str | None = None) -> Terms:
+    """The terms a host proposes, from a person's seconds (whole milliseconds on the wire), range-checked.
+    `clock` GAME_CLOCK: the game's own default (netplay/gameclock.py; no clock when no game is named, as
+    for a joiner, who takes the host's terms); None: no clock, only the limit per decision."""
+    if clock is GAME_CLOCK:
+        clock = None if game is None else default_clock(game)
     if not 1 <= reveal_timeout <= 86400:
         raise ValueError("the reveal timeout must be 1 s to 24 h")
     if clock is not None and (not 1 <= clock[0] <= 86400 or not 0 <= clock[1] <= 86400):
@@ -173,16 +178,19 @@ class Session:
     role = "peer"
 
     def __init__(self, identity: Identity, decider: Decider, *, replay_dir: str | Path | None = None,
-                 reveal_timeout: float = DEFAULT_REVEAL_TIMEOUT, clock: tuple[float, float] | None = None,
+                 reveal_timeout: float = DEFAULT_REVEAL_TIMEOUT,
+                 clock: tuple[float, float] | None | Choice = GAME_CLOCK,
                  move_limit: float | None = DEFAULT_MOVE_LIMIT, lateness: float = DEFAULT_LATENESS,
                  frame_time: float = DEFAULT_FRAME_TIME, fsync: bool = True,
-                 on_line: Callable[[str], None] | None = None):
+                 on_line: Callable[[str], None] | None = None, game: str | None = None):
         self.identity = identity
         self.decider = decider
         self.replay_dir = replay_dir
         self.reveal_timeout = reveal_timeout
         #: the terms this peer proposes (a host); a joiner takes the host's
-        self.terms = terms_for(reveal_timeout, clock, move_limit, lateness, frame_time)
+        if clock is UNTIMED:
+            clock, move_limit = None, None
+        self.terms = terms_for(reveal_timeout, clock, move_limit, lateness, frame_time, game=game)
         self.fsync = fsync
         self.on_line = on_line
         self.lock = threading.RLock()

@@ -19,10 +19,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from netplay.deadlines import DECISIONS
+from netplay.gameclock import seat_budget
 from netplay.protocol.claims import MAX_SEEN
 from netplay.protocol.following import MAX_AHEAD
 from replays.audit import audit_bytes
@@ -78,19 +80,20 @@ def _deadline(world: Any, kind: str) -> float:
 
 
 def bound(world: Any, frames: int) -> float:
-    """The longest an honest peer may take to reach an end: the lobby, every frame at its deadline, every
-    seat's lateness, the claims and contests that end a game, and the time the faults took away."""
+    """The longest an honest peer may take to reach an end: the lobby, every frame at its honest pace, what
+    the terms let each liar add by stalling (netplay/gameclock.py's `seat_budget`: with a clock, its stock
+    and credited increments, whatever it played; with a limit per decision only, that limit for each of the
+    game's frames, as no engine bounds a game's length; untimed: no bound), every seat's lateness, the
+    claims and contests that end a game, and the time the faults took away."""
     terms = world.terms
     timeout = terms.reveal_timeout_ms / 1000
-    move = (terms.move_ms or 0) / 1000
-    clock = 0.0 if terms.clock is None else terms.clock[0] / 1000 + frames * terms.clock[1] / 1000
     liars = sum(1 for p in world.peers if p.adversary is not None)
     per_frame = terms.frame_limit_ms / 1000 + 2 * world.faults.latency[1] + (0.25 if world.faults.reorder else 0)
-    decisions = frames * max(move, 0) if liars else 0.0
+    budget = seat_budget(terms, frames) if liars else 0.0
+    stall = math.inf if budget is None else liars * budget
     faults = world.faults.drops * (world.faults.drop_s + 2) + world.faults.kills * (world.faults.kill_s + 3)
-    return (60.0 + frames * per_frame + min(decisions, liars * (clock + move * frames)) + clock * liars
-            + world.players * terms.lateness_ms / 1000 + 8 * (timeout + 15.0) + faults + (frames * 3.0 if
-                                                                                           world.faults.loss else 0))
+    return (60.0 + frames * per_frame + stall + world.players * terms.lateness_ms / 1000 + 8 * (timeout + 15.0)
+            + faults + (frames * 3.0 if world.faults.loss else 0))
 
 
 def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -> Report:

@@ -40,17 +40,23 @@ def bot_table_title(game, players: int, bot: str) -> str:
 
 BOT_NAMES = ("smart", "random")           # every game has both (bots.registry)
 BOT_DELAYS = (0.6, 1.0, 2.0, 0.0, 0.3)  # seconds a bot waits before each move (the lobby's choice cycles)
-#: move clocks to host with: (initial seconds, seconds added per move), None: untimed
-CLOCKS: tuple[tuple[int, int] | None, ...] = (None, (60, 2), (300, 3), (600, 5), (1800, 10))
+#: move clocks to host with: "game" the game's own (netplay/gameclock.py, the default), (initial seconds, seconds
+#: added per move), "untimed" (no clock, no limit per move: a player who never moves holds the game)
+CLOCKS: tuple[tuple[int, int] | str, ...] = ("game", (60, 2), (300, 3), (600, 5), (1800, 10), "untimed")
 SETTINGS = "lobby"      # the file the lobby remembers its settings in (client.settings)
 MAX_ADDRESS = 200
 MAX_NAME = 32           # a hot-seat player's name, as typed here (it must also pass netplay's check_name)
 
 
-def clock_words(clock: tuple[int, int] | None) -> str:
-    """A move clock as the lobby's button says it: "none", "1 min + 2 s"."""
-    if clock is None:
-        return "none"
+def clock_words(clock: tuple[int, int] | str, game_id: str | None = None) -> str:
+    """A move clock as the lobby's button says it: "untimed", "1 min + 2 s", "game's (45 min + 5 s)"."""
+    if clock == "untimed":
+        return "untimed!"
+    if clock == "game":
+        from netplay.gameclock import default_clock
+
+        stock, increment = default_clock(game_id or "")
+        return f"game's ({clock_words((int(stock), int(increment)))})"
     base = f"{clock[0] // 60} min" if clock[0] % 60 == 0 else f"{clock[0]} s"
     return f"{base} + {clock[1]} s"
 
@@ -252,7 +258,8 @@ class LobbyScene:
                  if field_.text.strip()}
         clock = CLOCKS[self.clock_index]
         return {"game": self.game.id, "setups": self.setups, "bot": self.bot_names[self.bot_index],
-                "bot_delay": BOT_DELAYS[self.bot_delay_index], "clock": None if clock is None else list(clock),
+                "bot_delay": BOT_DELAYS[self.bot_delay_index],
+                "clock": clock if isinstance(clock, str) else list(clock),
                 "names": names, "address": self.last_address}
 
     def _restore(self, saved: dict) -> None:
@@ -271,7 +278,7 @@ class LobbyScene:
             self.bot_delay_index = BOT_DELAYS.index(saved["bot_delay"])
         clock = saved.get("clock")
         clock = tuple(clock) if isinstance(clock, list) else clock
-        if clock in CLOCKS:
+        if clock in CLOCKS:    # an older file's None (no clock, ten minutes a move) is not offered any more
             self.clock_index = CLOCKS.index(clock)
         names = saved.get("names")
         for seat, name in (names.items() if isinstance(names, dict) else ()):
@@ -497,10 +504,15 @@ class LobbyScene:
         return ident
 
     @property
-    def clock(self) -> tuple[float, float] | None:
-        """The move clock chosen for a game started here (None: untimed)."""
+    def clock(self) -> Any:
+        """The move clock chosen for a game started here, as a session takes it (netplay.gameclock's
+        GAME_CLOCK or UNTIMED, or seconds)."""
+        from netplay.gameclock import GAME_CLOCK, UNTIMED
+
         clock = CLOCKS[self.clock_index]
-        return None if clock is None else (float(clock[0]), float(clock[1]))
+        if isinstance(clock, str):
+            return GAME_CLOCK if clock == "game" else UNTIMED
+        return float(clock[0]), float(clock[1])
 
     def _open_table(self, app, net: NetGame, title: str, replace: bool = False) -> None:
         from client.scenes.table import TableScene
@@ -713,7 +725,7 @@ class LobbyScene:
         if len(cells) % 2:
             cells.append(None)
         cells += [(f"{k}: {v}", f"option:{k}", True, False) for k, v in self.options.items()]
-        cells.append((f"clock: {clock_words(CLOCKS[self.clock_index])}", "clock:", True, False))
+        cells.append((f"clock: {clock_words(CLOCKS[self.clock_index], self.game.id)}", "clock:", True, False))
         cells.append((f"bot delay: {delay:g} s" if delay else "bot delay: none", "delay:", True, False))
         cells.append(("the rules", "rules:", True, False))   # the game's rules page (client/scenes/rules.py)
         # the rows share the room above the start buttons: closer together when the game list and the

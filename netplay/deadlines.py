@@ -89,7 +89,7 @@ class Deadlines:
             if last[1] in DECISIONS:
                 self.used[seat] += elapsed
                 if self.terms.move_ms is not None:
-                    self.over[seat] += max(0.0, elapsed - self.move_limit(seat))
+                    self.over[seat] += max(0.0, elapsed - self.terms.move_ms / 1000)
                 if frames is None:
                     self.decided[seat] += 1
                 else:
@@ -121,7 +121,8 @@ class Deadlines:
 
     def move_limit(self, seat: int) -> float:
         """Seconds `seat` has for one decision under the limit per decision: the limit less what its earlier
-        decisions took beyond it (owed: the claims' skew is given once per game, not per decision)."""
+        decisions took beyond it (owed, as an overdrawn lateness allowance is: a seat late within the claims'
+        skew at every decision gains the skew once per game, not once per decision)."""
         return max(0.0, self.terms.move_ms / 1000 - self.over[seat])
 
     def lateness_left(self, seat: int) -> float:

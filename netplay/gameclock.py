@@ -62,7 +62,7 @@ DEFAULT_CLOCKS: dict[str, GameClock] = {
     "ebbe-flut-solo": GameClock(60 * 60, 5, 355),
     "loyal-captain": GameClock(15 * 60, 10, 37),
     "madagaskar": GameClock(20 * 60, 10, 86),
-    "ploc": GameClock(30 * 60, 2, 818),
+    "ploc": GameClock(30 * 60, 3, 818),
     "quedah-merchant": GameClock(15 * 60, 10, 25),
     "turning-tides": GameClock(20 * 60, 10, 79),
 }

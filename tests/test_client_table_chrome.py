@@ -301,9 +301,10 @@ def test_a_timed_table_shows_every_clock_and_warns_before_its_own_runs_out(home)
 
 
 def test_a_table_without_a_clock_shows_the_move_limit_alone(home):
-    """No chess clock but the default limit on one decision: the seat to move shows that limit, no
-    seat shows time left, and nothing hurries anyone yet."""
-    with _hosted(home, "madagaskar", 60) as (_, ctl):
+    """No chess clock (chosen so: `--clock none`; the default is the game's clock) but the default limit on
+    one decision: the seat to move shows that limit, no seat shows time left, and nothing hurries anyone
+    yet."""
+    with _hosted(home, "madagaskar", 60, clock=None) as (_, ctl):
         app, table = _table(ctl)
         chips = table._chips()
         assert [c.running for c in chips] == [True, False]
@@ -312,10 +313,20 @@ def test_a_table_without_a_clock_shows_the_move_limit_alone(home):
 
 
 def test_an_untimed_table_shows_no_clock(home):
-    with _hosted(home, "madagaskar", 60, move_limit=None) as (_, ctl):
+    with _hosted(home, "madagaskar", 60, clock=None, move_limit=None) as (_, ctl):
         app, table = _table(ctl)
         assert table._chips() == ()
         assert not any(t.startswith("hurry") for t in drawn_texts(app))
+
+
+def test_the_default_table_shows_the_games_own_clock(home):
+    """Nothing chosen: the game's own clock (Madagaskar 20 min + 10 s), each seat's time left shown."""
+    with _hosted(home, "madagaskar", 60) as (session, ctl):
+        app, table = _table(ctl)
+        assert session.terms.clock == (1_200_000, 10_000)
+        chips = table._chips()
+        assert [c.running for c in chips] == [True, False] and chips[1].left == "20:00", chips
+        assert chips[0].left.startswith(("19:", "20:")) and not chips[0].low
 
 
 def test_the_end_screen_tells_the_rematch_as_the_session_has_it(home):

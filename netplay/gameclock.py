@@ -8,15 +8,15 @@ seat is claimed and loses on time, whatever the game's length.
 
 Why increments are credited for `CREDITED_DECISIONS` decisions only: no engine here bounds the number of
 decisions of a game (Catan without `max_rounds`, the Kidd games end by repetition or a win only, Ploc's
-rerolls), so "stock + decisions x increment" has no bound of its own. Past that count a seat plays on its
-stock alone, so one seat's decision time in a game is at most `stock + CREDITED_DECISIONS x increment`
+rerolls), so "stock + decisions x increment" has no bound of its own. Past that count a seat plays on what
+is left of its clock, so one seat's decision time in a game is at most `stock + CREDITED_DECISIONS x increment`
 (plus the claims' skew once, netplay/deadlines.py) whatever the game's length: a per-game cap on the
 clock, the same rule for every peer (it is netplay's rule, not a term).
 
-The stocks are sized from the bots' decision counts per seat (smart bots, 10 seeded games per game, the
-busiest seat; `python -m benchmarks` measures games) and from what online sites give people (Catan sites:
-about one to two minutes a turn), so an honest game never nears them; the table and the worst cases are in
-docs/security.md ("Time").
+The stocks are sized from the bots' decision counts per seat (smart bots playing
+`bots.selfplay.play_match` with seeds 1000..1009 at the most seats the game has; the busiest seat's
+`play` steps) and from what online sites give people (Catan sites: about one to two minutes a turn), so
+an honest game never nears them; the table and the worst cases are in docs/security.md ("Time").
 """
 
 from __future__ import annotations

@@ -1,0 +1,60 @@
+"""When two player names look the same to a person, and when one name mixes alphabets.
+
+Anyone on the LAN may advertise under any name, so a list of hosts marks the names a person could
+mistake for one another (netplay.discovery). "Look the same" is the union of two foldings, so that
+nothing either misses is missed:
+
+- what `name_key` folds: Unicode NFKC (full-width letters, ligatures), case, runs of spaces, so
+  "Alice " and "alice" and "ａｌｉｃｅ" are one name;
+- UTS #39's confusables skeleton (netplay.uts39), before and after folding case: "aIice" (capital I)
+  and Cyrillic "аlice" look like "alice", "ALICE" with a Cyrillic А like "ALICE".
+
+Each name gets a few keys (`name_keys`); two names look alike when they share one (`looks_alike`).
+The keys are tagged by the folding that made them, so a key of one kind never meets one of another.
+Names that are merely similar ("alice" and "alice2", "Lia" and "Ila") share none.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+
+from netplay.uts39 import mixed_scripts, skeleton
+
+__all__ = ["looks_alike", "mixed_scripts", "name_key", "name_keys", "spelled"]
+
+
+def _spaces(text: str) -> str:
+    return " ".join(text.split())
+
+
+def name_key(name: str) -> str:
+    """What two names look like to a person, case and width aside: NFKC, case-folded, spaces collapsed
+    ("Alice " and "alice", or a name in full-width letters, are one)."""
+    return _spaces(unicodedata.normalize("NFKC", name).casefold())
+
+
+@functools.lru_cache(maxsize=4096)
+def name_keys(name: str) -> frozenset[tuple[str, str]]:
+    """The keys two look-alike names share at least one of:
+
+    - ("folded", skeleton of `name_key`): case, width and spaces folded first, then confusables;
+    - ("skeleton", skeleton of the case-folded skeleton): confusables first, as UTS #39 has it, so the
+      capital I of "aIice" becomes "l" before case folding could make it "i", then case.
+
+    Both are idempotent (`skeleton` is), so a key's name has that key itself."""
+    folded = _spaces(skeleton(name_key(name)))
+    confused = _spaces(skeleton(skeleton(unicodedata.normalize("NFKC", name)).casefold()))
+    return frozenset({("folded", folded), ("skeleton", confused)})
+
+
+def looks_alike(a: str, b: str) -> bool:
+    """True when a person could take the name `a` for `b` (they share a key of `name_keys`)."""
+    return bool(name_keys(a) & name_keys(b))
+
+
+def spelled(name: str) -> str:
+    """The name with every character outside printable ASCII written as its code point (\\u0430lice for
+    a Cyrillic а): how a warning shows which letters of a mixed-script name are foreign."""
+    return "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+                   for c in name)

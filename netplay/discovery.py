@@ -253,6 +253,12 @@ class Standing:
         return tuple(out)
 
     @property
+    def vouched(self) -> bool:
+        """Its own name is pinned to its own key and nothing speaks against it but other hosts looking
+        like it: the pin is evidence a person gave, so this one is the genuine of its look-alikes."""
+        return self.verified and set(self.doubts) <= {Doubt.LOOKALIKE}
+
+    @property
     def tier(self) -> int:
         """Where the host goes in a list: 0 the pinned key under its own name, 1 nothing against it,
         2 a mixed-script name or a look-alike on the list, 3 a name that is or looks like another key's pin."""
@@ -399,7 +405,7 @@ def default_choice(standings: Sequence[Standing]) -> int | None:
     if not standings:
         return None
     first = standings[0]
-    if first.verified and set(first.doubts) <= {Doubt.LOOKALIKE}:
+    if first.vouched:
         return 1
     return 1 if not first.doubts and not any(s.group for s in standings) else None
 

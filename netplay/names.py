@@ -34,18 +34,31 @@ def name_key(name: str) -> str:
     return _spaces(unicodedata.normalize("NFKC", name).casefold())
 
 
+_ROUNDS = 8     # case folding and skeleton settle within 3 rounds on every entry of the table (tests)
+
+
+def _settled(text: str) -> str:
+    """Case folding and the skeleton applied in turn until neither changes anything: the skeleton may
+    give a capital ("0" has the prototype "O"), folding that may give a letter with a prototype."""
+    for _ in range(_ROUNDS):
+        after = _spaces(skeleton(text.casefold()))
+        if after == text:
+            break
+        text = after
+    return text
+
+
 @functools.lru_cache(maxsize=4096)
 def name_keys(name: str) -> frozenset[tuple[str, str]]:
     """The keys two look-alike names share at least one of:
 
-    - ("folded", skeleton of `name_key`): case, width and spaces folded first, then confusables;
-    - ("skeleton", skeleton of the case-folded skeleton): confusables first, as UTS #39 has it, so the
-      capital I of "aIice" becomes "l" before case folding could make it "i", then case.
+    - ("folded", ...): case, width and spaces folded first (`name_key`), then confusables;
+    - ("skeleton", ...): UTS #39's skeleton of the name as it is, so the capital I of "aIice" becomes "l"
+      before case folding could make it "i" (and any two names UTS #39 calls confusable share it), then
+      case;
 
-    Both are idempotent (`skeleton` is), so a key's name has that key itself."""
-    folded = _spaces(skeleton(name_key(name)))
-    confused = _spaces(skeleton(skeleton(unicodedata.normalize("NFKC", name)).casefold()))
-    return frozenset({("folded", folded), ("skeleton", confused)})
+    each then settled (`_settled`), so that every key is a name whose keys include that key itself."""
+    return frozenset({("folded", _settled(name_key(name))), ("skeleton", _settled(_spaces(skeleton(name))))})
 
 
 def looks_alike(a: str, b: str) -> bool:

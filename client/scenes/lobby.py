@@ -60,7 +60,7 @@ log = logging.getLogger("netplay.client")
 def _doubt_words(standing: Any) -> str:
     """The marks after a host's name in the lobby's list (drawn in red when any is a doubt): why its name
     cannot be taken at its word (netplay.discovery.Standing), or that its key is the one pinned for it."""
-    marks = []
+    marks = ["pinned key"] if standing.vouched else []
     if standing.pinned is not None:
         marks.append(f"NOT the key pinned for {standing.pinned.name}!" if standing.pinned.same_name
                      else f"looks like the pinned {standing.pinned.name}!")
@@ -68,8 +68,6 @@ def _doubt_words(standing: Any) -> str:
         marks.append(f"{len({h.fingerprint for h in standing.group})} hosts!")
     if standing.scripts:
         marks.append(f"mixes {' and '.join(standing.scripts)}!")
-    if not marks and standing.verified:
-        marks.append("pinned key")
     return f" ({', '.join(marks)})" if marks else ""
 
 
@@ -708,7 +706,7 @@ class LobbyScene:
             host = standing.host
             title = engines.GAMES[host.game].title if host.game in engines.GAMES else host.game
             head = f"{title} - {host.host_name}" + _doubt_words(standing)
-            doubtful = bool(standing.doubts)
+            doubtful = bool(standing.doubts) and not standing.vouched
             draw_text(surface, fit(head, px - 1, inner.w - 80, bold=True), (inner.x, y), px - 1,
                       theme.BAD if doubtful else theme.TEXT, bold=True)
             # the key's words first, whole: what two people compare aloud to tell look-alikes apart

@@ -48,7 +48,7 @@ from typing import Protocol
 
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
-from netplay.names import looks_alike, mixed_scripts, name_key, name_keys, spelled
+from netplay.names import looks_alike, mixed_scripts, name_key, name_keys, spelled, unlike
 from replays.crypto import fingerprint as fingerprint_of
 from replays.safetext import MAX_NAME, is_name, shown
 from replays.words import fingerprint_words
@@ -311,6 +311,26 @@ def pinned_elsewhere(host: HostInfo, known: Pins | None) -> Pinned | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """The pins read once for a whole list (KnownPeers re-reads its file on every lookup)."""
+
+    pins: dict[str, bytes]
+
+    @classmethod
+    def of(cls, known: Pins | None) -> _Snapshot | None:
+        if known is None:
+            return None
+        found = {name: known.get(name) for name in known.names()}
+        return cls({name: key for name, key in found.items() if key is not None})
+
+    def get(self, name: str) -> bytes | None:
+        return self.pins.get(name)
+
+    def names(self) -> list[str]:
+        return sorted(self.pins)
+
+
 def _verified(host: HostInfo, known: Pins | None) -> bool:
     pinned = known.get(host.host_name) if known is not None else None
     return pinned is not None and fingerprint_of(pinned) == host.fingerprint
@@ -321,6 +341,7 @@ def assess(hosts: Sequence[HostInfo], known: Pins | None = None) -> list[Standin
     keys under their own names first, then hosts with nothing against them, then doubtful ones (a
     look-alike never sorts before the genuine pinned host), each tier by game, name and instance."""
     similar = lookalikes(hosts)
+    known = _Snapshot.of(known)
     out = [Standing(h, _verified(h, known), pinned_elsewhere(h, known), tuple(similar.get(h.instance, ())),
                     tuple(mixed_scripts(h.host_name) or ())) for h in hosts]
     return sorted(out, key=lambda s: (s.tier, s.host.game, s.host.host_name, s.host.instance))
@@ -338,8 +359,9 @@ def warnings(standing: Standing) -> list[str]:
         out.append(f"NOT the key pinned for {standing.pinned.name} ({standing.pinned.fingerprint}): an impostor, "
                    "or a new key")
     elif standing.pinned is not None:
+        differs = unlike(host.host_name, standing.pinned.name)
         out.append(f"looks like the pinned {standing.pinned.name} ({standing.pinned.fingerprint}) but is another "
-                   f"key: {spelled(host.host_name)} is not {spelled(standing.pinned.name)}")
+                   "key" + (f", with {', '.join(differs)}" if differs else ""))
     if standing.group:
         same = len({name_key(h.host_name) for h in standing.group}) == 1
         what = f"call themselves {host.host_name}" if same else f"have names that look like {host.host_name}"

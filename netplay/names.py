@@ -21,7 +21,7 @@ import unicodedata
 
 from netplay.uts39 import mixed_scripts, skeleton
 
-__all__ = ["looks_alike", "mixed_scripts", "name_key", "name_keys", "spelled"]
+__all__ = ["looks_alike", "mixed_scripts", "name_key", "name_keys", "spelled", "unlike"]
 
 
 def _spaces(text: str) -> str:
@@ -71,3 +71,17 @@ def spelled(name: str) -> str:
     a Cyrillic а): how a warning shows which letters of a mixed-script name are foreign."""
     return "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
                    for c in name)
+
+
+def unlike(name: str, other: str, most: int = 4) -> list[str]:
+    """The characters of `name` that `other` does not have, each spelled and named ("I (LATIN CAPITAL
+    LETTER I)", "\\u0430 (CYRILLIC SMALL LETTER A)"): what a warning points at when `name` only looks
+    like `other`, since the two may be drawn the same on the screen. At most `most` of them."""
+    theirs = set(unicodedata.normalize("NFD", other))
+    out: list[str] = []
+    for char in unicodedata.normalize("NFD", name):
+        if char not in theirs and not char.isspace():
+            text = f"{spelled(char)} ({unicodedata.name(char, f'U+{ord(char):04X}')})"
+            if text not in out:
+                out.append(text)
+    return out[:most]

@@ -151,7 +151,10 @@ def test_a_lookalike_of_a_pinned_name_is_marked_with_what_it_looks_like(name: st
         f"({REAL.fingerprint})" in line
     assert pinned, line
     if name == "aIice@box":
-        assert f"looks like the pinned alice@box ({REAL.fingerprint})" in line
+        assert f"looks like the pinned alice@box ({REAL.fingerprint}) but is another key, with I (LATIN CAPITAL " \
+            "LETTER I)" in line
+    if name.startswith(CYRILLIC_A):
+        assert "with \\u0430 (CYRILLIC SMALL LETTER A)" in line
     standing = discovery.assess([fake], pinned_alice())[0]
     assert standing.pinned is not None and standing.pinned.name == "alice@box"
 

@@ -57,6 +57,21 @@ def clock_words(clock: tuple[int, int] | None) -> str:
 log = logging.getLogger("netplay.client")
 
 
+def _judged(hosts: list) -> list:
+    """The hosts as netplay.discovery.assess judges them against this user's pins, in the order shown
+    (pinned keys first, doubtful names last); a pins file that cannot be read leaves the pins out."""
+    from netplay.discovery import assess
+    from netplay.identity import IdentityError, KnownPeers
+
+    try:
+        known: KnownPeers | None = KnownPeers.default()
+        known.names()
+    except (IdentityError, OSError) as exc:
+        log.warning("the host list is shown without the pins: %s", exc)
+        known = None
+    return assess(hosts, known)
+
+
 def _doubt_words(standing: Any) -> str:
     """The marks after a host's name in the lobby's list (drawn in red when any is a doubt): why its name
     cannot be taken at its word (netplay.discovery.Standing), or that its key is the one pinned for it."""
@@ -318,16 +333,7 @@ class LobbyScene:
     def _hosts_changed(self, hosts: list) -> None:
         """Called from the browser's thread: the hosts judged against the pins (look-alike names, names
         that look like a pinned one, mixed scripts) and put in the order shown, pinned keys first."""
-        from netplay.discovery import assess
-        from netplay.identity import IdentityError, KnownPeers
-
-        try:
-            known = KnownPeers.default()
-            known.names()
-        except (IdentityError, OSError) as exc:   # a damaged pins file: the list is judged without pins
-            log.warning("the host list is shown without the pins: %s", exc)
-            known = None
-        standings = assess(list(hosts), known)
+        standings = _judged(list(hosts))
         with self._lock:
             self.standings = standings
             self.hosts = [s.host for s in standings]
@@ -696,7 +702,11 @@ class LobbyScene:
     def _draw_lan(self, surface, box: pygame.Rect, px: int) -> None:
         inner = panel(surface, box, "games on the LAN", px)
         with self._lock:
-            standings = list(self.standings)
+            hosts, standings = list(self.hosts), list(self.standings)
+        if {s.host for s in standings} != set(hosts):      # hosts set by other means than the browser
+            standings = _judged(hosts)
+            with self._lock:
+                self.standings = standings
         y = inner.y
         if not standings:
             text = "no host found yet (searching...)" if self.browser else "LAN discovery is off"

@@ -221,6 +221,27 @@ def test_ordinary_names_are_not_marked() -> None:
         assert discovery.pinned_elsewhere(h, pins) is not None
 
 
+def test_a_whole_script_lookalike_is_caught_by_the_skeleton_though_not_mixed() -> None:
+    """All-Cyrillic "аре" (а, р, е) is one script, so only the skeleton tells it looks like a pinned "ape"."""
+    pins = KnownPeers()
+    pins.check("ape", REAL.public_key)
+    fake = host(FAKE, 6000, "\u0430\u0440\u0435")
+    standing = discovery.assess([fake], pins)[0]
+    assert standing.doubts == (Doubt.LOOKS_LIKE_PINNED,) and standing.pinned.name == "ape"
+    assert discovery.bot_choice([fake], pins)[0] is None
+
+
+def test_pinning_a_name_that_looks_like_a_pinned_one_warns(caplog) -> None:
+    """A joiner under "aIice@box" is pinned by a host that knows "alice@box" (only the very same name
+    with another key is refused), with a warning naming both keys."""
+    pins = pinned_alice()
+    with caplog.at_level("WARNING", logger="netplay.identity"):
+        assert pins.check("aIice@box", FAKE.public_key)
+        assert pins.check("alice2@box", OTHER.public_key)                    # merely similar: no warning
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warned) == 1 and "'aIice@box'" in warned[0] and f"'alice@box' (key {REAL.fingerprint})" in warned[0]
+
+
 # ------------------------------------------------------------------------- the terminal list
 
 @click.command()

@@ -433,6 +433,7 @@ def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
     itself is joined without pinning (`_lan_pins`); a person's list has no default when its first entry
     is in doubt (`discovery.default_choice`)."""
     from netplay import discovery
+    from netplay.names import spelled
     click.echo(f"looking for hosts on the LAN for {seconds:g} s...")
     hosts = [h for h in discovery.browse(seconds, game=game) if h.free_seats > 0]
     if not hosts:
@@ -447,6 +448,10 @@ def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
         if chosen is None:
             raise click.ClickException("no host on the LAN a bot can tell from an impostor (see the notes); give "
                                        "HOST:PORT/FINGERPRINT as its player tells you")
+        mixed = next(s.scripts for s in standings if s.host is chosen)
+        if mixed:
+            click.echo(f"note: the name {spelled(chosen.host_name)} mixes {' and '.join(mixed)} letters; "
+                       "joining it all the same, as no other host is left and it looks like no pinned name", err=True)
     else:
         for i, h in enumerate(hosts, 1):
             click.echo(f"  {i}. {discovery.describe(h, hosts, known)}")

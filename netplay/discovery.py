@@ -413,10 +413,8 @@ def bot_choice(hosts: Sequence[HostInfo], known: Pins | None = None) -> tuple[Ho
                                 f"letters ({spelled(host.host_name)})"))
         elif chosen is None:
             chosen = host
-    if chosen is None and mixed:
+    if chosen is None and mixed:          # no other host is left, and this one looks like no pinned name
         chosen = mixed.pop(0)[0]
-        passed.append(f"{chosen.host_name}: its name mixes scripts, but no other host is left and it looks like no "
-                      "pinned name")
     return chosen, [shown(line) for line in passed + [why for _, why in mixed]]
 
 

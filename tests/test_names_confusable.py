@@ -198,8 +198,7 @@ def test_a_bot_and_the_default_pass_a_mixed_script_name_over_when_there_is_anoth
     assert chosen is plain and len(passed) == 1 and "mixes Cyrillic and Latin" in passed[0]
     standings = discovery.assess([mixed, plain])
     assert [s.host for s in standings] == [plain, mixed] and discovery.default_choice(standings) == 1
-    chosen, passed = discovery.bot_choice([mixed])                          # no alternative: joined, said so
-    assert chosen is mixed and "no other host is left" in passed[-1]
+    assert discovery.bot_choice([mixed]) == (mixed, [])                      # no alternative: joined
     assert discovery.default_choice(discovery.assess([mixed])) is None       # a person is never offered it
 
 
@@ -277,6 +276,13 @@ def test_the_terminal_list_puts_the_pinned_host_first_as_the_default_and_marks_a
     assert result.exit_code == 1 and "no host on the LAN a bot can tell from an impostor" in result.stderr
     result = CliRunner().invoke(picker, [], input="\n1\n")
     assert "join which:" in result.stdout and "join which [1]:" not in result.stdout       # no default
+    mixed = host(OTHER, 7000, f"b{CYRILLIC_A}b")
+    lan[:] = [mixed]
+    result = CliRunner().invoke(picker, ["--bot"])                           # the only host: joined, said so
+    assert result.stdout.splitlines()[-1] == f"ADDRESS {mixed.address}"
+    assert "note: the name b\\u0430b mixes Latin and Cyrillic letters; joining it all the same" in result.stderr
+    result = CliRunner().invoke(picker, [], input="\n1\n")
+    assert "join which [1]:" not in result.stdout and "mixes Latin and Cyrillic letters" in result.stdout
 
 
 def test_the_lobby_lists_the_pinned_host_first_and_marks_its_lookalikes_in_red(monkeypatch, tmp_path: Path) -> None:

@@ -8,7 +8,8 @@
 - `resolved_scripts(text)` and `mixed_scripts(text)` (section 5.1): a string is mixed-script when no
   one script covers all its letters, Common and Inherited characters (digits, "@", accents) counting
   for every script and Script_Extensions with the CJK augmentation applied, so "山田たろう" (Han and
-  Hiragana: Japanese) is one script and "аlice" (Cyrillic а, Latin lice) is two.
+  Hiragana: Japanese) is one script and "аlice" (Cyrillic а, Latin lice) is two; Latin beside
+  Han, kana, Hangul or Bopomofo is not counted as mixed (section 5.2's "Highly Restrictive").
 
 The data is netplay/uts39_data.py (generated from Unicode's own files by scripts/uts39_tables.py; it says
 which versions); NFD is Python's `unicodedata`. Pure functions, the tables parsed once on first use.
@@ -164,9 +165,20 @@ def scripts_named(text: str) -> list[str]:
     return seen
 
 
+_WITH_LATIN = frozenset(("Jpan", "Kore", "Hanb"))   # section 5.2, "Highly Restrictive": Latin with these
+
+
 def mixed_scripts(text: str) -> list[str] | None:
-    """The scripts a mixed-script string mixes (their long names), or None when one script covers it."""
+    """The scripts a mixed-script string mixes (their long names), or None when one script covers it.
+
+    Latin together with Han, Japanese kana, Hangul or Bopomofo is not counted as mixed: UTS #39's
+    "Highly Restrictive" level (section 5.2) allows it, since people write their names that way
+    ("山田taro") and those scripts have no letters that pass for Latin ones."""
     resolved = resolved_scripts(text)
     if resolved is None or resolved:
+        return None
+    rest = resolved_scripts("".join(c for c in unicodedata.normalize("NFD", text)
+                                    if script_extensions(c) != frozenset(("Latn",))))
+    if rest and rest & _WITH_LATIN:
         return None
     return scripts_named(text)

@@ -136,6 +136,11 @@ def test_case_folding_and_the_skeleton_settle_on_every_entry() -> None:
 def test_mixed_script_names_are_found_and_single_script_ones_are_not() -> None:
     assert uts39.mixed_scripts(f"{CYRILLIC_A}lice@box") == ["Cyrillic", "Latin"]
     assert uts39.mixed_scripts(f"b{GREEK_ALPHA}b") == ["Latin", "Greek"]
+    assert uts39.mixed_scripts("\u03a9mega") == ["Greek", "Latin"]
+    assert uts39.mixed_scripts(f"\u5c71\u7530{CYRILLIC_A}") == ["Han", "Cyrillic"]
+    # UTS #39 5.2 "Highly Restrictive": Latin with Han, kana or Hangul, as people write names
+    assert uts39.mixed_scripts("\u5c71\u7530taro") is None and uts39.mixed_scripts("kim\ubbfc\uc900") is None
+    assert uts39.mixed_scripts(f"\u5c71\u7530t{CYRILLIC_A}ro") == ["Han", "Latin", "Cyrillic"]
     # борис; Japanese (Han + Hiragana); Korean (Hangul + Han); accents; digits; full-width Latin
     for single in ["alice@box 2", "\u0431\u043e\u0440\u0438\u0441", "\u5c71\u7530\u305f\u308d\u3046",
                    "\ud55c\uad6d\u4eba", "\u00e9lise", "e\u0301lise", "123", "\uff41lice"]:

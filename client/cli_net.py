@@ -433,17 +433,23 @@ def join(address: str | None, resume: bool, game_filter: str | None, browse_seco
 def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
     """A host found on the LAN: a bot's own pick (`pick_first`), or a person's from a numbered list.
 
-    Anyone may advertise under any name, so every entry shows its key's fingerprint words, hosts that
-    call themselves by one name are marked (a person compares the words with that player aloud), and a
-    name pinned to another key is marked as such. A bot never picks among look-alikes nor an impostor
-    of a pinned name (it says why, and asks for HOST:PORT/FINGERPRINT), and what it picks by itself is
-    joined without pinning (`_lan_pins`); a person's list has no default when its first entry is in doubt."""
+    Anyone may advertise under any name, so every entry shows its key's fingerprint words, hosts whose
+    names look alike (case, width, UTS #39 confusables: "aIice" for "alice") are marked (a person
+    compares the words with that player aloud), a name that is or looks like a name pinned to another
+    key is marked as such, and so is a name that mixes scripts. The list puts the hosts whose names are
+    pinned to their keys first and the doubtful ones last. A bot never picks among look-alikes nor an
+    impostor of a pinned name (it says why, and asks for HOST:PORT/FINGERPRINT), and what it picks by
+    itself is joined without pinning (`_lan_pins`); a person's list has no default when its first entry
+    is in doubt (`discovery.default_choice`)."""
     from netplay import discovery
+    from netplay.names import spelled
     click.echo(f"looking for hosts on the LAN for {seconds:g} s...")
     hosts = [h for h in discovery.browse(seconds, game=game) if h.free_seats > 0]
     if not hosts:
         raise click.ClickException("no netplay host with a free seat found on the LAN; give HOST:PORT")
     known = _known_peers()
+    standings = discovery.assess(hosts, known)
+    hosts = [s.host for s in standings]
     if pick_first:
         chosen, passed = discovery.bot_choice(hosts, known)
         for why in passed:
@@ -451,11 +457,15 @@ def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
         if chosen is None:
             raise click.ClickException("no host on the LAN a bot can tell from an impostor (see the notes); give "
                                        "HOST:PORT/FINGERPRINT as its player tells you")
+        mixed = next(s.scripts for s in standings if s.host is chosen)
+        if mixed:
+            click.echo(f"note: the name {spelled(chosen.host_name)} mixes {' and '.join(mixed)} letters; "
+                       "joining it all the same, as no other host is left and it looks like no pinned name", err=True)
     else:
         for i, h in enumerate(hosts, 1):
             click.echo(f"  {i}. {discovery.describe(h, hosts, known)}")
-        doubtful = discovery.bot_choice(hosts[:1], known)[0] is None or bool(discovery.lookalikes(hosts))
-        number = click.prompt("join which", type=click.IntRange(1, len(hosts)), default=None if doubtful else 1)
+        number = click.prompt("join which", type=click.IntRange(1, len(hosts)),
+                              default=discovery.default_choice(standings))
         chosen = hosts[number - 1]
     click.echo(f"joining {chosen.game} hosted by {chosen.host_name} (key {chosen.fingerprint}, words: {chosen.words})")
     return chosen.address

@@ -8,9 +8,13 @@ convenience, not a trust anchor: anyone on the LAN can advertise anything, so
   `host:port/fingerprint`), which refuses a host whose key does not match;
 - an advertisement whose texts are not printable (a name, game, version or terms carrying terminal
   escapes or bidirectional overrides) is ignored: it draws no entry;
-- every host is shown with its fingerprint words (`HostInfo.words`, replays.words), and hosts that
-  call themselves by one name (`lookalikes`) are marked, so a person compares the words aloud;
-- a name pinned to another key (`pinned_elsewhere`) marks an impostor;
+- every host is shown with its fingerprint words (`HostInfo.words`, replays.words), and hosts whose
+  names look alike (`lookalikes`: the same after NFKC, case and space folding, or UTS #39's confusables
+  skeleton, netplay.names) are marked, so a person compares the words aloud;
+- a name that is, or looks like, a name pinned to another key (`pinned_elsewhere`) marks an impostor,
+  and a name that mixes scripts (Cyrillic letters among Latin ones) is marked as such;
+- a list (`assess`, `ranked`) puts the hosts whose own names are pinned to their keys first and the
+  doubtful ones last, and a person's default (`default_choice`) is never a doubtful one;
 - a bot (`bot_choice`) never picks a look-alike or an impostor, and the host it picks by itself is
   joined with pins checked but none written (KnownPeers.checking_only): nobody vouched for its name.
 
@@ -18,7 +22,8 @@ convenience, not a trust anchor: anyone on the LAN can advertise anything, so
                    free_seats=2, host_name=ident.name) as ad:
         ad.update(free_seats=1)          # the TXT record follows the lobby
     hosts = browse(timeout_s=2.0)        # -> list[HostInfo], a snapshot
-    describe(host, hosts, known)         # one line for people: words, look-alikes, pins
+    ranked(hosts, known)                 # the order to list them in: pinned keys first, doubtful last
+    describe(host, hosts, known)         # one line for people: words, look-alikes, pins, mixed scripts
     bot_choice(hosts, known)             # -> (HostInfo or None, why others were passed over)
     with Browser(on_change=redraw) as browser:   # live view for the lobby
         browser.hosts()
@@ -36,13 +41,14 @@ import logging
 import re
 import threading
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
+from netplay.names import looks_alike, mixed_scripts, name_key, name_keys, spelled, unlike
 from replays.crypto import fingerprint as fingerprint_of
 from replays.safetext import MAX_NAME, is_name, shown
 from replays.words import fingerprint_words
@@ -199,74 +205,229 @@ def _host_info(info: ServiceInfo) -> HostInfo | None:
 
 
 class Pins(Protocol):
-    """What `describe` and `bot_choice` need of netplay.identity.KnownPeers."""
+    """What `assess`, `describe` and `bot_choice` need of netplay.identity.KnownPeers."""
 
     def get(self, name: str) -> bytes | None: ...
 
     def names(self) -> list[str]: ...
 
 
-def name_key(name: str) -> str:
-    """What two names look like to a person: NFKC, case-folded, spaces collapsed ("Alice " and "alice",
-    or a name in full-width letters, are look-alikes)."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+class Doubt(Enum):
+    """Why a host's name cannot be taken at its word (each is shown; see `assess`)."""
+
+    PINNED_ELSEWHERE = "its very name is pinned to another key"
+    LOOKS_LIKE_PINNED = "its name looks like a name pinned to another key"
+    LOOKALIKE = "another host of another key has a name that looks the same"
+    MIXED_SCRIPT = "its name mixes scripts (alphabets)"
+
+
+@dataclass(frozen=True, slots=True)
+class Pinned:
+    """A pin of another key that a host's name is (`same_name`: equal, or equal but for case, width and
+    spaces, `name_key`) or only looks like (a confusable: "aIice" for "alice")."""
+
+    name: str
+    fingerprint: str
+    same_name: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One host as a list judges it: what vouches for its name and what speaks against it."""
+
+    host: HostInfo
+    verified: bool                               # its own name is pinned to its own key (a person vouched)
+    pinned: Pinned | None                        # another key's pin it is or looks like
+    group: tuple[HostInfo, ...]                  # the hosts on the list whose names look like it (itself too)
+    scripts: tuple[str, ...]                     # what a mixed-script name mixes ("Cyrillic", "Latin")
+
+    @property
+    def doubts(self) -> tuple[Doubt, ...]:
+        out = []
+        if self.pinned is not None:
+            out.append(Doubt.PINNED_ELSEWHERE if self.pinned.same_name else Doubt.LOOKS_LIKE_PINNED)
+        if self.group:
+            out.append(Doubt.LOOKALIKE)
+        if self.scripts:
+            out.append(Doubt.MIXED_SCRIPT)
+        return tuple(out)
+
+    @property
+    def vouched(self) -> bool:
+        """Its own name is pinned to its own key and nothing speaks against it but other hosts looking
+        like it: the pin is evidence a person gave, so this one is the genuine of its look-alikes."""
+        return self.verified and set(self.doubts) <= {Doubt.LOOKALIKE}
+
+    @property
+    def tier(self) -> int:
+        """Where the host goes in a list: 0 the pinned key under its own name, 1 nothing against it,
+        2 a mixed-script name or a look-alike on the list, 3 a name that is or looks like another key's pin."""
+        if self.pinned is not None:
+            return 3
+        if self.verified:
+            return 0
+        return 2 if self.doubts else 1
 
 
 def lookalikes(hosts: Iterable[HostInfo]) -> dict[str, list[HostInfo]]:
-    """The hosts that share a name (as `name_key` sees it) with a host of another key, by that name."""
-    by_name: dict[str, list[HostInfo]] = {}
-    for host in hosts:
-        by_name.setdefault(name_key(host.host_name), []).append(host)
-    return {key: group for key, group in by_name.items() if len({h.fingerprint for h in group}) > 1}
+    """Hosts whose names look alike (`netplay.names.looks_alike`: shared `name_keys`) while their keys
+    differ, by instance: each such host's instance maps to its whole group (itself included). Groups are
+    joined through any shared key, so a chain "alice" ~ "aIice" ~ "AIice" is one group."""
+    hosts = list(hosts)
+    parent = list(range(len(hosts)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first: dict[tuple[str, str], int] = {}
+    for i, host in enumerate(hosts):
+        for key in name_keys(host.host_name):
+            j = first.setdefault(key, i)
+            parent[root(i)] = root(j)
+    groups: dict[int, list[HostInfo]] = {}
+    for i, host in enumerate(hosts):
+        groups.setdefault(root(i), []).append(host)
+    return {h.instance: group for group in groups.values() if len({g.fingerprint for g in group}) > 1
+            for h in group}
 
 
-def pinned_elsewhere(host: HostInfo, known: Pins | None) -> tuple[str, str] | None:
-    """(pinned name, its fingerprint) when another key is pinned under the host's name or under a name
-    that looks the same (`name_key`: "Alice " for a pinned "alice"), else None."""
+def pinned_elsewhere(host: HostInfo, known: Pins | None) -> Pinned | None:
+    """The pin of another key under the host's very name, else under a name that looks like it
+    ("Alice ", then "aIice", for a pinned "alice"; `looks_alike`), else None."""
     if known is None:
         return None
+    pinned = known.get(host.host_name)
+    if pinned is not None and fingerprint_of(pinned) != host.fingerprint:
+        return Pinned(host.host_name, fingerprint_of(pinned), True)
     key = name_key(host.host_name)
-    for name in [host.host_name, *(n for n in known.names() if n != host.host_name and name_key(n) == key)]:
+    alike = [n for n in known.names() if n != host.host_name and looks_alike(n, host.host_name)]
+    for name in sorted(alike, key=lambda n: name_key(n) != key):       # "Alice " before "aIice"
         pinned = known.get(name)
         if pinned is not None and fingerprint_of(pinned) != host.fingerprint:
-            return name, fingerprint_of(pinned)
+            return Pinned(name, fingerprint_of(pinned), name_key(name) == key)
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """The pins read once for a whole list (KnownPeers re-reads its file on every lookup)."""
+
+    pins: dict[str, bytes]
+
+    @classmethod
+    def of(cls, known: Pins | None) -> _Snapshot | None:
+        if known is None:
+            return None
+        found = {name: known.get(name) for name in known.names()}
+        return cls({name: key for name, key in found.items() if key is not None})
+
+    def get(self, name: str) -> bytes | None:
+        return self.pins.get(name)
+
+    def names(self) -> list[str]:
+        return sorted(self.pins)
+
+
+def _verified(host: HostInfo, known: Pins | None) -> bool:
+    pinned = known.get(host.host_name) if known is not None else None
+    return pinned is not None and fingerprint_of(pinned) == host.fingerprint
+
+
+def assess(hosts: Sequence[HostInfo], known: Pins | None = None) -> list[Standing]:
+    """Every host with what vouches for and against its name, in the order a list shows them: the pinned
+    keys under their own names first, then hosts with nothing against them, then doubtful ones (a
+    look-alike never sorts before the genuine pinned host), each tier by game, name and instance."""
+    similar = lookalikes(hosts)
+    known = _Snapshot.of(known)
+    out = [Standing(h, _verified(h, known), pinned_elsewhere(h, known), tuple(similar.get(h.instance, ())),
+                    tuple(mixed_scripts(h.host_name) or ())) for h in hosts]
+    return sorted(out, key=lambda s: (s.tier, s.host.game, s.host.host_name, s.host.instance))
+
+
+def ranked(hosts: Sequence[HostInfo], known: Pins | None = None) -> list[HostInfo]:
+    """The hosts in `assess`'s order."""
+    return [s.host for s in assess(hosts, known)]
+
+
+def warnings(standing: Standing) -> list[str]:
+    """What a person is told about one host's name, one phrase per doubt (empty when none)."""
+    host, out = standing.host, []
+    if standing.pinned is not None and standing.pinned.same_name:
+        out.append(f"NOT the key pinned for {standing.pinned.name} ({standing.pinned.fingerprint}): an impostor, "
+                   "or a new key")
+    elif standing.pinned is not None:
+        differs = unlike(host.host_name, standing.pinned.name)
+        out.append(f"looks like the pinned {standing.pinned.name} ({standing.pinned.fingerprint}) but is another "
+                   "key" + (f", with {', '.join(differs)}" if differs else ""))
+    if standing.group:
+        same = len({name_key(h.host_name) for h in standing.group}) == 1
+        what = f"call themselves {host.host_name}" if same else f"have names that look like {host.host_name}"
+        out.append(f"{len({h.fingerprint for h in standing.group})} hosts {what}: compare the words with that "
+                   "player aloud")
+    if standing.scripts:
+        out.append(f"its name mixes {' and '.join(standing.scripts)} letters ({spelled(host.host_name)}), as "
+                   "look-alike names do")
+    return out
 
 
 def describe(host: HostInfo, hosts: Sequence[HostInfo], known: Pins | None = None) -> str:
     """One host as people see it in a list: game, name, address, key and words, seats, version, and a
-    warning when another host calls itself by the same name or the name is pinned to another key."""
+    warning for each doubt about its name (`warnings`), or that its key is the one pinned for it."""
     line = (f"{host.game} hosted by {host.host_name} at {host.addresses[0]}:{host.port} (key {host.fingerprint}, "
             f"words: {host.words}; {host.free_seats} free seat(s), netplay {host.version})")
     if host.terms:
         line += f"; terms: {host.terms}"
-    other = pinned_elsewhere(host, known)
-    if other is not None:
-        line += f"  !! NOT the key pinned for {other[0]} ({other[1]}): an impostor, or a new key"
-    group = lookalikes(hosts).get(name_key(host.host_name))
-    if group is not None:
-        line += (f"  !! {len({h.fingerprint for h in group})} hosts call themselves {host.host_name}: compare "
-                 "the words with that player aloud")
+    others = [h for h in hosts if h is not host]
+    standing = next(s for s in assess([host, *others], known) if s.host is host)
+    if standing.verified and standing.pinned is None:
+        line += f"; the key pinned for {host.host_name}"
+    for warning in warnings(standing):
+        line += f"  !! {warning}"
     return shown(line)
 
 
 def bot_choice(hosts: Sequence[HostInfo], known: Pins | None = None) -> tuple[HostInfo | None, list[str]]:
-    """The host a bot may join by itself, and why it passed over the others: never a host whose name is
-    pinned to another key, never one of several hosts that call themselves by one name (a bot cannot
-    compare words aloud; which of them is real is for a person to say). The first of the rest, in the
-    order given."""
-    similar = lookalikes(hosts)
-    chosen, passed = None, []
-    for host in hosts:
-        other = pinned_elsewhere(host, known)
-        if other is not None:
-            passed.append(f"{host.host_name} with key {host.fingerprint}: {other[0]} is pinned to {other[1]}")
-        elif name_key(host.host_name) in similar:
-            passed.append(f"{host.host_name} with key {host.fingerprint} (words: {host.words}): another host calls "
-                          "itself by that name")
+    """The host a bot may join by itself, and why it passed over the others.
+
+    Never a host whose name is, or looks like, a name pinned to another key; never one of several hosts
+    whose names look alike (a bot cannot compare words aloud) unless its own name is pinned to its key
+    (a person vouched for it: the pin is the evidence); a mixed-script name only when no other host is
+    left. The first of the rest in `assess`'s order: the pinned keys first."""
+    chosen, passed, mixed = None, [], []
+    for standing in assess(hosts, known):
+        host = standing.host
+        who = f"{host.host_name} with key {host.fingerprint}"
+        if standing.pinned is not None and standing.pinned.same_name:
+            passed.append(f"{who}: {standing.pinned.name} is pinned to {standing.pinned.fingerprint}")
+        elif standing.pinned is not None:
+            passed.append(f"{who} (words: {host.words}): looks like the pinned {standing.pinned.name} "
+                          f"({standing.pinned.fingerprint})")
+        elif standing.group and not standing.verified:
+            passed.append(f"{who} (words: {host.words}): another host calls itself by that name or one that "
+                          "looks like it")
+        elif standing.scripts:
+            mixed.append((host, f"{who} (words: {host.words}): its name mixes {' and '.join(standing.scripts)} "
+                                f"letters ({spelled(host.host_name)})"))
         elif chosen is None:
             chosen = host
-    return chosen, [shown(line) for line in passed]
+    if chosen is None and mixed:          # no other host is left, and this one looks like no pinned name
+        chosen = mixed.pop(0)[0]
+    return chosen, [shown(line) for line in passed + [why for _, why in mixed]]
+
+
+def default_choice(standings: Sequence[Standing]) -> int | None:
+    """The list entry (1-based) offered to a person as the default, or None. Only a first entry with no
+    doubt about its name, and even then only when no two hosts on the list have look-alike names (which
+    is real is for the person to say), unless it is the key pinned for its own name, which is evidence."""
+    if not standings:
+        return None
+    first = standings[0]
+    if first.vouched:
+        return 1
+    return 1 if not first.doubts and not any(s.group for s in standings) else None
 
 
 class Browser:

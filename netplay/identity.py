@@ -247,9 +247,14 @@ class KnownPeers:
                 if old != public_key:
                     raise KeyChanged(name, old, public_key)
                 return False
+            alike = _lookalike_pins(peers, name, public_key)
             peers[name] = {"key": public_key.hex(), "fingerprint": fingerprint(public_key),
                            "first_seen": int(time.time())}
             log.info("pinned new peer %r with key %s", name, fingerprint(public_key))
+            for other, other_fingerprint in alike:
+                log.warning("pinned the new peer %r with key %s, whose name looks like the pinned %r (key %s): "
+                            "if you took one for the other, compare their keys' words", name,
+                            fingerprint(public_key), other, other_fingerprint)
             return True
 
     def pin(self, name: str, public_key: bytes) -> None:
@@ -316,6 +321,16 @@ class KnownPeers:
                 os.replace(tmp, self.path)
         finally:
             os.close(lock_fd)
+
+
+def _lookalike_pins(peers: dict[str, dict], name: str, public_key: bytes) -> list[tuple[str, str]]:
+    """(name, fingerprint) of the pins of other keys under names that look like `name` (netplay.names:
+    "aIice@box" for "alice@box"): a new pin beside them is worth a warning, never a refusal (two people
+    may well be called Alice; the words of their keys tell them apart)."""
+    from netplay.names import looks_alike
+
+    return [(other, fingerprint(bytes.fromhex(entry["key"]))) for other, entry in sorted(peers.items())
+            if other != name and bytes.fromhex(entry["key"]) != public_key and looks_alike(other, name)]
 
 
 class _CheckingOnly(KnownPeers):

@@ -63,6 +63,35 @@ def clock_words(clock: tuple[int, int] | str, game_id: str | None = None) -> str
 log = logging.getLogger("netplay.client")
 
 
+def _judged(hosts: list) -> list:
+    """The hosts as netplay.discovery.assess judges them against this user's pins, in the order shown
+    (pinned keys first, doubtful names last); a pins file that cannot be read leaves the pins out."""
+    from netplay.discovery import assess
+    from netplay.identity import IdentityError, KnownPeers
+
+    try:
+        known: KnownPeers | None = KnownPeers.default()
+        known.names()
+    except (IdentityError, OSError) as exc:
+        log.warning("the host list is shown without the pins: %s", exc)
+        known = None
+    return assess(hosts, known)
+
+
+def _doubt_words(standing: Any) -> str:
+    """The marks after a host's name in the lobby's list (drawn in red when any is a doubt): why its name
+    cannot be taken at its word (netplay.discovery.Standing), or that its key is the one pinned for it."""
+    marks = ["pinned key"] if standing.vouched else []
+    if standing.pinned is not None:
+        marks.append(f"NOT the key pinned for {standing.pinned.name}!" if standing.pinned.same_name
+                     else f"looks like the pinned {standing.pinned.name}!")
+    if standing.group:
+        marks.append(f"{len({h.fingerprint for h in standing.group})} hosts!")
+    if standing.scripts:
+        marks.append(f"mixes {' and '.join(standing.scripts)}!")
+    return f" ({', '.join(marks)})" if marks else ""
+
+
 def _resumed_decider(name: str, delay_s: float) -> Any:
     """Who plays a resumed extra seat: the lobby names its bot seats "NAME-bot-SEAT" (see
     `LobbyScene._extra_seats`), so such a seat gets that bot again; any other is a person here."""
@@ -123,6 +152,7 @@ class LobbyScene:
         self.replay_rows: list[tuple[pygame.Rect, int]] = []
         self.replay_box = pygame.Rect(0, 0, 0, 0)
         self.hosts: list[Any] = []
+        self.standings: list[Any] = []   # netplay.discovery.Standing of each host, in the order shown
         self.browser = None
         self.joining: threading.Thread | None = None
         self.joined: Any = None  # the background join's result: (NetGame, title) or an error text
@@ -308,8 +338,12 @@ class LobbyScene:
             self._say(f"LAN discovery is unavailable ({exc}); join by address", ok=False)
 
     def _hosts_changed(self, hosts: list) -> None:
+        """Called from the browser's thread: the hosts judged against the pins (look-alike names, names
+        that look like a pinned one, mixed scripts) and put in the order shown, pinned keys first."""
+        standings = _judged(list(hosts))
         with self._lock:
-            self.hosts = list(hosts)
+            self.standings = standings
+            self.hosts = [s.host for s in standings]
 
     def _refresh_replays(self) -> None:
         from netplay.paths import replays_dir
@@ -680,23 +714,26 @@ class LobbyScene:
     def _draw_lan(self, surface, box: pygame.Rect, px: int) -> None:
         inner = panel(surface, box, "games on the LAN", px)
         with self._lock:
-            hosts = list(self.hosts)
+            hosts, standings = list(self.hosts), list(self.standings)
+        if {s.host for s in standings} != set(hosts):      # hosts set by other means than the browser
+            standings = _judged(hosts)
+            with self._lock:
+                self.standings = standings
         y = inner.y
-        if not hosts:
+        if not standings:
             text = "no host found yet (searching...)" if self.browser else "LAN discovery is off"
             draw_text(surface, text, (inner.x, y), px - 2, theme.MUTED)
             y += px + 6
-        from netplay.discovery import lookalikes, name_key
-        similar = lookalikes(hosts)       # hosts that call themselves by one name: told apart by their words
-        for host in hosts[:8]:
+        for standing in standings[:8]:
+            host = standing.host
             title = engines.GAMES[host.game].title if host.game in engines.GAMES else host.game
-            group = similar.get(name_key(host.host_name))
-            head = f"{title} - {host.host_name}" + (f" ({len(group)} hosts!)" if group else "")
+            head = f"{title} - {host.host_name}" + _doubt_words(standing)
+            doubtful = bool(standing.doubts) and not standing.vouched
             draw_text(surface, fit(head, px - 1, inner.w - 80, bold=True), (inner.x, y), px - 1,
-                      theme.BAD if group else theme.TEXT, bold=True)
+                      theme.BAD if doubtful else theme.TEXT, bold=True)
             # the key's words first, whole: what two people compare aloud to tell look-alikes apart
             draw_text(surface, fit(f"{host.words} - {host.free_seats} free, v{host.version}", px - 4, inner.w - 80),
-                      (inner.x, y + px), px - 4, theme.TEXT if group else theme.MUTED)
+                      (inner.x, y + px), px - 4, theme.TEXT if doubtful else theme.MUTED)
             terms, timed = clocks.terms_words(host.terms)
             draw_text(surface, fit(terms, px - 4, inner.w - 80, bold=timed), (inner.x, y + 2 * px - 2), px - 4,
                       theme.ACCENT if timed else theme.MUTED, bold=timed)

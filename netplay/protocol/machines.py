@@ -426,6 +426,20 @@ class JoinMachine(Machine):
             return None
         return next((s for s, (k, _) in enumerate(self.header.seats) if k == key), None)
 
+    def witness_key(self, seat: int) -> bytes | None:
+        """The key of the link on which `seat`'s own peer talks to us, as this peer can tell without the host's
+        word: the host's key for the host's own seat, a joiner's own key for its first seat (the header names
+        both). None for any other seat (an extra seat: which peer plays it is only what `peers` says, and the
+        host could name itself or a colluder), and no claim against it is co-signed here (claims.py)."""
+        if self.header is None or not 0 <= seat < len(self.header.seats):
+            return None
+        key = self.header.seats[seat][0]
+        if key == self.host_key or key == self.identity.public_key:
+            return key if key == self.host_key else None
+        if self.book is not None and any(self.header.seats[s][0] == key for s in self.book.seats):
+            return None
+        return key
+
     def seats_of_peer(self, key: bytes) -> list[int]:
         return [seat for seat, (peer, _) in sorted(self.lobby.peers.items()) if peer == key]
 

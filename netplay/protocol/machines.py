@@ -571,7 +571,7 @@ class JoinMachine(Machine):
             self.game_closed()
         elif self.phase == "play" and self.book is not None:
             self.host_gone_at = self.host_gone_at if self.host_gone_at is not None else self.now
-            self.stop_unfinished(f"the host left: {reason}")
+            self.stop_unfinished(f"the host left (in its own words, not this peer's: {reason})")
         else:
             self.finish(EXIT_FAILED, f"the host left: {reason}")
 

@@ -10,7 +10,8 @@
   bound computed from the agreed terms and the frames played, plus the time the run's faults cost.
 - **Agreement.** Honest copies hold the same frame wherever both hold one the host sequenced, unless a
   proof that the host equivocated (two of its certificates for one number) is in every honest copy of
-  three seats or more that met the fork (and that peer stopped, naming the host).
+  three seats or more that met the fork (and that peer stopped, naming the host). Two joiners that never
+  had a direct link (no address reached them) may hold an unproven fork, provided neither copy completes.
 - **Bounded memory.** The buffers a peer keeps for others (frames seen, frames ahead, acknowledgements,
   reported frames) stay within their caps.
 - **Liveness.** With every seat honest and no faults, or only crashes that a resume repairs, every game

@@ -201,7 +201,8 @@ class HostMachine(Machine):
         self.rematch.votes = set()
         self.start_lines()
         for a, b in self.lobby.unreachable():
-            self.say(f"seats {a} and {b} cannot reach each other directly: their messages go through this host")
+            self.say(f"seats {a} and {b} cannot reach each other directly: their messages go through this host, and "
+                     "while no direct link is up neither co-signs a claim against the other")
         for link in self.lobby.joiners():   # the game is on: joiners may send their frames now
             self.send(link.key, "synced", -1)
 

@@ -797,3 +797,74 @@ STRATEGIES: tuple[str, ...] = (
     "equivocate", "withhold-from", "withhold-from:seed", "withhold-from:act", "double", "inject", "bare-dispute",
     "mutate", "replay", "garbage", "silent", "cosign-at-once", "wrong-seed",
 )
+
+
+class RelayEquivocate(Adversary):
+    """`relay-equivocate[:N]` (host, three seats or more; issue 32, N1): blanks every address in `peers`, so
+    the joiners can talk only through its relay; signs two versions of its N-th own move, the honest one for
+    every joiner but the highest seat (the starved one), which gets the other, each under its certificate;
+    drops every relayed acknowledgement, and after the fork everything else between the starved joiner and
+    the rest (its relayed messages, and every message of ours to it). Its honest machine then claims the
+    starved joiner's timeout on the other branch, which the fed joiners must not co-sign."""
+
+    name = "relay-equivocate"
+    hosts_only = True
+    min_players = 3
+
+    def attach(self, machine: Any) -> None:
+        emit = machine.emit
+        self.swap: dict[bytes, Frame] = {}
+        self.forked_at: int | None = None
+
+        def equivocate(frame: Frame) -> None:
+            if frame.kind == "act" and not self.swap and self.count("act") >= int(self.arg(0, "1")):
+                ledger = machine.book.ledger_for(frame.seat)
+                legal = [a for a in ledger.game.legal(ledger.state, frame.seat)
+                         if a != frame.body[0] and a not in ("resign", "offer draw")]
+                if legal:
+                    other = ledger.build_action(self.rng.choice(legal)).bare()
+                    self.swap[frame.hash] = other
+                    self.forked_at = frame.seq
+                    self.say(f"frame {frame.seq}: {frame.body[0]!r} to the fed joiners, {other.body[0]!r} to the "
+                             "starved one; every address blanked, relayed acknowledgements dropped")
+            emit(frame)
+        machine.emit = equivocate
+
+    @staticmethod
+    def _starved(machine: Any) -> bytes | None:
+        joiners = sorted((link.seat, link.key) for link in machine.links.values() if link.seat is not None)
+        return joiners[-1][1] if len(joiners) >= 2 else None
+
+    def outgoing(self, machine: Any, effects: list) -> list:
+        starved = self._starved(machine)
+        out = []
+        for effect in effects:
+            if not isinstance(effect, fx.Send):
+                out.append(effect)
+                continue
+            msg = _unpack(effect.data)
+            if msg is None:
+                out.append(effect)
+                continue
+            tag, fields = msg
+            if tag == "peers":
+                entries = [[seat, key, ""] for seat, key, _ in fields[0]]
+                effect = fx.Send(effect.to, wire.pack("peers", entries))
+            elif tag == "relayed":
+                inner = _unpack(fields[1])
+                if inner is None or inner[0] == "ack":
+                    continue
+                if self.forked_at is not None and starved in (effect.to, fields[0]):
+                    continue
+            elif self.forked_at is not None and effect.to == starved:
+                frame = _frame_of(effect.data)
+                other = self.swap.get(frame.hash) if frame is not None else None
+                if other is None:
+                    continue
+                effect = fx.Send(effect.to, _certified(machine, other))
+            out.append(effect)
+        return out
+
+
+_CLASSES["relay-equivocate"] = (RelayEquivocate, {})
+STRATEGIES += ("relay-equivocate",)

@@ -10,7 +10,8 @@
   bound computed from the agreed terms and the frames played, plus the time the run's faults cost.
 - **Agreement.** Honest copies hold the same frame wherever both hold one the host sequenced, unless a
   proof that the host equivocated (two of its certificates for one number) is in every honest copy of
-  three seats or more that met the fork (and that peer stopped, naming the host).
+  three seats or more that met the fork (and that peer stopped, naming the host). Two joiners that never
+  had a direct link (no address reached them) may hold an unproven fork, provided neither copy completes.
 - **Bounded memory.** The buffers a peer keeps for others (frames seen, frames ahead, acknowledgements,
   reported frames) stay within their caps.
 - **Liveness.** With every seat honest and no faults, or only crashes that a resume repairs, every game
@@ -203,6 +204,8 @@ def _agreement(world: Any, honest: list, report: Report) -> None:
         for pb, bb, proofs_b in copies[i + 1:]:
             if ba.header.session != bb.header.session:
                 continue
+            if _relay_only(world, pa, pb) and "complete" not in (ba.ledger.status, bb.ledger.status):
+                continue    # only the host carried their messages: it can fork them unseen, never make both end
             for seq in range(min(len(ba.frames), len(bb.frames))):
                 if not (ba.sequenced(seq) and bb.sequenced(seq)):
                     continue
@@ -218,6 +221,12 @@ def _agreement(world: Any, honest: list, report: Report) -> None:
                         report.violations.append(f"honest peers {pa.index} and {pb.index} hold different sequenced "
                                                  f"frames {seq} and no proof names the host")
                     break
+
+
+def _relay_only(world: Any, pa: Any, pb: Any) -> bool:
+    """Two joiners that never had a direct link (no address reached them, issue 32): nothing can prove a fork
+    of the host's between them, and an honest copy must then end unfinished or contested, never complete."""
+    return 0 not in (pa.index, pb.index) and frozenset((pa.index, pb.index)) not in world.mesh_wanted
 
 
 def _disputed(book: Any, seq: int) -> bool:

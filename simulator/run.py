@@ -35,7 +35,8 @@ QUICK_MIX = {"loyal-captain": 6, "quedah-merchant": 6, "madagaskar": 3, "ploc": 
              "ebbe-flut": 1.5, "ebbe-flut-solo": 0.5, "catan": 2, "catan-ck": 2}
 AUDIT_EVERY = 5   # one honest copy in so many is audited from its bytes too (the peers' ledgers ran the same checks)
 COALITIONS = [("close-early", "cosign-at-once"), ("equivocate", "silent"), ("withhold-from", "cosign-at-once"),
-              ("ahead-then-claim", "cosign-at-once"), ("veto-roll", "withhold:chain:1"), ("claim-early", "mutate")]
+              ("ahead-then-claim", "cosign-at-once"), ("veto-roll", "withhold:chain:1"), ("claim-early", "mutate"),
+              ("relay-equivocate", "cosign-at-once")]
 
 
 @dataclass(slots=True)

@@ -54,7 +54,7 @@ def _run(tmp: Path, a: Attack, game: str) -> tuple[list, object, list[Path], Pat
     timeout = ("--reveal-timeout", "2", "--lateness", "1")
     with processes() as procs:
         if a.liar == "host":
-            liar = peer(tmp, "host", game, "--cheat", a.cheat, "--players", str(a.players), *timeout,
+            liar = peer(tmp, "host", game, "--cheat", a.cheat, "--players", str(a.players), *timeout, *a.liar_args,
                         "--lifetime", LIFETIME, tag="liar")
             procs.append(liar)
             address = liar.address()
@@ -118,6 +118,9 @@ def test_attack(tmp_path: Path, a: Attack, game: str) -> None:
     assert len(files) == len(honest), described
     for path in files:
         _check_verdict(a, audit_file(path), liar_seat)
+        verdict = audit_file(path)     # and no honest copy shows an honest seat's forfeit as its result
+        if verdict.result is not None and verdict.claim is not None:
+            assert verdict.claim["blamed"] == liar_seat, (a.id, path, verdict.reason)
     if a.verdict == "unfinished" and a.rule == "timeout claim":
         for path in files:
             claim = audit_file(path).claim

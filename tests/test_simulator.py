@@ -47,6 +47,11 @@ REGRESSIONS = (
     (7144, "catan-ck", 3, {"max_rounds": "2"}, {0: "mutate"}, {"duplicate": 0.01}),   # a report ahead of its slot
     (7318, "turning-tides", 2, {}, {1: "tamper:commit:2"}, {}),    # an own frame refused by its own ledger
     (7395, "catan-ck", 4, {"max_rounds": "1", "defense": "choose"}, {1: "wrong-seed"}, {"duplicate": 0.01}),
+    # issue 32, N1: a host that keeps the joiners apart (no addresses), forks them and claims against the starved
+    # one, which the fed joiner co-signed on the host's silence (with a colluder that co-signs at once, 4 seats)
+    (16, "madagaskar", 3, {}, {0: "relay-equivocate:2"}, {}),
+    (2, "catan-ck", 4, {"max_rounds": "1"}, {0: "relay-equivocate:3"}, {}),
+    (1, "catan", 4, {"max_rounds": "1"}, {0: "relay-equivocate:2", 3: "cosign-at-once"}, {}),
 )
 #: runs of the quick mix (`plan_for(seed, quick=True)`: their terms, think times and bots as drawn) that found
 #: a bug: co-signing a claim that came early by the co-signer's own clock (756, 789, 1215, 1425), frames seen

@@ -24,6 +24,14 @@ blaming itself or another honest seat:
   reached it no more than `CLAIM_SKEW` before the claimed frame was due by its own clock, and it never
   received the blamed seat's frame for the slot before that deadline; otherwise it refuses (and
   contests a claim that it withholds its seed). The host claims `CLAIM_SKEW` after the due time.
+- **Nothing through the relay is evidence** (issue 32, N1). A joiner co-signs (or closes) a claim against
+  another seat only on what it holds from that seat itself: a direct link to the seat's peer (the host's
+  link for the host's own seat, the joiners' mesh link for a joiner) that was up over the whole window of
+  the claimed frame, on which nothing came for the slot. The host's silence about a seat it alone relays
+  is the accused's word against the host's, so such a claim gets no honest co-signature and the game ends
+  unfinished, nobody blamed. And a frame signed by the blamed seat for the claimed slot or later, received
+  by any route and whatever its `prev` (a frame of another branch: the host forked us), shows that the
+  seat was playing: we refuse too.
 - **Contesting.** The blamed seat contests a final claim unless it was late by its own clock: with its
   own frame for the slot as evidence when it had sent one in time. A contest the host does not sequence
   within `CONTEST_WAIT` is recorded in the seat's own replay alone, so no host can make it show its
@@ -76,6 +84,9 @@ class Claims:
         self.refusing_since = 0.0
         self.refusal = ""                 # ... and why
         self.forwarded: set[bytes] = set()   # hashes of seen frames passed to the host already
+        #: seat -> the highest-numbered frame signed by that seat that reached us by any route (checked)
+        self.latest: dict[int, int] = {}
+        self.claimed_since: float | None = None   # when the claimed frame became awaited (our clock)
         self.stall_since: float | None = None
         # a joiner's own claim in flight
         self.mine: Frame | None = None
@@ -97,6 +108,17 @@ class Claims:
         kept = self.seen.setdefault(frame.seq, [])
         if len(kept) < MAX_SEEN and all(f.hash != frame.hash for f, _ in kept):
             kept.append((frame, self.m.now))
+
+    def signed_by(self, frame: Frame) -> None:
+        """A frame of the current session reached us (sequenced or not, from anyone, on any branch): if its
+        author signed it for a number beyond what we knew of that seat, that seat was playing there."""
+        book = self.m.book
+        if book is None or frame.session != book.header.session or not 0 <= frame.seat < book.header.players:
+            return
+        if frame.seq < len(book.ledger.frames) - 1 or frame.seq <= self.latest.get(frame.seat, -1):
+            return
+        if frame.verify(book.ledger.publics[frame.seat]):
+            self.latest[frame.seat] = frame.seq
 
     def _answer_seen(self, kind: str, seat: int) -> Frame | None:
         """The frame `seat` sent for the awaited slot (or as its answer to the open claim), signed by it,
@@ -130,6 +152,7 @@ class Claims:
         # the claimed frame's time left, by the timing it had before this frame moved it (a frame that
         # closes the claim starts timing the next slot)
         left = None if claim is None else m.deadlines.remaining(claim.kind, claim.blamed, m.now)
+        since = m.deadlines.since     # when the frame this one closes (a claim: the claimed one) became awaited
         # timing by our own clock from the frame on: frames applied in one step each start the next one's
         m.deadlines.moved(nxt, None if ledger.closed else ledger.awaited(), m.now, ledger.frames)
         answers = set() if claim is None else {claim.frame_no, claim.frame_no + 1}   # an answer's slots
@@ -137,6 +160,7 @@ class Claims:
             del self.seen[seq]
         if frame.kind == "timeout" and claim is not None and claim.open:
             self.claim_seen_at = m.now
+            self.claimed_since = since
             remaining = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
             # the claimant's own peer signed the claim already: the rule is for the other peers
             if not book.holds(claim.blamed) and not book.holds(claim.claimant) \
@@ -224,6 +248,42 @@ class Claims:
         elif self._answer_seen(claim.kind, claim.blamed) is not None:
             why = f"its {claim.kind} frame reached this peer"
         else:
+            why = self.unwitnessed(claim)
+            if why is None:
+                return False
+        self.refusing, self.refusing_since, self.refusal = claim.frame_no, self.m.now, why
+        self.m.say(f"not co-signing the forfeit of seat {claim.blamed}: {why}")
+        return True
+
+    def unwitnessed(self, claim) -> str | None:
+        """Why this peer cannot witness the blamed seat's silence itself (None: it can). Only a joiner asks:
+        the host's links are all its own. A seat's silence counts only on a direct link to its peer that was
+        up over the claimed frame's whole window; a frame that seat signed for the claimed slot or later, by
+        any route and on any branch, shows that it was playing."""
+        m = self.m
+        if m.role == "host":
+            return None
+        blamed = claim.blamed
+        if self.latest.get(blamed, -1) >= claim.frame_no:
+            return (f"a frame signed by seat {blamed} for frame {self.latest[blamed]} (the claimed one or later) "
+                    "reached this peer: it was playing")
+        key = m.witness_key(blamed)
+        link = None if key is None else m.links.get(key)
+        since = self.claimed_since if self.claimed_since is not None else m.now
+        if link is None or (not link.up and link.changed == 0.0):
+            return (f"seat {blamed} reaches this peer only through the host's relay: the host's silence about it "
+                    "is no evidence")
+        if not link.up or link.changed > since:
+            return (f"this peer's direct link to seat {blamed} was not up over the claimed frame's whole window: "
+                    "its silence is no evidence")
+        return None
+
+    def _refused_closing(self, claim) -> bool:
+        """Whether we do not close `claim` (our frame would make it final): we cannot witness the silence."""
+        if self.refusing == claim.frame_no:
+            return True
+        why = self.unwitnessed(claim)
+        if why is None:
             return False
         self.refusing, self.refusing_since, self.refusal = claim.frame_no, self.m.now, why
         self.m.say(f"not co-signing the forfeit of seat {claim.blamed}: {why}")
@@ -248,6 +308,8 @@ class Claims:
         answer = self._answer_seen(claim.kind, claim.blamed)
         if answer is not None:
             self.forward(answer)
+            return None
+        if self._refused_closing(claim):
             return None
         m.say(f"seat {claim.blamed} did not answer the claim in time: the claim stands")
         return book.ledger_for(closer).build_after_claim()
@@ -340,6 +402,11 @@ class Claims:
         remaining = m.deadlines.remaining(nxt[0], nxt[1], m.now)
         grace = 0.0 if m.role == "host" else JOINER_GRACE
         if remaining is None or remaining + grace > 0:
+            return
+        unseen = self.unwitnessed(claim)
+        if unseen is not None:    # not ours to say: we could not have seen that seat's silence ourselves
+            m.stop_unfinished(f"the claim against seat {claim.blamed} stands unconfirmed (seat {nxt[1]} did not send "
+                              f"its {nxt[0]} for it) and this peer cannot confirm it: {unseen}")
             return
         text = (f"seat {claim.blamed} forfeits as far as this peer can tell: it withheld its {claim.kind} frame; "
                 f"seat {nxt[1]} did not send its {nxt[0]} for the forfeit")

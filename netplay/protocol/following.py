@@ -80,6 +80,7 @@ class Follower:
         if frame.session != book.header.session:
             log.warning("dropped a frame of another session (%s) from %s", frame.session.hex()[:8], key.hex()[:8])
             return
+        m.claims.signed_by(frame)           # its author was playing there, on whatever branch (claims.py)
         if not self.sequenced(key, frame, cert):
             m.claims.seen_frame(frame)      # its author sent it; the host has not sequenced it (yet)
             return
@@ -188,12 +189,15 @@ class Follower:
             return
         if m.seat_of_peer(key) is None:
             return
+        # checked first: an unsigned acknowledgement (or one relayed and altered by the host) must not make us
+        # believe that a peer holds frames, nor ask it for them, nor linger for it (issue 32)
+        if not self._signed(key, seq, frame_hash, cert, sig):
+            return
         if seq > self.holders.get(key, -1):
             self.holders[key] = seq
         frames = book.frames
         if seq < len(frames):
-            forked = frames[seq].hash != frame_hash and book.sequenced(seq) and book.certs[seq]
-            if forked and self._signed(key, seq, frame_hash, cert, sig):
+            if frames[seq].hash != frame_hash and book.sequenced(seq) and book.certs[seq]:
                 self.equivocation(seq, frame_hash, cert, key, sig)
             return
         if len(self.acks) < MAX_AHEAD:
@@ -216,8 +220,7 @@ class Follower:
             if seq >= len(frames) or seq > upto:
                 continue
             del self.acks[(key, seq)]
-            if frames[seq].hash != frame_hash and book.sequenced(seq) and self._signed(key, seq, frame_hash, cert,
-                                                                                       sig):
+            if frames[seq].hash != frame_hash and book.sequenced(seq):     # (its signatures checked on arrival)
                 self.equivocation(seq, frame_hash, cert, key, sig)
                 return
 

@@ -520,5 +520,7 @@ class JoinLobby:
                 apart.setdefault(key, []).append(seat)
         for seats in apart.values():      # one line per peer out of reach (with every seat it plays)
             which = f"seat {seats[0]}" if len(seats) == 1 else "seats " + ", ".join(map(str, seats))
-            m.say(f"{which} cannot be reached directly: messages go through the host")
+            m.say(f"{which} cannot be reached directly: messages go through the host, which can withhold them or "
+                  "show each of you another game unseen (never forge a frame); while no direct link is up, no claim "
+                  f"against {'it' if len(seats) == 1 else 'them'} is co-signed here")
         self.say("start", m.header.hash, reached)

@@ -201,7 +201,8 @@ class HostMachine(Machine):
         self.rematch.votes = set()
         self.start_lines()
         for a, b in self.lobby.unreachable():
-            self.say(f"seats {a} and {b} cannot reach each other directly: their messages go through this host")
+            self.say(f"seats {a} and {b} cannot reach each other directly: their messages go through this host, and "
+                     "while no direct link is up neither co-signs a claim against the other")
         for link in self.lobby.joiners():   # the game is on: joiners may send their frames now
             self.send(link.key, "synced", -1)
 
@@ -426,6 +427,20 @@ class JoinMachine(Machine):
             return None
         return next((s for s, (k, _) in enumerate(self.header.seats) if k == key), None)
 
+    def witness_key(self, seat: int) -> bytes | None:
+        """The key of the link on which `seat`'s own peer talks to us, as this peer can tell without the host's
+        word: the host's key for the host's own seat, a joiner's own key for its first seat (the header names
+        both). None for any other seat (an extra seat: which peer plays it is only what `peers` says, and the
+        host could name itself or a colluder), and no claim against it is co-signed here (claims.py)."""
+        if self.header is None or not 0 <= seat < len(self.header.seats):
+            return None
+        key = self.header.seats[seat][0]
+        if key == self.host_key or key == self.identity.public_key:
+            return key if key == self.host_key else None
+        if self.book is not None and any(self.header.seats[s][0] == key for s in self.book.seats):
+            return None
+        return key
+
     def seats_of_peer(self, key: bytes) -> list[int]:
         return [seat for seat, (peer, _) in sorted(self.lobby.peers.items()) if peer == key]
 
@@ -557,7 +572,7 @@ class JoinMachine(Machine):
             self.game_closed()
         elif self.phase == "play" and self.book is not None:
             self.host_gone_at = self.host_gone_at if self.host_gone_at is not None else self.now
-            self.stop_unfinished(f"the host left: {reason}")
+            self.stop_unfinished(f"the host left (in its own words, not this peer's: {reason})")
         else:
             self.finish(EXIT_FAILED, f"the host left: {reason}")
 

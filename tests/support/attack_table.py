@@ -37,6 +37,7 @@ class Attack:
     players: int = 2
     honest_exit: int | tuple[int, ...] = 0   # a tuple: any of these (where timing decides between them)
     honest_args: tuple[str, ...] = ()
+    liar_args: tuple[str, ...] = ()   # more options for the liar's process (a host's terms, say)
     slow_seat: int | None = None  # an honest seat whose bot thinks 0.2 s a move (so a claim meets it deciding)
     shows: tuple[str, ...] = ()  # what an honest peer prints (stdout or stderr; "a|b": either)
     fork: str = ""              # what `replay verify A B ...` over every copy reports ("" for nothing)
@@ -80,10 +81,12 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("veto-roll", "the host drops a joiner's chain frame once it has computed the roll, drops its answer and "
            "contest too, and claims the timeout", H,
            "live: the blamed joiner contests with its own frame as evidence, in its own replay if the host drops it",
-           "timeout claim", "contested", False,
-           "the honest replay is contested (exit 5), never a forfeit (two seats cannot tell an abort from a loss: "
-           "the host cancels at no cost, see above)", cheat="veto-roll", game="quedah-merchant", honest_exit=5,
-           needs="chain"),
+           "timeout claim", "contested|unfinished", False,
+           "the honest replay is contested (exit 5) where the host made its claim final in the joiner's sight (the "
+           "joiner contests it), else unfinished (exit 1: the joiner answered, and an answered open claim is nobody's "
+           "forfeit, so there is nothing to contest); never a forfeit, and neither names anyone: two seats cannot "
+           "tell an abort from a loss, the host cancels at no cost (see above)", cheat="veto-roll",
+           game="quedah-merchant", honest_exit=(5, 1), needs="chain"),
     Attack("ahead-then-claim", "the host sends the joiner a frame numbered a few ahead, never answers its requests "
            "(no `synced`, no missing frames), then claims against it and closes the claim at once (the resume "
            "trick)", H, "live: the joiner answers and contests whatever its sync state; it never waits on `synced` "
@@ -130,6 +133,16 @@ ATTACKS: tuple[Attack, ...] = (
            "asks that joiner for it", "", "valid", False, "the victim gets the seed from the other joiner; the game "
            "completes (a host cannot cut one joiner off)", cheat="withhold-from:seed:2:1", game="madagaskar",
            players=3),
+    Attack("relay-equivocate", "the host blanks every address in `peers` (the joiners reach each other only through "
+           "its relay), signs two versions of its own move, one per joiner, drops the relayed acknowledgements and "
+           "everything to the starved joiner, and claims the starved joiner's timeout (issue 32, N1; 3 seats)", H,
+           "live: the fed joiner has no direct link to the blamed seat, so its silence is no evidence: it neither "
+           "closes nor co-signs the claim", "", "unfinished", False,
+           "every honest copy ends unfinished (exit 1), or, for the starved joiner, with its own claim against the "
+           "host recorded alone (exit 3); no copy shows an honest seat's forfeit; the fork stays unproven (no route "
+           "between the joiners carries a proof), which the lobby said before the game",
+           cheat="relay-equivocate", game="madagaskar", players=3, honest_exit=(1, 3), liar_args=("--move-limit", "3"),
+           shows=("cannot be reached directly", "not co-signing the forfeit of seat 2")),
     # ---------------------------------------------------------------- withholding
     Attack("withhold-open", "the host withholds its open frame", H,
            "live: the joiner claims; the host refuses but keeps withholding, so the joiner records its claim",

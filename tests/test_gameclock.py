@@ -232,3 +232,12 @@ def test_a_seat_late_within_the_skew_at_every_decision_gains_it_once() -> None:
     assert stock + (deadlines.decided[1] - 1) * increment < deadlines.used[1]
     assert deadlines.used[1] <= stock + (deadlines.decided[1] - 1) * increment + CLAIM_SKEW
     assert max(report.ended_at.values()) <= report.bound
+
+
+def test_the_lobby_offers_the_game_clock_first_and_untimed_by_name() -> None:
+    from client.scenes.lobby import CLOCKS, clock_words
+
+    assert CLOCKS[0] == "game" and "untimed" in CLOCKS and None not in CLOCKS   # "none" no longer a default
+    assert clock_words("game", "catan") == "game's (45 min + 5 s)"
+    assert clock_words("untimed") == "untimed!"
+    assert clock_words((60, 2)) == "1 min + 2 s"

@@ -232,7 +232,16 @@ class HostLobby:
         if m.phase != "lobby" or m.outcome is not None:
             return
         for link in list(m.links.values()):
-            if not link.up or m.games_done:
+            if not link.up:
+                continue
+            if m.games_done:     # the rematch lobby: its seats are fixed, a seat that does not start ends it
+                if link.seat is not None and m.header is not None and not link.started \
+                        and m.now - self.header_at > START_S:
+                    m.say(f"{wire.clip(link.name, 64)} (seat {link.seat}) did not start the rematch within "
+                          f"{START_S:g} s")
+                    m.finish(EXIT_OK, f"seat {link.seat} did not start the rematch within {START_S:g} s: no rematch, "
+                                      f"nobody is blamed. {m.games_message()}")
+                    return
                 continue
             if link.stage == "new" and m.now - link.stage_at > HELLO_S:
                 self.let_go(link, f"no hello within {HELLO_S:g} s")
@@ -311,6 +320,8 @@ class JoinLobby:
         self.offer: tuple | None = None
         self.offered_terms: Terms | None = None
         self.peers: dict[int, tuple[bytes, str]] = {}   # seat -> (peer key, address) of the other joiners
+        self.hello_at: float | None = None            # when we last said hello (the offer is due)
+        self.ready_at = 0.0                           # when we took the offer (the header is due)
         self.started_at: float | None = None          # when the header was accepted (start is due)
         self.start_sent = False
         self.last: tuple[str, tuple] | None = None    # our last lobby message, sent again until it is answered
@@ -321,6 +332,7 @@ class JoinLobby:
         m = self.m
         if m.phase == "lobby" and self.offer is not None:
             self.offer = None          # the host forgot us: start the lobby over
+        self.hello_at = m.now
         self.say("hello", wire.PROTO, m.version, None, 0)
 
     def say(self, tag: str, *fields: Any) -> None:
@@ -378,6 +390,7 @@ class JoinLobby:
             return
         self.offered_terms = offered_terms
         self.answered()
+        self.ready_at = m.now
         m.game, m.players = game, players
         self.offer = (game_id, rules, players, resolved)
         m.say(f"the host offers {game.title or game_id} for {players} players "

@@ -24,7 +24,7 @@ from simulator.deciders import SimBot
 from simulator.invariants import Report, bound, check, lobby_bound, waiting_for_players
 from simulator.world import Faults, World
 
-__all__ = ["Plan", "plan_for", "simulate", "campaign", "Result", "command"]
+__all__ = ["Plan", "plan_for", "lobby_plan", "simulate", "campaign", "Result", "command"]
 
 #: the games and how often a campaign plays each (the cheap ones more: a Catan deal costs a shuffle proof)
 GAMES = {"loyal-captain": 4, "quedah-merchant": 4, "madagaskar": 3, "ploc": 1, "turning-tides": 2, "ebbe-flut": 2,
@@ -148,6 +148,21 @@ def plan_for(seed: int, quick: bool = False) -> Plan:
 
 LOBBY_SHARE = 0.04      # of the runs: a lobby liar (adversary.LOBBY_STRATEGIES) alone, with a rematch to hold
 REMATCH_SHARE = 0.06    # of the others: every honest seat votes for one rematch
+
+
+def lobby_plan(seed: int, strategy: str) -> Plan:
+    """A run of the quick mix (its game, terms, think times and faults as drawn for `seed`) given to the lobby
+    liar `strategy` of adversary.LOBBY_STRATEGIES, with one rematch voted for (a solo game becomes a game of
+    two: the liars need someone to hold)."""
+    plan = plan_for(seed, quick=True)
+    if plan.players < 2:
+        plan.game, plan.players, plan.options = "loyal-captain", 2, {}
+    rng = random.Random(f"lobby-plan/{seed}")
+    plan.liars = {rng.choice(_eligible(strategy, plan.players)): strategy}
+    plan.rematches = 1
+    if plan.faults.kills or plan.faults.drops or plan.faults.partition:
+        plan.faults = Faults()
+    return plan
 
 
 def _lobby_and_rematches(plan: Plan) -> None:

@@ -235,11 +235,12 @@ class HostLobby:
             if not link.up:
                 continue
             if m.games_done:     # the rematch lobby: its seats are fixed, a seat that does not start ends it
+                limit = max(MESH_S + 1.0, min(START_S, m.terms.reveal_timeout_ms / 1000))   # (waits.rematch_start_s)
                 if link.seat is not None and m.header is not None and not link.started \
-                        and m.now - self.header_at > START_S:
+                        and m.now - self.header_at > limit:
                     m.say(f"{wire.clip(link.name, 64)} (seat {link.seat}) did not start the rematch within "
-                          f"{START_S:g} s")
-                    m.finish(EXIT_OK, f"seat {link.seat} did not start the rematch within {START_S:g} s: no rematch, "
+                          f"{limit:g} s")
+                    m.finish(EXIT_OK, f"seat {link.seat} did not start the rematch within {limit:g} s: no rematch, "
                                       f"nobody is blamed. {m.games_message()}")
                     return
                 continue

@@ -9,18 +9,21 @@ other players did not come look the same), so when a bound passes the waiting si
 words and blames nobody: nothing was played, so there is no forfeit and no result; a replay opened for a
 game that never started is discarded (no half-written file), and the games already played stay as they are.
 
-The joiner's bounds (`JoinWaits`), each from the moment the wait began:
+The joiner's bounds (`JoinWaits`), each from the moment the wait began, and none longer than the joiner's
+own patience (`netplay join --wait S`, `FILL_S` by default: a joiner may be less patient than the protocol):
 
 - the host's `offer`, `OFFER_S` after our `hello` (the host answers at once; resends cover a lost one);
-- the header, `fill_s` after our `ready` (the other players may take a while to come: the joiner's own
-  patience, `netplay join --wait`, `FILL_S` by default); and the first game must start within
-  `OFFER_S + fill_s + START_WAIT_S` of the first `hello` in all, however often the host starts over;
+- the header, the patience after our `ready` (the other players may take a while to come); and the first
+  game must start within `OFFER_S + patience + START_WAIT_S` of the first `hello` in all, however often
+  the host starts over;
 - the start (`synced`), `START_WAIT_S` after the header: the host gives every joiner `START_S` for its
-  `start` (lobby.py) and the joiner `MESH_S` for its direct links, plus the joiner's grace;
+  `start` (lobby.py) and the joiner `MESH_S` for its direct links, plus the joiner's grace; for a rematch,
+  the host's `rematch_start_s` of the terms plus the grace;
 - after a complete game, the rematch's header within the reveal timeout of the terms plus the joiner's
   grace (the host ends the vote at the reveal timeout), and then its start as above.
 
-The host's: its rematch lobby gives every seat `START_S` for its `start` (HostLobby.tick); the vote itself
+The host's: its rematch lobby gives every seat `rematch_start_s(terms)` for its `start` (HostLobby.tick:
+the reveal timeout, at least `MESH_S` and a second for the direct links, at most `START_S`); the vote itself
 ends at the reveal timeout (rematch.py). A host's first lobby waits for players as long as its person
 wants: it is nobody else's wait.
 """
@@ -28,7 +31,7 @@ wants: it is nobody else's wait.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from netplay.protocol import effects as fx
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, JOINER_GRACE
@@ -37,11 +40,17 @@ from netplay.protocol.lobby import MESH_S, START_S
 if TYPE_CHECKING:
     from netplay.protocol.core import Machine
 
-__all__ = ["Wait", "JoinWaits", "host_wait", "OFFER_S", "FILL_S", "START_WAIT_S"]
+__all__ = ["Wait", "JoinWaits", "host_wait", "rematch_start_s", "OFFER_S", "FILL_S", "START_WAIT_S"]
 
 OFFER_S = 15.0                                 # after our hello, the host's offer within this
 FILL_S = 600.0                                 # after our ready, the header within this (the joiner's default)
 START_WAIT_S = START_S + MESH_S + JOINER_GRACE  # after the header, the host's `synced` within this
+
+
+def rematch_start_s(terms: Any) -> float:
+    """How long the host's rematch lobby gives every seat for its `start` (the seats and their direct links
+    are those of the game just played): the reveal timeout of the terms, within [MESH_S + 1, START_S]."""
+    return max(MESH_S + 1.0, min(START_S, terms.reveal_timeout_ms / 1000))
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,23 +87,29 @@ class JoinWaits:
                 return None
             if self.first_hello is None:
                 self.first_hello = lobby.hello_at
-            cap = self.first_hello + OFFER_S + self.fill_s + START_WAIT_S
+            cap = self.first_hello + self.bound(OFFER_S) + self.fill_s + self.bound(START_WAIT_S)
             if lobby.offer is None:
-                return Wait("the host's offer", min(cap, lobby.hello_at + OFFER_S),
-                            f"the host did not answer within {OFFER_S:g} s (no offer)")
+                limit = self.bound(OFFER_S)
+                return Wait("the host's offer", min(cap, lobby.hello_at + limit),
+                            f"the host did not answer within {limit:g} s (no offer)")
             return Wait("the other players", min(cap, lobby.ready_at + self.fill_s),
                         f"the table did not fill within {self.fill_s:g} s: the host sent no header")
         if m.phase == "play" and self.unstarted():
-            until = lobby.started_at + START_WAIT_S
-            if not m.games_done and self.first_hello is not None:
-                until = min(until, self.first_hello + OFFER_S + self.fill_s + START_WAIT_S)
             what = "the rematch" if m.games_done else "the game"
+            limit = self.bound(rematch_start_s(m.header.terms) + JOINER_GRACE if m.games_done else START_WAIT_S)
+            until = lobby.started_at + limit
+            if not m.games_done and self.first_hello is not None:
+                until = min(until, self.first_hello + self.bound(OFFER_S) + self.fill_s + self.bound(START_WAIT_S))
             return Wait(f"the host to start {what}", until,
-                        f"the host did not start {what} within {START_WAIT_S:g} s of its header")
+                        f"the host did not start {what} within {limit:g} s of its header")
         if m.phase == "over":
-            limit = self.reveal_s() + JOINER_GRACE
+            limit = self.bound(self.reveal_s() + JOINER_GRACE)
             return Wait("a rematch", m.rematch.over_since + limit, f"no rematch within {limit:g} s")
         return None
+
+    def bound(self, protocol_s: float) -> float:
+        """A wait's bound: the protocol's, or the joiner's patience if that is shorter."""
+        return min(protocol_s, self.fill_s)
 
     def reveal_s(self) -> float:
         m = self.m
@@ -144,8 +159,9 @@ def host_wait(machine: Machine) -> Wait | None:
             return None
         what = "the rematch" if m.games_done else "the game"
         seats = ", ".join(str(s) for s in late)
-        return Wait(f"seat {seats} to start {what}", m.lobby.header_at + START_S,
-                    f"seat {seats} did not start {what} within {START_S:g} s")
+        limit = rematch_start_s(m.terms) if m.games_done else START_S
+        return Wait(f"seat {seats} to start {what}", m.lobby.header_at + limit,
+                    f"seat {seats} did not start {what} within {limit:g} s")
     if m.phase == "over":
         limit = m.terms.reveal_timeout_ms / 1000
         return Wait("the rematch votes", m.rematch.over_since + limit, f"no rematch agreed within {limit:g} s")

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import logging
 import os
+from pathlib import Path
 
 import pytest
+from support.sessionhelpers import cli_host, cli_join, peer, processes, replays_of, verdict
 
 from netplay.protocol.waits import START_WAIT_S
 from simulator.adversary import LOBBY_STRATEGIES
 from simulator.run import Plan, command, lobby_plan, simulate
 from simulator.world import Faults
-from support.sessionhelpers import cli_host, cli_join, peer, processes, replays_of, verdict
 
 LONG = os.environ.get("NETPLAY_LONG") == "1"
+ARTIFACTS = Path(__file__).parent / "artifacts"
 #: seeds of each lobby liar in the suite (about 2 s of CPU for the three; 1,000 each under NETPLAY_LONG=1)
 SEEDS = 1_000 if LONG else 12
 
@@ -41,7 +43,8 @@ def test_every_lobby_liar_keeps_every_promise_in_the_simulator(strategy: str) ->
     for seed in range(SEEDS):
         plan = lobby_plan(seed, strategy)
         world, report = simulate(plan)
-        assert report.ok, f"{plan.describe()}\n" + "\n".join(report.violations) + f"\n(lobby_plan({seed}, {strategy!r}))"
+        assert report.ok, (f"{plan.describe()}\n" + "\n".join(report.violations)
+                           + f"\n(lobby_plan({seed}, {strategy!r}))")
         for p in world.peers:
             if p.adversary is None:
                 assert p.outcome is not None and p.outcome.code in (0, 1), (plan.describe(), p.index, p.outcome)
@@ -130,3 +133,60 @@ def test_a_real_games_2_host_ends_a_rematch_a_joiner_holds(tmp_path) -> None:
         files = replays_of(host)
         assert len(files) == 1, files
         assert verdict(files[0]).status == "valid", verdict(files[0]).reason
+
+
+def test_the_table_shows_the_countdown_of_a_start_that_does_not_come_and_esc_leaves(home) -> None:
+    """Headless Pygame (SDL_VIDEODRIVER=dummy): a joined table under a real host that sent its header and never
+    starts shows what it waits for and the seconds left, with Esc to leave; Esc then Y leaves at once, blaming
+    nobody, and the header-only replay is gone (about 2 s of CPU; the screenshot is in tests/artifacts/)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+    from support.cpuclock import until
+
+    from client.app import App
+    from client.netcontroller import NetController
+    from client.scenes.table import TableScene
+    from client.ui import textfit
+    from netplay.identity import Identity
+    from netplay.joiner import JoinSession
+    from netplay.session import QueueDecider
+
+    def texts(app: App) -> list[str]:
+        with textfit.recording(app.size) as frame:
+            app.step([], 16)
+        return [words for kind, _, words in frame.items if kind == "text"]
+
+    def key(app: App, code: int) -> None:
+        app.step([pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode="")], 16)
+
+    tmp_path = home
+    with processes() as procs:
+        liar = peer(tmp_path, "host", "loyal-captain", "--cheat", "hold-after-header", "--lifetime", "60", tag="liar")
+        procs.append(liar)
+        decider = QueueDecider()
+        session = JoinSession(Identity.load(), decider, liar.address(), replay_dir=tmp_path / "me" / "replays",
+                              fsync=False, wait_s=120)
+        ctl = NetController(session, decider)
+        app = App((1024, 600))
+        app.push(TableScene(ctl))
+        shown: list[str] = []
+
+        def counts_down() -> bool:
+            shown[:] = texts(app)
+            return any("waiting for the host to start the game:" in t and "s left" in t for t in shown)
+        assert until(counts_down, 20), (ctl.status(), shown)
+        assert any("Esc leaves now" in t for t in shown), shown
+        assert "s left" in ctl.status(), ctl.status()
+        assert len(list((tmp_path / "me" / "replays").glob("*.npr"))) == 1     # the header's file, for now
+        ARTIFACTS.mkdir(exist_ok=True)
+        app.screenshot(ARTIFACTS / "net-waiting-for-the-start.png")
+        key(app, pygame.K_ESCAPE)
+        assert any("has not started" in t for t in texts(app)), "the leave question says what leaving means"
+        key(app, pygame.K_y)
+        assert until(lambda: session.outcome is not None, 10), ctl.status()
+        ctl.join(10)
+        # (on a machine so busy that the 30 s bound passed before the key was read, the joiner left by itself)
+        assert session.outcome.code == 1 and any(why in session.outcome.message for why in (
+            "you left before the game started", "the host did not start the game within 30 s")), session.outcome
+        assert "nobody is blamed" in session.outcome.message
+        assert list((tmp_path / "me" / "replays").glob("*.npr")) == []          # no half-written file

@@ -541,6 +541,7 @@ class TableScene:
             renderer.draw(surface, self.board_rect, view, highlights, list(self.builder.tokens), px)
             if self.last_move_ms and self.last_action and hasattr(renderer, "mark"):
                 renderer.mark(surface, self.board_rect, view, self.last_action, self.last_seat)
+        self._draw_countdown(surface, app)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
             pygame.draw.rect(surface, theme.HILITE, self.board_rect, width=width, border_radius=10)
@@ -622,6 +623,21 @@ class TableScene:
         for line in lines:
             draw_text(surface, line, (band.x + 12, y), px, (255, 200, 190))
             y += px + 2
+
+    def _draw_countdown(self, surface, app) -> None:
+        """Under "waiting for the game to start": what the session waits for, how long it still waits before it
+        leaves by itself (netplay/protocol/waits.py), and the way to leave now."""
+        waiting = getattr(self.ctl, "waiting", None)
+        wait = waiting() if waiting is not None else None
+        if wait is None:
+            return
+        what, left = wait
+        px = app.px(22)
+        line = fit(f"waiting for {what}: {left:.0f} s left, then it is given up (Esc leaves now)", px,
+                   self.board_rect.w - 24, bold=True)
+        band = pygame.Rect(self.board_rect.x + 8, self.board_rect.bottom - px * 2 - 8, self.board_rect.w - 16, px * 2)
+        pygame.draw.rect(surface, theme.PANEL, band, border_radius=8)
+        draw_text(surface, line, band.center, px, theme.ACCENT, bold=True, anchor="center")
 
     def _draw_status(self, surface, side: pygame.Rect, px: int) -> int:
         status = self.ctl.status()

@@ -117,6 +117,8 @@ def test_the_campaign_covers_every_game_every_liar_collusion_and_host_crashes() 
     assert used >= every, every - used                                  # every liar's strategy
     assert any(len(p.liars) == 2 for p in plans)                        # two colluding seats of four
     assert any(p.faults.kills and p.faults.kill_host for p in plans)    # peers killed, the host among them
+    assert used >= set(adversary.LOBBY_STRATEGIES)                      # lobbies that never start (issue 32)
+    assert sum(1 for p in plans if p.rematches and not p.liars) >= len(plans) // 100   # rematches, all honest
 
 
 @pytest.mark.parametrize("case", REGRESSIONS, ids=[str(c[0]) for c in REGRESSIONS])

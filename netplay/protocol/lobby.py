@@ -3,9 +3,11 @@
 The host admits any authenticated connection while seats are free (its own key excepted), but a
 connection holds no seat until it has completed the lobby: `hello` within `HELLO_S`, then `ready`
 within `READY_S` of the offer (a seat is given at `ready`, first come first served), then, once every
-seat is held and the header sent, `start` within `START_S`. A peer that lingers at any step is refused
-and let go, and its seat comes free: silent connections cannot hold a table. At most `MAX_WAITING`
-connections wait without a seat; a newer one lets the oldest waiting one go.
+seat is held and the header sent, `start` within `START_S` (in a rematch, `rematch_start_s`: a seat that does
+not start then ends the rematch). The joiner's own bounds on its waits are in netplay/protocol/waits.py.
+A peer that lingers at any step is refused and let go, and its seat comes free: silent connections
+cannot hold a table. At most `MAX_WAITING` connections wait without a seat; a newer one lets the oldest
+waiting one go.
 
 Extra seats (a hot-seat player, a bot on the joiner's machine) come in `ready` as [name, key, proof]:
 a name of 1..64 printable characters, and a proof that the joiner holds the key (the key's signature
@@ -39,7 +41,8 @@ if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see the
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["HostLobby", "JoinLobby", "seat_proof", "name_problem", "HELLO_S", "READY_S", "START_S", "MESH_S"]
+__all__ = ["HostLobby", "JoinLobby", "seat_proof", "name_problem", "rematch_start_s", "HELLO_S", "READY_S", "START_S",
+           "MESH_S"]
 
 HELLO_S = 5.0        # a connection that says nothing for this long is let go
 READY_S = 10.0       # after the offer, `ready` within this
@@ -51,6 +54,13 @@ MAX_WAITING = 32     # connections in the lobby that hold no seat
 def seat_proof(key: Any, host_key: bytes, joiner_key: bytes, name: str) -> bytes:
     """The proof, in `ready`, that a joiner holds the key of an extra seat it asks for."""
     return sign(key, "extra-seat", host_key + joiner_key + name.encode())
+
+
+def rematch_start_s(terms: Terms) -> float:
+    """How long the host's rematch lobby gives every seat for its `start` (the seats and their direct links
+    are those of the game just played): the reveal timeout of the terms, within [MESH_S + 1, START_S]; a seat
+    that does not start by then ends the rematch (netplay/protocol/waits.py)."""
+    return max(MESH_S + 1.0, min(START_S, terms.reveal_timeout_ms / 1000))
 
 
 def name_problem(name: str) -> str | None:
@@ -235,7 +245,7 @@ class HostLobby:
             if not link.up:
                 continue
             if m.games_done:     # the rematch lobby: its seats are fixed, a seat that does not start ends it
-                limit = max(MESH_S + 1.0, min(START_S, m.terms.reveal_timeout_ms / 1000))   # (waits.rematch_start_s)
+                limit = rematch_start_s(m.terms)
                 if link.seat is not None and m.header is not None and not link.started \
                         and m.now - self.header_at > limit:
                     m.say(f"{wire.clip(link.name, 64)} (seat {link.seat}) did not start the rematch within "

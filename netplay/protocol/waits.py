@@ -31,11 +31,11 @@ wants: it is nobody else's wait.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from netplay.protocol import effects as fx
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, JOINER_GRACE
-from netplay.protocol.lobby import MESH_S, START_S
+from netplay.protocol.lobby import MESH_S, START_S, rematch_start_s
 
 if TYPE_CHECKING:
     from netplay.protocol.core import Machine
@@ -45,12 +45,6 @@ __all__ = ["Wait", "JoinWaits", "host_wait", "rematch_start_s", "OFFER_S", "FILL
 OFFER_S = 15.0                                 # after our hello, the host's offer within this
 FILL_S = 600.0                                 # after our ready, the header within this (the joiner's default)
 START_WAIT_S = START_S + MESH_S + JOINER_GRACE  # after the header, the host's `synced` within this
-
-
-def rematch_start_s(terms: Any) -> float:
-    """How long the host's rematch lobby gives every seat for its `start` (the seats and their direct links
-    are those of the game just played): the reveal timeout of the terms, within [MESH_S + 1, START_S]."""
-    return max(MESH_S + 1.0, min(START_S, terms.reveal_timeout_ms / 1000))
 
 
 @dataclass(frozen=True, slots=True)

@@ -507,15 +507,15 @@ class Session:
         if self.outcome is not None:
             return self.outcome.message
         wait = self.waiting()
-        countdown = "" if wait is None else f" (waiting for {wait[0]}: {wait[1]:.0f} s left)"
+        countdown = "" if wait is None else f"waiting for {wait[0]}: {wait[1]:.0f} s left"
         if self.phase == "lobby":
-            return "waiting for the other players" + countdown
+            return countdown or "waiting for the other players"
         if self.phase == "over":
             return ("game over; rematch?" if not self.rematch_asked
-                    else "waiting for the others to agree to a rematch") + countdown
+                    else "waiting for the others to agree to a rematch") + (f"; {countdown}" if countdown else "")
         transcript = self.transcript
         if countdown and transcript is not None and transcript.seq == -1:
-            return "the game has not started yet" + countdown
+            return countdown
         ledger = transcript.ledger
         nxt = ledger.awaited()
         if nxt is None:

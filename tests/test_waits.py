@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,18 @@ def test_the_table_shows_the_countdown_of_a_start_that_does_not_come_and_esc_lea
             "you left before the game started", "the host did not start the game within 30 s")), session.outcome
         assert "nobody is blamed" in session.outcome.message
         assert list((tmp_path / "me" / "replays").glob("*.npr")) == []          # no half-written file
+
+
+def test_the_terminal_shows_the_countdown_and_how_to_leave(tmp_path) -> None:
+    """`netplay join` with a person at the terminal (no --bot) under a host that never sends the header: it prints
+    what it waits for with the seconds left and that Ctrl-C leaves, then leaves by itself at the bound, status 1
+    (about 1.5 s of CPU)."""
+    with processes() as procs:
+        liar = peer(tmp_path, "host", "loyal-captain", "--cheat", "never-start", "--lifetime", "60", tag="liar")
+        procs.append(liar)
+        joiner = cli_join(tmp_path, liar.address(), "--wait", "3")
+        procs.append(joiner)
+        assert joiner.wait(30) == 1, joiner.describe()
+        shown = r"\[waiting for the other players: [0-3] s left\] Ctrl-C leaves"
+        assert re.search(shown, joiner.out), joiner.describe()
+        assert "the table did not fill within 3 s" in joiner.err, joiner.describe()

@@ -322,6 +322,10 @@ class JoinMachine(Machine):
         self.synced = False
         self.started = True
         self.lobby.start_sent = True
+        # the offer this game was played under, as a rematch's header is checked against it (a joiner resumed
+        # without one dropped the rematch's header: simulator seed 1169 of the quick mix, with rematches)
+        self.lobby.offer = (header.game, header.rules_version, header.players, header.option_dict)
+        self.lobby.offered_terms = header.terms
         self.start_lines()
         self.say(f"resuming after frame {self.book.seq}")
 

@@ -624,13 +624,17 @@ class TableScene:
             draw_text(surface, line, (band.x + 12, y), px, (255, 200, 190))
             y += px + 2
 
+    def _wait(self) -> tuple[str, float] | None:
+        waiting = getattr(self.ctl, "waiting", None)
+        return waiting() if waiting is not None else None
+
     def _draw_countdown(self, surface, app) -> None:
         """Under "waiting for the game to start": what the session waits for, how long it still waits before it
         leaves by itself (netplay/protocol/waits.py), and the way to leave now."""
-        waiting = getattr(self.ctl, "waiting", None)
-        wait = waiting() if waiting is not None else None
-        if wait is None:
-            return
+        wait = self._wait()
+        ending = getattr(self.ctl, "ending", None)
+        if wait is None or (ending is not None and ending() is not None):
+            return     # (after a game, the end screen's rematch line counts down)
         what, left = wait
         px = app.px(22)
         line = fit(f"waiting for {what}: {left:.0f} s left, then it is given up (Esc leaves now)", px,
@@ -745,6 +749,9 @@ class TableScene:
         saved = wrap(f"replay saved: {path}".replace("/", "/ "), small, width - 40)[:3] if path else []
         state = self._rematch() if hasattr(self.ctl, "rematch") else None
         said, caption = rematch_words(state, self.rematch_asked) if state is not None else ("", "")
+        wait = self._wait() if state is not None and state.open else None
+        if wait is not None:
+            said = f"{said} ({wait[1]:.0f} s left)"
         again = wrap(said, small + 2, width - 40)[:2]
         height = (20 + big + 16 + len(detail) * (body + 4) + len(saved) * small + 16 + len(again) * (small + 4)
                   + (8 if again else 0) + 44)

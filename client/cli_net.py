@@ -15,7 +15,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import re
 import sys
+import time
 
 import click
 
@@ -381,14 +383,18 @@ def _close_quietly(session: Session) -> None:
 @click.option("--browse-seconds", default=3.0, show_default=True, type=click.FloatRange(0.5, 60),
               help="without an address: how long to look for hosts on the LAN")
 @click.option("--connect-timeout", default=10.0, show_default=True, type=click.FloatRange(0.5, 600))
+@click.option("--wait", "wait_s", default=600.0, show_default=True, type=click.FloatRange(1, 86400),
+              metavar="SECONDS", help="the longest this joiner waits outside a game for the host: for the table to "
+                                      "fill, and (at most the protocol's bounds) for the start and a rematch; then "
+                                      "it leaves, blaming nobody (exit status 1 before any game, 0 after one)")
 @click.option("--seats", "seat_count", default=1, show_default=True, type=click.IntRange(1, 8),
               help="how many seats this peer takes (named NAME, NAME-2, ...): people at this terminal or bots "
                    "(--bot NAME for all, --bot K=NAME for the K-th)")
 @_peer_options
 @_common
 def join(address: str | None, resume: bool, game_filter: str | None, browse_seconds: float, connect_timeout: float,
-         seat_count: int, bot_values: tuple[str, ...], games: int, name: str | None, bot_delay: float, quiet: bool,
-         replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
+         wait_s: float, seat_count: int, bot_values: tuple[str, ...], games: int, name: str | None, bot_delay: float,
+         quiet: bool, replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
     """Join a hosted game at HOST:PORT (or pick one found on the LAN)."""
     from netplay import resume as saved_games
     from netplay.identity import KeyChanged
@@ -421,7 +427,7 @@ def join(address: str | None, resume: bool, game_filter: str | None, browse_seco
             for k, position in enumerate(positions[1:], 2)]
     try:
         session = JoinSession(ident, decider, address, saved=saved, known_peers=pins,
-                              connect_timeout_s=connect_timeout, also=also,
+                              connect_timeout_s=connect_timeout, also=also, wait_s=wait_s,
                               **_session_options(replay_dir, reveal_timeout, fsync, quiet or bool(people)))
     except (ConnectFailed, Refused, KeyChanged, ResumeError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -518,6 +524,19 @@ def play(game_id: str, bot: str, seat: int, players: int | None, option_pairs: t
 
 # ---------------------------------------------------------------------------------------------- driving
 
+def _say_status(status: str, shown: tuple[str, float] | None, out) -> tuple[str, float]:
+    """Print the waiting status when it changes; a countdown in it (netplay/protocol/waits.py) is printed
+    again every 10 s, not every second. Ctrl-C leaves at any moment. Returns what was last printed, and when."""
+    now = time.monotonic()
+    words = re.sub(r"\d+ s left", "", status)
+    if shown is not None and words == re.sub(r"\d+ s left", "", shown[0]) and (
+            status == shown[0] or now - shown[1] < 10.0):
+        return shown
+    leave = " Ctrl-C leaves" if "s left" in status else ""
+    print(f"[{status}]{leave}", file=out, flush=True)
+    return status, now
+
+
 def _drive(session: Session, decider, bot: str | None) -> Outcome:
     if bot:
         try:
@@ -547,9 +566,7 @@ def _human(session: Session, decider: QueueDecider) -> Outcome:
             while not ctl.wait(lambda: ctl.started and session.phase == "play", 0.5):
                 if session.outcome is not None:
                     break
-                if ctl.status() != shown:
-                    shown = ctl.status()
-                    print(f"[{shown}]", file=out, flush=True)
+                shown = _say_status(ctl.status(), shown, out)
             if session.outcome is not None and not ctl.started:
                 break
             left = terminal.play(ctl, lines, out)

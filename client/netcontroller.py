@@ -313,13 +313,23 @@ class NetController:
                 return event.seat, words, str(event.value)
             return None
 
+    def _unstarted(self) -> bool:
+        """A joiner that took the host's header for a game that has not begun (netplay/protocol/waits.py)."""
+        waits = getattr(self.session.machine, "waits", None)
+        return waits is not None and self.session.phase == "play" and waits.unstarted()
+
+    def waiting(self) -> tuple[str, float] | None:
+        """The wait under way outside a game, for its countdown: (what for, seconds left); None: none."""
+        with self.session.lock:
+            return self.session.waiting()
+
     def _stage(self) -> str:
         """Where the session is, for the words a front end shows (under the lock): done (the session
         is over), lobby (no game yet), over (a game ended, a rematch may come) or play."""
         session = self.session
         if session.outcome is not None:
             return "done"
-        if session.transcript is None or session.phase == "lobby":
+        if session.transcript is None or session.phase == "lobby" or self._unstarted():
             return "lobby"
         return "over" if session.phase == "over" else "play"
 
@@ -407,7 +417,9 @@ class NetController:
         session = self.session
 
         def end() -> None:
-            if session.phase == "over" and session.last_game is not None:
+            if self._unstarted():      # a header, no game yet: leaving leaves no file of it (waits.py)
+                session.machine.waits.leave("you left before the game started")
+            elif session.phase == "over" and session.last_game is not None:
                 session.finish(session.last_game.code, session.games_message())
             else:
                 session.finish(EXIT_FAILED, reason)

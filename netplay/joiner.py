@@ -25,6 +25,7 @@ from netplay import wire
 from netplay.identity import Identity, KeyChanged, KnownPeers
 from netplay.links import Mesh
 from netplay.protocol.machines import JoinMachine
+from netplay.protocol.waits import FILL_S
 from netplay.resume import SavedSeat
 from netplay.session import Decider, PeerState, Session, version
 from netplay.transcript import ResumeError, check_seeds, read_own_replay
@@ -39,7 +40,7 @@ class JoinSession(Session):
 
     def __init__(self, identity: Identity, decider: Decider, address: str, *, saved: SavedSeat | None = None,
                  known_peers: KnownPeers | None = None, connect_timeout_s: float = 10.0,
-                 also: list[tuple[str, Decider]] | tuple = (), **kwargs: Any):
+                 also: list[tuple[str, Decider]] | tuple = (), wait_s: float = FILL_S, **kwargs: Any):
         super().__init__(identity, decider, **kwargs)
         self.address = address
         self.mesh: Mesh | None = None
@@ -53,7 +54,7 @@ class JoinSession(Session):
                                   f"{self.transport.host_fingerprint})")
             machine = JoinMachine(identity, decider, host_key=self.transport.host_key, address=address, also=also,
                                   entropy=os.urandom, wall_clock=lambda: int(time.time()), version=version(),
-                                  listen=self._listen)
+                                  listen=self._listen, fill_s=wait_s)
             self.machine = machine
             if saved is not None:
                 self._load(machine, saved, own)

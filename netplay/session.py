@@ -505,14 +505,25 @@ class Session:
 
     # ------------------------------------------------------------------------------ for the UI
 
+    def waiting(self) -> tuple[str, float] | None:
+        """The wait under way outside a game, for a countdown: (what this peer waits for, the seconds left
+        before it leaves); None when there is none (netplay/protocol/waits.py)."""
+        wait = self.machine.waiting() if self.machine is not None else None
+        return None if wait is None else (wait.what, wait.left(time.monotonic()))
+
     def status(self) -> str:
         if self.outcome is not None:
             return self.outcome.message
+        wait = self.waiting()
+        countdown = "" if wait is None else f"waiting for {wait[0]}: {wait[1]:.0f} s left"
         if self.phase == "lobby":
-            return "waiting for the other players"
+            return countdown or "waiting for the other players"
         if self.phase == "over":
-            return "game over; rematch?" if not self.rematch_asked else "waiting for the others to agree to a rematch"
+            return ("game over; rematch?" if not self.rematch_asked
+                    else "waiting for the others to agree to a rematch") + (f"; {countdown}" if countdown else "")
         transcript = self.transcript
+        if countdown and transcript is not None and transcript.seq == -1:
+            return countdown
         ledger = transcript.ledger
         nxt = ledger.awaited()
         if nxt is None:

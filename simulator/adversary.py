@@ -862,9 +862,89 @@ class RelayEquivocate(Adversary):
                 if other is None:
                     continue
                 effect = fx.Send(effect.to, _certified(machine, other))
+# ---------------------------------------------------------------------------------- the lobby's liars (issue 32)
+
+class NeverStart(Adversary):
+    """`never-start` (host): takes every `ready` and never sends the header, nor lets anyone go: its joiners
+    are held in the lobby by a host that looks as if it waited for players (break N2)."""
+
+    name = "never-start"
+    hosts_only = True
+    min_players = 2
+
+    def attach(self, machine: Any) -> None:
+        def never(seated: Any) -> None:
+            if not self.counts.get("held"):
+                self.count("held")
+                self.say("every seat is taken: not sending the header")
+        machine.lobby.send_header = never
+
+
+class HoldAfterHeader(Adversary):
+    """`hold-after-header` (host): sends the header (and the peers), takes every `start`, and never starts the
+    game: no `synced`, no frame, nobody let go (break N3)."""
+
+    name = "hold-after-header"
+    hosts_only = True
+    min_players = 2
+
+    def attach(self, machine: Any) -> None:
+        def never() -> None:
+            if not self.counts.get("held"):
+                self.count("held")
+                self.say("every seat started: not starting the game")
+        machine.start_game = never
+        machine.lobby.let_go = lambda link, reason: None
+
+
+class RematchHold(Adversary):
+    """`rematch-hold` (joiner): votes for a rematch after the first game, takes its header and never sends
+    `start` for it, staying connected (break N4: the host sat in its rematch lobby for ever)."""
+
+    name = "rematch-hold"
+    joiners_only = True
+    min_players = 2
+
+    def attach(self, machine: Any) -> None:
+        machine.decider = _Voting(machine.decider)
+
+    def outgoing(self, machine: Any, effects: list) -> list:
+        if not machine.games_done:
+            return effects
+        out = []
+        for effect in effects:
+            msg = _unpack(effect.data) if isinstance(effect, fx.Send) else None
+            if msg is not None and msg[0] in ("start", "decline", "bye"):
+                if not self.counts.get("held"):
+                    self.count("held")
+                    self.say("voted for the rematch: not starting it")
+                continue
             out.append(effect)
         return out
 
+
+class _Voting:
+    """A decider that plays as `inner` and always votes for one rematch."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def prepare(self, game: Any) -> None:
+        self.inner.prepare(game)
+
+    def decide(self, game: Any, state: Any, seat: int, legal: list[str]) -> str | None:
+        return self.inner.decide(game, state, seat, legal)
+
+    def rematch(self, games_done: int) -> bool:
+        return games_done == 1
+
+
+_CLASSES.update({"never-start": (NeverStart, {}), "hold-after-header": (HoldAfterHeader, {}),
+                 "rematch-hold": (RematchHold, {})})
+
+#: the lobby's liars, drawn by the campaign on their own (simulator/run.py `lobby_liar`): they hold honest peers
+#: outside any game, where only the bounds of netplay/protocol/waits.py end the wait
+LOBBY_STRATEGIES: tuple[str, ...] = ("never-start", "hold-after-header", "rematch-hold")
 
 _CLASSES["relay-equivocate"] = (RelayEquivocate, {})
 STRATEGIES += ("relay-equivocate",)

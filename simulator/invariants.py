@@ -7,7 +7,10 @@
   another honest seat unless that seat was dead or cut off; no honest copy holds a dispute that blames an
   honest seat. With two seats an abort leaves the honest copy unfinished or contested, never lost.
 - **Bounded time.** Every honest peer ends (finished, the liar's forfeit, contested, unfinished) within a
-  bound computed from the agreed terms and the frames played, plus the time the run's faults cost.
+  bound computed from the agreed terms and the frames played, plus the time the run's faults cost, plus
+  the bounds of the waits outside a game (`lobby_bound`: the lobby, a start that never comes, every
+  rematch); only an honest host whose first lobby still waits for players (its person's own wait) is not
+  held to it.
 - **Agreement.** Honest copies hold the same frame wherever both hold one the host sequenced, unless a
   proof that the host equivocated (two of its certificates for one number) is in every honest copy of
   three seats or more that met the fork (and that peer stopped, naming the host). Two joiners that never
@@ -27,11 +30,13 @@ from typing import Any
 from netplay.deadlines import DECISIONS
 from netplay.gameclock import seat_budget
 from netplay.protocol.claims import MAX_SEEN
+from netplay.protocol.core import JOINER_GRACE
 from netplay.protocol.following import MAX_AHEAD
+from netplay.protocol.waits import FILL_S, OFFER_S, START_WAIT_S
 from replays.audit import audit_bytes
 from replays.codec import encode
 
-__all__ = ["Report", "check"]
+__all__ = ["Report", "check", "bound", "lobby_bound", "waiting_for_players"]
 
 
 @dataclass(slots=True)
@@ -97,6 +102,28 @@ def bound(world: Any, frames: int) -> float:
             + faults + (frames * 3.0 if world.faults.loss else 0))
 
 
+def lobby_bound(world: Any) -> float:
+    """The longest the waits outside a game may add (netplay/protocol/waits.py): the first lobby (the offer,
+    the table filling, the start), and for every game a peer played before its last one, that game's own
+    bound and the rematch's vote and start."""
+    reveal = world.terms.reveal_timeout_ms / 1000
+    total = OFFER_S + FILL_S + START_WAIT_S + 10.0
+    played = max((getattr(p, "games", []) for p in world.peers), key=len, default=[])
+    for frames in played:
+        total += bound(world, frames) + reveal + JOINER_GRACE + START_WAIT_S + 10.0
+    return total
+
+
+def waiting_for_players(world: Any, peer: Any) -> bool:
+    """An honest host whose first lobby waits for players (a seat free, no header, nobody else connected to
+    it any more, after the joiners' first moments): its person's own wait, which nobody else holds up."""
+    machine = peer.machine
+    if (machine is None or machine.role != "host" or machine.phase != "lobby" or machine.games_done
+            or machine.header is not None or peer.outcome is not None or world.now <= OFFER_S):
+        return False
+    return not any(frozenset((0, q.index)) in world.links and q.outcome is None for q in world.peers[1:])
+
+
 def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -> Report:
     """Every invariant over a finished run. `honest_only`: every seat honest; `repairable`: the only faults
     were crashes and link drops short enough for a resume to repair."""
@@ -117,13 +144,12 @@ def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -
             report.violations.append(f"peer {p.index} crashed:\n{p.crash}")
     longest = max((len(p.disk.frames) for p in world.peers), default=0)
     report.frames = longest
-    report.bound = bound(world, longest)
+    report.bound = bound(world, longest) + lobby_bound(world)
     ended = {args[0]: when for when, kind, args in world.history if kind == "ended"}
     report.ended_at = ended
-    started = any(p.disk.frames for p in world.peers)
     for p in honest:
-        if p.outcome is None and p.crash is None and not started:
-            continue   # a lobby that waits for players (one that never came back) is not a game held up
+        if p.outcome is None and p.crash is None and waiting_for_players(world, p):
+            continue   # a host's first lobby that waits for players (one that never came back): its own wait
         if p.outcome is None and p.crash is None:
             report.violations.append(f"honest peer {p.index} did not end within {world.now:.0f} s (bound "
                                      f"{report.bound:.0f} s): last lines {p.lines[-3:]}")

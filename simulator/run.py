@@ -21,10 +21,10 @@ from replays.crypto import public_bytes
 from replays.header import Terms
 from simulator import adversary as adv
 from simulator.deciders import SimBot
-from simulator.invariants import Report, bound, check
+from simulator.invariants import Report, bound, check, lobby_bound, waiting_for_players
 from simulator.world import Faults, World
 
-__all__ = ["Plan", "plan_for", "simulate", "campaign", "Result", "command"]
+__all__ = ["Plan", "plan_for", "lobby_plan", "simulate", "campaign", "Result", "command"]
 
 #: the games and how often a campaign plays each (the cheap ones more: a Catan deal costs a shuffle proof)
 GAMES = {"loyal-captain": 4, "quedah-merchant": 4, "madagaskar": 3, "ploc": 1, "turning-tides": 2, "ebbe-flut": 2,
@@ -50,6 +50,7 @@ class Plan:
     terms: Terms = field(default_factory=Terms.agreed)
     think: float = 0.0
     nth: int = 1
+    rematches: int = 0          # how many rematches every honest seat votes for
 
     def describe(self) -> str:
         who = ", ".join(f"peer {i} {s}" for i, s in sorted(self.liars.items())) or "all honest"
@@ -59,7 +60,8 @@ class Plan:
         if f.partition:
             faults.append(f"partition {f.partition}")
         return (f"seed {self.seed}: {self.game} x{self.players} {self.options or ''}, {who}"
-                + (f"; faults: {', '.join(faults)}" if faults else ""))
+                + (f"; faults: {', '.join(faults)}" if faults else "")
+                + (f"; {self.rematches} rematch(es)" if self.rematches else ""))
 
 
 def command(seed: int, crashes: bool = False, quick: bool = False) -> str:
@@ -87,6 +89,7 @@ def crash_plan(seed: int) -> Plan:
         plan.players = 2 if 2 in engines.get(plan.game).players else plan.players
     plan.liars = {}
     plan.think = 0.0
+    plan.rematches = 0
     plan.terms = Terms.agreed(30_000, None, 20_000, 500, 60_000, 0)
     plan.faults = Faults(kills=rng.randint(1, 3), kill_s=3.0, kill_host=True)
     return plan
@@ -140,7 +143,41 @@ def plan_for(seed: int, quick: bool = False) -> Plan:
     plan.think = 2.0 if rng.random() < 0.2 else 0.0
     if clock is not None:
         plan.think = min(plan.think, clock[1] / 2000)     # an honest seat keeps to its clock
+    _lobby_and_rematches(plan)
     return plan
+
+
+LOBBY_SHARE = 0.04      # of the runs: a lobby liar (adversary.LOBBY_STRATEGIES) alone, with a rematch to hold
+REMATCH_SHARE = 0.06    # of the others: every honest seat votes for one rematch
+
+
+def lobby_plan(seed: int, strategy: str) -> Plan:
+    """A run of the quick mix (its game, terms, think times and faults as drawn for `seed`) given to the lobby
+    liar `strategy` of adversary.LOBBY_STRATEGIES, with one rematch voted for (a solo game becomes a game of
+    two: the liars need someone to hold)."""
+    plan = plan_for(seed, quick=True)
+    if plan.players < 2:
+        plan.game, plan.players, plan.options = "loyal-captain", 2, {}
+    rng = random.Random(f"lobby-plan/{seed}")
+    plan.liars = {rng.choice(_eligible(strategy, plan.players)): strategy}
+    plan.rematches = 1
+    if plan.faults.kills or plan.faults.drops or plan.faults.partition:
+        plan.faults = Faults()
+    return plan
+
+
+def _lobby_and_rematches(plan: Plan) -> None:
+    """Lobbies that never start and rematches, drawn from a generator of their own (the plans' other draws
+    stay as they were): a share of the runs is given to a lobby liar, a share plays a rematch."""
+    rng = random.Random(f"lobby/{plan.seed}")
+    roll = rng.random()
+    if plan.players >= 2 and roll < LOBBY_SHARE:
+        strategy = rng.choice(adv.LOBBY_STRATEGIES)
+        plan.liars = {rng.choice(_eligible(strategy, plan.players)): strategy}
+        plan.rematches = 1
+        plan.faults = Faults()
+    elif plan.players >= 2 and roll < LOBBY_SHARE + REMATCH_SHARE and "wrong-seed" not in plan.liars.values():
+        plan.rematches = 1
 
 
 @dataclass(slots=True)
@@ -186,7 +223,8 @@ def simulate(plan: Plan, until: float = 7200.0) -> tuple[World, Report]:
 
 def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
     world = World(plan.seed, plan.game, plan.players, options=plan.options, terms=plan.terms, faults=plan.faults,
-                  deciders=lambda index, w: SimBot(w, plan.seed, think=plan.think), max_time=until)
+                  deciders=lambda index, w: SimBot(w, plan.seed, think=plan.think, rematches=plan.rematches),
+                  max_time=until)
     world.think_max = plan.think
     for index, strategy in plan.liars.items():
         world.peers[index].adversary = adv.parse(strategy, random.Random(f"liar/{plan.seed}/{index}"))
@@ -199,8 +237,8 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
     honest = [p for p in world.peers if p.adversary is None]
 
     def over() -> bool:
-        return (all(p.outcome is not None or p.crash is not None for p in honest)
-                or (world.now > 120 and not any(p.disk.frames for p in world.peers)))
+        return (all(p.outcome is not None or p.crash is not None or waiting_for_players(world, p) for p in honest)
+                or (world.now > lobby_bound(world) and not any(p.disk.frames for p in world.peers)))
     world.run(over)
     # a long game that a liar slows within the terms (deciding just before each limit) may need more than
     # the horizon: carried on up to the bound of the frames played so far, which the invariants then judge

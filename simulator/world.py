@@ -87,6 +87,7 @@ class SimPeer:
         self.kills = 0
         self.adversary: Any = None           # simulator/adversary.py: a lying peer (None: honest)
         self.crash: str | None = None        # an exception that escaped the machine (an invariant's failure)
+        self.games: list[int] = []           # the frames of each game it played before the current one
 
     @property
     def key(self) -> bytes:
@@ -139,6 +140,9 @@ class SimPeer:
                 if effect.frame is not None and self.machine is not None:
                     self._note_ack()
             elif isinstance(effect, fx.OpenReplay):
+                if self.disk.header is not None:   # a rematch: the game before it is kept by its own file
+                    self.games.append(len(self.disk.frames))
+                    self.acked = {}
                 self.disk = Disk(effect.header, saved=self.disk.saved)
                 if self.machine is not None and self.machine.book is not None:
                     self.machine.book.path = None

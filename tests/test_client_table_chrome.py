@@ -8,6 +8,7 @@ screenshots at 1024x600, 1280x720 and 1920x1080 in tests/artifacts/."""
 from __future__ import annotations
 
 import os
+import re
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
@@ -340,8 +341,8 @@ def test_the_end_screen_tells_the_rematch_as_the_session_has_it(home):
         assert any(f"{bot} (seat 1) wants a rematch" in line for line in ctl.log), ctl.log[-5:]
         state = ctl.rematch_state()
         assert state.open and not state.asked and state.wanted_by == (bot,)
-        texts = drawn_texts(app)
-        assert f"{bot} wants a rematch" in texts, texts
+        texts = drawn_texts(app)      # (with the seconds left of the host's time for agreeing)
+        assert any(re.fullmatch(rf"{re.escape(bot)} wants a rematch \(\d+ s left\)", t) for t in texts), texts
         rematch = next(b for b in table.buttons if b.key == "rematch")
         assert rematch.enabled and rematch.label == "accept rematch"
         shots(app, "table-end-rematch-wanted")

@@ -56,8 +56,9 @@ REGRESSIONS = (
 #: runs of the quick mix (`plan_for(seed, quick=True)`: their terms, think times and bots as drawn) that found
 #: a bug: co-signing a claim that came early by the co-signer's own clock (756, 789, 1215, 1425), frames seen
 #: kept for every number after a claim (789, 1425); and a checker's mistake: a joiner killed twice, away longer
-#: than its lateness allowance in all, was expected to finish its game (380: the claim against it may stand)
-QUICK_REGRESSIONS = (380, 756, 789, 1215, 1425)
+#: than its lateness allowance in all, was expected to finish its game (380: the claim against it may stand);
+#: a joiner killed and resumed during a game dropped the rematch's header (no offer in its lobby: 1169, 1764)
+QUICK_REGRESSIONS = (380, 756, 789, 1169, 1215, 1425, 1764)
 #: crash plans (`python -m simulator --seed N --crashes`) that found a bug: 2000144, a joiner killed during
 #: the last frames came back after the others had ended, and the host no longer took its resume
 CRASH_REGRESSIONS = (2_000_144,)
@@ -122,6 +123,8 @@ def test_the_campaign_covers_every_game_every_liar_collusion_and_host_crashes() 
     assert used >= every, every - used                                  # every liar's strategy
     assert any(len(p.liars) == 2 for p in plans)                        # two colluding seats of four
     assert any(p.faults.kills and p.faults.kill_host for p in plans)    # peers killed, the host among them
+    assert used >= set(adversary.LOBBY_STRATEGIES)                      # lobbies that never start (issue 32)
+    assert sum(1 for p in plans if p.rematches and not p.liars) >= len(plans) // 100   # rematches, all honest
 
 
 @pytest.mark.parametrize("case", REGRESSIONS, ids=[str(c[0]) for c in REGRESSIONS])

@@ -541,6 +541,7 @@ class TableScene:
             renderer.draw(surface, self.board_rect, view, highlights, list(self.builder.tokens), px)
             if self.last_move_ms and self.last_action and hasattr(renderer, "mark"):
                 renderer.mark(surface, self.board_rect, view, self.last_action, self.last_seat)
+        self._draw_countdown(surface, app)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
             pygame.draw.rect(surface, theme.HILITE, self.board_rect, width=width, border_radius=10)
@@ -622,6 +623,25 @@ class TableScene:
         for line in lines:
             draw_text(surface, line, (band.x + 12, y), px, (255, 200, 190))
             y += px + 2
+
+    def _wait(self) -> tuple[str, float] | None:
+        waiting = getattr(self.ctl, "waiting", None)
+        return waiting() if waiting is not None else None
+
+    def _draw_countdown(self, surface, app) -> None:
+        """Under "waiting for the game to start": what the session waits for, how long it still waits before it
+        leaves by itself (netplay/protocol/waits.py), and the way to leave now."""
+        wait = self._wait()
+        ending = getattr(self.ctl, "ending", None)
+        if wait is None or (ending is not None and ending() is not None):
+            return     # (after a game, the end screen's rematch line counts down)
+        what, left = wait
+        px = app.px(22)
+        line = fit(f"waiting for {what}: {left:.0f} s left, then it is given up (Esc leaves now)", px,
+                   self.board_rect.w - 24, bold=True)
+        band = pygame.Rect(self.board_rect.x + 8, self.board_rect.bottom - px * 2 - 8, self.board_rect.w - 16, px * 2)
+        pygame.draw.rect(surface, theme.PANEL, band, border_radius=8)
+        draw_text(surface, line, band.center, px, theme.ACCENT, bold=True, anchor="center")
 
     def _draw_status(self, surface, side: pygame.Rect, px: int) -> int:
         status = self.ctl.status()
@@ -729,6 +749,9 @@ class TableScene:
         saved = wrap(f"replay saved: {path}".replace("/", "/ "), small, width - 40)[:3] if path else []
         state = self._rematch() if hasattr(self.ctl, "rematch") else None
         said, caption = rematch_words(state, self.rematch_asked) if state is not None else ("", "")
+        wait = self._wait() if state is not None and state.open else None
+        if wait is not None:
+            said = f"{said} ({wait[1]:.0f} s left)"
         again = wrap(said, small + 2, width - 40)[:2]
         height = (20 + big + 16 + len(detail) * (body + 4) + len(saved) * small + 16 + len(again) * (small + 4)
                   + (8 if again else 0) + 44)

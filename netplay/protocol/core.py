@@ -180,6 +180,11 @@ class Machine:
     def tick(self, now: float) -> None:
         raise NotImplementedError
 
+    def waiting(self) -> Any:
+        """The wait under way outside a game (netplay.protocol.waits.Wait: what, until when, and why this peer
+        then leaves), for a person to see its countdown; None when there is none."""
+        return None
+
     def lingering(self) -> bool:
         """After the end: whether another peer may still lack frames this one holds (it still answers their
         `want`s and takes their acknowledgements, while the shell lingers)."""

@@ -3,9 +3,11 @@
 The host admits any authenticated connection while seats are free (its own key excepted), but a
 connection holds no seat until it has completed the lobby: `hello` within `HELLO_S`, then `ready`
 within `READY_S` of the offer (a seat is given at `ready`, first come first served), then, once every
-seat is held and the header sent, `start` within `START_S`. A peer that lingers at any step is refused
-and let go, and its seat comes free: silent connections cannot hold a table. At most `MAX_WAITING`
-connections wait without a seat; a newer one lets the oldest waiting one go.
+seat is held and the header sent, `start` within `START_S` (in a rematch, `rematch_start_s`: a seat that does
+not start then ends the rematch). The joiner's own bounds on its waits are in netplay/protocol/waits.py.
+A peer that lingers at any step is refused and let go, and its seat comes free: silent connections
+cannot hold a table. At most `MAX_WAITING` connections wait without a seat; a newer one lets the oldest
+waiting one go.
 
 Extra seats (a hot-seat player, a bot on the joiner's machine) come in `ready` as [name, key, proof]:
 a name of 1..64 printable characters, and a proof that the joiner holds the key (the key's signature
@@ -39,7 +41,8 @@ if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see the
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["HostLobby", "JoinLobby", "seat_proof", "name_problem", "HELLO_S", "READY_S", "START_S", "MESH_S"]
+__all__ = ["HostLobby", "JoinLobby", "seat_proof", "name_problem", "rematch_start_s", "HELLO_S", "READY_S", "START_S",
+           "MESH_S"]
 
 HELLO_S = 5.0        # a connection that says nothing for this long is let go
 READY_S = 10.0       # after the offer, `ready` within this
@@ -51,6 +54,13 @@ MAX_WAITING = 32     # connections in the lobby that hold no seat
 def seat_proof(key: Any, host_key: bytes, joiner_key: bytes, name: str) -> bytes:
     """The proof, in `ready`, that a joiner holds the key of an extra seat it asks for."""
     return sign(key, "extra-seat", host_key + joiner_key + name.encode())
+
+
+def rematch_start_s(terms: Terms) -> float:
+    """How long the host's rematch lobby gives every seat for its `start` (the seats and their direct links
+    are those of the game just played): the reveal timeout of the terms, within [MESH_S + 1, START_S]; a seat
+    that does not start by then ends the rematch (netplay/protocol/waits.py)."""
+    return max(MESH_S + 1.0, min(START_S, terms.reveal_timeout_ms / 1000))
 
 
 def name_problem(name: str) -> str | None:
@@ -232,7 +242,17 @@ class HostLobby:
         if m.phase != "lobby" or m.outcome is not None:
             return
         for link in list(m.links.values()):
-            if not link.up or m.games_done:
+            if not link.up:
+                continue
+            if m.games_done:     # the rematch lobby: its seats are fixed, a seat that does not start ends it
+                limit = rematch_start_s(m.terms)
+                if link.seat is not None and m.header is not None and not link.started \
+                        and m.now - self.header_at > limit:
+                    m.say(f"{wire.clip(link.name, 64)} (seat {link.seat}) did not start the rematch within "
+                          f"{limit:g} s")
+                    m.finish(EXIT_OK, f"seat {link.seat} did not start the rematch within {limit:g} s: no rematch, "
+                                      f"nobody is blamed. {m.games_message()}")
+                    return
                 continue
             if link.stage == "new" and m.now - link.stage_at > HELLO_S:
                 self.let_go(link, f"no hello within {HELLO_S:g} s")
@@ -311,6 +331,8 @@ class JoinLobby:
         self.offer: tuple | None = None
         self.offered_terms: Terms | None = None
         self.peers: dict[int, tuple[bytes, str]] = {}   # seat -> (peer key, address) of the other joiners
+        self.hello_at: float | None = None            # when we last said hello (the offer is due)
+        self.ready_at = 0.0                           # when we took the offer (the header is due)
         self.started_at: float | None = None          # when the header was accepted (start is due)
         self.start_sent = False
         self.last: tuple[str, tuple] | None = None    # our last lobby message, sent again until it is answered
@@ -321,6 +343,7 @@ class JoinLobby:
         m = self.m
         if m.phase == "lobby" and self.offer is not None:
             self.offer = None          # the host forgot us: start the lobby over
+        self.hello_at = m.now
         self.say("hello", wire.PROTO, m.version, None, 0)
 
     def say(self, tag: str, *fields: Any) -> None:
@@ -378,6 +401,7 @@ class JoinLobby:
             return
         self.offered_terms = offered_terms
         self.answered()
+        self.ready_at = m.now
         m.game, m.players = game, players
         self.offer = (game_id, rules, players, resolved)
         m.say(f"the host offers {game.title or game_id} for {players} players "

@@ -20,6 +20,7 @@ from netplay.protocol.lobby import HostLobby, JoinLobby
 from netplay.protocol.rematch import HostRematch, JoinRematch
 from netplay.protocol.resume import HostResume, JoinResume
 from netplay.protocol.sequencing import Sequencer
+from netplay.protocol.waits import FILL_S, JoinWaits, Wait, host_wait
 from replays import codec
 from replays.crypto import fingerprint, public_bytes
 from replays.frames import Frame, decode_frame
@@ -150,6 +151,9 @@ class HostMachine(Machine):
     def admit(self, key: bytes, name: str) -> str | None:
         return self.lobby.admit(key, name)
 
+    def waiting(self) -> Wait | None:
+        return host_wait(self)
+
     # ------------------------------------------------------------------------------ the interface
 
     @property
@@ -274,7 +278,7 @@ class JoinMachine(Machine):
     def __init__(self, identity: Any, decider: Decider, *, host_key: bytes, address: str,
                  also: list[tuple[str, Decider]] | tuple = (), terms: Terms | None = None,
                  entropy: Callable[[int], bytes], wall_clock: Callable[[], int], version: str = "0",
-                 mesh_port: int = 0, listen: Callable[[], int] | None = None):
+                 mesh_port: int = 0, listen: Callable[[], int] | None = None, fill_s: float = FILL_S):
         super().__init__(identity, decider, entropy=entropy, terms=terms or Terms.agreed())
         self._listen = listen
         self.host_key = host_key
@@ -292,6 +296,7 @@ class JoinMachine(Machine):
         self.claims = Claims(self)
         self.resume = JoinResume(self)
         self.rematch = JoinRematch(self)
+        self.waits = JoinWaits(self, fill_s)
         self.handlers = {
             "offer": self.lobby.on_offer, "refused": self._on_refused, "header": self.lobby.on_header,
             "peers": self.lobby.on_peers, "frame": self.following.on_frame, "ack": self.following.on_ack,
@@ -318,6 +323,10 @@ class JoinMachine(Machine):
         self.synced = False
         self.started = True
         self.lobby.start_sent = True
+        # the offer this game was played under, as a rematch's header is checked against it (a joiner resumed
+        # without one dropped the rematch's header: simulator seed 1169 of the quick mix, with rematches)
+        self.lobby.offer = (header.game, header.rules_version, header.players, header.option_dict)
+        self.lobby.offered_terms = header.terms
         self.start_lines()
         self.say(f"resuming after frame {self.book.seq}")
 
@@ -376,13 +385,15 @@ class JoinMachine(Machine):
         self.claims.tick()
         self.resume.tick()
         self.rematch.tick()
+        self.waits.tick()
         self._host_gone()
 
     def _host_gone(self) -> None:
         """A host lost for longer than the reveal timeout (plus the joiner's grace) while the game awaits
         another seat's frame: the game stops unfinished, resumable (a host awaited itself is claimed)."""
         book = self.book
-        if self.host_gone_at is None or book is None or self.phase != "play" or self.outcome is not None:
+        if self.host_gone_at is None or book is None or self.phase != "play" or self.outcome is not None \
+                or self.waits.unstarted():     # (a game not begun: its start is waited for, JoinWaits)
             return
         limit = self.deadlines.timeout + JOINER_GRACE
         nxt = None if book.ledger.closed else book.ledger.awaited()
@@ -390,6 +401,9 @@ class JoinMachine(Machine):
             self.stop_unfinished(f"lost the host for more than {limit:g} s")
 
     # ------------------------------------------------------------------------------ the interface
+
+    def waiting(self) -> Wait | None:
+        return self.waits.current()
 
     def listen(self) -> None:
         """Open our port for the other joiners' direct links (games of three seats or more), once."""
@@ -522,6 +536,7 @@ class JoinMachine(Machine):
         if self.phase == "play" and self.book is not None and code == "over":
             for seat in self.book.seats:
                 self.outbox.append(fx.ForgetSeat(self.book.header.session, seat))
+        self.waits.abandon()     # refused before the game began: no file of it is left
         self.lobby.on_refused(key, code, reason)
 
     def _on_relayed(self, key: bytes, sender: bytes, payload: bytes) -> None:
@@ -570,6 +585,9 @@ class JoinMachine(Machine):
             return
         elif self.phase == "play" and self.book is not None and self.book.ledger.closed:
             self.game_closed()
+        elif self.phase == "play" and self.waits.unstarted():
+            self.waits.leave(f"the host left before {'the rematch' if self.games_done else 'the game'} started: "
+                             f"{reason}")
         elif self.phase == "play" and self.book is not None:
             self.host_gone_at = self.host_gone_at if self.host_gone_at is not None else self.now
             self.stop_unfinished(f"the host left (in its own words, not this peer's: {reason})")

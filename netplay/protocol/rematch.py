@@ -1,7 +1,9 @@
 """After a complete game: every seat votes for a rematch (a joiner sends `rematch []`, the host tells everyone
 the seats that agreed so far); when all agree the host composes a new header (same seats in the same
 order, same options and terms, a new session id) and the lobby continues from the header. No agreement
-within the reveal timeout, a refusal or a peer leaving ends the session (status 0)."""
+within the reveal timeout, a refusal, a peer leaving, or a seat that does not start the rematch within
+`lobby.rematch_start_s` of its header ends the session (status 0; the games played stand, nobody is blamed).
+A joiner's own bounds on these waits are in netplay/protocol/waits.py."""
 
 from __future__ import annotations
 

@@ -862,6 +862,10 @@ class RelayEquivocate(Adversary):
                 if other is None:
                     continue
                 effect = fx.Send(effect.to, _certified(machine, other))
+            out.append(effect)
+        return out
+
+
 # ---------------------------------------------------------------------------------- the lobby's liars (issue 32)
 
 class NeverStart(Adversary):

@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"peer {peer.index}{' (' + peer.adversary.name + ')' if peer.adversary else ''}: {peer.outcome} "
                   f"after {report.ended_at.get(peer.index, float('nan')):.1f} s; {len(peer.disk.frames)} frames")
             if args.verbose:
-                for line in peer.lines:
+                for line in peer.lines + list(getattr(peer.adversary, "lines", [])):
                     print(f"    {line}")
         print(f"simulated {world.now:.1f} s, {world.event_count} events, bound {report.bound:.0f} s")
         for violation in report.violations:

@@ -27,6 +27,7 @@ from netplay.protocol.claims import MAX_SEEN
 from netplay.protocol.following import MAX_AHEAD
 from replays.audit import audit_bytes
 from replays.codec import encode
+from simulator.sessions import check_waits, session_bound
 
 __all__ = ["Report", "check"]
 
@@ -113,7 +114,7 @@ def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -
             report.violations.append(f"peer {p.index} crashed:\n{p.crash}")
     longest = max((len(p.disk.frames) for p in world.peers), default=0)
     report.frames = longest
-    report.bound = bound(world, longest)
+    report.bound = session_bound(world, longest)      # (each game of the session: simulator/sessions.py)
     ended = {args[0]: when for when, kind, args in world.history if kind == "ended"}
     report.ended_at = ended
     started = any(p.disk.frames for p in world.peers)
@@ -133,6 +134,7 @@ def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -
         _blame(world, p, machine, honest_seats, report)
         _memory(p, machine, report)
     _agreement(world, honest, report)
+    check_waits(world, honest, report)
     if honest_only or repairable:
         _liveness(world, report, audit)
     _acked(world, honest, report)

@@ -21,7 +21,9 @@ from replays.crypto import public_bytes
 from replays.header import Terms
 from simulator import adversary as adv
 from simulator.deciders import SimBot
-from simulator.invariants import Report, bound, check
+from simulator.invariants import Report, check
+from simulator.liar import Liar, Setting, draw_coalition, draw_setting
+from simulator.sessions import session_bound
 from simulator.world import Faults, World
 
 __all__ = ["Plan", "plan_for", "simulate", "campaign", "Result", "command"]
@@ -49,9 +51,17 @@ class Plan:
     terms: Terms = field(default_factory=Terms.agreed)
     think: float = 0.0
     nth: int = 1
+    settings: dict[int, Setting] = field(default_factory=dict)   # peer index -> the generic liar's setting
+    games: int = 1                                              # games the honest seats want (rematches)
+    absent: tuple[int, ...] = ()                                # joiners that never come
 
     def describe(self) -> str:
-        who = ", ".join(f"peer {i} {s}" for i, s in sorted(self.liars.items())) or "all honest"
+        who = ", ".join(f"peer {i} {self.settings[i].describe() if i in self.settings else s}"
+                        for i, s in sorted(self.liars.items())) or "all honest"
+        if self.games > 1:
+            who += f"; {self.games} games"
+        if self.absent:
+            who += f"; peers {', '.join(map(str, self.absent))} never come"
         f = self.faults
         faults = [f"{k} {v}" for k, v in (("loss", f.loss), ("dup", f.duplicate), ("reorder", f.reorder),
                                            ("drops", f.drops), ("kills", f.kills)) if v]
@@ -139,7 +149,34 @@ def plan_for(seed: int, quick: bool = False) -> Plan:
     plan.think = 2.0 if rng.random() < 0.2 else 0.0
     if clock is not None:
         plan.think = min(plan.think, clock[1] / 2000)     # an honest seat keeps to its clock
+    _generic(plan, quick)
     return plan
+
+
+#: the share of runs whose liars are generic ones (simulator/liar.py), of runs that play rematches, and of
+#: runs with a joiner that never comes; drawn from a stream of their own (`liar-plan/SEED`), after every
+#: draw of the classic plan, so the classic plans stay what they were
+GENERIC, REMATCH, ABSENT = 0.4, 0.08, 0.03
+
+
+def _generic(plan: Plan, quick: bool) -> None:
+    """The generic liar's part of a plan: which seats are generic liars (two colluding seats of four, the
+    host and a joiner, in half the four-seat games), whether the seats want a rematch, whether a joiner never
+    comes."""
+    rng = random.Random(f"liar-plan/{plan.seed}")
+    players = plan.players
+    if players > 1 and rng.random() < REMATCH:
+        plan.games = 2
+    if players > 1 and rng.random() < GENERIC and "wrong-seed" not in plan.liars.values():
+        plan.faults = Faults(latency=plan.faults.latency)
+        if players == 4 and rng.random() < 0.5:
+            plan.settings = draw_coalition(rng, players, plan.games)
+        else:
+            index = 0 if rng.random() < 0.45 else rng.randrange(1, players)
+            plan.settings = {index: draw_setting(rng, index, players, games=plan.games)}
+        plan.liars = {i: "liar" for i in plan.settings}
+    if players > 2 and rng.random() < ABSENT:
+        plan.absent = (rng.randrange(1, players),)
 
 
 @dataclass(slots=True)
@@ -185,27 +222,34 @@ def simulate(plan: Plan, until: float = 7200.0) -> tuple[World, Report]:
 
 def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
     world = World(plan.seed, plan.game, plan.players, options=plan.options, terms=plan.terms, faults=plan.faults,
-                  deciders=lambda index, w: SimBot(w, plan.seed, think=plan.think), max_time=until)
+                  deciders=lambda index, w: SimBot(w, plan.seed, think=plan.think, rematches=plan.games - 1),
+                  max_time=until, absent=frozenset(plan.absent), games=plan.games)
     world.think_max = plan.think
+    keys = [p.key for p in world.peers]
     for index, strategy in plan.liars.items():
-        world.peers[index].adversary = adv.parse(strategy, random.Random(f"liar/{plan.seed}/{index}"))
+        rng = random.Random(f"liar/{plan.seed}/{index}")
+        if index in plan.settings:
+            world.peers[index].adversary = Liar(rng, plan.settings[index], keys, index)
+            continue
+        world.peers[index].adversary = adv.parse(strategy, rng)
         if strategy == "wrong-seed":
             world.tamper_saved = _wrong_seed(index)
             world.faults.kills = 1
     world.start()
-    horizon = 8.0 + 0.05 * _expected_frames(plan.game)
+    horizon = (8.0 + 0.05 * _expected_frames(plan.game)) * plan.games
     world.plan_faults(horizon, only=[i for i, s in plan.liars.items() if s == "wrong-seed"] or None)
     honest = [p for p in world.peers if p.adversary is None]
 
     def over() -> bool:
+        # (a lobby that never starts, of the first game or of a rematch: run on past its bound, then judged)
         return (all(p.outcome is not None or p.crash is not None for p in honest)
-                or (world.now > 120 and not any(p.disk.frames for p in world.peers)))
+                or (not any(p.disk.frames for p in world.peers) and world.now > session_bound(world, 0) + 30))
     world.run(over)
     # a long game that a liar slows within the terms (deciding just before each limit) may need more than
     # the horizon: carried on up to the bound of the frames played so far, which the invariants then judge
     for _ in range(16):
         frames = max((len(p.disk.frames) for p in world.peers), default=0)
-        limit = bound(world, frames)
+        limit = session_bound(world, frames)
         if over() or not world.events or world.max_time >= limit:
             break
         world.max_time = limit + 60.0

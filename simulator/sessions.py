@@ -17,21 +17,24 @@ __all__ = ["session_bound", "games_played", "check_waits"]
 
 
 def games_played(world: Any) -> list[int]:
-    """The frames of every game of the session, as the peer that wrote most of each holds them."""
+    """The frames of every game of the session that some peer opened (in the order the host opened them; a
+    rematch's header not yet played: 0), as the peer that wrote most of each holds them."""
     games: dict[bytes, int] = {}
     for peer in world.peers:
         for session, frames in peer.sessions.items():
             games[session] = max(games.get(session, 0), frames)
-    return [n for n in games.values() if n]
+    return list(games.values())
 
 
 def session_bound(world: Any, frames: int) -> float:
-    """The bound of the session: each game's bound (`invariants.bound`), the last one for `frames` (the game
-    under way, or the lobby if none started)."""
+    """The bound of the session: each game's bound (`invariants.bound`), the last one for at least `frames`
+    (the game under way), and a lobby's (a game of no frames) for each game the seats want that has no header
+    yet: a rematch lobby is given its own time, not the time of the game before it."""
     from simulator.invariants import bound  # (invariants imports this module)
-    played = games_played(world)
-    current = max(frames, played[-1] if played else 0)
-    return sum(bound(world, n) for n in played[:-1]) + bound(world, current)
+    played = games_played(world) or [0]
+    played[-1] = max(played[-1], frames)
+    to_come = max(0, getattr(world, "games", 1) - len(played))
+    return sum(bound(world, n) for n in played) + to_come * bound(world, 0)
 
 
 def check_waits(world: Any, honest: list, report: Any) -> None:
@@ -39,7 +42,7 @@ def check_waits(world: Any, honest: list, report: Any) -> None:
     started = any(p.disk.frames for p in world.peers)
     if started:
         return        # a game under way: invariants.check judges its peers' time
-    played = bool(games_played(world))
+    played = any(games_played(world))
     for p in honest:
         if p.outcome is not None or p.crash is not None or p.machine is None:
             continue

@@ -542,3 +542,13 @@ def _fits(base: str, index: int, players: int) -> bool:
     cls = adv.kind_of(base)
     return (players >= max(cls.min_players, 2 if cls.hosts_only else 1)
             and not (cls.hosts_only and index != 0) and not (cls.joiners_only and index == 0))
+
+
+#: classic strategies of simulator/adversary.py that are plain settings of the generic liar (the classic
+#: classes stay: the regressions name them): peer index -> the same lie told by rules
+AS_SETTINGS: dict[str, tuple[int, Setting]] = {
+    "silent": (1, Setting("", (Rule(Act.WITHHOLD, start=7),))),                      # nothing after 6 frames
+    "withhold-from:act": (0, Setting("", (Rule(Act.WITHHOLD, ("frame:act",), (2,), start=5),))),
+    "equivocate": (0, Setting("", (Rule(Act.EQUIVOCATE, ("frame:act",), (1,), limit=1),))),
+    "mutate": (1, Setting("", (Rule(Act.REWRITE, rate=0.05),))),
+}

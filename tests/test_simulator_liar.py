@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from replays.crypto import fingerprint
-from simulator.liar import Act, Liar, Phase, Rule, Setting, draw_coalition, draw_setting
+from simulator.liar import AS_SETTINGS, Act, Liar, Phase, Rule, Setting, draw_coalition, draw_setting
 from simulator.pending import classify
 from simulator.run import Plan, plan_for, run_seed, simulate
 from simulator.world import Faults
@@ -129,3 +129,11 @@ def test_the_quick_plans_draw_every_act_coalitions_rematches_and_absent_joiners(
     assert sum(1 for p in plans if p.settings) > 800
     assert sum(1 for p in plans if p.games > 1) > 50 and sum(1 for p in plans if p.absent) > 10
     assert {s.base for p in plans for s in p.settings.values()} > {"", "cosign-at-once", "close-early"}
+
+
+@pytest.mark.parametrize("name", sorted(AS_SETTINGS))
+def test_classic_strategies_told_as_settings_keep_every_promise(name: str) -> None:
+    index, setting = AS_SETTINGS[name]
+    world, report = _play("madagaskar", 3, {index: setting}, seed=21)
+    assert world.peers[index].adversary.used, f"{name}: the rule never applied"
+    assert report.ok, f"{name}: {report.violations}"

@@ -35,6 +35,7 @@ from netplay.protocol.following import MAX_AHEAD
 from netplay.protocol.waits import FILL_S, OFFER_S, START_WAIT_S
 from replays.audit import audit_bytes
 from replays.codec import encode
+from simulator.sessions import check_waits, session_bound
 
 __all__ = ["Report", "check", "bound", "lobby_bound", "waiting_for_players"]
 
@@ -104,13 +105,13 @@ def bound(world: Any, frames: int) -> float:
 
 def lobby_bound(world: Any) -> float:
     """The longest the waits outside a game may add (netplay/protocol/waits.py): the first lobby (the offer,
-    the table filling, the start), and for every game a peer played before its last one, that game's own
-    bound and the rematch's vote and start."""
+    the table filling, the start), and for every game a peer played before its last one the rematch's vote
+    and start (the games' own bounds are `simulator.sessions.session_bound`'s)."""
     reveal = world.terms.reveal_timeout_ms / 1000
     total = OFFER_S + FILL_S + START_WAIT_S + 10.0
     played = max((getattr(p, "games", []) for p in world.peers), key=len, default=[])
-    for frames in played:
-        total += bound(world, frames) + reveal + JOINER_GRACE + START_WAIT_S + 10.0
+    # each game's own bound is simulator/sessions.py's `session_bound`: here only the rematch's vote and start
+    total += len(played) * (reveal + JOINER_GRACE + START_WAIT_S + 10.0)
     return total
 
 
@@ -144,7 +145,7 @@ def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -
             report.violations.append(f"peer {p.index} crashed:\n{p.crash}")
     longest = max((len(p.disk.frames) for p in world.peers), default=0)
     report.frames = longest
-    report.bound = bound(world, longest) + lobby_bound(world)
+    report.bound = session_bound(world, longest) + lobby_bound(world)   # each game's, and the waits'
     ended = {args[0]: when for when, kind, args in world.history if kind == "ended"}
     report.ended_at = ended
     for p in honest:
@@ -163,6 +164,7 @@ def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -
         _blame(world, p, machine, honest_seats, report)
         _memory(p, machine, report)
     _agreement(world, honest, report)
+    check_waits(world, honest, report)
     if honest_only or repairable:
         _liveness(world, report, audit)
     _acked(world, honest, report)

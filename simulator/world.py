@@ -8,9 +8,14 @@ broken TCP connection) and come back, peers killed and resumed from what they wr
 function of its seed: the same seed gives the same events, frames and outcomes.
 
 A peer's effects are carried out as a real shell would: `Write` goes to its simulated disk (kept across
-a crash), `Send` onto the network, `Dial` opens a direct link (if the network lets the pair talk), and
-the host's admission rule is asked when a joiner connects. What each peer did and saw is kept for the
-invariants (simulator/invariants.py).
+a crash), `Send` onto the network, `Dial` opens a direct link to the address it carries (if that address
+is where the peer it names listens, with that peer's fingerprint, and the network lets the pair talk: a
+blank or wrong address fails, as the real transport's dial would, so a host that blanks or bends the
+addresses in `peers` really leaves that pair to its relay), and the host's admission rule is asked when a
+joiner connects. A joiner listens at 10.0.0.(n+1):(8000+n) and connects to the host from 10.0.0.(n+1).
+Some joiners may never come (`absent`: a lobby that never fills), and a session may play several games
+(`games`: every honest decider votes for a rematch until that many were played). What each peer did and
+saw is kept for the invariants (simulator/invariants.py).
 """
 
 from __future__ import annotations
@@ -29,7 +34,9 @@ from netplay.protocol import effects as fx
 from netplay.protocol.core import Machine, Outcome
 from netplay.protocol.machines import HostMachine, JoinMachine
 from netplay.transcript import ResumeError, check_seeds
+from netplay.transport import parse_address
 from replays.codec import decode
+from replays.crypto import fingerprint
 from replays.frames import Frame, frame_from_value
 from replays.header import Terms
 from replays.ledger import SeatSecrets
@@ -88,6 +95,7 @@ class SimPeer:
         self.adversary: Any = None           # simulator/adversary.py: a lying peer (None: honest)
         self.crash: str | None = None        # an exception that escaped the machine (an invariant's failure)
         self.games: list[int] = []           # the frames of each game it played before the current one
+        self.sessions: dict[bytes, int] = {}  # every game (session id) this peer opened -> the frames it wrote
 
     @property
     def key(self) -> bytes:
@@ -134,15 +142,21 @@ class SimPeer:
             elif isinstance(effect, fx.Write):
                 if effect.frame is not None:
                     self.disk.frames.append(effect.frame)
+                    if self.disk.header is not None:
+                        session = self.disk.header.session
+                        self.sessions[session] = max(self.sessions.get(session, 0), len(self.disk.frames))
                     cert = next((r[4] for r in effect.records if r and r[0] == "cert"), b"")
                     self.disk.certs.append(cert)
                 self.disk.records.extend(effect.records)
                 if effect.frame is not None and self.machine is not None:
                     self._note_ack()
             elif isinstance(effect, fx.OpenReplay):
-                if self.disk.header is not None:   # a rematch: the game before it is kept by its own file
-                    self.games.append(len(self.disk.frames))
-                    self.acked = {}
+                old = self.disk.header
+                if old is None or old.session != effect.header.session:
+                    self.acked = {}           # a new game (a rematch): its frame numbers start again
+                    if old is not None:       # the game before it is kept by its own file
+                        self.games.append(len(self.disk.frames))
+                self.sessions.setdefault(effect.header.session, 0)
                 self.disk = Disk(effect.header, saved=self.disk.saved)
                 if self.machine is not None and self.machine.book is not None:
                     self.machine.book.path = None
@@ -157,7 +171,7 @@ class SimPeer:
             elif isinstance(effect, fx.Say):
                 self.lines.append(effect.line)
             elif isinstance(effect, fx.Dial):
-                world.dial(self, effect.to)
+                world.dial(self, effect.to, effect.address)
             elif isinstance(effect, fx.Hangup):
                 world.hangup(self, effect.to)
 
@@ -179,7 +193,8 @@ class World:
     def __init__(self, seed: int, game_id: str, players: int, *, options: dict | None = None,
                  terms: Terms | None = None, faults: Faults | None = None,
                  deciders: Callable[[int, World], Any] | None = None, tick_s: float = 0.25,
-                 max_time: float = 7200.0, max_events: int = 2_000_000):
+                 max_time: float = 7200.0, max_events: int = 2_000_000, absent: frozenset[int] = frozenset(),
+                 games: int = 1):
         self.seed = seed
         self.rng = random.Random(f"netplay-sim/{seed}")
         self.game_id, self.players = game_id, players
@@ -206,6 +221,9 @@ class World:
         self.kills_due: list[tuple[int, int, float]] = []   # (peer, after how many of its frames, down for)
         self.lost: dict[int, int] = {}      # messages of each peer the network lost
         self._last_delivery: dict[tuple[int, int], float] = {}
+        self.absent = absent          # joiners that never come (a lobby that never fills)
+        self.games = games            # how many games the honest deciders want to play (rematches)
+        self.dials_failed: list[tuple[int, str]] = []   # (dialler, address) of every dial that reached nobody
 
     # ------------------------------------------------------------------------------ setup
 
@@ -216,7 +234,8 @@ class World:
                                    wall_clock=lambda: 1_700_000_000, address=f"10.0.0.1:{self.port}")
         self._attach(host)
         for peer in self.peers[1:]:
-            self.boot_joiner(peer)
+            if peer.index not in self.absent:
+                self.boot_joiner(peer)
         for peer in self.peers:
             self.schedule(self.tick_s, "tick", (peer.index,))
 
@@ -369,9 +388,27 @@ class World:
         self._order += 1
         heapq.heappush(self.events, (when, self._order, "deliver", (a, b, data, self._generation[frozenset((a, b))])))
 
-    def dial(self, peer: SimPeer, to: bytes) -> None:
+    def listener(self, address: str) -> SimPeer | None:
+        """The peer listening at `address` (host:port/fingerprint, as in `peers`), or None: a blank, unparsable
+        or wrong address, a port nobody opened, or a fingerprint of another key reach nobody."""
+        try:
+            host, port, print_ = parse_address(address)
+        except ValueError:
+            return None
+        for peer in self.peers[1:]:
+            machine = peer.machine
+            if (host == f"10.0.0.{peer.index + 1}" and machine is not None and getattr(machine, "mesh_port", 0) == port
+                    and (print_ is None or print_ == fingerprint(peer.key))):
+                return peer
+        return None
+
+    def dial(self, peer: SimPeer, to: bytes, address: str) -> None:
         target = self.by_key.get(to)
         if target is None or target is peer:
+            return
+        if self.listener(address) is not target:
+            self.dials_failed.append((peer.index, address))
+            self.history.append((self.now, "dial-failed", (peer.index, target.index)))
             return
         self.mesh_wanted.add(frozenset((peer.index, target.index)))
         self.schedule(self._latency(), "connect", (peer.index, target.index))

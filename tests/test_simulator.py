@@ -53,7 +53,8 @@ REGRESSIONS = (
     (2, "catan-ck", 4, {"max_rounds": "1"}, {0: "relay-equivocate:3"}, {}),
     (1, "catan", 4, {"max_rounds": "1"}, {0: "relay-equivocate:2", 3: "cosign-at-once"}, {}),
 )
-#: runs of the quick mix (`plan_for(seed, quick=True)`: their terms, think times and bots as drawn) that found
+#: runs of the quick mix (`plan_for(seed, quick=True, generic=False)`, `--quick --classic`: their terms, think
+#: times and bots as drawn before the generic liar) that found
 #: a bug: co-signing a claim that came early by the co-signer's own clock (756, 789, 1215, 1425), frames seen
 #: kept for every number after a claim (789, 1425); and a checker's mistake: a joiner killed twice, away longer
 #: than its lateness allowance in all, was expected to finish its game (380: the claim against it may stand);
@@ -62,7 +63,7 @@ QUICK_REGRESSIONS = (380, 756, 789, 1169, 1215, 1425, 1764)
 #: crash plans (`python -m simulator --seed N --crashes`) that found a bug: 2000144, a joiner killed during
 #: the last frames came back after the others had ended, and the host no longer took its resume
 CRASH_REGRESSIONS = (2_000_144,)
-#: full-mix plans (`python -m simulator --seed N`): 1001288, a liar deciding just before each limit of a
+#: full-mix plans (`python -m simulator --seed N --classic`): 1001288, a liar deciding just before each limit of a
 #: whole Ploc game took longer than the simulation's horizon, well within the bound (the harness stopped it);
 #: 1001973, a host that forked one joiner at frame 25 and the other at 27: each names it, for its own frame;
 #: 1005564, a doubled `hello` whose late `refused` made a joiner in play quit (then claimed against as gone);
@@ -102,15 +103,20 @@ def test_a_campaign_of_every_game_and_every_liar_keeps_every_promise(chunk: int)
     seeds = _chunk(chunk)
     # in-process when quick (the test runner runs chunks side by side); a long chunk uses every core
     results = campaign(seeds, workers=(os.cpu_count() or 1) if LONG else 1, quick=not LONG)
-    failed = [r for r in results if not r.ok]
+    failed = [r for r in results if not r.ok and not r.expected]
     assert not failed, f"{len(failed)} of {len(results)} runs broke a promise:\n{_failures(failed)}"
+    pending = [r for r in results if r.expected]
+    if pending:     # known breaks that wait for another branch's fix (simulator/pending.py): said, with replays
+        print(f"\n{len(pending)} pending breaks: " + ", ".join(
+            f"{r.plan.seed} ({'/'.join(sorted(set(r.pending)))})" for r in pending))
     assert [r.plan.seed for r in results] == list(seeds)
     assert sum(r.report.audited for r in results) > 0                    # honest games audited valid
     games = Counter(r.plan.game for r in results)
     used = Counter(s.split(":")[0] for r in results for s in r.plan.liars.values())
     print(f"\n{len(results)} simulated runs (seeds {seeds.start}-{seeds.stop - 1}); games {dict(games)}; "
-          f"{sum(used.values())} liars ({len(used)} strategies); {sum(1 for r in results if r.plan.faults.kills)} "
-          "with crashes")
+          f"{sum(used.values())} liars ({len(used)} strategies, {used['liar']} generic); "
+          f"{sum(1 for r in results if r.plan.faults.kills)} with crashes; "
+          f"{sum(1 for r in results if r.plan.games > 1)} with rematches")
 
 
 def test_the_campaign_covers_every_game_every_liar_collusion_and_host_crashes() -> None:
@@ -137,9 +143,10 @@ def test_every_run_that_found_a_bug_stays_fixed(case: tuple) -> None:
 
 @pytest.mark.parametrize("seed", FULL_REGRESSIONS)
 def test_every_full_run_that_found_a_bug_stays_fixed(seed: int) -> None:
-    plan = plan_for(seed)
+    plan = plan_for(seed, generic=False)
     world, report = simulate(plan)
-    assert report.ok, f"{plan.describe()}\n" + "\n".join(report.violations) + f"\nreplay: {command(seed)}"
+    assert report.ok, (f"{plan.describe()}\n" + "\n".join(report.violations)
+                       + f"\nreplay: {command(seed, classic=True)}")
 
 
 @pytest.mark.parametrize("seed", CRASH_REGRESSIONS)
@@ -151,9 +158,10 @@ def test_every_crash_run_that_found_a_bug_stays_fixed(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", QUICK_REGRESSIONS)
 def test_every_quick_run_that_found_a_bug_stays_fixed(seed: int) -> None:
-    plan = plan_for(seed, quick=True)
+    plan = plan_for(seed, quick=True, generic=False)
     world, report = simulate(plan)
-    assert report.ok, f"{plan.describe()}\n" + "\n".join(report.violations) + f"\nreplay: {command(seed, quick=True)}"
+    assert report.ok, (f"{plan.describe()}\n" + "\n".join(report.violations)
+                       + f"\nreplay: {command(seed, quick=True, classic=True)}")
 
 
 def test_a_run_is_a_pure_function_of_its_seed() -> None:

@@ -17,7 +17,6 @@ import sys
 import time
 from collections import Counter
 
-from simulator.pending import classify
 from simulator.run import campaign, command, crash_plan, plan_for, simulate
 
 
@@ -50,33 +49,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"simulated {world.now:.1f} s, {world.event_count} events, bound {report.bound:.0f} s")
         for violation in report.violations:
             print(f"VIOLATION: {violation}")
-        if report.violations and classify(world, report.violations) is not None:
-            print("(pending breaks, simulator/pending.py: " + ", ".join(classify(world, report.violations)) + ")")
         return 1 if report.violations else 0
     started = time.monotonic()
     strategies: Counter[str] = Counter()
     failures = []
-    pending: Counter[str] = Counter()
 
     def note(result) -> None:
         for strategy in result.plan.liars.values() or ["honest"]:
             strategies[strategy] += 1
         if not result.ok:
             first_lines = "\n  ".join(v.splitlines()[0] for v in result.report.violations)
-            if result.expected:
-                pending[",".join(sorted(set(result.pending)))] += 1
-                word = f"PENDING ({', '.join(sorted(set(result.pending)))})"
-            else:
-                failures.append(result)
-                word = "FAIL"
-            print(f"{word} {result.plan.describe()}\n  " + first_lines
+            failures.append(result)
+            print(f"FAIL {result.plan.describe()}\n  " + first_lines
                   + f"\n  replay: {command(result.plan.seed, quick=args.quick)}", flush=True)
 
     results = campaign(range(args.first, args.first + args.runs), args.workers, note, quick=args.quick)
     took = time.monotonic() - started
     games = Counter(r.plan.game for r in results)
     print(f"{len(results)} runs in {took:.1f} s ({sum(r.seconds for r in results):.1f} s of CPU); "
-          f"{len(failures)} failed; pending breaks (simulator/pending.py): {dict(pending) or 'none'}")
+          f"{len(failures)} failed")
     print("games: " + ", ".join(f"{g} {n}" for g, n in sorted(games.items())))
     print("strategies: " + ", ".join(f"{s} {n}" for s, n in sorted(strategies.items())))
     return 1 if failures else 0

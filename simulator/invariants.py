@@ -129,7 +129,8 @@ def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -
     """Every invariant over a finished run. `honest_only`: every seat honest; `repairable`: the only faults
     were crashes and link drops short enough for a resume to repair."""
     report = Report()
-    honest = [p for p in world.peers if p.adversary is None]
+    # (a joiner that never came is nobody's peer: it has no copy and no wait of its own)
+    honest = [p for p in world.peers if p.adversary is None and p.index not in world.absent]
     # which seat each peer plays: peer n plays the seat its key holds in any header it saw
     seat_of: dict[int, int] = {}
     for p in world.peers:

@@ -23,7 +23,6 @@ from simulator import adversary as adv
 from simulator.deciders import SimBot
 from simulator.invariants import Report, check, lobby_bound, waiting_for_players
 from simulator.liar import Liar, Setting, draw_coalition, draw_setting
-from simulator.pending import classify
 from simulator.sessions import session_bound
 from simulator.world import Faults, World
 
@@ -176,6 +175,7 @@ def lobby_plan(seed: int, strategy: str) -> Plan:
         plan.game, plan.players, plan.options = "loyal-captain", 2, {}
     rng = random.Random(f"lobby-plan/{seed}")
     plan.liars = {rng.choice(_eligible(strategy, plan.players)): strategy}
+    plan.settings, plan.absent = {}, ()   # the lobby liar alone, not a generic one drawn for the seed
     plan.rematches = 1
     if plan.faults.kills or plan.faults.drops or plan.faults.partition:
         plan.faults = Faults()
@@ -190,6 +190,7 @@ def _lobby_and_rematches(plan: Plan) -> None:
     if plan.players >= 2 and roll < LOBBY_SHARE:
         strategy = rng.choice(adv.LOBBY_STRATEGIES)
         plan.liars = {rng.choice(_eligible(strategy, plan.players)): strategy}
+        plan.settings, plan.absent = {}, ()
         plan.rematches = 1
         plan.faults = Faults()
     elif plan.players >= 2 and roll < LOBBY_SHARE + REMATCH_SHARE and "wrong-seed" not in plan.liars.values():
@@ -230,18 +231,10 @@ class Result:
     seconds: float
     sim_time: float
     events: int
-    #: when the run broke a promise: the pending break (simulator/pending.py) each violation is, or None if
-    #: any of them is not a known, pending one
-    pending: list[str] | None = None
 
     @property
     def ok(self) -> bool:
         return self.report.ok
-
-    @property
-    def expected(self) -> bool:
-        """A break that waits for a fix on another branch (simulator/pending.py): reported, not failed."""
-        return not self.report.ok and self.pending is not None
 
 
 @contextlib.contextmanager
@@ -291,7 +284,8 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
     world.start()
     horizon = (8.0 + 0.05 * _expected_frames(plan.game)) * plan.games
     world.plan_faults(horizon, only=[i for i, s in plan.liars.items() if s == "wrong-seed"] or None)
-    honest = [p for p in world.peers if p.adversary is None]
+    # (a joiner that never came is nobody's peer: it has no copy and no wait of its own)
+    honest = [p for p in world.peers if p.adversary is None and p.index not in world.absent]
 
     next_look = [60.0]
 
@@ -345,8 +339,7 @@ def run_seed(seed: int, quick: bool = False) -> Result:
     started = time.process_time()
     plan = plan_for(seed, quick)
     world, report = simulate(plan)
-    pending = classify(world, report.violations) if not report.ok else None
-    return Result(plan, report, time.process_time() - started, world.now, world.event_count, pending)
+    return Result(plan, report, time.process_time() - started, world.now, world.event_count)
 
 
 def campaign(seeds: range | list[int], workers: int = 1, on_result: Any = None, quick: bool = False) -> list[Result]:

@@ -50,6 +50,7 @@ class Follower:
         self.pending_since = 0.0              # when it was first sent
         self.resend_s = RESEND_S
         self.hold_seq: int | None = None      # the host refused our frame for this number: not again
+        self.hold_since = 0.0                 # ... since when (a refusal the host never follows up has a bound)
         self.ahead: dict[int, tuple[Frame, bytes]] = {}
         self.acks: dict[tuple[bytes, int], tuple[bytes, bytes, bytes]] = {}
         self.holders: dict[bytes, int] = {}   # peer key -> the highest frame it acknowledged
@@ -294,6 +295,13 @@ class Follower:
             m.stop_unfinished(f"the host has not sequenced our frame {pending.seq} for "
                               f"{m.now - self.pending_since:.0f} s")
             return
+        # the host refused our frame and sequences nothing for its number (it may hold another branch: a frame
+        # of its own that it showed us in another version): as long a wait as for a frame never sequenced
+        if (self.hold_seq is not None and m.host_up()
+                and m.now - self.hold_since > m.deadlines.timeout + JOINER_GRACE):
+            m.stop_unfinished(f"the host refused our frame {self.hold_seq} and sequenced no frame for it in "
+                              f"{m.now - self.hold_since:.0f} s")
+            return
         if pending is not None and m.now - self.pending_at >= self.resend_s:
             m.send(m.host_key, "frame", pending.encode(), b"")
             self.pending_at = m.now
@@ -333,5 +341,5 @@ class Follower:
         if m.claims.rejected(seq, code, wire.clip(reason)):
             return
         if self.pending is not None and self.pending.seq == seq:
-            self.hold_seq = seq
+            self.hold_seq, self.hold_since = seq, m.now
             self.pending = None

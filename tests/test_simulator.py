@@ -58,8 +58,10 @@ REGRESSIONS = (
 #: a bug: co-signing a claim that came early by the co-signer's own clock (756, 789, 1215, 1425), frames seen
 #: kept for every number after a claim (789, 1425); and a checker's mistake: a joiner killed twice, away longer
 #: than its lateness allowance in all, was expected to finish its game (380: the claim against it may stand);
-#: a joiner killed and resumed during a game dropped the rematch's header (no offer in its lobby: 1169, 1764)
-QUICK_REGRESSIONS = (380, 756, 789, 1169, 1215, 1425, 1764)
+#: a joiner killed and resumed during a game dropped the rematch's header (no offer in its lobby: 1169, 1764);
+#: a joiner whose frame the host refused (it had been shown another version of the host's frame before it)
+#: waited for ever for the host's frame for that number (1835, the generic liar)
+QUICK_REGRESSIONS = (380, 756, 789, 1169, 1215, 1425, 1764, 1835)
 #: crash plans (`python -m simulator --seed N --crashes`) that found a bug: 2000144, a joiner killed during
 #: the last frames came back after the others had ended, and the host no longer took its resume
 CRASH_REGRESSIONS = (2_000_144,)

@@ -16,7 +16,7 @@ covered is judged again like any other (tests/test_simulator.py prints how many 
   its copy, without a deadline of its own.
 - `relay-blame` (branch `relay`, issue 32 N1): an honest seat blamed, or a fork not named, in a game where a
   pair of joiners had no direct link (the host blanked or bent the addresses, or a colluder hung up): the
-  relay's silence taken as evidence.
+  relay's silence taken as evidence; or, in such a game, an honest peer that met the fork and never ends.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ PENDING = (
     Pending("lobby-wait", "waits", re.compile(r"held in (a lobby that never started|the rematch lobby)|did not end")),
     Pending("refused-wait", "(none yet: waits)", re.compile(r"did not end")),
     Pending("relay-blame", "relay", re.compile(r"co-signs or shows the forfeit|own copy shows its own forfeit|"
-                                               r"met the host's fork|hold different sequenced frames")),
+                                               r"met the host's fork|hold different sequenced frames|did not end")),
 )
 
 

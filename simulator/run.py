@@ -312,7 +312,9 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
             break
         world.max_time = limit + 60.0
         world.run(over)
-    repairable = not plan.liars and not plan.faults.loss and not plan.faults.partition and not plan.faults.duplicate
+    # (a joiner that never comes: no game to complete, only the waits of the lobby to judge)
+    repairable = (not plan.liars and not plan.faults.loss and not plan.faults.partition and not plan.faults.duplicate
+                  and not plan.absent)
     report = check(world, honest_only=not plan.liars and repairable and not plan.faults.drops and
                    not plan.faults.kills, repairable=repairable, audit=plan.seed % AUDIT_EVERY == 0)
     return world, report

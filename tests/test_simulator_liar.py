@@ -1,6 +1,6 @@
 """The generic liar (simulator/liar.py) and the world it lies in (simulator/world.py): addresses that must be
-right to connect, rematches, lobbies; each of the liar's acts does what it says and the promises hold. Each test plays one to a few short simulated games
-(well under a CPU second each; the whole file a few CPU seconds)."""
+right to connect, rematches, lobbies; each of the liar's acts does what it says and the promises hold. Each
+test plays one to a few short simulated games (well under a CPU second each; the whole file a few CPU seconds)."""
 
 from __future__ import annotations
 

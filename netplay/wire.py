@@ -16,7 +16,7 @@ import msgpack
 from replays import codec
 from replays.safetext import shown
 
-PROTO = 3                  # session protocol version, sent in `hello` and `offer`
+PROTO = 4                  # session protocol version, sent in `hello` and `offer` (4: signed mesh addresses)
 MAX_TEXT = 500             # reasons, chat lines
 MAX_FRAME = 256 * 1024     # one frame's wire bytes
 MAX_HEADER = 64 * 1024
@@ -36,14 +36,16 @@ _L = list
 #: tag -> the types of the fields after the tag; a tuple of types means "any of these"
 SHAPES: dict[str, tuple[Any, ...]] = {
     "hello": (_I, _S, (NIL, _L), _I),     # proto, netplay version, resume: nil | [session, seq, hash], mesh port (0)
-    "offer": (_I, _S, _S, _I, _L, _S, _L),  # proto, game, rules version, players, options [[k, v]], host version,
+    "offer": (_I, _S, _S, _I, _L, _S, _L, _B),  # proto, game, rules version, players, options [[k, v]], host version,
                                             # terms [reveal ms, nil | [clock ms, increment ms], move ms | nil,
-                                            #        frame ms, lateness ms]
-    "ready": (_L, _I),                    # more seats this peer plays: [[name, ed25519 key, proof], ...], mesh port
+                                            #        frame ms, lateness ms], lobby id (16 bytes)
+    "ready": (_L, _I, _B),                # more seats this peer plays: [[name, ed25519 key, proof], ...], mesh port,
+                                          # its signed statement of that port (netplay/protocol/addresses.py)
     "decline": (_S,),                     # reason
     "refused": (_S, _S),                  # code, reason
     "header": (_B,),                      # the encoded header
-    "peers": (_L,),                       # where the other joiners listen: [[seat, key, address or ""], ...]
+    "peers": (_L,),                       # where the other joiners listen:
+                                          # [[seat, key, address or "", port, the joiner's statement or b""], ...]
     "start": (_B, _L),                    # the header's hash, the seats this joiner reaches directly
     "synced": (_I,),                      # the host's last seq (-1: the game is on)
     "frame": (_B, _B),                    # a frame's wire bytes, the host's cert (b"": not sequenced, or 2 seats)
@@ -130,13 +132,18 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
                                   and 0 < len(s[0]) <= 64 and isinstance(s[1], bytes) and len(s[1]) == 32
                                   and isinstance(s[2], bytes) and len(s[2]) == 64 for s in fields[0]):
         raise Malformed("ready: more seats are [name, 32-byte key, 64-byte proof]")
-    if tag == "peers" and not all(isinstance(p, list) and len(p) == 3 and _is_int(p[0]) and 0 <= p[0] < 64
+    if tag == "peers" and not all(isinstance(p, list) and len(p) == 5 and _is_int(p[0]) and 0 <= p[0] < 64
                                   and isinstance(p[1], bytes) and len(p[1]) == 32 and isinstance(p[2], str)
-                                  and len(p[2]) <= MAX_ADDRESS for p in fields[0]):
-        raise Malformed("peers: entries are [seat, 32-byte key, address]")
+                                  and len(p[2]) <= MAX_ADDRESS and _is_int(p[3]) and 0 <= p[3] <= 65535
+                                  and isinstance(p[4], bytes) and len(p[4]) in (0, 64) for p in fields[0]):
+        raise Malformed("peers: entries are [seat, 32-byte key, address, port 0..65535, 64-byte statement or none]")
+    if tag == "offer" and len(fields[7]) != 16:
+        raise Malformed("offer: the lobby id is 16 bytes")
+    if tag == "ready" and len(fields[2]) != 64:
+        raise Malformed("ready: the address statement is 64 bytes")
     if tag == "start" and not all(_is_int(s) and 0 <= s < 64 for s in fields[1]):
         raise Malformed("start: reached seats must be seat numbers")
-    if tag in ("hello", "ready") and not 0 <= fields[-1] <= 65535:
+    if tag in ("hello", "ready") and not 0 <= fields[1 if tag == "ready" else 3] <= 65535:
         raise Malformed(f"{tag}: the mesh port is 0..65535")
     if tag in ("relay", "relayed") and (len(fields[0]) != 32 or len(fields[1]) > MAX_FRAME + 1024):
         raise Malformed(f"{tag}: a 32-byte key and a message of at most {MAX_FRAME + 1024} bytes")

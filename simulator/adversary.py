@@ -848,7 +848,7 @@ class RelayEquivocate(Adversary):
                 continue
             tag, fields = msg
             if tag == "peers":
-                entries = [[seat, key, ""] for seat, key, _ in fields[0]]
+                entries = [[seat, key, "", port, statement] for seat, key, _, port, statement in fields[0]]
                 effect = fx.Send(effect.to, wire.pack("peers", entries))
             elif tag == "relayed":
                 inner = _unpack(fields[1])

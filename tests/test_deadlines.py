@@ -272,7 +272,7 @@ class _Lobby:
     def offered(self, terms: list) -> None:
         game = engines.get("madagaskar")
         options = [[k, v] for k, v in sorted(game.check_options({}).items())]
-        self.receive(wire.pack("offer", wire.PROTO, game.id, game.rules_version, 2, options, "test", terms))
+        self.receive(wire.pack("offer", wire.PROTO, game.id, game.rules_version, 2, options, "test", terms, bytes(16)))
 
     def receive(self, data: bytes) -> None:
         self.machine.receive(1.0, self.host.public_key, data)

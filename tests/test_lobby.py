@@ -12,6 +12,7 @@ from bots.decider import BotDecider
 from netplay import wire
 from netplay.identity import Identity
 from netplay.protocol import effects as fx
+from netplay.protocol.addresses import sign_address
 from netplay.protocol.lobby import HELLO_S, READY_S, START_S, seat_proof
 from netplay.protocol.machines import HostMachine, JoinMachine
 from replays.header import Header, Terms
@@ -39,6 +40,12 @@ def _sent(machine, to: bytes | None = None) -> list[tuple[str, list]]:
     return [wire.unpack(e.data) for e in machine.drain() if isinstance(e, fx.Send) and (to is None or e.to == to)]
 
 
+def _ready(host: HostMachine, ident: Identity, more: list, port: int = 0) -> bytes:
+    """`ready` with the joiner's signed statement of its port, for the lobby id of the host's offer."""
+    statement = sign_address(ident.private_key, host.identity.public_key, host.lobby.lobby_id, ident.public_key, port)
+    return wire.pack("ready", more, port, statement)
+
+
 def _offered(host: HostMachine, ident: Identity, now: float) -> None:
     _linked(host, now, ident.public_key, ident.name, "127.0.0.1")
     _receive(host, now, ident.public_key, wire.pack("hello", wire.PROTO, "test", None, 0))
@@ -56,7 +63,7 @@ def test_silent_connections_hold_no_seat_and_are_let_go_after_a_bounded_time() -
     real = Identity.generate("real")
     assert host.admit(real.public_key, real.name) is None
     _offered(host, real, 1.0)
-    _receive(host, 1.0, real.public_key, wire.pack("ready", [], 0))
+    _receive(host, 1.0, real.public_key, _ready(host, real, []))
     assert [tag for tag, _ in _sent(host, real.public_key)] == ["offer", "header"]  # the seat went to it at once
     host.tick(1.0 + HELLO_S + 0.1)
     let_go = [e for e in host.drain() if isinstance(e, fx.Hangup)]
@@ -71,10 +78,10 @@ def test_a_joiner_that_stops_in_the_lobby_loses_its_seat() -> None:
     host.tick(READY_S + 0.1)
     assert any(isinstance(e, fx.Hangup) and e.to == slow.public_key for e in host.drain())
     _offered(host, fast, 20.0)
-    _receive(host, 20.0, fast.public_key, wire.pack("ready", [], 0))
+    _receive(host, 20.0, fast.public_key, _ready(host, fast, []))
     other = Identity.generate("other")
     _offered(host, other, 20.0)
-    _receive(host, 20.0, other.public_key, wire.pack("ready", [], 0))
+    _receive(host, 20.0, other.public_key, _ready(host, other, []))
     host.tick(20.0)
     assert host.header is not None
     _receive(host, 21.0, fast.public_key, wire.pack("start", host.header.hash, []))
@@ -91,12 +98,12 @@ def test_another_players_key_cannot_be_taken_as_an_extra_seat() -> None:
     mallory, victim = Identity.generate("mallory"), Identity.generate("victim")
     _offered(host, mallory, 0.0)
     forged = seat_proof(mallory.private_key, host.identity.public_key, mallory.public_key, "victim")  # not its key
-    _receive(host, 0.1, mallory.public_key, wire.pack("ready", [["victim", victim.public_key, forged]], 0))
+    _receive(host, 0.1, mallory.public_key, _ready(host, mallory, [["victim", victim.public_key, forged]]))
     refusal = _sent(host, mallory.public_key)[-1]
     assert refusal[0] == "refused" and refusal[1][0] == "key" and "no proof" in refusal[1][1]
     assert host.free_seats() == 2
     _offered(host, victim, 0.2)                  # the victim gets its seat
-    _receive(host, 0.3, victim.public_key, wire.pack("ready", [], 0))
+    _receive(host, 0.3, victim.public_key, _ready(host, victim, []))
     assert [tag for tag, _ in _sent(host, victim.public_key)][-1] == "offer"
     assert host.free_seats() == 1
 
@@ -108,12 +115,12 @@ def test_an_extra_seat_with_its_proof_is_taken_and_a_duplicate_key_is_refused() 
     from replays.crypto import public_bytes
     _offered(host, anna, 0.0)
     proof = seat_proof(bot, host.identity.public_key, anna.public_key, "anna-2")
-    _receive(host, 0.1, anna.public_key, wire.pack("ready", [["anna-2", public_bytes(bot), proof]], 0))
+    _receive(host, 0.1, anna.public_key, _ready(host, anna, [["anna-2", public_bytes(bot), proof]]))
     assert host.free_seats() == 0
     host2 = _host(players=3)
     _offered(host2, anna, 0.0)
     own = seat_proof(anna.private_key, host2.identity.public_key, anna.public_key, "twice")
-    _receive(host2, 0.1, anna.public_key, wire.pack("ready", [["twice", anna.public_key, own]], 0))
+    _receive(host2, 0.1, anna.public_key, _ready(host2, anna, [["twice", anna.public_key, own]]))
     refusal = _sent(host2, anna.public_key)[-1]
     assert refusal[0] == "refused" and refusal[1][0] == "key"
 
@@ -128,7 +135,7 @@ def test_names_that_are_not_printable_are_refused_at_every_entry() -> None:
     from replays.crypto import public_bytes
     name = "\x1b[2Jx"
     proof = seat_proof(bot, host.identity.public_key, evil.public_key, name)
-    _receive(host, 0.1, evil.public_key, wire.pack("ready", [[name, public_bytes(bot), proof]], 0))
+    _receive(host, 0.1, evil.public_key, _ready(host, evil, [[name, public_bytes(bot), proof]]))
     refusal = _sent(host, evil.public_key)[-1]
     assert refusal[0] == "refused" and refusal[1][0] == "name"
     # a header whose seat names carry escapes is declined by the joiner
@@ -137,7 +144,7 @@ def test_names_that_are_not_printable_are_refused_at_every_entry() -> None:
     game = host.game
     options = [[k, v] for k, v in sorted(host.options.items())]
     _receive(joiner, 0.0, host.identity.public_key, wire.pack("offer", wire.PROTO, game.id, game.rules_version, 2,
-                                                            options, "t", wire.terms_message(TERMS)))
+                                                            options, "t", wire.terms_message(TERMS), bytes(16)))
     header = Header.make(game.id, game.rules_version, 2, host.options,
                          [(host.identity.public_key, "\x1b[2Jhost"), (joiner.identity.public_key, "joiner")],
                          bytes(16), 0, TERMS)

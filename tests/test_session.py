@@ -66,8 +66,8 @@ def test_messages_round_trip_and_garbage_is_malformed() -> None:
     data = wire.pack("ack", 7, bytes(32), bytes(64), bytes(64))
     assert wire.unpack(data) == ("ack", [7, bytes(32), bytes(64), bytes(64)])
     terms = [120_000, [600_000, 5_000], 600_000, 500, 60_000]
-    offer = wire.pack("offer", 3, "ploc", "1", 2, [], "0.1", terms)
-    assert wire.unpack(offer)[1][-1] == terms
+    offer = wire.pack("offer", 4, "ploc", "1", 2, [], "0.1", terms, bytes(16))
+    assert wire.unpack(offer)[1][-2] == terms
     assert wire.unpack(wire.pack("hello", 1, "0.1", [bytes(16), -1, bytes(32)], 0))[1][2] == [bytes(16), -1, bytes(32)]
     bad = [b"", b"\xc1", b"\x90", msgpack.packb(["nope"]), msgpack.packb(["ack", 1]), msgpack.packb(["ack", "1", b""]),
            msgpack.packb(["ack", True, bytes(32)]), msgpack.packb({"a": 1}), msgpack.packb(["frame", bytes(300_000)]),

@@ -15,8 +15,10 @@ over the host's key, the joiner's key and the name), so nobody can take another 
 its own extra seat. Every key of the table is distinct: a duplicate is refused at `ready`, and a header
 that carries one is declined.
 
-In games of three seats or more the host then tells every joiner where the others listen (`peers`);
-each joiner opens a direct link to every joiner of a higher seat, and reports in `start` the seats it
+In games of three seats or more the host then tells every joiner where the others listen (`peers`): the
+address it saw each joiner connect from, with the port that joiner signed in `ready` and its signed
+statement passed on untouched (netplay/protocol/addresses.py), so a host that blanks or bends an address is
+named by the joiners; each joiner opens a direct link to every joiner of a higher seat, and reports in `start` the seats it
 reaches. The host says, before the game begins, which pairs talk only through its relay.
 """
 
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import engines
 from netplay import wire
 from netplay.protocol import effects as fx
+from netplay.protocol.addresses import LOBBY_ID_BYTES, check_entry, sign_address, valid
 from netplay.protocol.book import Book
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, RESEND_S, Link
 from replays import codec
@@ -76,6 +79,8 @@ class HostLobby:
     def __init__(self, machine: Machine):
         self.m = machine
         self.header_at = 0.0
+        self.lobby_id = b""                            # sent in every `offer`; joiners sign their address for it
+        self.statements: dict[bytes, tuple[int, bytes]] = {}   # joiner key -> (port, its signed statement)
 
     # ------------------------------------------------------------------------------ admission
 
@@ -160,10 +165,12 @@ class HostLobby:
             return
         link.stage, link.stage_at = "offered", m.now
         game = m.game
+        if not self.lobby_id:
+            self.lobby_id = m.entropy(LOBBY_ID_BYTES)
         m.send(key, "offer", wire.PROTO, game.id, game.rules_version, m.players,
-               [[k, v] for k, v in sorted(m.options.items())], m.version, wire.terms_message(m.terms))
+               [[k, v] for k, v in sorted(m.options.items())], m.version, wire.terms_message(m.terms), self.lobby_id)
 
-    def on_ready(self, key: bytes, more: list, mesh_port: int) -> None:
+    def on_ready(self, key: bytes, more: list, mesh_port: int, statement: bytes) -> None:
         m = self.m
         link = m.links.get(key)
         if link is not None and link.stage == "ready" and m.header is not None and m.phase == "lobby":
@@ -171,6 +178,9 @@ class HostLobby:
             return
         if link is None or m.phase != "lobby" or link.stage != "offered" or m.header is not None:
             log.warning("dropped a ready message from %s: not expected now", key.hex()[:8])
+            return
+        if not valid(key, m.identity.public_key, self.lobby_id, mesh_port, statement):
+            m.refuse(link, "key", "your statement of the port you listen on is not your signature for this lobby")
             return
         wants: list[tuple[str, bytes]] = []
         for name, extra_key, proof in more:
@@ -194,6 +204,7 @@ class HostLobby:
             return
         link.stage, link.stage_at, link.seat, link.mesh_port = "ready", m.now, free[0], mesh_port
         link.extra = [(s, k, n) for s, (n, k) in zip(free[1:], wants, strict=False)]
+        self.statements[key] = (mesh_port, bytes(statement))
         taken_now = ", ".join(str(s) for s in link.seats)
         m.say(f"{wire.clip(link.name, 64)} ({fingerprint(key)}) takes seat{'s' if link.extra else ''} {taken_now}")
 
@@ -304,14 +315,17 @@ class HostLobby:
 
     def peers_message(self, seated: dict[int, Link]) -> bytes:
         """Where each joiner listens for the others' direct links (the address it connected from, the port
-        it gave in `hello`, its key's fingerprint); "" for a seat with no address of its own."""
+        it signed in `ready`, its key's fingerprint), with its signed statement of that port; "", 0 and no
+        statement for a seat with no address of its own (an extra seat)."""
         entries = []
         for seat, link in sorted(seated.items()):
-            address = ""
-            if seat == link.seat and link.mesh_port and link.address:
+            address, (port, statement) = "", self.statements.get(link.key, (0, b""))
+            if seat != link.seat:
+                port, statement = 0, b""
+            elif link.mesh_port and link.address:
                 host = f"[{link.address}]" if ":" in link.address else link.address
                 address = f"{host}:{link.mesh_port}/{fingerprint(link.key)}"
-            entries.append([seat, link.key, address])
+            entries.append([seat, link.key, address, port, statement])
         return wire.pack("peers", entries)
 
     def unreachable(self) -> list[tuple[int, int]]:
@@ -330,6 +344,8 @@ class JoinLobby:
         self.m = machine
         self.offer: tuple | None = None
         self.offered_terms: Terms | None = None
+        self.lobby_id = b""                           # the host's, from its offer (our address statement names it)
+        self.faults: dict[int, str] = {}              # seat -> how the host bent that seat's own address
         self.peers: dict[int, tuple[bytes, str]] = {}   # seat -> (peer key, address) of the other joiners
         self.hello_at: float | None = None            # when we last said hello (the offer is due)
         self.ready_at = 0.0                           # when we took the offer (the header is due)
@@ -361,7 +377,7 @@ class JoinLobby:
         m.finish(EXIT_FAILED, reason)
 
     def on_offer(self, key: bytes, proto: int, game_id: str, rules: str, players: int, options: list, host_version: str,
-                 terms: list) -> None:
+                 terms: list, lobby_id: bytes) -> None:
         m = self.m
         if key != m.host_key:
             return
@@ -400,6 +416,7 @@ class JoinLobby:
             self.decline(f"the host's terms are out of bounds ({wire.clip(str(terms), 80)}): {exc.reason}")
             return
         self.offered_terms = offered_terms
+        self.lobby_id = bytes(lobby_id)
         self.answered()
         self.ready_at = m.now
         m.game, m.players = game, players
@@ -411,7 +428,8 @@ class JoinLobby:
         if players > 2:
             m.listen()      # the other joiners' direct links come to us here (the shell opens the port)
         self.say("ready", [[name, public_bytes(k), seat_proof(k, m.host_key, m.identity.public_key, name)]
-                           for name, k, _ in m.also], m.mesh_port)
+                           for name, k, _ in m.also], m.mesh_port,
+                 sign_address(m.identity.private_key, m.host_key, self.lobby_id, m.identity.public_key, m.mesh_port))
 
     def on_refused(self, key: bytes, code: str, reason: str) -> None:
         m = self.m
@@ -511,15 +529,28 @@ class JoinLobby:
             return
         seats = m.header.seats
         peers: dict[int, tuple[bytes, str]] = {}
-        for seat, peer_key, address in entries:
+        for seat, peer_key, address, port, statement in entries:
             if seat >= len(seats) or m.book.holds(seat) or peer_key == m.host_key or peer_key == m.identity.public_key:
                 continue
             peers[seat] = (bytes(peer_key), address)
+            if seats[seat][0] == peer_key and self.started_at is not None and not m.games_done and not m.started:
+                self.judge(check_entry(seat, seats[seat][0], m.host_key, self.lobby_id, address, port, statement).fault,
+                           seat)
         self.peers = peers
         mine = m.book.seat
         for seat, (peer_key, address) in sorted(peers.items()):
             if address and seat > mine and seats[seat][0] == peer_key:
                 m.outbox.append(fx.Dial(peer_key, address))
+
+    def judge(self, fault: str | None, seat: int) -> None:
+        """Say, once per seat, that the host bent a seat's own signed address (the checks are in addresses.py;
+        the first game's lobby only: a resumed or rematch `peers` may carry a port changed since)."""
+        if fault is None or seat in self.faults:
+            return
+        self.faults[seat] = fault
+        log.warning("%s", fault)
+        self.m.say(f"{fault}: the host's fault (while no direct link is up, no claim against seat {seat} is "
+                   "co-signed here)")
 
     def tick(self) -> None:
         m = self.m

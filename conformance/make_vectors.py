@@ -21,6 +21,7 @@ from conformance.replay_vectors import write_replays
 from conformance.values import typed, typed_state
 from engines.core import HIDDEN, Chance, canonical_bytes, deal_from_bytes, outcome_from_bytes, uniform
 from netplay import wire
+from netplay.protocol.addresses import DOMAIN, LOBBY_ID_BYTES, sign_address, statement_bytes
 from netplay.transport import (
     BOOT_CARD,
     BOOT_ERROR,
@@ -499,15 +500,19 @@ def wire_messages() -> dict[str, Any]:
     cert = sign_cert(host, SESSION, 1, _b("hash"))
     seat_key = _key("seat/bot-1")
     proof = sign(seat_key, "extra-seat", host_pub + join_pub + b"bot-1")
+    lobby_id = _b("lobby id")[:LOBBY_ID_BYTES]
+    address_signed = statement_bytes(host_pub, lobby_id, join_pub, 7003)
+    address_sig = sign_address(joiner, host_pub, lobby_id, join_pub, 7003)
     samples = {
         "hello": (wire.PROTO, "0.1.0", None, 0),
         "offer": (wire.PROTO, "catan", "1", 3, [["board", "beginner"], ["domestic", "on"], ["max_rounds", "0"]],
-                  "0.1.0", [120_000, [600_000, 5_000], 600_000, 500, 60_000]),
-        "ready": ([["bot-1", public_bytes(seat_key), proof]], 7003),
+                  "0.1.0", [120_000, [600_000, 5_000], 600_000, 500, 60_000], lobby_id),
+        "ready": ([["bot-1", public_bytes(seat_key), proof]], 7003, address_sig),
         "decline": ("the host's terms are out of bounds",),
         "refused": ("full", "the game is full (3 seats taken)"),
         "header": (bytes.fromhex(signatures()["header"]["encoded"]),),
-        "peers": ([[1, join_pub, "192.0.2.8:7003/" + fingerprint(join_pub)], [2, public_bytes(seat_key), ""]],),
+        "peers": ([[1, join_pub, "192.0.2.8:7003/" + fingerprint(join_pub), 7003, address_sig],
+                   [2, join_pub, "", 0, b""]],),
         "start": (bytes.fromhex(signatures()["header"]["hash"]), [3]),
         "synced": (-1,),
         "frame": (frame_bytes, cert),
@@ -561,7 +566,14 @@ def wire_messages() -> dict[str, Any]:
                    "input": cookie_in.hex(), "cookie": cookie.hex(),
                    "note": "only the host that made a cookie checks it: this shows the construction"},
     }
+    address = {"domain": DOMAIN, "host_key": host_pub.hex(), "lobby_id": lobby_id.hex(), "joiner_key": join_pub.hex(),
+               "port": 7003, "message": address_signed.hex(), "signed": framed(DOMAIN).hex() + address_signed.hex(),
+               "signature": address_sig.hex(),
+               "note": "a joiner's statement of its mesh port (in `ready`, passed on in `peers`): Ed25519 by the "
+                       "joiner's key over `signed` = the domain tag, then host key || lobby id || joiner key || "
+                       "port (u16 big-endian); docs/protocol.md \"Direct links between joiners\""}
     return {
+        "address_statement": address,
         "about": "Session messages (docs/protocol.md \"Session\": each is one transport DATA payload) and "
                  "transport messages (\"Transport\"; an encrypted-channel message is one kind byte, then its "
                  "msgpack body).",

@@ -411,6 +411,16 @@ def test_wire_messages_decode_as_documented():
         value = msgpack.unpackb(bytes.fromhex(case["hex"]), raw=False, use_list=False)
         assert value == (case["tag"], *untyped(case["fields"]))
         assert mp(value).hex() == case["hex"]    # the session's messages are canonical too
+    statement = data["address_statement"]        # a joiner's signed mesh port (`ready`, then `peers`)
+    message = (bytes.fromhex(statement["host_key"]) + bytes.fromhex(statement["lobby_id"])
+               + bytes.fromhex(statement["joiner_key"]) + statement["port"].to_bytes(2, "big"))
+    signed = L(PREFIX + statement["domain"].encode()) + message
+    assert message.hex() == statement["message"] and signed.hex() == statement["signed"]
+    assert _verify(statement["joiner_key"], signed, statement["signature"])
+    ready = next(c for c in data["session"] if c["tag"] == "ready")
+    peers = next(c for c in data["session"] if c["tag"] == "peers")
+    assert untyped(ready["fields"])[1:] == (statement["port"], bytes.fromhex(statement["signature"]))
+    assert untyped(peers["fields"])[0][0][3:] == (statement["port"], bytes.fromhex(statement["signature"]))
     transport = data["transport"]
     hs = transport["handshake"]
     keys = transport["keys"]

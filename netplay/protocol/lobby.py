@@ -18,8 +18,8 @@ that carries one is declined.
 In games of three seats or more the host then tells every joiner where the others listen (`peers`): the
 address it saw each joiner connect from, with the port that joiner signed in `ready` and its signed
 statement passed on untouched (netplay/protocol/addresses.py), so a host that blanks or bends an address is
-named by the joiners; each joiner opens a direct link to every joiner of a higher seat, and reports in `start` the seats it
-reaches. The host says, before the game begins, which pairs talk only through its relay.
+named by the joiners; each joiner opens a direct link to every joiner of a higher seat, and reports in
+`start` the seats it reaches. The host says, before the game begins, which pairs talk only through its relay.
 """
 
 from __future__ import annotations

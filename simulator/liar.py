@@ -388,12 +388,17 @@ class Liar(adv.Adversary):
         i = rule.field if 0 <= rule.field < len(fields) else self.rng.randrange(len(fields))
         value = fields[i]
         if isinstance(value, list) and value and all(isinstance(v, list) and v for v in value):
-            # a list of entries (`peers`, `ready`): the same field of every entry (its last: an address, a proof)
-            fields[i] = [[*v[:-1], _blank(v[-1]) if rule.act is Act.BLANK else adv._garbage_like(v[-1], self.rng)]
+            # a list of entries (`peers`, `ready`): the same field of every entry (`peers`: the address, beside
+            # the joiner's signed statement passed on; `ready`: the extra seat's proof, its last)
+            fields[i] = [self._bent_entry(rule, v, 2 if view.tag == "peers" and len(v) > 2 else len(v) - 1)
                          for v in value]
         else:
             fields[i] = _blank(value) if rule.act is Act.BLANK else adv._garbage_like(value, self.rng)
         return msgpack.packb([view.tag, *fields], use_bin_type=True)
+
+    def _bent_entry(self, rule: Rule, entry: list, j: int) -> list:
+        bent = _blank(entry[j]) if rule.act is Act.BLANK else adv._garbage_like(entry[j], self.rng)
+        return [*entry[:j], bent, *entry[j + 1:]]
 
 
 def _blank(value: Any) -> Any:

@@ -47,7 +47,8 @@ def test_a_joiner_reaches_another_only_at_the_address_it_listens_at() -> None:
 @pytest.mark.parametrize("act", [Act.BLANK, Act.REWRITE])
 def test_a_host_that_blanks_or_bends_the_addresses_leaves_the_pair_to_its_relay(act: Act) -> None:
     """No direct link can come up (a blank address is not dialled, a bent one reaches nobody); the two joiners
-    say so before the game, and it is played to its end through the host's relay."""
+    say so before the game, each names the host for the other's withheld signed address, and it is played to
+    its end through the host's relay."""
     host = Setting("", (Rule(act, ("peers",), field=0),))
     world, report = _play("madagaskar", 3, {0: host})
     assert report.ok, report.violations
@@ -55,6 +56,8 @@ def test_a_host_that_blanks_or_bends_the_addresses_leaves_the_pair_to_its_relay(
     assert world.peers[0].adversary.used, "the rule never applied"
     for joiner in world.peers[1:]:
         assert any("cannot be reached directly" in line for line in joiner.lines), joiner.lines[:12]
+        other = 3 - joiner.machine.book.seat
+        assert any(f"the host withheld seat {other}'s own address" in line for line in joiner.lines), joiner.lines[:12]
         assert joiner.outcome is not None and joiner.outcome.code == 0, joiner.outcome
 
 

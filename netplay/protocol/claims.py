@@ -109,15 +109,19 @@ class Claims:
         if len(kept) < MAX_SEEN and all(f.hash != frame.hash for f, _ in kept):
             kept.append((frame, self.m.now))
 
-    def signed_by(self, frame: Frame) -> None:
+    def signed_by(self, frame: Frame, checked: bool = False) -> None:
         """A frame of the current session reached us (sequenced or not, from anyone, on any branch): if its
-        author signed it for a number beyond what we knew of that seat, that seat was playing there."""
+        author signed it for a number beyond what we knew of that seat, that seat was playing there.
+        `checked`: the ledger accepted it (its signature checked there: not checked twice, nor are the
+        frames of our own seats, which no claim of ours concerns)."""
         book = self.m.book
         if book is None or frame.session != book.header.session or not 0 <= frame.seat < book.header.players:
             return
-        if frame.seq < len(book.ledger.frames) - 1 or frame.seq <= self.latest.get(frame.seat, -1):
+        if book.holds(frame.seat) or frame.seq <= self.latest.get(frame.seat, -1):
             return
-        if frame.verify(book.ledger.publics[frame.seat]):
+        if not checked and frame.seq < len(book.ledger.frames) - 1:
+            return
+        if checked or frame.verify(book.ledger.publics[frame.seat]):
             self.latest[frame.seat] = frame.seq
 
     def _answer_seen(self, kind: str, seat: int) -> Frame | None:

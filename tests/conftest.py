@@ -10,7 +10,9 @@ test's temporary directory), `netns` (skips, with the reason, where network name
 and `netns_pair` (two fresh namespaces joined by a veth pair).
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 
@@ -20,6 +22,8 @@ os.environ.setdefault("NETPLAY_SCENE_ERRORS", "raise")
 # a test that names no home of its own (the `home` fixture) writes keys, pins and resume records into a throw-away
 # one, never into the user's real config directory; set before any test module imports netplay
 os.environ["NETPLAY_HOME"] = tempfile.mkdtemp(prefix="netplay-test-home-")
+# (removed when this process ends: every run of the suite used to leave one behind per worker)
+atexit.register(shutil.rmtree, os.environ["NETPLAY_HOME"], ignore_errors=True)
 # the shared helpers (tests/support/) report a failed assert as a test module does: what each side held
 pytest.register_assert_rewrite("support")
 

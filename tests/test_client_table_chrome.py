@@ -202,7 +202,9 @@ def test_leaving_a_joined_game_says_the_others_may_claim_it(home):
         ctl = NetController(session, decider)
         try:
             assert "not started" in ctl.leave_words() or ctl.started
-            assert ctl.wait(lambda: ctl.started and session.phase == "play", 180), ctl.status()
+            # (begun: the host's `synced` came; before it, leaving only cancels a game, netplay/protocol/waits.py)
+            assert ctl.wait(lambda: ctl.started and session.phase == "play" and session.machine.started, 180), \
+                ctl.status()
             words = ctl.leave_words()
             assert "forfeit" in words and "netplay join --resume" in words, words
             app, table = _table(ctl)

@@ -142,8 +142,12 @@ def test_a_joiner_killed_in_a_shuffle_round_resumes_and_the_game_completes(tmp_p
         assert v.status == "valid", v.reason
 
 
-def test_a_seat_that_vanishes_forfeits_and_the_others_cosign(tmp_path: Path) -> None:
-    """Four peers; one joiner vanishes mid-game: the host claims, the two other joiners co-sign."""
+def test_a_seat_that_vanishes_from_a_table_of_four_ends_it_unfinished_nobody_blamed(tmp_path: Path) -> None:
+    """Four peers; one joiner vanishes mid-game and the host claims. The other joiners saw their own direct
+    link to it drop inside the claimed frame's window: from then on its only route to them is the host's
+    relay, whose silence is no evidence (it might be playing on through the host alone, issue 32), so they
+    do not co-sign its forfeit. Every copy stays unfinished and none blames anybody."""
+    from replays.audit import audit_file
     with processes() as procs:
         host = deck_peer(tmp_path, "host", "--reveal-timeout", "2", tag="host")
         procs.append(host)
@@ -156,12 +160,15 @@ def test_a_seat_that_vanishes_forfeits_and_the_others_cosign(tmp_path: Path) -> 
             time.sleep(0.02)
         joiners[1].kill()
         stay = [host, joiners[0], joiners[2]]
-        assert host.wait(60) == 3, host.describe()
+        # (the host may say the seat forfeits as far as it can tell, exit 3: its own link to that seat fell
+        # silent; nothing it can show anyone else says so)
+        assert host.wait(60) in (1, 3), host.describe()
         for p in stay[1:]:
-            assert p.wait(30) == 3, p.describe()
-        v = same_result_games([replays_of(p)[0] for p in stay])
-        assert v.status == "unfinished" and v.blame is None and v.claim["final"], v.reason
-        assert len(v.claim["cosigned"]) == 3, v.claim
+            assert p.wait(60) == 1, p.describe()
+        assert any("no evidence" in p.describe() for p in stay[1:]), [p.describe() for p in stay]
+        for p in stay:
+            v = audit_file(replays_of(p)[0], GAMES)
+            assert v.status == "unfinished" and v.blame is None, (p.describe(), v.reason)
 
 
 def test_four_peers_play_a_rematch(tmp_path: Path) -> None:

@@ -21,8 +21,10 @@ def quiet():
     logging.disable(logging.NOTSET)
 
 
-def _play(game: str, players: int, settings: dict[int, Setting], seed: int = 5, games: int = 1):
-    plan = Plan(seed, game, players, {}, {i: "liar" for i in settings}, Faults(), settings=settings, games=games)
+def _play(game: str, players: int, settings: dict[int, Setting], seed: int = 5, games: int = 1,
+          options: dict | None = None):
+    plan = Plan(seed, game, players, options or {}, {i: "liar" for i in settings}, Faults(), settings=settings,
+                games=games)
     return simulate(plan)
 
 
@@ -128,3 +130,16 @@ def test_classic_strategies_told_as_settings_keep_every_promise(name: str) -> No
     world, report = _play("madagaskar", 3, {index: setting}, seed=21)
     assert world.peers[index].adversary.used, f"{name}: the rule never applied"
     assert report.ok, f"{name}: {report.violations}"
+
+
+def test_an_open_claim_that_the_closing_seat_never_closes_ends_unfinished_for_the_others() -> None:
+    """Seat 1 withholds its seed at the end, so it is claimed against; seat 2, whose seed makes the claim final,
+    withholds its own too. Nobody else may close the claim for seat 2, and nobody can prove who failed, so the
+    host and the honest seat 3 stop unfinished a reveal timeout later, nobody blamed (they used to wait for ever:
+    the quick campaign's seed 1270 on a branch whose timing differed)."""
+    withhold_seed = Setting("", (Rule(Act.WITHHOLD, ("frame:seed",)),))
+    world, report = _play("catan", 4, {1: withhold_seed, 2: withhold_seed}, options={"max_rounds": "1"})
+    assert report.ok, report.violations
+    for peer in (world.peers[0], world.peers[3]):
+        assert peer.outcome is not None and peer.outcome.code == 1, peer.outcome
+        assert "stays open" in peer.outcome.message, peer.outcome.message

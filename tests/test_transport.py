@@ -280,6 +280,10 @@ def test_silent_joiner_is_reported_gone_and_rejoins(host: HostTransport, tmp_pat
         peer.proc.send_signal(signal.SIGCONT)
         # its next heartbeat reaches a host that forgot it; it is told so and handshakes again
         run.until(has("joined", jkey))
+        # the host counts it joined when the handshake arrives; the joiner may send only once it has the
+        # host's answer (a send before that is refused, `sent ok: false`), so wait for its new connection
+        peer.expect(lambda e: e.get("event") == "connected" and e.get("generation", 0) >= 2,
+                    during=run.turn, what="a second connection")
         peer.command(send=b"echo:back".hex())
         peer.event("message", during=run.turn, data=b"echo:back".hex())
     finally:

@@ -17,7 +17,8 @@ blaming itself or another honest seat:
   seat's clock is not answered: the seat is late and the claim may stand.
 - **Closing.** The seat whose frame makes the claim final (`Ledger.expects()[1]`) sends it only once the
   claimed frame is due by its own clock, and never while it holds the blamed seat's frame for the slot,
-  received in time (then it passes that frame to the host instead). The host sequences the blamed
+  received in time (then it passes that frame to the host instead); a claim it never closes stops the
+  others unfinished a reveal timeout after its due time (`_window_unclosed`). The host sequences the blamed
   seat's answer only while the claimed frame is not due by its own clock: a deadline is a deadline, so
   a seat whose move clock ran out cannot go on by answering every claim against it.
 - **Co-signing.** After a final claim, a seat reveals its seed and co-signs the forfeit only if the claim
@@ -71,6 +72,7 @@ class Claims:
         #: frames received from their authors (or passed on), not sequenced yet: seq -> [(frame, when)]
         self.seen: dict[int, list[tuple[Frame, float]]] = {}
         self.claim_seen_at = 0.0          # when the open claim was applied here (this peer's clock)
+        self.open_since: tuple[int, float] | None = None   # (claim's frame number, when first found open here)
         self.evidence: Frame | None = None    # our own frame for a slot a claim names (sent, maybe never passed on)
         self.evidence_in_time = False     # ... sent before our own deadline for it
         self.owed: str | None = None      # the reason of a contest we owe (built until it is in the ledger)
@@ -109,15 +111,19 @@ class Claims:
         if len(kept) < MAX_SEEN and all(f.hash != frame.hash for f, _ in kept):
             kept.append((frame, self.m.now))
 
-    def signed_by(self, frame: Frame) -> None:
+    def signed_by(self, frame: Frame, checked: bool = False) -> None:
         """A frame of the current session reached us (sequenced or not, from anyone, on any branch): if its
-        author signed it for a number beyond what we knew of that seat, that seat was playing there."""
+        author signed it for a number beyond what we knew of that seat, that seat was playing there.
+        `checked`: the ledger accepted it (its signature checked there: not checked twice, nor are the
+        frames of our own seats, which no claim of ours concerns)."""
         book = self.m.book
         if book is None or frame.session != book.header.session or not 0 <= frame.seat < book.header.players:
             return
-        if frame.seq < len(book.ledger.frames) - 1 or frame.seq <= self.latest.get(frame.seat, -1):
+        if book.holds(frame.seat) or frame.seq <= self.latest.get(frame.seat, -1):
             return
-        if frame.verify(book.ledger.publics[frame.seat]):
+        if not checked and frame.seq < len(book.ledger.frames) - 1:
+            return
+        if checked or frame.verify(book.ledger.publics[frame.seat]):
             self.latest[frame.seat] = frame.seq
 
     def _answer_seen(self, kind: str, seat: int) -> Frame | None:
@@ -370,6 +376,7 @@ class Claims:
                               " and no contest was passed on")
             return
         if ledger.status == "claimed":
+            self._window_unclosed()
             return
         if ledger.claim is not None and not ledger.claim.open:
             self._cosigner_late()
@@ -389,6 +396,29 @@ class Claims:
                 self.stall_since = m.now
             return
         self.claim(kind, seat, m.now - deadlines.since)
+
+    def _window_unclosed(self) -> None:
+        """An open claim that neither its blamed seat answers nor the seat whose frame makes it final closes
+        (that seat refused to co-sign it and left, or lost its link): nobody else may close it for that seat,
+        so once the claim has stood open a whole reveal timeout past its due time the game stops here,
+        unfinished and nobody blamed (seed 1270 of the quick campaign, a variant: the host and the third
+        joiner waited for ever for the refusing joiner's seed)."""
+        m = self.m
+        ledger = m.book.ledger
+        claim = ledger.claim
+        expects = ledger.expects()
+        if claim is None or len(expects) < 2 or m.book.holds(expects[1][1]) or m.book.holds(claim.blamed):
+            return
+        if self.open_since is None or self.open_since[0] != claim.frame_no:
+            self.open_since = (claim.frame_no, m.now)   # timed from here (a resumed peer: from its resume)
+        left = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
+        grace = 0.0 if m.role == "host" else JOINER_GRACE
+        waited = m.now - self.open_since[1]
+        if (left is not None and left > 0) or waited <= m.deadlines.timeout + grace:
+            return
+        kind, seat = expects[1]
+        m.stop_unfinished(f"the claim against seat {claim.blamed} stays open: seat {claim.blamed} did not answer it "
+                          f"and seat {seat} did not send its {kind} for it within {waited:.0f} s (nobody is blamed)")
 
     def _cosigner_late(self) -> None:
         """A final claim, and a seat that should reveal its seed or co-sign the forfeit does not: no second

@@ -81,11 +81,13 @@ class Follower:
         if frame.session != book.header.session:
             log.warning("dropped a frame of another session (%s) from %s", frame.session.hex()[:8], key.hex()[:8])
             return
-        m.claims.signed_by(frame)           # its author was playing there, on whatever branch (claims.py)
         if not self.sequenced(key, frame, cert):
+            m.claims.signed_by(frame)       # its author was playing there, on whatever branch (claims.py)
             m.claims.seen_frame(frame)      # its author sent it; the host has not sequenced it (yet)
             return
         nxt = len(book.frames)
+        if frame.seq != nxt:
+            m.claims.signed_by(frame)       # (the one applied now is recorded once the ledger checked it)
         if frame.seq < nxt:
             mine = book.frames[frame.seq]
             if mine.hash != frame.hash and m.players > 2 and book.sequenced(frame.seq) and book.certs[frame.seq]:
@@ -132,6 +134,7 @@ class Follower:
             frame = book.accept(frame, cert)
         except Rejected as exc:
             log.warning("rejected a sequenced frame: %s", exc.reason)
+            m.claims.signed_by(frame)       # (another branch's frame still shows that its author played)
             return
         except Dispute as exc:
             evidence = book.evidence()
@@ -144,6 +147,7 @@ class Follower:
             m.report_dispute(exc)
             return
         m.write(frame, *self._cert_records(frame.seq, frame.hash, cert))
+        m.claims.signed_by(frame, checked=True)
         if not m.started:
             # the host sequences frames only once every seat started: the game is on, though its `synced`
             # never came (lost with a host killed right after it: full-mix plan 1006288); our `start` goes

@@ -36,6 +36,26 @@ FIRST = ("test_simulator.py::test_a_campaign", "test_readme_commands.py::test_ho
          "test_session_games.py", "test_client_lobby.py::test_networked_game")
 
 
+_SPEED: list[float] = []
+
+
+def pytest_sessionstart(session) -> None:
+    """The machine's speed, for the run's own log (printed at the end, `-q` or not): the same suite takes 8-9
+    minutes where a raw loop runs at 5.5-5.7M iterations/s (docs/performance.md, 2026-11-24) and about 18 where
+    it runs at 1.9M (2026-12-02), so a run's time is read against this figure. Half a second of CPU, measured
+    once by the run's controller before its workers start."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        from benchmarks.engines import raw_loop_rate
+
+        _SPEED.append(raw_loop_rate(0.5))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _SPEED:
+        terminalreporter.write_line(f"this machine: {os.cpu_count()} cores; a raw loop ran at "
+                                    f"{_SPEED[0] / 1e6:.2f}M iterations/s (benchmarks/engines.py) as the run began")
+
+
 def pytest_collection_modifyitems(config, items):
     rank = {name: n for n, name in enumerate(FIRST)}
 

@@ -47,8 +47,10 @@ class Attack:
 
     @property
     def test(self) -> str:
-        module = "test_attacks.py" if self.where == "process" else "test_attacks_ledger.py"
-        return f"{module}::{self.id}"
+        """The pytest node of the row's quick form (a ledger row: one node per game, `[GAME]` appended)."""
+        if self.where == "process":
+            return f"test_attacks.py::test_attack[{self.id}]"
+        return f"test_attacks_ledger.py::test_attack[{self.id}[GAME]]"
 
 
 H, J, S = "host", "joiner", "a seat"
@@ -66,21 +68,22 @@ ATTACKS: tuple[Attack, ...] = (
            "answered in time", cheat="claim-early:act", game="quedah-merchant", honest_args=("--bot-delay", "0.3"),
            shows=("claims that you withheld your act frame",), note="answered in time"),
     Attack("claim-early-joiner-vs-host", "instant timeout claim, joiner -> host", J,
-           "live: the host refuses to sequence a claim against itself", "timeout claim", "valid", False,
+           "live: the host refuses to sequence a claim against itself", "", "valid", False,
            "refused with `reject`; play goes on", cheat="claim-early:act", game="loyal-captain",
            honest_args=("--bot-delay", "0.3"), shows=("the host's decision has",), every_game=False),
     Attack("claim-early-joiner-vs-joiner", "instant timeout claim, joiner -> joiner (3 seats)", J,
-           "live: the host refuses it before its own deadline", "timeout claim", "valid", False,
-           "refused with `reject`; the blamed joiner never sees it; play goes on", cheat="claim-early:act:2",
+           "live: the host refuses it before its own deadline", "", "valid", False,
+           "refused with `reject` (in no replay); the claim goes to the host alone; play goes on", cheat="claim-early:act:2",
            game="madagaskar", players=3, slow_seat=2, shows=("premature|is due in",)),
     Attack("claim-early-host-vs-joiner-3-seats", "instant timeout claim, host -> joiner (3 seats)", H,
            "live: the blamed joiner answers; the bystander never closes or co-signs a claim before its own "
            "deadline", "timeout claim", "valid", False, "the claim is void on every honest peer, play goes on",
            cheat="claim-early:act:1", game="madagaskar", players=3, honest_args=("--bot-delay", "0.3"),
            shows=("claims that you withheld your act frame",), note="answered in time"),
-    Attack("veto-roll", "the host drops a joiner's chain frame once it has computed the roll, drops its answer and "
-           "contest too, and claims the timeout", H,
-           "live: the blamed joiner contests with its own frame as evidence, in its own replay if the host drops it",
+    Attack("veto-roll", "the host drops a joiner's chain frame once it has computed the roll, drops its answers "
+           "(not its contest), and claims the timeout", H,
+           "live: the blamed joiner contests with its own frame as evidence (a contest the host drops is recorded "
+           "alone: row `ahead-then-claim`)",
            "timeout claim", "contested|unfinished", False,
            "the honest replay is contested (exit 5) where the host made its claim final in the joiner's sight (the "
            "joiner contests it), else unfinished (exit 1: the joiner answered, and an answered open claim is nobody's "
@@ -145,20 +148,23 @@ ATTACKS: tuple[Attack, ...] = (
            shows=("cannot be reached directly", "not co-signing the forfeit of seat 2")),
     # ---------------------------------------------------------------- withholding
     Attack("withhold-open", "the host withholds its open frame", H,
-           "live: the joiner claims; the host refuses but keeps withholding, so the joiner records its claim",
-           "timeout claim", "unfinished", False, "exit 3; the joiner's replay holds its claim against the host "
-           "(not co-signed by the host: no forfeit result), 'not verifiable from this file alone'",
+           "live: the joiner claims; the host, gone silent, neither sequences nor refuses it, so after 5 s the "
+           "joiner records its claim alone", "timeout claim", "unfinished", False, "exit 3; the joiner's replay "
+           "holds its claim against the host and its own co-signature (the host's forfeit as far as this copy "
+           "tells), 'not verifiable from this file alone' (blame: nobody)",
            cheat="vanish:open", game="quedah-merchant", honest_exit=3),
     Attack("vanish-mid-game", "a joiner stops sending (stays connected) at its 3rd chain frame", J,
            "live: the host claims after its deadline; the claim becomes final", "timeout claim", "unfinished", False,
            "exit 3; the host's replay holds the claim, blame nobody", cheat="vanish:chain:3", game="quedah-merchant",
            honest_exit=3, needs="chain"),
     Attack("vanish-at-reveal", "a joiner stops sending (stays connected) at its first reveal", J,
-           "live: the host claims after its deadline T; the claim becomes final", "timeout claim", "unfinished",
+           "live: the host claims after its deadline (the frame time plus the seat's lateness left); the claim "
+           "becomes final", "timeout claim", "unfinished",
            False, "exit 3; the host's replay holds the claim against the joiner's reveal, blame nobody",
            cheat="vanish:reveal:1", game="turning-tides", honest_exit=3, needs="reveal"),
     Attack("vanish-at-final", "a joiner stops sending (stays connected) instead of co-signing the result", J,
-           "live: the host claims after its deadline T and co-signs the forfeit instead", "timeout claim",
+           "live: the host claims after its deadline (the frame time plus the seat's lateness left) and co-signs "
+           "the forfeit instead", "timeout claim",
            "unfinished", False, "exit 3; the host's replay holds the claim against the joiner's final, blame nobody",
            cheat="vanish:final:1", game="madagaskar", honest_exit=3, needs="final"),
     # ---------------------------------------------------------------- signed frames that break the rules
@@ -213,24 +219,29 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("false-result", "a co-signature of another result", S, "live: every other seat's ledger", "final result",
            "invalid", True, "dispute, the liar named", where="ledger"),
     Attack("withhold-commit", "a seat withholds its commit (a secret decision) and never answers the claim", S,
-           "only by a move clock: thinking is untimed, so a commit falls due when the seat's clock runs out (or it "
-           "is gone); then an honest seat claims and the others close the claim", "timeout claim", "unfinished",
+           "by the limit per decision or the move clock, whichever comes first (or when it is gone; never, while "
+           "it is here, in an untimed game); then an honest seat claims and the others close the claim", "timeout claim", "unfinished",
            False, "every honest ledger ends unfinished blaming the liar; the audit names the claim against it, "
            "'not verifiable from this file alone' (blame: nobody)", where="ledger", needs="commit"),
     Attack("withhold-reveal", "a seat withholds its reveal and never answers the claim", S,
-           "T after it became awaited: an honest seat claims, the others close the claim", "timeout claim",
-           "unfinished", False, "every honest ledger ends unfinished blaming the liar; the audit names the claim "
-           "against it, 'not verifiable from this file alone' (blame: nobody)", where="ledger", needs="reveal"),
+           "when due by the agreed terms (2.1: the frame time plus the seat's lateness left; 2.0 files: T, the "
+           "reveal timeout, after it became awaited): an honest seat claims, the others close the claim",
+           "timeout claim", "unfinished", False, "every honest ledger ends unfinished blaming the liar; the audit "
+           "names the claim against it, 'not verifiable from this file alone' (blame: nobody)", where="ledger",
+           needs="reveal"),
     Attack("withhold-strip", "a seat withholds its strip (its part of a card's deal) and never answers the claim",
-           S, "T after it became awaited: an honest seat claims, the others close the claim", "timeout claim",
+           S, "when due by the agreed terms (2.1: the frame time plus the seat's lateness left; 2.0 files: T, the "
+           "reveal timeout, after it became awaited): an honest seat claims, the others close the claim",
+           "timeout claim",
            "unfinished", False, "every honest ledger ends unfinished blaming the liar; the audit names the claim "
            "against it, 'not verifiable from this file alone' (blame: nobody)", where="ledger", needs="strip"),
     Attack("withhold-final", "a seat withholds its co-signature of the result and never answers the claim", S,
-           "T after it became awaited: an honest seat claims, the honest seats co-sign the forfeit",
+           "when due by the agreed terms (2.1: the frame time plus the seat's lateness left; 2.0 files: T, the "
+           "reveal timeout, after it became awaited): an honest seat claims, the honest seats co-sign the forfeit",
            "timeout claim", "unfinished", False, "every honest ledger ends unfinished blaming the liar (earlier "
            "co-signatures do not count); the audit names the claim against it, 'not verifiable from this file "
            "alone' (blame: nobody)", where="ledger", needs="final"),
-    Attack("claim-of-the-wrong-slot", "a timeout claim naming a seat or frame the protocol does not await", S,
+    Attack("claim-of-the-wrong-slot", "a timeout claim naming a frame kind the protocol does not await", S,
            "live: every other seat's ledger", "timeout claim", "invalid", True, "dispute, the claimant named",
            where="ledger"),
     Attack("false-evidence-in-a-contest", "a contest whose evidence is not the seat's valid frame for the slot", S,

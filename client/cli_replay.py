@@ -14,7 +14,7 @@ from client.replaytext import move_text, replay_ending
 from client.textview import board, render
 from netplay.paths import replays_dir
 from replays import codec
-from replays.audit import Verdict
+from replays.audit import Verdict, relay_lines
 from replays.reader import Replay, read_replay
 from replays.safetext import shown
 from replays.stepping import Stepper
@@ -168,6 +168,8 @@ def show(file: str, frame: int | None, move: int | None, turn: int | None, seat:
                               indent=2, default=str))
         return
     _print_position(stepper, full)
+    for line in relay_lines(stepper.replay.links or ()):    # what the copy's `links` record says the relay could do
+        click.echo(f"  note: {line}")
     printed = log if log_lines <= 0 else log[-log_lines:]
     what = "frames" if protocol else "moves"
     click.echo(f"{what}:" + ("" if len(printed) == len(log) else f" (last {len(printed)} of {len(log)})"))

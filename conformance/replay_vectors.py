@@ -26,9 +26,10 @@ from replays.audit import audit_bytes
 from replays.certs import sign_cert
 from replays.curve import BASE, ORDER, add, mul, mul_base
 from replays.frames import Frame, make_frame
-from replays.header import Header
+from replays.header import Header, Terms
 from replays.ledger import Dispute, Ledger
 from replays.local import SignedMatch
+from replays.reader import links_record
 
 CREATED = 1_700_000_000
 
@@ -425,6 +426,29 @@ def _relay(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
                        "fork-seat-2.npr": _file(m.header, [*base, claim2], {len(base): [certs[1]]})},
                       {"exit": 1, "verdicts": ["unfinished", "unfinished"],
                        "fork": {"frame": claim1.seq, "blame": 0}}, ["fork", "cert"], "fork"))
+
+
+def _links(out: list[Vector]) -> None:
+    """The `links` record (format 2.1): the writer's unsigned word on which pairs only the host's relay joined.
+    A well-formed one changes no verdict; one of the wrong shape is an altered file, like a bad `cert`."""
+    m = SignedMatch("madagaskar", Chooser(None), seed=5, players=3, reproducible=True, chain_length=128,
+                    created=CREATED, terms=Terms.agreed())     # a 2.1 header: the host's seat 0 named in its terms
+    _play_out(m)
+    frames = _frames(m)
+
+    def first(record: tuple) -> bytes:
+        """A copy as a peer writes it: the header, the record written as the game starts, the frames."""
+        return _file(m.header, []) + codec.encode(record) + _file(m.header, frames)[len(m.header.encode()):]
+    out.append(Vector("links-relay-only", "Three seats, a copy whose links record (written before the first "
+                      "frame) says seats 1 and 2 had no direct link: signed by nothing, it changes no verdict "
+                      "(netplay notes what the relay could and could not have done).",
+                      {"links-relay-only.npr": first(links_record([(1, 2)]))}, _expect("valid", 0, None),
+                      ["links"], "relay"))
+    out.append(Vector("links-malformed", "Three seats, a links record naming the host's seat 0 in a pair: a record "
+                      "of a known type that is not one, the file was altered: invalid, naming frame 0 (no frame "
+                      "comes before it), nobody blamed.",
+                      {"links-malformed.npr": first(("links", ((0, 1),)))}, _expect("invalid", 1, 0, disputed=False),
+                      ["links"], "relay"))
 
 
 def _rejected(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
@@ -899,6 +923,7 @@ def build() -> list[Vector]:
     _precedence(out, cache)
     _records(out, cache)
     _unreadable(out, cache)
+    _links(out)
     return out
 
 

@@ -56,7 +56,8 @@ def read_own_replay(path: str | os.PathLike) -> OwnReplay:
     by_seq = {cert.seq: cert.sig for cert in replay.certs if cert.kind == "cert"}
     certs = [by_seq.get(n, b"") for n in range(len(replay.frames))]
     return OwnReplay(Path(path), replay.header, replay.frames, certs, replay.end,
-                     1 + len(replay.frames) + len(replay.certs) + replay.skipped)
+                     1 + len(replay.frames) + len(replay.certs) + replay.skipped
+                     + (replay.links is not None))
 
 
 def check_seeds(header: Header, frames: Sequence[Frame], secrets: Sequence[SeatSecrets]) -> None:

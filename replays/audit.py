@@ -31,7 +31,7 @@ from replays.randomness import DealUnsupported
 from replays.reader import Replay, parse_replay, read_replay
 from replays.safetext import shown
 
-__all__ = ["Verdict", "audit_file", "audit_replay", "audit_bytes", "host_seat", "EXIT"]
+__all__ = ["Verdict", "audit_file", "audit_replay", "audit_bytes", "host_seat", "relay_lines", "EXIT"]
 
 EXIT = {"valid": 0, "unfinished": 1, "contested": 1, "invalid": 1, "unreadable": 2}
 
@@ -132,6 +132,7 @@ def run_ledger(replay: Replay, games: dict[str, Game] | None = None,
                       [{"seat": s, "name": name, "fingerprint": fingerprint(key), "key": key.hex()}
                        for s, (key, name) in enumerate(header.seats)], len(replay.frames))
     verdict.notes += replay.notes
+    verdict.notes += relay_lines(replay.links or ())
     if replay.torn:
         verdict.notes.append(replay.torn)
     try:
@@ -140,6 +141,15 @@ def run_ledger(replay: Replay, games: dict[str, Game] | None = None,
         verdict.status, verdict.reason = "unreadable", f"cannot audit: {exc}"
         return None, _safe(verdict)
     return ledger, _safe(_verdict(replay, ledger, verdict, on_frame))
+
+
+def relay_lines(pairs: tuple[tuple[int, int], ...]) -> list[str]:
+    """What the host's relay could and could not have done to each pair of seats of the `links` record
+    (docs/replay-format.md "Layout"): a reader of the copy must know that the silence of one toward the other
+    proves nothing, though no frame it carried can have been changed. Nothing for an empty record."""
+    return [f"seats {a} and {b} had no direct link: the host relayed between them; it could withhold or delay what "
+            "one sent the other, never change it (every frame is signed), and no forfeit rests on its silence about "
+            "either (the writer's word: the links record is signed by nothing)" for a, b in pairs]
 
 
 def _safe(verdict: Verdict) -> Verdict:

@@ -20,7 +20,7 @@ import engines
 from engines.core import Game, Result
 from replays.crypto import generate_key, hash_parts, key_from_bytes, public_bytes
 from replays.frames import Frame
-from replays.header import Header
+from replays.header import Header, Terms
 from replays.ledger import DEFAULT_CHAIN, Ledger, SeatSecrets
 from replays.writer import ReplayWriter
 
@@ -60,7 +60,7 @@ class SignedMatch:
 
     def __init__(self, game: Game | str, bots: Any, seed: int = 0, players: int | None = None,
                  options: dict[str, Any] | None = None, reproducible: bool = False,
-                 chain_length: int = DEFAULT_CHAIN, created: int | None = None):
+                 chain_length: int = DEFAULT_CHAIN, created: int | None = None, terms: Terms | None = None):
         self.game = game = engines.get(game) if isinstance(game, str) else game
         self.players = players if players is not None else game.players[0]
         resolved = game.check_options(dict(options or {}))
@@ -74,7 +74,7 @@ class SignedMatch:
         self.header = Header.make(game.id, game.rules_version, self.players, resolved,
                                   [(public_bytes(s.key), f"{names[s.seat]}-{s.seat}") for s in self.secrets],
                                   self.session, created if created is not None else (
-                                      0 if reproducible else int(time.time())))
+                                      0 if reproducible else int(time.time())), terms)
         self.ledgers = [Ledger(self.header, me, game) for me in self.secrets]
         self.actions = 0
 

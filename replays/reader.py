@@ -16,9 +16,12 @@ from replays.frames import Frame, frame_from_value
 from replays.header import FORMAT_MAJOR, FORMAT_MINOR, Header, header_from_value
 from replays.safetext import shown
 
-__all__ = ["Cert", "Replay", "read_header", "read_replay", "parse_replay", "MAX_FILE"]
+__all__ = ["Cert", "Replay", "read_header", "read_replay", "parse_replay", "links_from_value", "links_record",
+           "MAX_FILE", "MAX_LINK_PAIRS"]
 
 MAX_FILE = 256 << 20
+#: every pair of 64 seats: the most a `links` record can name
+MAX_LINK_PAIRS = 64 * 63 // 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,36 @@ def cert_from_value(value: tuple, minor: int = 0) -> Cert | None:
     return None
 
 
+def links_record(pairs: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> tuple:
+    """The `links` record a peer writes once when a game of three seats or more starts: the pairs of seats
+    with no direct link between their peers, which the host's relay alone joined. Sorted and without repeats,
+    so that one knowledge has one encoding (docs/replay-format.md "Layout")."""
+    return ("links", tuple(sorted({(min(a, b), max(a, b)) for a, b in pairs})))
+
+
+def links_from_value(value: tuple, header: Header) -> tuple[tuple[int, int], ...] | None:
+    """The pairs of a `links` record, or None when it is not one: `["links", [[a, b], ...]]` with a < b seats
+    of the game, neither the host's, at most MAX_LINK_PAIRS pairs in strictly increasing order. Only a 2.1
+    file holds one (a later minor version may append fields, read past). The record is the writer's word,
+    signed by nothing: the shape is all a reader can check."""
+    if (header.major, header.minor) < (2, 1) or not (len(value) == 2 or (header.minor > 1 and len(value) > 2)):
+        return None
+    pairs = value[1]
+    if type(pairs) is not tuple or len(pairs) > MAX_LINK_PAIRS:
+        return None
+    host = header.terms.host_seat if header.terms is not None else None
+    players = len(header.seats)
+    out: list[tuple[int, int]] = []
+    for pair in pairs:
+        if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not int or type(pair[1]) is not int:
+            return None
+        a, b = pair
+        if not 0 <= a < b < min(players, 64) or host in (a, b) or (out and out[-1] >= (a, b)):
+            return None
+        out.append((a, b))
+    return tuple(out)
+
+
 @dataclass(slots=True)
 class Replay:
     header: Header
@@ -85,6 +118,10 @@ class Replay:
     #: `frames` stops before it: a peer would have rejected those bytes, so the audit reports the file
     #: invalid at that frame (docs/replay-format.md, "Reading without trust")
     malformed: tuple[int, int, int, str] | None = None
+    #: the `links` record (format 2.1): the pairs of seats that had no direct link when the game started, as
+    #: the writing peer knew them (the host relayed between them); None when the file holds none. Unsigned:
+    #: the writer's word (docs/replay-format.md "Layout")
+    links: tuple[tuple[int, int], ...] | None = None
 
 
 def _twin(value: tuple, header: Header) -> tuple[int, Frame] | None:
@@ -152,10 +189,17 @@ def parse_replay(data: bytes) -> Replay:
         if type(value) is tuple and value and type(value[0]) is str:
             cert = cert_from_value(value, header.minor) if header.major >= 2 else None
             twin = _twin(value, header) if value[0] == "twin" else None
+            links = links_from_value(value, header) if value[0] == "links" else None
             if cert is not None:
                 replay.certs.append(cert)
             elif twin is not None:
                 replay.twins.append(twin)
+            elif links is not None and replay.links is None:
+                replay.links = links
+            elif value[0] == "links" and (header.major, header.minor) >= (2, 1):
+                why = "a second links record (a peer writes one per game)" if links is not None else \
+                    "a links record of the wrong shape"
+                replay.bad_records.append((max(len(replay.frames) - 1, 0), index, offset, why))
             elif value[0] == "twin" and (header.major, header.minor) >= (2, 1):
                 replay.bad_records.append((max(len(replay.frames) - 1, 0), index, offset,
                                            "a twin record of the wrong shape"))

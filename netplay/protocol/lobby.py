@@ -37,6 +37,7 @@ from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
 from replays.header import Header, Terms, header_from_value
 from replays.ledger import SeatSecrets
+from replays.reader import links_record
 from replays.safetext import check_name
 
 if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine as a Machine)
@@ -338,6 +339,19 @@ class HostLobby:
                     pairs.append((a, b))
         return pairs
 
+    def relay_pairs(self) -> list[tuple[int, int]]:
+        """Every pair of seats of two joiners that reported no direct link (`unreachable` names their first
+        seats; their extra seats share their peers' links): what the host's `links` record names."""
+        seats = {link.seat: link.seats for link in self.joiners()}
+        return sorted({(min(x, y), max(x, y)) for a, b in self.unreachable() for x in seats[a] for y in seats[b]})
+
+    def write_links(self) -> None:
+        """The host's `links` record, written once as the game starts (docs/replay-format.md "Layout"): its copy
+        must say which pairs only its relay joined, since it could withhold what one sent the other."""
+        m = self.m
+        if m.players > 2:
+            m.outbox.append(fx.Write(None, (links_record(self.relay_pairs()),)))
+
 
 class JoinLobby:
     def __init__(self, machine: Machine):
@@ -578,4 +592,7 @@ class JoinLobby:
             m.say(f"{which} cannot be reached directly: messages go through the host, which can withhold them or "
                   "show each of you another game unseen (never forge a frame); while no direct link is up, no claim "
                   f"against {'it' if len(seats) == 1 else 'them'} is co-signed here")
+        if m.players > 2:   # once per game: a resumed joiner sends no `start` again, and keeps its file's record
+            pairs = [(mine, seat) for mine in m.book.seats for seat in self.peers if seat not in reached]
+            m.outbox.append(fx.Write(None, (links_record(pairs),)))
         self.say("start", m.header.hash, reached)

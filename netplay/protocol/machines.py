@@ -204,6 +204,7 @@ class HostMachine(Machine):
         self.phase = "play"
         self.rematch.votes = set()
         self.start_lines()
+        self.lobby.write_links()   # once per game: a resumed host does not start the game again
         for a, b in self.lobby.unreachable():
             self.say(f"seats {a} and {b} cannot reach each other directly: their messages go through this host, and "
                      "while no direct link is up neither co-signs a claim against the other")

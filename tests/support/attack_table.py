@@ -73,7 +73,8 @@ ATTACKS: tuple[Attack, ...] = (
            honest_args=("--bot-delay", "0.3"), shows=("the host's decision has",), every_game=False),
     Attack("claim-early-joiner-vs-joiner", "instant timeout claim, joiner -> joiner (3 seats)", J,
            "live: the host refuses it before its own deadline", "", "valid", False,
-           "refused with `reject` (in no replay); the claim goes to the host alone; play goes on", cheat="claim-early:act:2",
+           "refused with `reject` (in no replay); the claim goes to the host alone; play goes on",
+           cheat="claim-early:act:2",
            game="madagaskar", players=3, slow_seat=2, shows=("premature|is due in",)),
     Attack("claim-early-host-vs-joiner-3-seats", "instant timeout claim, host -> joiner (3 seats)", H,
            "live: the blamed joiner answers; the bystander never closes or co-signs a claim before its own "
@@ -220,7 +221,8 @@ ATTACKS: tuple[Attack, ...] = (
            "invalid", True, "dispute, the liar named", where="ledger"),
     Attack("withhold-commit", "a seat withholds its commit (a secret decision) and never answers the claim", S,
            "by the limit per decision or the move clock, whichever comes first (or when it is gone; never, while "
-           "it is here, in an untimed game); then an honest seat claims and the others close the claim", "timeout claim", "unfinished",
+           "it is here, in an untimed game); then an honest seat claims and the others close the claim",
+           "timeout claim", "unfinished",
            False, "every honest ledger ends unfinished blaming the liar; the audit names the claim against it, "
            "'not verifiable from this file alone' (blame: nobody)", where="ledger", needs="commit"),
     Attack("withhold-reveal", "a seat withholds its reveal and never answers the claim", S,

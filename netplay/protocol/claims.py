@@ -414,7 +414,8 @@ class Claims:
         left = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
         grace = 0.0 if m.role == "host" else JOINER_GRACE
         waited = m.now - self.open_since[1]
-        if (left is not None and left > 0) or waited <= m.deadlines.timeout + grace:
+        # (None: not due at all by our clock, an untimed decision of a seat that is here: it may still answer)
+        if left is None or left > 0 or waited <= m.deadlines.timeout + grace:
             return
         kind, seat = expects[1]
         m.stop_unfinished(f"the claim against seat {claim.blamed} stays open: seat {claim.blamed} did not answer it "

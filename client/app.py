@@ -8,11 +8,13 @@ Idle is idle: a window at rest (the lobby, a table waiting on another player, a 
 not keep a core busy redrawing the same picture (a laptop's fan and battery). So `run` looks at the
 input every `INPUT_POLL_MS`, lets the scene poll the world every `POLL_MS`, and draws only when input
 arrived, when the scene's `frame_key` changed (what the picture depends on besides input: a move of
-another seat, a clock's second, a replay's autoplay), or while the scene says something moves by
+another seat, a replay's autoplay) or its `still_key` (a clock's second), or while the scene says something moves by
 itself (`frame_ms`: a breathing highlight, a card turning over), at that scene's low rate. A picture
-is also drawn for a second after any change, so that a renderer's short animations (a ship gliding)
-finish, and once every `REFRESH_MS` in any case, so a scene that forgot to say what it depends on is
-never stale for long.
+is also drawn for a second after any change of `frame_key`, so that a renderer's short animations (a
+ship gliding) finish; a change of the scene's `still_key` (what changes on the picture without anything
+on it moving: a clock's seconds, a countdown) draws one picture and starts no such second, or a clock
+ticking at a waiting table would keep the window at the animation rate for ever; and once every
+`REFRESH_MS` in any case, so a scene that forgot to say what it depends on is never stale for long.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class App:
         self.steps = 0           # loop iterations (updates)
         self._dirty = True       # a picture is due whatever the scene says (first frame, a new scene, a resize)
         self._key: Hashable = None
+        self._still: Hashable = None     # the scene's `still_key` at the last step
         self._since_draw_ms = REFRESH_MS  # app time since the last picture (the first one is due at once)
         self._settle_ms = 0      # app time left of the animation rate after the last change
         self._last_step = time.monotonic()
@@ -136,6 +139,11 @@ class App:
                 key = (id(scene), key_of(self))
                 if key != self._key:
                     self._key, self._dirty, self._settle_ms = key, True, SETTLE_MS
+            still_of = getattr(scene, "still_key", None)
+            if still_of is not None:
+                still = (id(scene), still_of(self))
+                if still != self._still:
+                    self._still, self._dirty = still, True
         except Exception as exc:
             self.failed(scene, exc)
             self._dirty = True

@@ -25,6 +25,7 @@ from client.scenes.lobby import LobbyScene
 from client.scenes.table import BREATHE_MS, TableScene
 from client.scenes.viewer import ViewerScene
 from client.ui import textfit
+from netplay.session import SeatClock
 from replays.local import record_match
 from replays.stepping import Stepper
 
@@ -91,6 +92,42 @@ def test_a_table_waiting_on_the_other_player_is_idle_and_draws_its_move_at_once(
     _lazy(app, 3)                              # the move's outline and the renderer's animations are over
     drawn = _lazy(app, 3)
     assert 3000 // (2 * BREATHE_MS) <= drawn <= 3000 // BREATHE_MS + 1, drawn
+
+
+class _TimedController(LocalController):
+    """A table whose other seat's move clock runs down by the app's simulated time (the session's clock,
+    netplay.session.SeatClock, as a network table has it)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.elapsed_ms = 0
+
+    def poll(self, now_ms: int) -> None:
+        self.elapsed_ms = now_ms
+        super().poll(now_ms)
+
+    def clocks(self) -> list[SeatClock]:
+        return [SeatClock(0, 1200 - self.elapsed_ms / 1000, True, 600 - self.elapsed_ms / 1000),
+                SeatClock(1, 1200.0, False)]
+
+
+def test_a_table_whose_clock_runs_draws_a_picture_a_second_not_an_animation():
+    """The running clock changes its seconds: one picture each, not the animation rate a move starts (the
+    clock's second kept a waiting table at 17 pictures a second, 13 % of a core)."""
+    ctl = _TimedController(engines.get("madagaskar"), 0, ["random"], players=2, seed=4, bot_delay_ms=60_000)
+    ctl.poll(0)
+    ctl.submit(split_actions(ctl.legal())[0][0])
+    assert not ctl.legal(), "the bot is to move"
+    app = App((1280, 720))
+    table = TableScene(ctl)
+    app.push(table)
+    app.step([], 16)
+    _lazy(app, 2)
+    shown = table._chips()
+    assert shown and shown[0].running, "the other seat's clock is shown running"
+    drawn = _lazy(app, 20)
+    assert 19 <= drawn <= 21, f"{drawn} pictures in 20 s of a running clock: one a second is what it shows"
+    assert table._chips()[0].left != shown[0].left, "the clock ran"
 
 
 def test_the_viewer_at_rest_is_idle_and_autoplay_draws_every_step(home):

@@ -437,15 +437,20 @@ class TableScene:
             self.ctl.rematch(True)
 
     def frame_key(self, app) -> tuple:
-        """What the picture shows besides input (client.app draws when it changes): the game's
-        progress, the status, the choices, the notices, the clocks' seconds, the other players'
-        connection, the end and the rematch."""
+        """What the picture shows besides input (client.app draws when it changes, and goes on at the
+        animation rate for a second so that a move's animation finishes): the game's progress, the
+        status, the choices, the notices, the other players' connection, the end and the rematch."""
         ctl = self.ctl
         progress = ctl.progress() if hasattr(ctl, "progress") else len(ctl.log)
-        peers = tuple((p.name, p.connected, int(p.gone_s), p.next) for p in ctl.peers())
+        peers = tuple((p.name, p.connected, p.next) for p in ctl.peers())
         return (progress, len(ctl.chat_lines), ctl.status(), self.legal_key, tuple(self.builder.tokens), self.page,
                 self.notice, self.resign_armed, self.confirm, self.cover, self.revealed_for, self.rematch_asked,
-                self.last_move_ms > 0, self.flash_ms > 0, self._chips(), peers, ctl.ending(), self._rematch())
+                self.last_move_ms > 0, self.flash_ms > 0, peers, ctl.ending(), self._rematch())
+
+    def still_key(self, app) -> tuple:
+        """What changes on the picture by the second without anything moving: the seats' clocks and how
+        long another player has been gone (client.app draws one picture when it changes, no animation)."""
+        return self._chips(), tuple(int(p.gone_s) for p in self.ctl.peers())
 
     def frame_ms(self, app) -> int | None:
         """While the board breathes (highlights to click) a picture every BREATHE_MS, else none."""

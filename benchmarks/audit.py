@@ -30,7 +30,11 @@ from replays.stepping import DEFAULT_K, Stepper
 
 __all__ = ["raw_verify_rate", "audit_figures", "seek_figures", "figures", "main"]
 
-AIM = 2.0   # audit frames/s over one core's raw verifications/s (verification is embarrassingly parallel)
+#: issue 37's aims: the games without a shared deck audited at one core's raw Ed25519 verification rate or
+#: faster on the machine's cores (2x would be the two cores doing nothing but verify: docs/performance.md),
+#: and a whole four-seat Catan game (~5,000-7,000 frames, its shuffle proofs included) in at most a second
+AIM = 1.0
+AIM_CATAN_S = 1.0
 
 
 def raw_verify_rate(seconds: float = 1.0, size: int = 180) -> float:
@@ -178,13 +182,15 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     replays = record_replays(games=1, options=SHORT if quick else None)
     base = f"raw Ed25519 verification, one thread, {lib['sodium']}"
     overall = Figure("audit", "audit, all games (frames/s vs one core's raw Ed25519 verify)", "frames/s",
-                     baseline=base, aim=AIM, lower=False)
+                     baseline=base, lower=False)
     # the games without a shared deck: no shuffle proofs (64 rounds of scalar multiplications each)
     plain = Figure("audit", "audit, the games without a shared deck", "frames/s", baseline=base, aim=AIM, lower=False)
     decked = {key for key, blobs in replays.items() if any(f.kind == "shuffle" for f in parse_replay(blobs[0]).frames)}
     # a joiner's copy of the games without a shared deck: the host's certificate beside every frame
     joined = Figure("audit", "audit, joiners' copies of those (a host certificate per frame)", "frames/s",
-                    baseline=base, aim=AIM, lower=False)
+                    baseline=base, lower=False)
+    catan = Figure("audit", "audit of a whole four-seat Catan replay" + (" (cut short: --quick)" if quick else ""),
+                   "s", aim=AIM_CATAN_S, lower=True)
     joiners = record_joiner_replays(sorted({game for game, _ in replays} - {game for game, _ in decked}))
     raws = []
     per_game: dict[tuple[str, int], list[AuditFigure]] = {}
@@ -195,6 +201,7 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
         for f in done:
             per_game.setdefault((f.game, f.players), []).append(f)
         overall.add(sum(f.frames for f in done) / sum(f.seconds for f in done), raw)
+        catan.add(sum(f.seconds for f in done if (f.game, f.players) == ("catan", 4)))
         rest = [f for f in done if (f.game, f.players) not in decked]
         plain.add(sum(f.frames for f in rest) / sum(f.seconds for f in rest), raw)
         copies = [audit_blobs(key, blobs) for key, blobs in joiners.items()]
@@ -211,13 +218,14 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     say(f"  {overall.line()}; {total_bytes / total_frames:.0f} bytes/frame on average")
     say(f"  {plain.line()}")
     say(f"  {joined.line()}")
+    say(f"  {catan.line()} ({per_game[('catan', 4)][0].frames} frames)")
     seek = Figure("audit", "seek to a random frame of a long replay (mean)", "ms", aim=50.0, lower=True)
     blob = long_replay(2000 if quick else 10_000)
     for _ in range(runs):
         s = seek_figures(samples=50 if quick else 200, blob=blob)
         seek.add(s.mean_ms)
     say(f"  {seek.line()} ({s.frames} frames, load {s.load_seconds:.2f} s, snapshot every {s.k} engine steps)")
-    return [overall, plain, joined, seek]
+    return [overall, plain, joined, catan, seek]
 
 
 def main() -> list[str]:

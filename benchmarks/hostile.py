@@ -84,13 +84,19 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
                           aim=2.0) for name in files}
     memory = {name: Figure("hostile", f"peak memory of {name} (x the file)", "x", aim=4.0, aim_value=True)
               for name in files}
-    chains = Figure("hostile", "audit of a 9 KB file of maximum-length chains (2 seats)", "s")
+    # issue 37's absolute aims: a megabyte of tiny unknown records in 1.5 s (its peak memory's aim of 4x the
+    # file is stricter than the issue's 100 MB), the file of maximum-length chains in 2 s
+    absolute = Figure("hostile", "audit of 1 MB of unknown 3-byte records, absolute", "s/MB", aim=1.5)
+    chains = Figure("hostile", "audit of a 9 KB file of maximum-length chains (2 seats)", "s", aim=2.0)
     honest_rates = []
     for _ in range(max(1, runs)):
         rate = _seconds(honest) / (len(honest) / MB)
         honest_rates.append(rate)
         for name, data in timed.items():
-            speed[name].add(_seconds(data) / (len(data) / MB), rate)
+            per_mb = _seconds(data) / (len(data) / MB)
+            speed[name].add(per_mb, rate)
+            if name == "unknown 3-byte records":
+                absolute.add(per_mb)
         if MAX_CHAIN_FILE.exists():
             chains.add(_seconds(MAX_CHAIN_FILE.read_bytes()))
     for name, data in files.items():
@@ -98,7 +104,7 @@ def figures(runs: int = 5, quick: bool = False, say=print) -> list[Figure]:
     say(f"honest game: {spread(honest_rates)[0]:.2f} s/MB (CPU time)"
         + ("; quick: s/MB from files of 1/4 MiB of junk, peak memory extrapolated from 1/32 and 1/16 MiB to 1 MiB"
            if quick else ""))
-    out = [*speed.values(), *memory.values()] + ([chains] if chains.values else [])
+    out = [*speed.values(), absolute, *memory.values()] + ([chains] if chains.values else [])
     for fig in out:
         say(f"  {fig.line()}")
     return out

@@ -117,15 +117,21 @@ def decode(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
         raise FormatError(f"record of {len(data)} bytes exceeds the limit of {limits.max_bytes}")
     if not data:
         raise FormatError("empty record")
-    problem = scan(data, limits)[1]
+    _end, problem, plain = _walk(data, limits, 0)
     if problem:
         raise FormatError(problem)
+    raw = bytes(data)
     try:
-        value = msgpack.unpackb(bytes(data), **_unpack_args(limits))
+        value = msgpack.unpackb(raw, **_unpack_args(limits))
     except (ValueError, msgpack.UnpackException, TypeError, OverflowError, RecursionError) as exc:
         raise FormatError(_reason(exc)) from None
-    _check(value, 0, limits, [limits.max_items])
-    if msgpack.packb(value, use_bin_type=True) != bytes(data):
+    # The walk above already held these very bytes to the depth and item limits; what it cannot say is a
+    # value's type, so the decoded value is walked again only when a float, map or extension header was
+    # met (msgpack decoded the same bytes the walk did, so without one every value is nil, bool, int,
+    # str, bin or an array)
+    if not plain:
+        _check(value, 0, limits, [limits.max_items])
+    if msgpack.packb(value, use_bin_type=True) != raw:
         raise FormatError("not canonically encoded (a value is not in its shortest msgpack form)")
     return value
 
@@ -206,6 +212,15 @@ _FIXED = {0xC0: 1, 0xC2: 1, 0xC3: 1, 0xCC: 2, 0xD0: 2, 0xCD: 3, 0xD1: 3, 0xCE: 5
 #: type byte -> the size of the whole value when it has a fixed one (0: it has not, or is no scalar)
 _SKIP = [1 if b <= 0x7F or b >= 0xE0 or b == 0x80 else _FIXED.get(b, 0) for b in range(256)]
 _EMPTY_EXT = {0xC7: (1, 3), 0xC8: (2, 4), 0xC9: (4, 6)}     # type byte -> (width of its length, size if empty)
+#: type byte -> what `_walk` does with it, one small int so the walk branches on it in a fixed order:
+#: 0 a scalar of the size in _SKIP that `_check` allows, 7 one it refuses after decoding (a float, an
+#: empty fixmap), 1 a fixarray, 2 a fixstr, 3 a bin8, 4 any other length-prefixed header (_LENGTHS; its
+#: maps are refused after decoding too), 5 an extension header (_EMPTY_EXT, the same), 6 a byte msgpack
+#: refuses at once. A walk that met no 4-map, 5 or 7 saw only nil, bool, int, str, bin and arrays.
+_ACTION = [7 if b in (0x80, 0xCA, 0xCB) else 0 if _SKIP[b] else 1 if 0x90 <= b <= 0x9F else 2 if 0xA0 <= b <= 0xBF
+           else 3 if b == 0xC4 else 5 if b in _EMPTY_EXT
+           else 4 if b in (0xD9, 0xDA, 0xDB, 0xC5, 0xC6, 0xDC, 0xDD, 0xDE, 0xDF) else 6
+           for b in range(256)]
 
 
 def scan(data: bytes | memoryview, limits: Limits = DEFAULT_LIMITS, start: int = 0) -> tuple[int | None, str]:
@@ -218,64 +233,110 @@ def scan(data: bytes | memoryview, limits: Limits = DEFAULT_LIMITS, start: int =
     Decoding runs this first because msgpack reserves room for what an array header declares before
     the items arrive, at every level of a nesting it allows a thousand deep: three bytes declaring
     20,000 items cost 160 KiB, so 3 KiB of nested headers cost tens of megabytes. The walk builds
-    nothing and every step reads at least one byte, so it is linear in the record. (It runs for every
-    message and frame received: scalars of a fixed size are skipped by one table lookup, and the items
-    left in the array being walked are counted in a local, the enclosing arrays' on a stack.)"""
+    nothing and every step reads at least one byte, so it is linear in the record."""
+    end, problem, _plain = _walk(data, limits, start)
+    return end, problem
+
+
+def _walk(data: bytes | memoryview, limits: Limits, start: int) -> tuple[int | None, str, bool]:
+    """`scan`, and whether every type byte met is one `_check` allows (False once a float, map or
+    extension header is met), so that `decode` can skip re-walking the decoded value for types.
+
+    It runs for every message and frame received, so it is written for speed: one table lookup picks
+    the action for a type byte, the commonest ones (fixed-size scalars, fixarrays, fixstrs, bin8:
+    hashes and signatures) are tested first and read their length without slicing, and the items
+    left in the array being walked are counted in a local, the enclosing arrays' on a stack."""
     end, pos = len(data), start
-    skip = _SKIP
+    skip, action = _SKIP, _ACTION
     outer: list[int] = []           # items still to come in each enclosing array
     left = 1                        # items still to come at this level (the value itself at the top)
     budget, problem = limits.max_items, ""
-    max_depth = limits.max_depth
+    max_depth, max_items, max_str, max_bin = limits.max_depth, limits.max_items, limits.max_str, limits.max_bin
+    plain = True
     while pos < end:
         b = data[pos]
-        step = skip[b]
-        items = -1                  # >= 0: an array header of that many items
-        if step:
-            pos += step             # fixint, nil, bool, a number, or an empty map (refused after decoding)
-        elif 0x90 <= b <= 0x9F:
-            items, pos = b & 0x0F, pos + 1
-        elif 0xA0 <= b <= 0xBF or b in _LENGTHS:
-            kind, width = ("str", 0) if b <= 0xBF else _LENGTHS[b]
+        act = action[b]
+        if act == 0:                # fixint, nil, bool, an int
+            pos += skip[b]
+            left -= 1
+            if left:
+                continue
+            items = -1
+        elif act == 1:
+            items = b & 0x0F
+            pos += 1
+            left -= 1
+        elif act == 2:
+            size = b & 0x1F
+            if size > max_str:
+                return None, f"a str declares {size} bytes (limit {max_str})", plain
+            pos += 1 + size
+            left -= 1
+            if left:
+                continue
+            items = -1
+        elif act == 3:
+            if pos + 2 > end:
+                return None, problem, plain
+            size = data[pos + 1]
+            if size > max_bin:
+                return None, f"a bin declares {size} bytes (limit {max_bin})", plain
+            pos += 2 + size
+            left -= 1
+            if left:
+                continue
+            items = -1
+        elif act == 4:
+            kind, width = _LENGTHS[b]
             if pos + 1 + width > end:
-                return None, problem
-            size = b & 0x1F if width == 0 else int.from_bytes(data[pos + 1:pos + 1 + width], "big")
+                return None, problem, plain
+            size = int.from_bytes(data[pos + 1:pos + 1 + width], "big")
+            items = -1
             if kind == "array":
-                if size > limits.max_items:
-                    return None, f"an array declares {size} items (limit {limits.max_items})"
+                if size > max_items:
+                    return None, f"an array declares {size} items (limit {max_items})", plain
                 items, pos = size, pos + 1 + width
             elif kind == "map":
+                plain = False
                 if size:
-                    return None, problem    # msgpack refuses a non-empty map at its header
+                    return None, problem, plain     # msgpack refuses a non-empty map at its header
                 pos += 1 + width
             else:
-                cap = limits.max_str if kind == "str" else limits.max_bin
+                cap = max_str if kind == "str" else max_bin
                 if size > cap:
-                    return None, f"a {kind} declares {size} bytes (limit {cap})"
+                    return None, f"a {kind} declares {size} bytes (limit {cap})", plain
                 pos += 1 + width + size
-        elif b in _EMPTY_EXT:
+            left -= 1
+        elif act == 5:
+            plain = False
             width, size = _EMPTY_EXT[b]
             if pos + 1 + width > end or int.from_bytes(data[pos + 1:pos + 1 + width], "big"):
-                return None, problem        # msgpack refuses a non-empty extension at its header
+                return None, problem, plain         # msgpack refuses a non-empty extension at its header
             pos += size
+            left -= 1
+            items = -1
+        elif act == 7:              # a float or an empty fixmap: refused after decoding
+            plain = False
+            pos += skip[b]
+            left -= 1
+            items = -1
         else:
-            return None, problem            # fixmap, fixext, 0xc1: msgpack refuses them at once
-        left -= 1
+            return None, problem, plain             # fixmap, fixext, 0xc1: msgpack refuses them at once
         if items >= 0:
             if not problem and len(outer) >= max_depth:
                 problem = f"nested deeper than {max_depth} levels"
             budget -= items
             if not problem and budget < 0:
-                problem = f"more than {limits.max_items} items in one record"
+                problem = f"more than {max_items} items in one record"
             if items:
                 outer.append(left)
                 left = items
                 continue
         while not left:                     # one value is complete: count it off its array(s)
             if not outer:
-                return (pos, problem) if pos <= end else (None, problem)
+                return (pos, problem, plain) if pos <= end else (None, problem, plain)
             left = outer.pop()
-    return None, problem
+    return None, problem, plain
 
 
 # type byte -> (kind, width of the length that follows)

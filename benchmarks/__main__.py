@@ -10,7 +10,7 @@ import argparse
 import sys
 import time
 
-from benchmarks import ab, audit, catan, deals, deck, engines, hostile, idle, mesh, session, transport
+from benchmarks import ab, audit, catan, deals, deck, engines, hostile, idle, mesh, session, stages, transport
 from benchmarks.measure import Figure, cpu_seconds, libraries
 
 GROUPS = {
@@ -20,6 +20,7 @@ GROUPS = {
     "transport": ("transport: round trip vs raw pyzmq", transport),
     "session": ("session: per move and a commit-reveal step vs their floors (the floors vs a raw round trip)",
                 session),
+    "stages": ("a move stage by stage at both ends (time stamps on both peers' transports and machines)", stages),
     "ab": (f"per move vs the last release: this code and {ab.RELEASE} in alternating rounds", ab),
     "deck": ("decks: a shuffle with its proof and a strip's check vs one scalar multiplication", deck),
     "deals": ("decks on the wire: one deal with four peers vs the raw round trip", deals),
@@ -29,7 +30,8 @@ GROUPS = {
 }
 #: runs per figure (rounds for ab), (full, quick); what else --quick shortens is in each group's figures()
 RUNS = {"engines": (5, 1), "audit": (4, 1), "hostile": (3, 1), "transport": (5, 2), "session": (5, 1),
-        "ab": (5, 2), "deck": (5, 2), "deals": (3, 1), "mesh": (3, 1), "catan": (3, 1), "idle": (3, 1)}
+        "stages": (3, 1), "ab": (5, 2), "deck": (5, 2), "deals": (3, 1), "mesh": (3, 1), "catan": (3, 1),
+        "idle": (3, 1)}
 
 
 def _epilog() -> str:

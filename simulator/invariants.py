@@ -1,6 +1,14 @@
 """The promises of a session, checked on every simulated run against the simulator's ground truth.
 
-- **No crash.** No exception escapes a peer's state machine, whatever it is sent.
+- **No crash.** No exception escapes a peer's state machine, whatever it is sent: any peer's, a liar's
+  included. A liar is an honest machine with hooks (simulator/adversary.py, simulator/liar.py): what it
+  sends, receives and decides passes them, and what it signs it signs with its own keys, so whatever its
+  lies make the other peers send it, and whatever corner its own honest state gets into, an honest peer can
+  meet too (the same messages from another liar, the same state after a run of bad luck). So every crash
+  is a violation, with no exemption: one raised in a strategy's own code (the traceback's last frame in
+  simulator/adversary.py or simulator/liar.py), or by a machine a strategy corrupted in a way no wire
+  message can, is a bug of the strategy, to fix so that it does only what the wire allows. The report
+  names the file that raised (`_raised_in`) so that a reader sees at once whose bug it is.
 - **No honest blame.** An honest peer's own copy never ends with its own forfeit (a final timeout claim
   against one of its seats, not contested) unless, by the ground truth, that peer was dead or cut off
   from the host for longer than its deadline; no honest copy co-signs (or shows complete) the forfeit of
@@ -24,6 +32,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,8 +151,9 @@ def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -
     honest_seats = {seat_of[p.index] for p in honest if p.index in seat_of}
     for p in world.peers:
         report.outcomes[p.index] = p.outcome
-        if p.crash is not None and p.adversary is None:
-            report.violations.append(f"peer {p.index} crashed:\n{p.crash}")
+        if p.crash is not None:     # a liar's peer too (the module's docstring): honest code crashed all the same
+            who = f" (a liar: {p.adversary.name})" if p.adversary is not None else ""
+            report.violations.append(f"peer {p.index}{who} crashed in {_raised_in(p.crash)}:\n{p.crash}")
     longest = max((len(p.disk.frames) for p in world.peers), default=0)
     report.frames = longest
     report.bound = session_bound(world, longest) + lobby_bound(world)   # each game's, and the waits'
@@ -170,6 +180,25 @@ def check(world: Any, honest_only: bool, repairable: bool, audit: bool = True) -
         _liveness(world, report, audit)
     _acked(world, honest, report)
     return report
+
+
+def _raised_in(trace: str) -> str:
+    """The file and line that raised, from a formatted traceback (its last `File "...", line N` entry), the
+    path from the project's root: a crash's first line then says whether honest code (netplay/, replays/,
+    engines/) or a strategy (simulator/adversary.py, simulator/liar.py) raised."""
+    sites = _SITE.findall(trace)
+    if not sites:
+        return "an unknown place"
+    path, line = sites[-1]
+    for root in ("netplay/", "replays/", "engines/", "simulator/", "bots/", "tests/"):
+        at = path.rfind("/" + root)
+        if at >= 0:
+            path = path[at + 1:]
+            break
+    return f"{path}:{line}"
+
+
+_SITE = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.MULTILINE)
 
 
 def _blame(world: Any, p: Any, machine: Any, honest_seats: set[int], report: Report) -> None:

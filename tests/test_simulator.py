@@ -211,3 +211,20 @@ def test_joiners_that_cannot_reach_each_other_play_through_the_relay_and_are_tol
         assert any(f"seat {other} cannot be reached directly" in line for line in joiner.lines), joiner.lines[:12]
     assert all(p.disk.frames and p.outcome is not None and p.outcome.code == 0 for p in world.peers), \
         [p.outcome for p in world.peers]
+
+
+def test_a_crash_on_a_liars_peer_is_a_violation_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A liar runs an honest machine: an exception that escapes it there (here one raised the first time the
+    liar's machine is in play) is reported like an honest peer's, naming the file that raised; the no-crash
+    promise once exempted every liar's peer, and so hid whatever honest code its lies reached."""
+    def broken(self: adversary.CloseEarly, machine: object) -> None:
+        if getattr(machine, "phase", None) == "play":
+            raise KeyError("reached on the liar's peer")
+
+    monkeypatch.setattr(adversary.CloseEarly, "tick", broken)
+    plan = Plan(21, "ebbe-flut", 2, {}, {0: "close-early"}, Faults())
+    world, report = simulate(plan)
+    assert world.peers[0].crash is not None
+    crashes = [v for v in report.violations if v.startswith("peer 0 (a liar: close-early) crashed in ")]
+    assert len(crashes) == 1, report.violations
+    assert crashes[0].splitlines()[0].startswith("peer 0 (a liar: close-early) crashed in tests/test_simulator.py:")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import traceback
 
 from benchmarks import ab, audit, catan, deals, deck, engines, hostile, idle, mesh, session, stages, transport
 from benchmarks.measure import Figure, cpu_seconds, libraries
@@ -59,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     print("  " + "; ".join(f"{k}: {v}" for k, v in lib.items()), flush=True)
     figures: list[Figure] = []
     costs: list[tuple[str, float, float]] = []
+    failed: list[str] = []
     for name in args.groups or list(GROUPS):
         title, module = GROUPS[name]
         runs = args.runs or RUNS[name][1 if args.quick else 0]
@@ -68,7 +70,12 @@ def main(argv: list[str] | None = None) -> int:
         def say(line: str) -> None:
             print(line, flush=True)
         extra = {"catanatron_python": args.catanatron} if name == "catan" else {}
-        figures += module.figures(runs=runs, quick=args.quick, say=say, **extra)
+        try:
+            figures += module.figures(runs=runs, quick=args.quick, say=say, **extra)
+        except Exception as exc:        # noqa: BLE001 - one group's failure must not lose the others' figures
+            failed.append(name)
+            print(f"  FAILED: {type(exc).__name__}: {exc}", flush=True)
+            traceback.print_exc()
         costs.append((name, time.perf_counter() - begun, cpu_seconds() - cpu_begun))
         print(f"  ({costs[-1][1]:.1f} s, {costs[-1][2]:.1f} s of CPU)", flush=True)
     print("\n== summary: figure: ratio to its baseline, median [min - max] (the figure itself), aim ==")
@@ -82,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
           + ", ".join(f"{name} {wall:.0f} / {cpu:.0f} s" for name, wall, cpu in costs))
     print(f"(the whole run: {time.perf_counter() - started:.0f} s on the clock, "
           f"{cpu_seconds() - cpu_started:.0f} s of CPU)")
+    if failed:
+        print(f"FAILED groups (their figures are missing above): {', '.join(failed)}")
+        return 1
     return 0
 
 

@@ -89,15 +89,17 @@ def measure(games: int = 6) -> dict[str, Any]:
                            replay_dir=os.path.join(tmp, "h"), fsync=False)
         host_log: list = []
         _stamp(host_log, host.transport, host.machine)
-        own: dict[int, tuple[float, float]] = {}
-        acks: dict[int, float] = {}
+        pending: dict[int, tuple[float, float]] = {}     # seq -> (chosen, applied), until its ack
+        moves: list[tuple[float, float, float]] = []     # (chosen, applied, acknowledged), every game's
 
         def on_frame(frame, mine: bool) -> None:
             if mine and frame.kind == "act":
-                own[frame.seq] = (bot.chosen_at, clock())
+                pending[frame.seq] = (bot.chosen_at, clock())
 
         def on_ack(seat: int, seq: int) -> None:
-            acks.setdefault(seq, clock())
+            begun = pending.pop(seq, None)      # (numbers start again in a rematch: the first ack ends it)
+            if begun is not None:
+                moves.append((*begun, clock()))
         host.on_frame, host.on_ack = on_frame, on_ack
         out = os.path.join(tmp, "joiner.json")
         child = multiprocessing.get_context("spawn").Process(
@@ -127,16 +129,14 @@ def measure(games: int = 6) -> dict[str, Any]:
         i = bisect.bisect_left(stamps, t)
         return stamps[i] if i < len(stamps) else None
     rows = []
-    for seq, (chosen, applied) in own.items():
-        if seq not in acks:
-            continue
+    for chosen, applied, acked in moves:
         s1 = after(sent, applied)
         r1 = after(j_got, s1) if s1 is not None else None
         s2 = after(j_sent, r1) if r1 is not None else None
         r2 = after(got, s2) if s2 is not None else None
-        if r2 is None or r2 > acks[seq]:
+        if r2 is None or r2 > acked:
             continue
-        rows.append((applied - chosen, s1 - applied, r1 - s1, s2 - r1, r2 - s2, acks[seq] - r2, acks[seq] - chosen))
+        rows.append((applied - chosen, s1 - applied, r1 - s1, s2 - r1, r2 - s2, acked - r2, acked - chosen))
     if len(rows) < 20:
         raise RuntimeError(f"only {len(rows)} moves could be followed stage by stage")
     p50 = {name: statistics.median(r[i] for r in rows) * 1e6 for i, name in enumerate(STAGES)}

@@ -47,9 +47,11 @@ class Scene(Protocol):
 
     def draw(self, surface: pygame.Surface, app: App) -> None: ...
 
-    # optional: what the picture depends on besides input (compared after each update), and how often
-    # to redraw while something on it moves by itself (None: nothing does)
+    # optional: what the picture depends on besides input (compared after each update; a change starts a
+    # second at the animation rate), what changes on it without anything moving (a clock's seconds: one
+    # picture per change), and how often to redraw while something on it moves by itself (None: nothing does)
     # def frame_key(self, app: App) -> Hashable: ...
+    # def still_key(self, app: App) -> Hashable: ...
     # def frame_ms(self, app: App) -> int | None: ...
 
 

@@ -52,6 +52,10 @@ REGRESSIONS = (
     (16, "madagaskar", 3, {}, {0: "relay-equivocate:2"}, {}),
     (2, "catan-ck", 4, {"max_rounds": "1"}, {0: "relay-equivocate:3"}, {}),
     (1, "catan", 4, {"max_rounds": "1"}, {0: "relay-equivocate:2", 3: "cosign-at-once"}, {}),
+    # a host that sent one joiner a second frame for a number: that joiner stopped, naming the host, and the
+    # others, holding the first frame, took its silence for withholding and co-signed the host's claim against it
+    # (found by the long campaign as full-mix seed 1008899); the joiner now passes the second frame on
+    (1008899, "catan", 4, {"max_rounds": "2"}, {0: "mutate"}, {}),
 )
 #: runs of the quick mix (`plan_for(seed, quick=True, generic=False)`, `--quick --classic`: their terms, think
 #: times and bots as drawn before the generic liar) that found

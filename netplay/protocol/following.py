@@ -91,7 +91,7 @@ class Follower:
         if frame.seq < nxt:
             mine = book.frames[frame.seq]
             if mine.hash != frame.hash and m.players > 2 and book.sequenced(frame.seq) and book.certs[frame.seq]:
-                self.equivocation(frame.seq, frame.hash, cert, None, None)
+                self.equivocation(frame.seq, frame.hash, cert, None, None, data)
             elif mine.hash == frame.hash:
                 log.warning("replayed frame %d (already applied): dropped", frame.seq)
             else:
@@ -229,9 +229,11 @@ class Follower:
                 self.equivocation(seq, frame_hash, cert, key, sig)
                 return
 
-    def equivocation(self, seq: int, frame_hash: bytes, cert: bytes, key: bytes | None, sig: bytes | None) -> None:
+    def equivocation(self, seq: int, frame_hash: bytes, cert: bytes, key: bytes | None, sig: bytes | None,
+                     other: bytes | None = None) -> None:
         """Two frames for one number, each under the host's certificate: the host sent different frames to
-        different seats. Both certificates go into our replay; the host is named."""
+        different seats (or two to us: `other`, the second one's bytes). Both certificates go into our replay;
+        the host is named."""
         m = self.m
         book = m.book
         host = m.host_seat
@@ -240,6 +242,15 @@ class Follower:
         else:
             record = Cert("ack", m.seat_of_peer(key), seq, frame_hash, sig, host, cert)
         m.write(None, record.value())
+        if other is not None and m.players > 2:
+            # the host sent us a second frame for a number: the other joiners hold the first one, as we do, and
+            # would take our silence from here on for a seat that withholds its frames and co-sign the host's
+            # claim against it (full-mix seed 1008899). The second frame, under its certificate, is the proof
+            # for them too: each then stops naming the host. (Where another joiner's acknowledgement showed the
+            # fork, that joiner holds the other frame and our own acknowledgements show it the fork as well.)
+            message = wire.pack("frame", other, cert)
+            for peer in m.other_joiners():
+                m.route(peer, message)
         text = (f"DISPUTE: the host (seat {host}) sent different frames as frame {seq}: this peer holds "
                 f"{book.frames[seq].hash.hex()[:16]}..., another seat holds {frame_hash.hex()[:16]}..., each under "
                 "the host's signed certificate (both are in the replay)")

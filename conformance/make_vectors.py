@@ -512,7 +512,7 @@ def wire_messages() -> dict[str, Any]:
         "refused": ("full", "the game is full (3 seats taken)"),
         "header": (bytes.fromhex(signatures()["header"]["encoded"]),),
         "peers": ([[1, join_pub, "192.0.2.8:7003/" + fingerprint(join_pub), 7003, address_sig],
-                   [2, join_pub, "", 0, b""]],),
+                   [2, join_pub, "", 0, proof]],),   # its extra seat, with that seat key's proof (protocol 5)
         "start": (bytes.fromhex(signatures()["header"]["hash"]), [3]),
         "synced": (-1,),
         "frame": (frame_bytes, cert),

@@ -16,7 +16,8 @@ import msgpack
 from replays import codec
 from replays.safetext import shown
 
-PROTO = 4                  # session protocol version, sent in `hello` and `offer` (4: signed mesh addresses)
+PROTO = 5                  # session protocol version, sent in `hello` and `offer` (4: signed mesh addresses;
+                           # 5: `peers` lists every seat but the host's, an extra seat's with its key's proof)
 MAX_TEXT = 500             # reasons, chat lines
 MAX_FRAME = 256 * 1024     # one frame's wire bytes
 MAX_HEADER = 64 * 1024

@@ -92,3 +92,97 @@ def test_an_honest_host_is_never_said_to_withhold_an_address(quiet) -> None:
     world, report = simulate(Plan(11, "madagaskar", 3, {}, {}, Faults(partition=(1, 2))))
     assert report.ok, "\n".join(report.violations)
     assert not any("withheld" in line for p in world.peers for line in p.lines)
+
+
+class _Table:
+    """A host and its joiners in one process: each Send delivered at once, the joiners' direct links never up
+    (every pair relays), so what a joiner concludes of `peers` is all that is looked at."""
+
+    def __init__(self, host_also: dict[int, str], joiners: list[list[str]], players: int = 4) -> None:
+        from bots.decider import BotDecider
+        from netplay.protocol.machines import HostMachine, JoinMachine
+        from replays.header import Terms
+        terms = Terms.agreed(10_000, None, 60_000, 500, 5_000, 0)
+        self.host = HostMachine(Identity.generate("host"), BotDecider("random"), "catan", players=players,
+                                terms=terms, also={s: (n, BotDecider("random")) for s, n in host_also.items()},
+                                entropy=__import__("os").urandom, wall_clock=lambda: 1_700_000_000)
+        self.joiners = [JoinMachine(Identity.generate(f"joiner{i}"), BotDecider("random"),
+                                    host_key=self.host.identity.public_key, address="10.0.0.1:1",
+                                    also=[(n, BotDecider("random")) for n in more],
+                                    entropy=__import__("os").urandom, wall_clock=lambda: 1_700_000_000,
+                                    mesh_port=8000 + i, listen=lambda i=i: 8000 + i)
+                        for i, more in enumerate(joiners)]
+        self.by_key = {m.identity.public_key: m for m in (self.host, *self.joiners)}
+        self.lines: dict[bytes, list[str]] = {k: [] for k in self.by_key}
+        self.bend = lambda tag, fields: fields     # the host's `peers`, as a test rewrites it
+
+    def run(self, until: float) -> None:
+        from netplay.protocol import effects as fx
+        host_key = self.host.identity.public_key
+        for i, joiner in enumerate(self.joiners):
+            self.host.linked(0.0, joiner.identity.public_key, joiner.identity.name, f"10.0.0.{i + 2}")
+            joiner.linked(0.0, host_key, "host")
+        now = 0.0
+        while now < until:
+            for key, machine in self.by_key.items():
+                machine.tick(now)
+                for effect in machine.drain():
+                    if isinstance(effect, fx.Say):
+                        self.lines[key].append(effect.line)
+                    elif isinstance(effect, fx.Send) and effect.to in self.by_key:
+                        data = effect.data
+                        if key == host_key:
+                            tag, fields = wire.unpack(data)
+                            if tag == "peers":
+                                data = wire.pack("peers", self.bend(tag, fields[0]))
+                        self.by_key[effect.to].receive(now, key, data)
+            now += 0.25
+
+    def faults(self) -> list[str]:
+        return [line for m in self.joiners for line in self.lines[m.identity.public_key] if "the host's fault" in line]
+
+
+@pytest.mark.parametrize("host_also, joiners", [
+    ({1: "host-2"}, [[], []]),            # the host's extra seat: listed with the host's key and that seat's proof
+    ({}, [["anna-2"], []]),                # a joiner's extra seat: listed with that joiner's key and the proof
+    ({}, [[], [], []]),                    # three joiners, no extra seat
+])
+def test_an_honest_host_lists_every_seat_and_nobody_names_it(quiet, host_also, joiners) -> None:
+    table = _Table(host_also, joiners)
+    table.run(until=3.0)
+    assert all(j.header is not None for j in table.joiners)
+    assert table.faults() == []
+
+
+def test_a_host_that_leaves_a_joiners_entry_out_is_named(quiet) -> None:
+    """(Before, protocol 4: a joiner could not tell a joiner's seat left out of `peers` from an extra seat of
+    the host's, so the pair relayed and the host was named by nobody.)"""
+    table = _Table({}, [[], [], []])
+    table.bend = lambda tag, entries: [e for e in entries if e[0] != 3]
+    table.run(until=3.0)
+    seats = {j.book.seat for j in table.joiners}
+    assert seats == {1, 2, 3}
+    named = [line for j in table.joiners for line in table.lines[j.identity.public_key]
+             if "the host left seat 3 out of `peers`" in line and "the host's fault" in line]
+    assert len(named) == 2           # every joiner but the one at seat 3
+
+
+def test_a_host_that_passes_a_joiners_seat_off_as_its_own_extra_seat_is_named(quiet) -> None:
+    """The host gives seat 3 (an honest joiner's) to its own key with a proof it cannot make, or none."""
+    for proof in (b"", bytes(64)):
+        table = _Table({}, [[], [], []])
+        host_key = table.host.identity.public_key
+        table.bend = lambda tag, entries, p=proof, k=host_key: [[e[0], k, "", 0, p] if e[0] == 3 else e
+                                                               for e in entries]
+        table.run(until=3.0)
+        named = [line for j in table.joiners for line in table.lines[j.identity.public_key]
+                 if "the host gives seat 3 to another peer" in line and "the host's fault" in line]
+        assert len(named) == 2, table.faults()
+
+
+def test_an_extra_seat_given_to_a_key_that_holds_no_seat_is_named(quiet) -> None:
+    stranger = Identity.generate("stranger").public_key
+    table = _Table({1: "host-2"}, [[], []])
+    table.bend = lambda tag, entries: [[e[0], stranger, *e[2:]] if e[0] == 1 else e for e in entries]
+    table.run(until=3.0)
+    assert len([f for f in table.faults() if "a key that holds no seat of the header" in f]) == 2, table.faults()

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import engines
 from netplay import wire
 from netplay.protocol import effects as fx
-from netplay.protocol.addresses import LOBBY_ID_BYTES, check_entry, sign_address, valid
+from netplay.protocol.addresses import LOBBY_ID_BYTES, check_cover, check_entry, check_extra, sign_address, valid
 from netplay.protocol.book import Book
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, RESEND_S, Link
 from replays import codec
@@ -82,6 +82,7 @@ class HostLobby:
         self.header_at = 0.0
         self.lobby_id = b""                            # sent in every `offer`; joiners sign their address for it
         self.statements: dict[bytes, tuple[int, bytes]] = {}   # joiner key -> (port, its signed statement)
+        self.proofs: dict[bytes, bytes] = {}   # an extra seat's key -> its proof (from `ready`), passed on in `peers`
 
     # ------------------------------------------------------------------------------ admission
 
@@ -183,7 +184,7 @@ class HostLobby:
         if not valid(key, m.identity.public_key, self.lobby_id, mesh_port, statement):
             m.refuse(link, "key", "your statement of the port you listen on is not your signature for this lobby")
             return
-        wants: list[tuple[str, bytes]] = []
+        wants: list[tuple[str, bytes, bytes]] = []
         for name, extra_key, proof in more:
             problem = name_problem(name)
             if problem is not None:
@@ -192,7 +193,7 @@ class HostLobby:
             if not verify(extra_key, "extra-seat", m.identity.public_key + key + name.encode(), proof):
                 m.refuse(link, "key", f"no proof that you hold the key of the extra seat {wire.clip(name, 64)!r}")
                 return
-            wants.append((name, bytes(extra_key)))
+            wants.append((name, bytes(extra_key), bytes(proof)))
         taken = set(self.seated()) | set(m.host_seats)
         free = [s for s in range(m.players) if s not in taken]
         keys = {m.identity.public_key, *m.extra_keys(), *(lk for lk in m.links if lk != key),
@@ -200,12 +201,13 @@ class HostLobby:
         if len(wants) + 1 > len(free):
             m.refuse(link, "full", f"you ask for {len(wants) + 1} seats; {len(free)} are free")
             return
-        if key in keys or any(k in keys or k == key for _, k in wants) or len({k for _, k in wants}) < len(wants):
+        if key in keys or any(k in keys or k == key for _, k, _ in wants) or len({k for _, k, _ in wants}) < len(wants):
             m.refuse(link, "key", "every seat needs a key of its own: one of yours is already at this table")
             return
         link.stage, link.stage_at, link.seat, link.mesh_port = "ready", m.now, free[0], mesh_port
-        link.extra = [(s, k, n) for s, (n, k) in zip(free[1:], wants, strict=False)]
+        link.extra = [(s, k, n) for s, (n, k, _) in zip(free[1:], wants, strict=False)]
         self.statements[key] = (mesh_port, bytes(statement))
+        self.proofs.update((k, proof) for _, k, proof in wants)
         taken_now = ", ".join(str(s) for s in link.seats)
         m.say(f"{wire.clip(link.name, 64)} ({fingerprint(key)}) takes seat{'s' if link.extra else ''} {taken_now}")
 
@@ -315,18 +317,26 @@ class HostLobby:
             m.send_raw(link.key, self.peers_message(self.seated()))
 
     def peers_message(self, seated: dict[int, Link]) -> bytes:
-        """Where each joiner listens for the others' direct links (the address it connected from, the port
-        it signed in `ready`, its key's fingerprint), with its signed statement of that port; "", 0 and no
-        statement for a seat with no address of its own (an extra seat)."""
+        """Every seat but the host's own: the key of the peer that plays it and, for a joiner's first seat, where
+        it listens (the address it connected from, the port it signed in `ready`, its key's fingerprint) with its
+        signed statement of that port; for an extra seat (a joiner's or the host's), "", 0 and the seat key's
+        proof that this peer plays it. Why every seat: a joiner can then tell a joiner's seat left out from
+        another peer's extra seat, since only the seat's own key can sign that another peer plays it."""
+        m = self.m
         entries = []
         for seat, link in sorted(seated.items()):
             address, (port, statement) = "", self.statements.get(link.key, (0, b""))
             if seat != link.seat:
-                port, statement = 0, b""
+                key = next(k for s, k, _ in link.extra if s == seat)
+                port, statement = 0, self.proofs.get(key, b"")
             elif link.mesh_port and link.address:
                 host = f"[{link.address}]" if ":" in link.address else link.address
                 address = f"{host}:{link.mesh_port}/{fingerprint(link.key)}"
             entries.append([seat, link.key, address, port, statement])
+        for seat, (name, key, _) in sorted(m.also.items()):
+            proof = seat_proof(key, m.identity.public_key, m.identity.public_key, name)
+            entries.append([seat, m.identity.public_key, "", 0, proof])
+        entries.sort(key=lambda entry: entry[0])
         return wire.pack("peers", entries)
 
     def unreachable(self) -> list[tuple[int, int]]:
@@ -537,19 +547,35 @@ class JoinLobby:
         return None
 
     def on_peers(self, key: bytes, entries: list) -> None:
-        """Where the other joiners listen: dial every one whose first seat is higher than ours."""
+        """Where the other joiners listen: dial every one whose first seat is higher than ours. In the first
+        game's lobby every entry is judged too (addresses.py): a seat left out, an extra seat without its key's
+        proof, an address bent or blanked."""
         m = self.m
         if key != m.host_key or m.header is None:
             return
         seats = m.header.seats
+        judging = self.started_at is not None and not m.games_done and not m.started
+        header_keys = {k for k, _ in seats}
+        host_seat = m.header.terms.host_seat if m.header.terms is not None else None
         peers: dict[int, tuple[bytes, str]] = {}
+        listed: set[int] = set()
         for seat, peer_key, address, port, statement in entries:
-            if seat >= len(seats) or m.book.holds(seat) or peer_key == m.host_key or peer_key == m.identity.public_key:
+            if seat >= len(seats) or seat == host_seat or m.book.holds(seat) or seat in listed:
                 continue
-            peers[seat] = (bytes(peer_key), address)
-            if seats[seat][0] == peer_key and self.started_at is not None and not m.games_done and not m.started:
-                self.judge(check_entry(seat, seats[seat][0], m.host_key, self.lobby_id, address, port, statement).fault,
-                           seat)
+            listed.add(seat)
+            peer_key = bytes(peer_key)
+            first = seats[seat][0] == peer_key
+            if judging:
+                self.judge(check_entry(seat, peer_key, m.host_key, self.lobby_id, address, port, statement).fault
+                           if first else check_extra(seat, seats[seat][0], seats[seat][1], m.host_key, peer_key,
+                                                     bytes(statement), header_keys).fault, seat)
+            if peer_key == m.host_key or peer_key == m.identity.public_key:
+                continue
+            peers[seat] = (peer_key, address)
+        if judging and host_seat is not None:
+            held = {s for s in range(len(seats)) if m.book.holds(s)}
+            for check in check_cover(len(seats), host_seat, held, listed):
+                self.judge(check.fault, check.seat)
         self.peers = peers
         mine = m.book.seat
         for seat, (peer_key, address) in sorted(peers.items()):

@@ -248,6 +248,9 @@ class Liar(adv.Adversary):
 
     def _use(self, n: int, line: str) -> None:
         self.used[n] = self.used.get(n, 0) + 1
+        self._note(line)
+
+    def _note(self, line: str) -> None:
         if len(self.lines) < 200:
             self.say(line)
 
@@ -388,10 +391,23 @@ class Liar(adv.Adversary):
         i = rule.field if 0 <= rule.field < len(fields) else self.rng.randrange(len(fields))
         value = fields[i]
         if isinstance(value, list) and value and all(isinstance(v, list) and v for v in value):
-            # a list of entries (`peers`, `ready`): the same field of every entry (`peers`: the address, beside
-            # the joiner's signed statement passed on; `ready`: the extra seat's proof, its last)
-            fields[i] = [self._bent_entry(rule, v, 2 if view.tag == "peers" and len(v) > 2 else len(v) - 1)
+            value = list(value)
+            shape = self.rng.randrange(4) if view.tag == "peers" and rule.act is Act.REWRITE else 0
+            if shape == 2:      # `peers` with one seat's entry left out
+                entry = value.pop(self.rng.randrange(len(value)))
+                self._note(f"leaves seat {entry[0]} out of peers to peer {view.to}")
+            elif shape == 3:    # one seat passed off as the liar's own extra seat, with no proof or a garbled one
+                j = self.rng.randrange(len(value))
+                entry = value[j]
+                proof = b"" if self.rng.random() < 0.5 else self.rng.randbytes(64)
+                value[j] = [entry[0], machine.identity.public_key, "", 0, proof, *entry[5:]]
+                self._note(f"passes seat {entry[0]} off as its own in peers to peer {view.to}")
+            else:
+                # a list of entries (`peers`, `ready`): the same field of every entry (`peers`: the address,
+                # beside the joiner's signed statement passed on; `ready`: the extra seat's proof, its last)
+                value = [self._bent_entry(rule, v, 2 if view.tag == "peers" and len(v) > 2 else len(v) - 1)
                          for v in value]
+            fields[i] = value
         else:
             fields[i] = _blank(value) if rule.act is Act.BLANK else adv._garbage_like(value, self.rng)
         return msgpack.packb([view.tag, *fields], use_bin_type=True)

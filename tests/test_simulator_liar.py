@@ -46,7 +46,7 @@ def test_a_joiner_reaches_another_only_at_the_address_it_listens_at() -> None:
         assert world.listener(wrong) is None, wrong
 
 
-@pytest.mark.parametrize("act", [Act.BLANK, Act.REWRITE])
+@pytest.mark.parametrize("act", [Act.BLANK])
 def test_a_host_that_blanks_or_bends_the_addresses_leaves_the_pair_to_its_relay(act: Act) -> None:
     """No direct link can come up (a blank address is not dialled, a bent one reaches nobody); the two joiners
     say so before the game, each names the host for the other's withheld signed address, and it is played to
@@ -62,6 +62,34 @@ def test_a_host_that_blanks_or_bends_the_addresses_leaves_the_pair_to_its_relay(
         assert any(f"the host withheld seat {other}'s own address" in line for line in joiner.lines), joiner.lines[:12]
         assert joiner.outcome is not None and joiner.outcome.code == 0, joiner.outcome
 
+
+
+@pytest.mark.parametrize("game, players, options", [("madagaskar", 3, {}), ("catan", 4, {"max_rounds": "1"})])
+def test_a_host_that_rewrites_peers_is_named_by_every_joiner_it_sends_them_to(game, players, options) -> None:
+    """`rewrite` of `peers` bends every address, leaves one seat's entry out, or passes one seat off as the
+    host's own extra seat (with no proof, or a garbled one), drawn per message: each joiner so served names the
+    host for that seat (a seat's own entry excepted: it holds that seat), and every promise holds."""
+    shapes: set[str] = set()
+    for seed in range(12):          # until both shapes were judged (each message draws its own)
+        if shapes == {"leaves", "passes"} and seed >= 3:
+            break
+        host = Setting("", (Rule(Act.REWRITE, ("peers",), field=0),))
+        world, report = _play(game, players, {0: host}, seed=seed, options=options)
+        assert report.ok, report.violations
+        liar = world.peers[0]
+        for line in liar.adversary.lines:
+            line = line.removeprefix("cheat: ")
+            words = line.split()
+            if line.startswith(("leaves seat", "passes seat")):
+                seat, to = int(words[2]), int(words[-1])
+                joiner = world.peers[to]
+                if joiner.machine.book.holds(seat):
+                    continue
+                shapes.add(words[0])
+                said = ("the host left seat {} out of `peers`" if words[0] == "leaves"
+                        else "the host gives seat {} to another peer").format(seat)
+                assert any(said in x and "the host's fault" in x for x in joiner.lines), (line, joiner.lines[:12])
+    assert shapes == {"leaves", "passes"}, shapes
 
 def test_an_honest_session_plays_its_rematch_and_both_games_complete() -> None:
     world, report = _play("quedah-merchant", 2, {}, games=2)

@@ -60,192 +60,84 @@ ends, `host_transport` and `join_transport`. This module is the one import surfa
 `netplay.transport`, and patch a setting where the code reads it (its module).
 """
 
-from netplay.transport.addresses import (
-    parse_address,
-    resolve,
-)
-from netplay.transport.connections import (
-    _Connections as _Connections,
-)
-from netplay.transport.descriptors import (
-    _inode as _inode,
-)
-from netplay.transport.descriptors import (
-    _inspect as _inspect,
-)
-from netplay.transport.descriptors import (
-    _shutdown as _shutdown,
-)
-from netplay.transport.errors import (
-    ConnectFailed,
-    ListenFailed,
-    MessageError,
-    Refused,
-    TransportError,
-)
-from netplay.transport.gates import (
-    source_key,
-)
-from netplay.transport.host_transport import (
-    HostTransport,
-    Incoming,
-)
-from netplay.transport.join_transport import (
-    JoinTransport,
-)
-from netplay.transport.limits import (
-    _Budget as _Budget,
-)
-from netplay.transport.limits import (
-    raise_file_limit,
-)
-from netplay.transport.messages import (
-    Auth,
-    BadName,
-    BootRequest,
-    Card,
-    Challenge,
-    Hello,
-    Welcome,
-    clip,
-    hello_version,
-    parse_auth,
-    parse_boot_reply,
-    parse_boot_request,
-    parse_challenge,
-    parse_hello,
-    parse_refused,
-    parse_welcome,
-)
-from netplay.transport.messages import (
-    _card_message as _card_message,
-)
-from netplay.transport.messages import (
-    _transcript as _transcript,
-)
-from netplay.transport.settings import (
-    _KIND_NAMES as _KIND_NAMES,
-)
-from netplay.transport.settings import (
-    AUTH,
-    AUTH_RATE,
-    BATCH,
-    BOOT_CARD,
-    BOOT_ERROR,
-    BOOT_LIFETIME_S,
-    BOOT_REQUEST,
-    BYE,
-    CARD_DOMAIN,
-    CARD_RATE,
-    CHALLENGE,
-    CLOSE_LINGER_MS,
-    COOKIE_DOMAIN,
-    COOKIE_WINDOW_S,
-    DATA,
-    DEFAULT_MAX_BYTES,
-    FILE_LIMIT,
-    FILE_RESERVE,
-    HANDSHAKE_IVL_MS,
-    HANDSHAKE_S,
-    HEARTBEAT_MS_RANGE,
-    HEARTBEAT_S,
-    HELLO,
-    HELLO_RATE,
-    HELLO_RETRY_S,
-    HOST_DOMAIN,
-    JOIN_DOMAIN,
-    LISTEN_BACKLOG,
-    LIVENESS,
-    LIVENESS_RANGE,
-    MAX_BYTES_RANGE,
-    MAX_CONTROL,
-    MAX_FRESH,
-    MAX_SOURCES,
-    MONITOR_BATCH,
-    PING,
-    PROTOCOL,
-    REFUSED,
-    REPLY_RATE,
-    UNAUTH_LIFETIME_S,
-    UNKNOWN,
-    WELCOME,
-    check_settings,
-)
-from netplay.transport.waker import (
-    Waker,
-)
+from netplay.transport.addresses import parse_address as parse_address
+from netplay.transport.addresses import resolve as resolve
+from netplay.transport.connections import _Connections as _Connections
+from netplay.transport.descriptors import _inode as _inode
+from netplay.transport.descriptors import _inspect as _inspect
+from netplay.transport.descriptors import _shutdown as _shutdown
+from netplay.transport.errors import ConnectFailed as ConnectFailed
+from netplay.transport.errors import ListenFailed as ListenFailed
+from netplay.transport.errors import MessageError as MessageError
+from netplay.transport.errors import Refused as Refused
+from netplay.transport.errors import TransportError as TransportError
+from netplay.transport.gates import source_key as source_key
+from netplay.transport.host_transport import HostTransport as HostTransport
+from netplay.transport.host_transport import Incoming as Incoming
+from netplay.transport.join_transport import JoinTransport as JoinTransport
+from netplay.transport.limits import _Budget as _Budget
+from netplay.transport.limits import raise_file_limit as raise_file_limit
+from netplay.transport.messages import Auth as Auth
+from netplay.transport.messages import BadName as BadName
+from netplay.transport.messages import BootRequest as BootRequest
+from netplay.transport.messages import Card as Card
+from netplay.transport.messages import Challenge as Challenge
+from netplay.transport.messages import Hello as Hello
+from netplay.transport.messages import Welcome as Welcome
+from netplay.transport.messages import _card_message as _card_message
+from netplay.transport.messages import _transcript as _transcript
+from netplay.transport.messages import clip as clip
+from netplay.transport.messages import hello_version as hello_version
+from netplay.transport.messages import parse_auth as parse_auth
+from netplay.transport.messages import parse_boot_reply as parse_boot_reply
+from netplay.transport.messages import parse_boot_request as parse_boot_request
+from netplay.transport.messages import parse_challenge as parse_challenge
+from netplay.transport.messages import parse_hello as parse_hello
+from netplay.transport.messages import parse_refused as parse_refused
+from netplay.transport.messages import parse_welcome as parse_welcome
+from netplay.transport.settings import _KIND_NAMES as _KIND_NAMES
+from netplay.transport.settings import AUTH as AUTH
+from netplay.transport.settings import AUTH_RATE as AUTH_RATE
+from netplay.transport.settings import BATCH as BATCH
+from netplay.transport.settings import BOOT_CARD as BOOT_CARD
+from netplay.transport.settings import BOOT_ERROR as BOOT_ERROR
+from netplay.transport.settings import BOOT_LIFETIME_S as BOOT_LIFETIME_S
+from netplay.transport.settings import BOOT_REQUEST as BOOT_REQUEST
+from netplay.transport.settings import BYE as BYE
+from netplay.transport.settings import CARD_DOMAIN as CARD_DOMAIN
+from netplay.transport.settings import CARD_RATE as CARD_RATE
+from netplay.transport.settings import CHALLENGE as CHALLENGE
+from netplay.transport.settings import CLOSE_LINGER_MS as CLOSE_LINGER_MS
+from netplay.transport.settings import COOKIE_DOMAIN as COOKIE_DOMAIN
+from netplay.transport.settings import COOKIE_WINDOW_S as COOKIE_WINDOW_S
+from netplay.transport.settings import DATA as DATA
+from netplay.transport.settings import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
+from netplay.transport.settings import FILE_LIMIT as FILE_LIMIT
+from netplay.transport.settings import FILE_RESERVE as FILE_RESERVE
+from netplay.transport.settings import HANDSHAKE_IVL_MS as HANDSHAKE_IVL_MS
+from netplay.transport.settings import HANDSHAKE_S as HANDSHAKE_S
+from netplay.transport.settings import HEARTBEAT_MS_RANGE as HEARTBEAT_MS_RANGE
+from netplay.transport.settings import HEARTBEAT_S as HEARTBEAT_S
+from netplay.transport.settings import HELLO as HELLO
+from netplay.transport.settings import HELLO_RATE as HELLO_RATE
+from netplay.transport.settings import HELLO_RETRY_S as HELLO_RETRY_S
+from netplay.transport.settings import HOST_DOMAIN as HOST_DOMAIN
+from netplay.transport.settings import JOIN_DOMAIN as JOIN_DOMAIN
+from netplay.transport.settings import LISTEN_BACKLOG as LISTEN_BACKLOG
+from netplay.transport.settings import LIVENESS as LIVENESS
+from netplay.transport.settings import LIVENESS_RANGE as LIVENESS_RANGE
+from netplay.transport.settings import MAX_BYTES_RANGE as MAX_BYTES_RANGE
+from netplay.transport.settings import MAX_CONTROL as MAX_CONTROL
+from netplay.transport.settings import MAX_FRESH as MAX_FRESH
+from netplay.transport.settings import MAX_SOURCES as MAX_SOURCES
+from netplay.transport.settings import MONITOR_BATCH as MONITOR_BATCH
+from netplay.transport.settings import PING as PING
+from netplay.transport.settings import PROTOCOL as PROTOCOL
+from netplay.transport.settings import REFUSED as REFUSED
+from netplay.transport.settings import REPLY_RATE as REPLY_RATE
+from netplay.transport.settings import UNAUTH_LIFETIME_S as UNAUTH_LIFETIME_S
+from netplay.transport.settings import UNKNOWN as UNKNOWN
+from netplay.transport.settings import WELCOME as WELCOME
+from netplay.transport.settings import check_settings as check_settings
+from netplay.transport.waker import Waker as Waker
 
-__all__ = [
-    "AUTH",
-    "AUTH_RATE",
-    "Auth",
-    "BATCH",
-    "BOOT_CARD",
-    "BOOT_ERROR",
-    "BOOT_LIFETIME_S",
-    "BOOT_REQUEST",
-    "BYE",
-    "BadName",
-    "BootRequest",
-    "CARD_DOMAIN",
-    "CARD_RATE",
-    "CHALLENGE",
-    "CLOSE_LINGER_MS",
-    "COOKIE_DOMAIN",
-    "COOKIE_WINDOW_S",
-    "Card",
-    "Challenge",
-    "ConnectFailed",
-    "DATA",
-    "DEFAULT_MAX_BYTES",
-    "FILE_LIMIT",
-    "FILE_RESERVE",
-    "HANDSHAKE_IVL_MS",
-    "HANDSHAKE_S",
-    "HEARTBEAT_MS_RANGE",
-    "HEARTBEAT_S",
-    "HELLO",
-    "HELLO_RATE",
-    "HELLO_RETRY_S",
-    "HOST_DOMAIN",
-    "Hello",
-    "HostTransport",
-    "Incoming",
-    "JOIN_DOMAIN",
-    "JoinTransport",
-    "LISTEN_BACKLOG",
-    "LIVENESS",
-    "LIVENESS_RANGE",
-    "ListenFailed",
-    "MAX_BYTES_RANGE",
-    "MAX_CONTROL",
-    "MAX_FRESH",
-    "MAX_SOURCES",
-    "MONITOR_BATCH",
-    "MessageError",
-    "PING",
-    "PROTOCOL",
-    "REFUSED",
-    "REPLY_RATE",
-    "Refused",
-    "TransportError",
-    "UNAUTH_LIFETIME_S",
-    "UNKNOWN",
-    "WELCOME",
-    "Waker",
-    "Welcome",
-    "check_settings",
-    "clip",
-    "hello_version",
-    "parse_address",
-    "parse_auth",
-    "parse_boot_reply",
-    "parse_boot_request",
-    "parse_challenge",
-    "parse_hello",
-    "parse_refused",
-    "parse_welcome",
-    "raise_file_limit",
-    "resolve",
-    "source_key",
-]

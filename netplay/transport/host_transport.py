@@ -429,19 +429,27 @@ class HostTransport(_Endpoint):
             return
         # The session's admission rule first: while a game runs it turns away every key that holds no
         # seat, before the host spends anything on it.
-        reason = self.accept(hello.key, hello.name) if self.accept is not None else None
-        if reason is not None:
-            self._refuse(rid, source, repr(hello.name), hello.key, reason, now)
-            return
-        if not self._hello_gate.allow(source, rid, now):
-            self.stats["hello_limited"] += 1
-            self._limited("HELLOs from %s over its rate dropped", source)
+        if not self._admitted(rid, source, hello.name, hello.key, self._hello_gate, "HELLO", now):
             return
         host_nonce = os.urandom(32)
         window = int(now // COOKIE_WINDOW_S)
         cookie = self._cookie(window, rid, source, hello.name, hello.key, hello.nonce, host_nonce)
         self.stats["challenge"] += 1
         self._reply(rid, CHALLENGE, _pack([host_nonce, cookie]))
+
+    def _admitted(self, rid: bytes, source: str, name: str, key: bytes, gate: _Gate, what: str, now: float) -> bool:
+        """Whether the host goes on to the costly part of a HELLO or an AUTH: the session's admission rule
+        first (it must not cost the host anything to turn a key away), then the step's flood gate. A
+        refusal is answered and a drop counted here, the same way for both steps."""
+        reason = self.accept(key, name) if self.accept is not None else None
+        if reason is not None:
+            self._refuse(rid, source, repr(name), key, reason, now)
+            return False
+        if not gate.allow(source, rid, now):
+            self.stats[f"{what.lower()}_limited"] += 1
+            self._limited(f"{what}s from %s over its rate dropped", source)
+            return False
+        return True
 
     def _refuse_name(self, rid: bytes, source: str, problem: BadName, now: float) -> None:
         self.stats["refused"] += 1
@@ -460,13 +468,7 @@ class HostTransport(_Endpoint):
                    for w in (window, window - 1)):
             self.stats["bad_cookie"] += 1
             raise MessageError("stale or forged cookie (not a CHALLENGE of ours to this connection)")
-        reason = self.accept(auth.key, auth.name) if self.accept is not None else None
-        if reason is not None:
-            self._refuse(rid, source, repr(auth.name), auth.key, reason, now)
-            return
-        if not self._auth_gate.allow(source, rid, now):
-            self.stats["auth_limited"] += 1
-            self._limited("AUTHs from %s over its rate dropped", source)
+        if not self._admitted(rid, source, auth.name, auth.key, self._auth_gate, "AUTH", now):
             return
         ident = self.identity
         transcript = _transcript(self._curve_raw, ident.public_key, ident.name, auth.key, auth.name,

@@ -18,7 +18,7 @@ from support.transportkit import HB, LIVE, Run, eventually, has, joiner, key_of
 
 from netplay import transport as tr
 from netplay.identity import Identity, KnownPeers
-from netplay.transport import ConnectFailed, HostTransport, Incoming, JoinTransport, parse_address
+from netplay.transport import ConnectFailed, HostTransport, Incoming, JoinTransport, host_transport, parse_address
 from replays.crypto import fingerprint, verify
 
 
@@ -527,7 +527,7 @@ def test_challenge_keeps_no_state_and_is_bound_to_its_connection(host: HostTrans
         welcome = _recv(b1, host)
         assert welcome is not None and welcome[0] == tr.WELCOME and bob.public_key in host.peers
         # ... and only for a while (here: windows of 0.1 s, so valid 0.1 to 0.2 s)
-        monkeypatch.setattr(tr, "COOKIE_WINDOW_S", 0.1)
+        monkeypatch.setattr(host_transport, "COOKIE_WINDOW_S", 0.1)     # where the host reads it
         late = _curve_client(ctx, host, host_identity)
         _hello(late, bob, nonce)
         challenge = _recv(late, host)
@@ -562,7 +562,7 @@ def test_welcome_outside_the_ranges_is_refused(host: HostTransport, tmp_path: Pa
 def test_welcome_without_the_hosts_signature_is_not_accepted(host: HostTransport, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     # the host (in this process) signs WELCOME under another tag; the joiner (a child) checks it
-    monkeypatch.setattr(tr, "HOST_DOMAIN", b"netplay/2/something-else\x00")
+    monkeypatch.setattr(host_transport, "HOST_DOMAIN", b"netplay/2/something-else\x00")   # where the host reads it
     run = Run(host)
     peer = joiner(host.address, tmp_path / "jo", "jo", "--connect-timeout", "2")
     try:

@@ -1,4 +1,4 @@
-"""Catan: Cities & Knights, drawn on the base Catan table (client/games/catan.py), which this renderer
+"""Catan: Cities & Knights, drawn on the base Catan table (client/games/catan/), which this renderer
 extends: the same island, seat cards, bank, hand, card composer, offers and hint line, with 8 card
 types instead of 5 (the commodities cloth, coin and paper beside the resources), plus
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pygame
 
 from client.ui import textfit, theme
+from client.ui.widgets import fit as fit  # the renderers' paint.fit: one ellipsis rule for every text
 
 Colour = tuple[int, int, int]
 
@@ -71,16 +72,6 @@ def seat_label(view: dict, seat: int, base: str) -> str:
         return f"{base} (you)"
     name = names[seat] if 0 <= seat < len(names) else ""
     return f"{base}: {name}" if name and name != "you" else base
-
-
-def fit(words: str, px: int, width: int, bold: bool = False) -> str:
-    """`words` cut with an ellipsis to fit `width` pixels."""
-    f = theme.font(px, bold)
-    if f.size(words)[0] <= width:
-        return words
-    while words and f.size(words + "…")[0] > width:
-        words = words[:-1]
-    return words + "…"
 
 
 _TEXT_CACHE: dict[tuple[str, int, bool, Colour], pygame.Surface] = {}

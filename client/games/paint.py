@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pygame
 
 from client.ui import textfit, theme
+from engines.memo import Memo
 
 Colour = tuple[int, int, int]
 
@@ -83,7 +84,7 @@ def fit(words: str, px: int, width: int, bold: bool = False) -> str:
     return words + "…"
 
 
-_TEXT_CACHE: dict[tuple[str, int, bool, Colour], pygame.Surface] = {}
+_TEXT_CACHE: Memo[tuple[str, int, bool, Colour], pygame.Surface] = Memo(2000, "(words, size, bold, colour)")
 
 
 def _rendered(words: str, px: int, bold: bool, colour: Colour) -> pygame.Surface:
@@ -91,10 +92,7 @@ def _rendered(words: str, px: int, bold: bool, colour: Colour) -> pygame.Surface
     key = (words, px, bold, tuple(colour))
     img = _TEXT_CACHE.get(key)
     if img is None:
-        if len(_TEXT_CACHE) > 2000:
-            _TEXT_CACHE.clear()
-        img = theme.font(px, bold).render(words, True, colour)
-        _TEXT_CACHE[key] = img
+        img = _TEXT_CACHE.put(key, theme.font(px, bold).render(words, True, colour))
     return img
 
 

@@ -66,6 +66,7 @@ from engines.catan.state import (
 from engines.catan.trade import OfferTable, rates
 from engines.catan.view import describe, view
 from engines.contract import HIDDEN, Awaiting, Chance, IllegalAction, Option, Result
+from engines.memo import Memo
 from engines.rules import Rules
 
 __all__ = ["Catan", "WholeNumber"]
@@ -1084,7 +1085,7 @@ class Catan(Rules[CatanState]):
 
 # -------------------------------------------------------------------------------- helpers
 
-_EDGES_AT: dict[int, int] = {}
+_EDGES_AT: Memo[int, int] = Memo(100_000, "a node mask")
 
 
 def _edges_at(nodes: int) -> int:
@@ -1094,22 +1095,18 @@ def _edges_at(nodes: int) -> int:
         found = 0
         for n in bits(nodes):
             found |= NODE_EDGE_MASK[n]
-        if len(_EDGES_AT) > 100_000:
-            _EDGES_AT.clear()
-        _EDGES_AT[nodes] = found
+        _EDGES_AT.put(nodes, found)
     return found
 
 
-_NUMBERED: dict[tuple[Layout, int], tuple[int, ...]] = {}
+_NUMBERED: Memo[tuple[Layout, int], tuple[int, ...]] = Memo(10_000, "(a layout, a dice total)")
 
 
 def _hexes_numbered(layout: Layout, total: int) -> tuple[int, ...]:
     key = (layout, total)
     found = _NUMBERED.get(key)
     if found is None:
-        if len(_NUMBERED) > 10_000:
-            _NUMBERED.clear()
-        found = _NUMBERED[key] = tuple(h for h in range(19) if layout[1][h] == total)
+        found = _NUMBERED.put(key, tuple(h for h in range(19) if layout[1][h] == total))
     return found
 
 
@@ -1121,7 +1118,7 @@ def _tiles_left(tiles: tuple[int, ...], placed: tuple[int, ...]) -> list[int]:
     return left
 
 
-_MARITIME: dict[tuple, tuple[str, ...]] = {}
+_MARITIME: Memo[tuple, tuple[str, ...]] = Memo(20_000, "(card names, rates, types given, types stocked)")
 
 
 def _maritime(names: tuple[str, ...], rate: tuple[int, ...], able: int, stocked: int) -> tuple[str, ...]:
@@ -1133,21 +1130,17 @@ def _maritime(names: tuple[str, ...], rate: tuple[int, ...], able: int, stocked:
         out = [f"trade {r}{names[x]} for 1{names[y]}" for x, r in enumerate(rate) if able >> x & 1
                for y in range(len(names)) if y != x and stocked >> y & 1]
         out.sort()
-        if len(_MARITIME) > 20_000:
-            _MARITIME.clear()
-        found = _MARITIME[key] = tuple(out)
+        found = _MARITIME.put(key, tuple(out))
     return found
 
 
-_DISCARDS: dict[tuple, list[str]] = {}
+_DISCARDS: Memo[tuple, list[str]] = Memo(20_000, "(a hand, the cards to discard, card names)")
 
 
 def _discards(hand: tuple[int, ...], k: int, names: tuple[str, ...]) -> list[str]:
     key = (hand, k, names)
     found = _DISCARDS.get(key)
     if found is None:
-        if len(_DISCARDS) > 20_000:
-            _DISCARDS.clear()
-        found = _DISCARDS[key] = sorted("discard " + K.multiset_text(m, names) for m in K.submultisets(hand, k))
+        found = _DISCARDS.put(key, sorted("discard " + K.multiset_text(m, names) for m in K.submultisets(hand, k)))
     return list(found)
 

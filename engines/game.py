@@ -179,7 +179,7 @@ class Game:
         if action is HIDDEN and not (kind == "simultaneous" and waiting.secret):
             raise IllegalAction("only a secret simultaneous choice may be played as HIDDEN")
         after = rules.play(inner, seat, action)
-        mid = ()
+        mid: tuple[int, ...] = ()
         if kind == "simultaneous":
             next_waiting = rules.awaiting(after)
             if (next_waiting.kind == "simultaneous" and seat not in next_waiting.seats

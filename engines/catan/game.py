@@ -344,7 +344,9 @@ class Catan(Rules[CatanState]):
         if step == DISCARD:
             return _discards(s.seats[seat].hand, sum(s.seats[seat].hand) // 2, self.names)
         if step == CONFIRM:
-            return ["cancel", *(N.confirm[o] for o in sorted(s.offer.accepted))]
+            offer = s.offer
+            assert offer is not None  # (CONFIRM holds the offer to confirm)
+            return ["cancel", *(N.confirm[o] for o in sorted(offer.accepted))]
         if step == FREE_ROAD:
             mask = self.road_mask(s, seat)
             return list(N.roads(mask))
@@ -782,10 +784,12 @@ class Catan(Rules[CatanState]):
 
     def _do_accept(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         offer = s.offer
+        assert offer is not None  # (the steps that take this verb hold an offer)
         return self._answered(s, offer.put(accepted=(*offer.accepted, seat)))
 
     def _do_decline(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         offer = s.offer
+        assert offer is not None  # (the steps that take this verb hold an offer)
         return self._answered(s, offer.put(declined=(*offer.declined, seat)))
 
     def _answered(self, s: CatanState, offer: Offer) -> CatanState:
@@ -799,6 +803,7 @@ class Catan(Rules[CatanState]):
     def _do_confirm(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         o = parsed[1]
         offer = s.offer
+        assert offer is not None  # (the steps that take this verb hold an offer)
         if o not in offer.accepted:
             raise IllegalAction(f"{action}: seat {o} did not accept the offer")
         me, other = s.seats[seat], s.seats[o]
@@ -1054,6 +1059,7 @@ class Catan(Rules[CatanState]):
             return s.put(step=OVER)
         if step == STEAL:
             return s if self.candidates(s) else s.put(step=s.back, back="")
+        assert offer is not None  # (what is left is RESPOND and CONFIRM, which hold an offer)
         if offer.accepted:
             return s.put(step=CONFIRM)
         return s.put(offer=None, step=MAIN)

@@ -284,7 +284,7 @@ def show_texts(s: CatanState, seat: int) -> list[str]:
         return [f"show {progress_text(mine.held)}"]
     x = s.ext
     cs = x.seats[seat]
-    parts: list[list[tuple[int, ...]]] = []
+    parts: list[list[tuple[tuple[int, int], ...]]] = []
     for d in range(3):
         room = [0 if g in _VP_BIT else max(0, CARD_TOTALS[g] - public_copies(x, g)) for g in DECK_CARDS[d]]
         parts.append(_fill(DECK_CARDS[d], room, cs.hidden[d]))

@@ -11,7 +11,7 @@ own engine and a public plausibility check elsewhere (decks.may_hold).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.catan import cards as K
 from engines.catan.board import EDGES, HEX_NODE_MASK, NODE_BIT, NODE_EDGE_MASK, Layout, road_nodes
@@ -72,6 +72,12 @@ _SMITH_TEXTS: Memo[CKSeat, tuple[str, ...]] = Memo(20_000, "a C&K seat's public 
 class ProgressMixin:
     """Progress cards: legality, effects, sub-steps."""
 
+    if TYPE_CHECKING:
+        # A mixin of `CatanCK`: what it uses of the rules (the Catan base's methods and tables, the other mixin's)
+        # lives in the class it is mixed into, which the checker cannot see from here, so those names are Any
+        # here; `CatanCK` itself is checked against them in full.
+        def __getattr__(self, name: str) -> Any: ...
+
     # ============================================================================ legal
 
     def alchemist_texts(self, s: CatanState, seat: int) -> tuple[str, ...]:
@@ -86,7 +92,8 @@ class ProgressMixin:
             if ids is None:
                 ids = _playable(mine.held)
         else:
-            ids = [g for g in range(len(PROGRESS)) if decks.may_hold(s, seat, g) and g != _ALCHEMIST and g not in _VP]
+            ids = tuple([g for g in range(len(PROGRESS)) if decks.may_hold(s, seat, g) and g != _ALCHEMIST
+                         and g not in _VP])
         for g in ids:
             out += self.texts_of(s, seat, g)
         out.sort()

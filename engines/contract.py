@@ -8,13 +8,15 @@ digest and sent over the wire by their fields, with nothing game-specific in the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 __all__ = [
     "COMMON_ACTIONS",
     "HIDDEN",
     "Awaiting",
+    "AwaitingKind",
     "Chance",
+    "ChanceKind",
     "Hidden",
     "IllegalAction",
     "Option",
@@ -45,6 +47,15 @@ class Hidden:
 
 
 HIDDEN = Hidden()
+
+#: What a game waits for (`Awaiting.kind`). A `Literal`, not an enum: the kinds are written as plain texts into
+#: views, replays and the wire, and the canonical codec accepts exact `str` only (replays/codec.py), so a
+#: `StrEnum` member would be refused there; the alias costs nothing at run time and the checker holds every
+#: comparison and constructor to these values.
+AwaitingKind = Literal["move", "simultaneous", "chance", "over"]
+#: The domain of a chance point (`Chance.kind`; see `Chance` for each value's meaning). A `Literal` for the
+#: reason `AwaitingKind` is one.
+ChanceKind = Literal["dice", "pick", "deal", "show"]
 
 
 class IllegalAction(ValueError):
@@ -82,7 +93,7 @@ class Chance:
     `private_to` names the only seat that learns the value; every other peer feeds `HIDDEN`.
     """
 
-    kind: str
+    kind: ChanceKind
     sides: tuple[int, ...] = ()
     n: int = 0
     private_to: int | None = None
@@ -101,7 +112,7 @@ class Awaiting:
     choices stay committed until the end of the game (other peers apply them as `HIDDEN`).
     """
 
-    kind: str
+    kind: AwaitingKind
     seats: tuple[int, ...] = ()
     chance: Chance | None = None
     secret: bool = False

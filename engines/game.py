@@ -14,6 +14,7 @@ from typing import Any, Generic
 
 from engines.canonical import canonical_bytes
 from engines.contract import COMMON_ACTIONS, HIDDEN, Awaiting, Chance, IllegalAction, Option, Result
+from engines.memo import Memo
 from engines.rules import Rules, S
 
 __all__ = ["DRAW_ANSWERS", "Game", "State", "interrupts_step"]
@@ -61,7 +62,7 @@ class Game:
         #: id(state) -> (state, its digest) for the last few states digested: a peer digests the state it
         #: just accepted again when it signs, decides or checks on it (about half of all digests). The
         #: state is held, so an id in here is still that state's; states are immutable.
-        self._digests: dict[int, tuple[State, bytes]] = {}
+        self._digests: Memo[int, tuple[State, bytes]] = Memo(_DIGESTS_KEPT, "id(state), the state held")
 
     def __repr__(self) -> str:
         return f"Game({type(self.rules).__name__}: {self.id})"
@@ -178,7 +179,7 @@ class Game:
         if action is HIDDEN and not (kind == "simultaneous" and waiting.secret):
             raise IllegalAction("only a secret simultaneous choice may be played as HIDDEN")
         after = rules.play(inner, seat, action)
-        mid = ()
+        mid: tuple[int, ...] = ()
         if kind == "simultaneous":
             next_waiting = rules.awaiting(after)
             if (next_waiting.kind == "simultaneous" and seat not in next_waiting.seats
@@ -234,9 +235,7 @@ class Game:
                   state.mid_step, _result_value(state.ended))
         body = canonical_bytes((self.id, self.rules_version, common, self.rules.public(state.inner)))
         digest = hashlib.sha256(body).digest()
-        if len(self._digests) >= _DIGESTS_KEPT:
-            self._digests.clear()
-        self._digests[id(state)] = (state, digest)
+        self._digests.put(id(state), (state, digest))
         return digest
 
     def view(self, state: State, seat: int | None) -> dict:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from engines.chance import outcome_from_bytes, remaining_cards
 from engines.contract import HIDDEN, Awaiting, Chance, IllegalAction
@@ -37,7 +37,7 @@ class Step:
 
     seat: int | None
     value: Any
-    kind: str  # "chance" | "play"
+    kind: Literal["chance", "play"]
 
 
 def seeded_bytes(seed: int, *labels: Any) -> bytes:
@@ -151,6 +151,8 @@ class Referee:
     def feed_chance(self, value: Any = None) -> Step:
         """Resolve the chance point, with `value` or one drawn from the seed."""
         chance = self.awaiting().chance
+        if chance is None:
+            raise IllegalAction("the game does not wait for a chance outcome here")
         if chance.kind == "show":
             shown = self.game.disclose(self.state)  # no randomness: what the source seat holds
             if value is not None and value != shown:
@@ -220,6 +222,10 @@ def replay_steps(game: Game, players: int, options: dict, steps: list[Step]) -> 
     state = game.start(players, options)
     out = []
     for step in steps:
-        state = game.chance(state, step.value) if step.kind == "chance" else game.play(state, step.seat, step.value)
+        if step.kind == "chance":
+            state = game.chance(state, step.value)
+        else:
+            assert step.seat is not None  # (a play has its seat)
+            state = game.play(state, step.seat, step.value)
         out.append(game.digest(state))
     return out

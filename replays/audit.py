@@ -220,10 +220,10 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
         return verdict
     twin = _twins(replay, ledger)
     if twin is not None:
-        seat, reason, frame = twin
-        verdict.status, verdict.reason, verdict.frame, verdict.blame = "invalid", reason, frame, seat
+        seat, reason, at = twin
+        verdict.status, verdict.reason, verdict.frame, verdict.blame = "invalid", reason, at, seat
         if seat is not None:
-            verdict.dispute = {"frame": frame, "seat": seat, "claimed": "two signed frames", "allowed": "one frame per "
+            verdict.dispute = {"frame": at, "seat": seat, "claimed": "two signed frames", "allowed": "one frame per "
                                "slot", "rule": "equivocation", "reason": reason}
         return verdict
     for done in ledger.answered:
@@ -231,6 +231,7 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
                              f"its {done.kind} frame; seat {done.blamed} answered in time")
     result = ledger.result
     if ledger.status == "complete":     # only a result every seat co-signed is one (docs/replay-format.md)
+        assert result is not None, "a complete game has its result"
         verdict.result = {"winners": list(result.winners), "scores": list(result.scores), "reason": result.reason}
         verdict.reason = (f"all {len(replay.frames)} frames genuine and legal, every secret re-checked, result "
                           f"co-signed by all {header.players} seats")
@@ -344,7 +345,7 @@ def _signed_records(replay: Replay, ledger: Ledger) -> set[tuple[Callable, int, 
 
 def _claimed(ledger: Ledger, verdict: Verdict) -> Verdict:
     """A game a timeout claim stopped: say who claimed what and who vouched for it; blame nobody."""
-    claim = ledger.claim
+    claim = ledger.need_claim()
     verdict.frame = claim.frame_no
     cosigned = sorted(ledger.finals) if not claim.open and ledger.status == "unfinished" else []
     verdict.claim = {"frame": claim.frame_no, "claimant": claim.claimant, "blamed": claim.blamed, "kind": claim.kind,
@@ -352,6 +353,7 @@ def _claimed(ledger: Ledger, verdict: Verdict) -> Verdict:
     said = (f"seat {claim.claimant} claimed in frame {claim.frame_no} that seat {claim.blamed} withheld its "
             f"{claim.kind} frame")
     if ledger.status == "contested":
+        assert ledger.contest is not None, "a contested game holds its contest"
         frame_no, seat, reason, evidence = ledger.contest
         verdict.status, verdict.frame = "contested", frame_no
         verdict.claim["contest"] = {"frame": frame_no, "reason": reason, "evidence": evidence}

@@ -18,6 +18,8 @@ from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 from nacl.exceptions import BadSignatureError, CryptoError
 from nacl.signing import VerifyKey
 
+from engines.memo import Memo
+
 __all__ = [
     "PREFIX",
     "SigningKey",
@@ -101,16 +103,14 @@ def hmac64_parts(key: bytes, domain: str, *parts: bytes | str | int) -> bytes:
 
 
 #: id(key) -> (key, libsodium's 64-byte secret key for it); the key is held, so its id stays its own
-_SODIUM: dict[int, tuple[SigningKey, bytes]] = {}
+_SODIUM: Memo[int, tuple[SigningKey, bytes]] = Memo(64, "id(key), the key held")
 
 
 def _sodium_secret(key: SigningKey) -> bytes:
     entry = _SODIUM.get(id(key))
     if entry is None or entry[0] is not key:
         _, secret = crypto_sign_seed_keypair(key.private_bytes_raw())
-        if len(_SODIUM) >= 64:
-            _SODIUM.clear()
-        entry = _SODIUM[id(key)] = (key, secret)
+        entry = _SODIUM.put(id(key), (key, secret))
     return entry[1]
 
 

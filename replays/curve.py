@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from nacl import bindings as _nb
 from nacl.exceptions import CryptoError as _CryptoError
 
+from engines.memo import Memo
+
 __all__ = [
     "ORDER",
     "POINT_BYTES",
@@ -85,8 +87,8 @@ def is_nonzero_scalar(s: object) -> bool:
 #: points found valid lately: the check costs about half a scalar multiplication, and the same points
 #: come back (a deal's value is checked as one strip's output, then as the next strip's input; a deck
 #: key at every strip). Validity depends on the bytes alone, so a remembered answer is exact.
-_VALID: dict[bytes, None] = {}
 _VALID_MAX = 4096
+_VALID: Memo[bytes, None] = Memo(_VALID_MAX, "a point's 32 bytes")
 
 
 def is_valid_point(p: object) -> bool:
@@ -101,9 +103,7 @@ def is_valid_point(p: object) -> bool:
     except _REFUSED:
         return False
     if valid:
-        if len(_VALID) >= _VALID_MAX:
-            _VALID.clear()
-        _VALID[p] = None
+        _VALID.put(p, None)
     return valid
 
 

@@ -95,6 +95,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Any, cast, overload
 
 from replays.crypto import hash64_parts, hash_parts, hmac64_parts
 from replays.curve import (
@@ -353,7 +354,7 @@ def dleq_verify(g1: object, x1: object, g2: object, x2: object, proof: object, c
         t2 = sub(mul(s, g2), mul(c, x2))  # type: ignore[arg-type]
     except ValueError:
         return False
-    return hmac.compare_digest(c, scalar_from_wide(hash64_parts("dleq", ctx, g1, x1, g2, x2, t1, t2)))
+    return hmac.compare_digest(c, scalar_from_wide(hash64_parts("dleq", ctx, g1, x1, g2, x2, t1, t2)))  # type: ignore[arg-type]  # (bytes: checked above)
 
 
 # ----------------------------------------------------------------------------------------- shuffle
@@ -377,7 +378,7 @@ class ShuffleProof:
         them); a DeckFault("frame format") for any other shape. Never raises."""
         if type(value) not in (list, tuple) or len(value) != 2:  # type: ignore[arg-type]
             return DeckFault(RULE_FORMAT, "a shuffle proof is [commitments, openings]")
-        commitments, openings = value  # type: ignore[misc]
+        commitments, openings = cast("tuple[Any, ...]", value)
         for name, items, size in (("commitments", commitments, POINT_BYTES * (n + 1)),
                                   ("openings", openings, SCALAR_BYTES + n)):
             if type(items) not in (list, tuple) or len(items) != SHUFFLE_ROUNDS:
@@ -508,7 +509,7 @@ def _shape(points: object, n: int | None, what: str) -> DeckFault | None:
         return DeckFault(RULE_FORMAT, f"{what} holds {count} cards, not 1..{MAX_CARDS}")
     if n is not None and count != n:
         return DeckFault(RULE_FORMAT, f"{what} holds {count} cards, not {n}")
-    for j, p in enumerate(points):  # type: ignore[arg-type]
+    for j, p in enumerate(points):  # type: ignore[arg-type, var-annotated]
         if type(p) is not bytes or len(p) != POINT_BYTES:
             return DeckFault(RULE_FORMAT, f"{what}[{j}] is not {POINT_BYTES} bytes")
     return None
@@ -599,6 +600,12 @@ def _check_layer_off(session: bytes, what: str, seat: int, deck: str, epoch: int
     return "the proof does not show value = k⁻¹·V for the k of the seat's P"
 
 
+@overload
+def _fault(rule: str, why: str, where: str) -> DeckFault: ...
+@overload
+def _fault(rule: str, why: None, where: str) -> None: ...
+@overload
+def _fault(rule: str, why: str | None, where: str) -> DeckFault | None: ...
 def _fault(rule: str, why: str | None, where: str) -> DeckFault | None:
     if why is None:
         return None
@@ -642,7 +649,7 @@ class Release:
         points and the proofs are checked by `check_release`). Never raises."""
         if type(value) not in (list, tuple) or len(value) != 5:  # type: ignore[arg-type]
             return DeckFault(RULE_FORMAT, "a release is [deck, epoch, first, values, proofs]")
-        deck, epoch, first, values, proofs = value  # type: ignore[misc]
+        deck, epoch, first, values, proofs = cast("tuple[Any, ...]", value)
         if type(deck) is not str or type(epoch) is not int or type(first) is not int or epoch < 0 or first < 0:
             return DeckFault(RULE_FORMAT, "a release names its deck (str), epoch and first position (ints >= 0)")
         if type(values) not in (list, tuple) or type(proofs) not in (list, tuple) or len(values) != len(proofs):

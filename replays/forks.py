@@ -109,10 +109,10 @@ def _double_certifier(session: bytes, seats: tuple, replays: list[Replay], seq: 
 
 def _claim_against_contest(tag: str, verdicts: list[Verdict]) -> list[Fork]:
     claims = [v for v in verdicts if v.claim is not None]
-    forfeits = [v for v in claims if v.status == "unfinished" and v.claim["final"]]
+    forfeits = [v for v in claims if v.status == "unfinished" and v.claim is not None and v.claim["final"]]
     contests = [v for v in claims if v.status == "contested"]
-    if forfeits and contests:
-        claim = forfeits[0].claim
+    claim = forfeits[0].claim if forfeits else None
+    if claim is not None and contests:
         reason = (f"contested: seat {claim['claimant']}'s copy ends with seat {claim['blamed']}'s forfeit, and seat "
                   f"{claim['blamed']}'s copy contests the claim; nobody can be proven at fault, so nobody forfeits")
         return [Fork(tag, claim["frame"], reason, None, [v.path for v in (*forfeits, *contests)])]

@@ -154,7 +154,12 @@ class Header:
     extra: tuple = ()
 
     def value(self) -> tuple:
-        agreed = () if self.major < 2 else (self.terms.value(),)
+        if self.major < 2:
+            agreed: tuple = ()
+        elif self.terms is None:
+            raise ValueError("a format 2 header holds the seats' terms")
+        else:
+            agreed = (self.terms.value(),)
         return (MAGIC, self.major, self.minor, self.game, self.rules_version, self.players, self.options,
                 self.seats, self.session, self.created, *agreed, *self.extra)
 

@@ -138,10 +138,12 @@ def record_match(
     match = SignedMatch(game_id, bots, seed, players, options, reproducible, chain_length, created)
     writer = None
     if write:
-        if path is None and directory is None:
+        if path is not None:
+            writer = ReplayWriter(path, match.header, sync)
+        elif directory is not None:
+            writer = ReplayWriter.in_dir(directory, match.header, sync)
+        else:
             raise ValueError("record_match: name a path or a directory for the replay (or write=False)")
-        writer = (ReplayWriter(path, match.header, sync) if path is not None
-                  else ReplayWriter.in_dir(directory, match.header, sync))
     record = LocalRecord(match.header, [], None, writer.path if writer else None, match.ledgers)
     try:
         for n in range(max_frames + 1):

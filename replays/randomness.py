@@ -24,6 +24,7 @@ import hashlib
 from typing import Any
 
 from engines.core import Chance, outcome_from_bytes
+from engines.memo import Memo
 from replays.crypto import framed, hash_parts, hmac_parts
 
 __all__ = [
@@ -57,7 +58,7 @@ class DealUnsupported(NotImplementedError):
             "transcript follows protocol 1, which has dice and pick chance points only")
 
 
-_LINK_PREFIX: dict[tuple[bytes, int], bytes] = {}
+_LINK_PREFIX: Memo[tuple[bytes, int], bytes] = Memo(256, "(session, seat)")
 
 
 def chain_link(session: bytes, seat: int, value: bytes) -> bytes:
@@ -65,9 +66,7 @@ def chain_link(session: bytes, seat: int, value: bytes) -> bytes:
     hash_parts("chain", session, seat, value), with the constant prefix computed once."""
     prefix = _LINK_PREFIX.get((session, seat))
     if prefix is None:
-        if len(_LINK_PREFIX) > 256:
-            _LINK_PREFIX.clear()
-        prefix = _LINK_PREFIX[(session, seat)] = framed("chain", session, seat)
+        prefix = _LINK_PREFIX.put((session, seat), framed("chain", session, seat))
     return hashlib.sha256(prefix + len(value).to_bytes(4, "big") + value).digest()
 
 

@@ -58,9 +58,9 @@ def cert_from_value(value: tuple, minor: int = 0) -> Cert | None:
     def fits(size: int) -> bool:
         return len(value) == size or (minor > 0 and len(value) > size)
     if value[0] == "cert" and fits(5) and ok(*value[1:5]):
-        return Cert("cert", *value[1:5])
+        return Cert("cert", value[1], value[2], value[3], value[4])
     if value[0] == "ack" and fits(7) and ok(*value[1:5]) and ok(value[5], 0, value[3], value[6]):
-        return Cert("ack", *value[1:5], value[5], value[6])
+        return Cert("ack", value[1], value[2], value[3], value[4], value[5], value[6])
     return None
 
 

@@ -36,6 +36,8 @@ control and non-ASCII character).
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 __all__ = ["MAX_NAME", "check_name", "is_name", "shown"]
 
 MAX_NAME = 64
@@ -77,7 +79,7 @@ def shown(text: object, limit: int | None = None) -> str:
     return "".join(pieces) + ELLIPSIS
 
 
-def is_name(value: object) -> bool:
+def is_name(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and 0 < len(value) <= MAX_NAME and value.isprintable()
 
 

@@ -101,6 +101,7 @@ class Stepper:
         value = self._value(event, mode)
         if event.kind == "chance":
             return self.game.chance(state, value)
+        assert event.seat is not None, "a play has its seat"
         return self.game.play(state, event.seat, value)
 
     def _build(self, mode: str) -> list[State]:
@@ -310,6 +311,7 @@ class Stepper:
             elif hidden:
                 text = f"seat {event.seat}: chose in secret"
             else:
+                assert event.seat is not None, "a play has its seat"
                 text = self.game.describe(state, event.seat, value)
             out.append(Move(event.at, event.kind, event.seat, value, text, hidden))
             state = self._apply(state, event, mode)

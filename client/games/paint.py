@@ -13,6 +13,7 @@ import pygame
 
 from client.ui import textfit, theme
 from client.ui.widgets import fit as fit  # the renderers' paint.fit: one ellipsis rule for every text
+from engines.memo import Memo
 
 Colour = tuple[int, int, int]
 
@@ -74,7 +75,7 @@ def seat_label(view: dict, seat: int, base: str) -> str:
     return f"{base}: {name}" if name and name != "you" else base
 
 
-_TEXT_CACHE: dict[tuple[str, int, bool, Colour], pygame.Surface] = {}
+_TEXT_CACHE: Memo[tuple[str, int, bool, Colour], pygame.Surface] = Memo(2000, "(words, size, bold, colour)")
 
 
 def _rendered(words: str, px: int, bold: bool, colour: Colour) -> pygame.Surface:
@@ -82,10 +83,7 @@ def _rendered(words: str, px: int, bold: bool, colour: Colour) -> pygame.Surface
     key = (words, px, bold, tuple(colour))
     img = _TEXT_CACHE.get(key)
     if img is None:
-        if len(_TEXT_CACHE) > 2000:
-            _TEXT_CACHE.clear()
-        img = theme.font(px, bold).render(words, True, colour)
-        _TEXT_CACHE[key] = img
+        img = _TEXT_CACHE.put(key, theme.font(px, bold).render(words, True, colour))
     return img
 
 

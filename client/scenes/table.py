@@ -33,6 +33,7 @@ from client.ui.chronicle import ChroniclePanel
 from client.ui.logview import Item
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
 from engines.core import COMMON_ACTIONS
+from engines.memo import Memo
 
 NOTICE_MS = 6000        # how long a notice stays when nothing else happens
 LAST_MOVE_MS = 2500     # how long another seat's move stays outlined and named on the board
@@ -66,7 +67,8 @@ class TableScene:
         self.on_leave = on_leave
         self.rematch_asked = False
         self.now_ms = 0
-        self._labels: dict[tuple, str] = {}   # choice labels for one legal list (describe is not free)
+        # choice labels for one legal list (describe is not free)
+        self._labels: Memo[tuple, str] = Memo(500, "(legal list, tokens chosen, token)")
         self.revealed_for: int | None = None  # hot seat: the person the screen was last handed to
         self.cover: int | None = None         # ... and the one it must be handed to now (covered until then)
         self.chronicle = ChroniclePanel()     # the log in words and the dice, in tabs (client/ui/chronicle.py)
@@ -165,8 +167,6 @@ class TableScene:
         cached = self._labels.get(key)
         if cached is not None:
             return cached
-        if len(self._labels) > 500:
-            self._labels.clear()
         view = self.ctl.view()
         renderer = self.renderer
         named = renderer.label(view, list(self.builder.tokens), token) if hasattr(renderer, "label") else None
@@ -180,8 +180,7 @@ class TableScene:
             text = label(self.ctl.describe(ways[0]), ways[0])
         else:
             text = token
-        self._labels[key] = text
-        return text
+        return self._labels.put(key, text)
 
     # ------------------------------------------------------------------ events
     def _humans(self) -> list[int]:

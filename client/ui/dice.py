@@ -12,6 +12,7 @@ import pygame
 from client.dice import Histogram, Roll, fairness
 from client.ui import textfit, theme
 from client.ui.widgets import draw_text, fit, wrap
+from engines.memo import Memo
 from replays.proof import ChanceProof
 
 EXPECTED = (236, 226, 200)
@@ -21,7 +22,7 @@ class DicePanel:
     def __init__(self) -> None:
         self.selected: int | None = None     # the roll (its number) whose proof is shown
         self.tiles: list[tuple[pygame.Rect, int]] = []
-        self._verdicts: dict[tuple[int, int], bool | None] = {}   # (chronicle id, roll) -> proof held
+        self._verdicts: Memo[tuple[int, int], bool | None] = Memo(20_000, "(chronicle id, roll number)")  # proof held
 
     def handle(self, event: pygame.event.Event) -> int | None:
         """A click on a roll shows its proof (a second click, the histogram again); the roll's number."""
@@ -75,9 +76,7 @@ class DicePanel:
             verdict = None if isinstance(found, str) or found.pending else found.ok
             if verdict is None:
                 return None   # asked again later: a seed revealed at the end completes it
-            if len(self._verdicts) > 20000:
-                self._verdicts.clear()
-            self._verdicts[key] = verdict
+            return self._verdicts.put(key, verdict)
         return self._verdicts[key]
 
     def _history(self, surface, row: pygame.Rect, rolls: list[Roll], px: int, colours, tile_text) -> int:

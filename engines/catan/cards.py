@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from itertools import product
 
+from engines.memo import Memo
+
 __all__ = [
     "CITY",
     "DEV",
@@ -89,20 +91,17 @@ def multiset_text(counts: tuple[int, ...], names: tuple[str, ...] = RESOURCES) -
     return "+".join(f"{c}{names[i]}" for i, c in enumerate(counts) if c)
 
 
-_PARSED: dict[tuple[str, tuple[str, ...]], tuple[int, ...] | None] = {}
+_PARSED: Memo[tuple[str, tuple[str, ...]], tuple[int, ...] | None] = Memo(200_000, "(a text, card names)")
 
 
 def parse_multiset(text: str, names: tuple[str, ...] = RESOURCES) -> tuple[int, ...] | None:
     """The counts of a canonical multiset text, or None if `text` is not one (wrong order, a zero
     count, a leading zero, an unknown type, a repeated type, nothing at all)."""
     key = (text, names)
-    if key in _PARSED:
-        return _PARSED[key]
-    counts = _parse(text, names)
-    if len(_PARSED) > 200_000:
-        _PARSED.clear()
-    _PARSED[key] = counts
-    return counts
+    found = _PARSED.get(key)
+    if found is not None or key in _PARSED:  # (None is remembered too: not a multiset)
+        return found
+    return _PARSED.put(key, _parse(text, names))
 
 
 def _parse(text: str, names: tuple[str, ...]) -> tuple[int, ...] | None:

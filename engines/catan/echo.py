@@ -71,19 +71,19 @@ def echoed(echo: Echo | None, checked: CatanState, s: CatanState, seat: int, act
         return None
     if s is before:
         return after
-    if twins.get(id(s)) is not s and (s[:_PRIVATE] != before[:_PRIVATE] or s[_EXT] != before[_EXT]):
+    if twins.get(id(s)) is not s and (s[:_PRIVATE] != before[:_PRIVATE] or s.ext != before.ext):
         return None
-    private = s[_PRIVATE]
+    private = s.private
     if seat >= 0:
         mine = private[seat]
         if mine is not HIDDEN:
-            known = before[_PRIVATE][seat]
+            known = before.private[seat]
             if mine != known:
                 return None
-            own = after[_PRIVATE][seat]
+            own = after.private[seat]
             if own is not known:  # a verb that writes the seat's own part: this copy knows it, so it changes alike
                 private = private[:seat] + (own,) + private[seat + 1:]
-    new = _new(CatanState, head + (private, s[_GONE], after[_EXT]))
+    new = _new(CatanState, head + (private, s.gone, after.ext))
     if len(made) < _MADE_MAX:
         made[id(new)] = new
     return new

@@ -66,6 +66,7 @@ from engines.catan.state import (
 from engines.catan.trade import OfferTable, rates
 from engines.catan.view import describe, view
 from engines.contract import HIDDEN, Awaiting, Chance, IllegalAction, Option, Result
+from engines.memo import Memo
 from engines.rules import Rules
 
 __all__ = ["Catan", "WholeNumber"]
@@ -343,7 +344,9 @@ class Catan(Rules[CatanState]):
         if step == DISCARD:
             return _discards(s.seats[seat].hand, sum(s.seats[seat].hand) // 2, self.names)
         if step == CONFIRM:
-            return ["cancel", *(N.confirm[o] for o in sorted(s.offer.accepted))]
+            offer = s.offer
+            assert offer is not None  # (CONFIRM holds the offer to confirm)
+            return ["cancel", *(N.confirm[o] for o in sorted(offer.accepted))]
         if step == FREE_ROAD:
             mask = self.road_mask(s, seat)
             return list(N.roads(mask))
@@ -781,10 +784,12 @@ class Catan(Rules[CatanState]):
 
     def _do_accept(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         offer = s.offer
+        assert offer is not None  # (the steps that take this verb hold an offer)
         return self._answered(s, offer.put(accepted=(*offer.accepted, seat)))
 
     def _do_decline(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         offer = s.offer
+        assert offer is not None  # (the steps that take this verb hold an offer)
         return self._answered(s, offer.put(declined=(*offer.declined, seat)))
 
     def _answered(self, s: CatanState, offer: Offer) -> CatanState:
@@ -798,6 +803,7 @@ class Catan(Rules[CatanState]):
     def _do_confirm(self, s: CatanState, seat: int, parsed: tuple, action: str) -> CatanState:
         o = parsed[1]
         offer = s.offer
+        assert offer is not None  # (the steps that take this verb hold an offer)
         if o not in offer.accepted:
             raise IllegalAction(f"{action}: seat {o} did not accept the offer")
         me, other = s.seats[seat], s.seats[o]
@@ -1053,6 +1059,7 @@ class Catan(Rules[CatanState]):
             return s.put(step=OVER)
         if step == STEAL:
             return s if self.candidates(s) else s.put(step=s.back, back="")
+        assert offer is not None  # (what is left is RESPOND and CONFIRM, which hold an offer)
         if offer.accepted:
             return s.put(step=CONFIRM)
         return s.put(offer=None, step=MAIN)
@@ -1084,7 +1091,7 @@ class Catan(Rules[CatanState]):
 
 # -------------------------------------------------------------------------------- helpers
 
-_EDGES_AT: dict[int, int] = {}
+_EDGES_AT: Memo[int, int] = Memo(100_000, "a node mask")
 
 
 def _edges_at(nodes: int) -> int:
@@ -1094,22 +1101,18 @@ def _edges_at(nodes: int) -> int:
         found = 0
         for n in bits(nodes):
             found |= NODE_EDGE_MASK[n]
-        if len(_EDGES_AT) > 100_000:
-            _EDGES_AT.clear()
-        _EDGES_AT[nodes] = found
+        _EDGES_AT.put(nodes, found)
     return found
 
 
-_NUMBERED: dict[tuple[Layout, int], tuple[int, ...]] = {}
+_NUMBERED: Memo[tuple[Layout, int], tuple[int, ...]] = Memo(10_000, "(a layout, a dice total)")
 
 
 def _hexes_numbered(layout: Layout, total: int) -> tuple[int, ...]:
     key = (layout, total)
     found = _NUMBERED.get(key)
     if found is None:
-        if len(_NUMBERED) > 10_000:
-            _NUMBERED.clear()
-        found = _NUMBERED[key] = tuple(h for h in range(19) if layout[1][h] == total)
+        found = _NUMBERED.put(key, tuple(h for h in range(19) if layout[1][h] == total))
     return found
 
 
@@ -1121,7 +1124,7 @@ def _tiles_left(tiles: tuple[int, ...], placed: tuple[int, ...]) -> list[int]:
     return left
 
 
-_MARITIME: dict[tuple, tuple[str, ...]] = {}
+_MARITIME: Memo[tuple, tuple[str, ...]] = Memo(20_000, "(card names, rates, types given, types stocked)")
 
 
 def _maritime(names: tuple[str, ...], rate: tuple[int, ...], able: int, stocked: int) -> tuple[str, ...]:
@@ -1133,21 +1136,17 @@ def _maritime(names: tuple[str, ...], rate: tuple[int, ...], able: int, stocked:
         out = [f"trade {r}{names[x]} for 1{names[y]}" for x, r in enumerate(rate) if able >> x & 1
                for y in range(len(names)) if y != x and stocked >> y & 1]
         out.sort()
-        if len(_MARITIME) > 20_000:
-            _MARITIME.clear()
-        found = _MARITIME[key] = tuple(out)
+        found = _MARITIME.put(key, tuple(out))
     return found
 
 
-_DISCARDS: dict[tuple, list[str]] = {}
+_DISCARDS: Memo[tuple, list[str]] = Memo(20_000, "(a hand, the cards to discard, card names)")
 
 
 def _discards(hand: tuple[int, ...], k: int, names: tuple[str, ...]) -> list[str]:
     key = (hand, k, names)
     found = _DISCARDS.get(key)
     if found is None:
-        if len(_DISCARDS) > 20_000:
-            _DISCARDS.clear()
-        found = _DISCARDS[key] = sorted("discard " + K.multiset_text(m, names) for m in K.submultisets(hand, k))
+        found = _DISCARDS.put(key, sorted("discard " + K.multiset_text(m, names) for m in K.submultisets(hand, k)))
     return list(found)
 

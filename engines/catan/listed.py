@@ -8,6 +8,8 @@ filtered texts are a pure function of the mask, remembered per table (bounded: e
 
 from __future__ import annotations
 
+from engines.memo import Memo
+
 __all__ = ["MaskTexts"]
 
 #: masks remembered per table at most
@@ -22,14 +24,12 @@ class MaskTexts:
     def __init__(self, texts: tuple[str, ...], order: tuple[int, ...]):
         self._texts = texts
         self._order = order
-        self._memo: dict[int, tuple[str, ...]] = {}
+        self._memo: Memo[int, tuple[str, ...]] = Memo(_MEMO_MAX, "a node or edge mask")
 
     def __call__(self, mask: int) -> tuple[str, ...]:
         memo = self._memo
         found = memo.get(mask)
         if found is None:
-            if len(memo) >= _MEMO_MAX:
-                memo.clear()
             texts = self._texts
-            found = memo[mask] = tuple([texts[i] for i in self._order if mask >> i & 1])
+            found = memo.put(mask, tuple([texts[i] for i in self._order if mask >> i & 1]))
         return found

@@ -15,6 +15,7 @@ from typing import Any
 
 from engines.catan.cards import DEV_CARDS, RESOURCES, multiset_text, parse_multiset
 from engines.catan.listed import MaskTexts
+from engines.memo import Memo
 
 __all__ = ["FORMS", "Notation", "number"]
 
@@ -39,7 +40,8 @@ class Notation:
 
     def __init__(self, names: tuple[str, ...] = RESOURCES):
         self.names = names
-        self._memo: dict[str, tuple | None] = {}
+        #: a parse is a pure function of the text (None included: not an action)
+        self._memo: Memo[Any, tuple | None] = Memo(100_000, "an action text")
         self.settle = tuple(f"settle {n}" for n in range(54))
         self.road = tuple(f"road {e}" for e in range(72))
         self.city = tuple(f"city {n}" for n in range(54))
@@ -68,11 +70,7 @@ class Notation:
             return found
         if not isinstance(text, str):
             return None
-        parsed = self._parse(text)
-        if len(memo) > 100_000:
-            memo.clear()
-        memo[text] = parsed
-        return parsed
+        return memo.put(text, self._parse(text))
 
     def _parse(self, text: str) -> tuple | None:
         words = text.split(" ")

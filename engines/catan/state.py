@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from engines.catan.board import Layout
 from engines.contract import HIDDEN
+from engines.memo import Memo
 
 __all__ = [
     "CONFIRM",
@@ -192,8 +193,8 @@ class CatanState(NamedTuple):
         return self.active
 
 
-_PACKED_SEATS: dict[Seat, bytes] = {}
-_PACKED_LAYOUTS: dict[Layout, bytes] = {}
+_PACKED_SEATS: Memo[Seat, bytes] = Memo(100_000, "a seat's public values")
+_PACKED_LAYOUTS: Memo[Layout, bytes] = Memo(10_000, "a board layout")
 
 
 def pack_seat(seat: Seat) -> bytes:
@@ -204,9 +205,7 @@ def pack_seat(seat: Seat) -> bytes:
         found = (bytes(seat.hand) + seat.settlements.to_bytes(7, "big") + seat.cities.to_bytes(7, "big")
                  + seat.roads.to_bytes(9, "big")
                  + bytes((seat.road_len, seat.knights, seat.dev_n, seat.dev_new, seat.revealed + 1)))
-        if len(_PACKED_SEATS) > 100_000:
-            _PACKED_SEATS.clear()
-        _PACKED_SEATS[seat] = found
+        _PACKED_SEATS.put(seat, found)
     return found
 
 
@@ -214,10 +213,7 @@ def pack_layout(layout: Layout) -> bytes:
     """Terrain, numbers and harbour types, each preceded by its length (a random board is laid in steps)."""
     found = _PACKED_LAYOUTS.get(layout)
     if found is None:
-        found = b"".join(bytes((len(part), *part)) for part in layout)
-        if len(_PACKED_LAYOUTS) > 10_000:
-            _PACKED_LAYOUTS.clear()
-        _PACKED_LAYOUTS[layout] = found
+        found = _PACKED_LAYOUTS.put(layout, b"".join(bytes((len(part), *part)) for part in layout))
     return found
 
 

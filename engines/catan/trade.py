@@ -12,14 +12,15 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import chain, compress
 from operator import getitem
-from typing import TypeVar
 
 from engines.catan.board import HARBOUR_NODE_MASK
 from engines.catan.cards import all_multisets, multiset_text
+from engines.memo import Memo
 
 __all__ = ["OfferTable", "rates"]
 
-T = TypeVar("T")
+#: hands (or capped hands) remembered per memo at most: C&K has 65,536 capped hands, and a mask is a few hundred bytes
+_HANDS_KEPT = 20_000
 
 _ALL_HARBOUR_NODES = 0
 for _m in HARBOUR_NODE_MASK:
@@ -66,7 +67,7 @@ class OfferTable:
         self.most = most
         self._seats = seats
         self._built = False
-        self._caps: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._caps: Memo[tuple[int, ...], tuple[int, ...]] = Memo(_HANDS_KEPT, "a hand")
         self._layouts: dict[int, _Layout] = {}
         self._texts = lru_cache(maxsize=memo)(self._compute)
 
@@ -104,7 +105,7 @@ class OfferTable:
 
     def _cap(self, hand: tuple[int, ...]) -> tuple[int, ...]:
         most = self.most
-        return _store(self._caps, hand, tuple([c if c < most else most for c in hand]))
+        return self._caps.put(hand, tuple([c if c < most else most for c in hand]))
 
     def _layout(self, n: int) -> _Layout:
         found = self._layouts.get(n)
@@ -170,19 +171,19 @@ class _Layout:
                     get[t][c][p] = to_seat_0
         self._give_at_most = tuple(tuple(int.from_bytes(b, "big") for b in row) for row in give)
         self._get_at_most = tuple(tuple(int.from_bytes(b, "big") for b in row) for row in get)
-        self._gives: dict[tuple[int, ...], int] = {}
-        self._gets: dict[tuple[int, ...], int] = {}
+        self._gives: Memo[tuple[int, ...], int] = Memo(_HANDS_KEPT, "a capped hand")
+        self._gets: Memo[tuple[int, ...], int] = Memo(_HANDS_KEPT, "a capped hand")
 
     def gives(self, hand: tuple[int, ...]) -> int:
         found = self._gives.get(hand)
         if found is None:
-            found = _store(self._gives, hand, _held(self._give_at_most, hand))
+            found = self._gives.put(hand, _held(self._give_at_most, hand))
         return found
 
     def gets(self, hand: tuple[int, ...]) -> int:
         found = self._gets.get(hand)
         if found is None:
-            found = _store(self._gets, hand, _held(self._get_at_most, hand))
+            found = self._gets.put(hand, _held(self._get_at_most, hand))
         return found
 
 
@@ -199,11 +200,3 @@ def _by_slots(texts: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     top = len(texts) - 1
     return tuple(tuple(text for j, text in enumerate(texts) if b >> (top - j) & 1) for b in range(1 << len(texts)))
 
-
-def _store(memo: dict[tuple[int, ...], T], hand: tuple[int, ...], mask: T) -> T:
-    """Memoise a hand's mask (or capped hand); a memo is emptied when it grows large (C&K has 65,536
-    capped hands, and a mask is a few hundred bytes)."""
-    if len(memo) >= 20_000:
-        memo.clear()
-    memo[hand] = mask
-    return mask

@@ -29,23 +29,22 @@ from engines.catan_ck.cards import (
 from engines.catan_ck.state import CKExt, CKSeat, PHand
 from engines.catan_ck.steps import DRAW, DRAWN
 from engines.contract import HIDDEN, Awaiting, Chance, IllegalAction
+from engines.memo import Memo
 
 __all__ = ["dealt", "drawable", "may_hold", "public_copies", "remaining_pool", "start_draw"]
 
 _PRINTER, _CONSTITUTION = VP_CARDS
 _VP_BIT = {_PRINTER: 1, _CONSTITUTION: 2}
-_DEALS: dict[tuple, Awaiting] = {}
+_DEALS: Memo[tuple, Awaiting] = Memo(50_000, "(seat, deck, cards left, epoch, epoch pool)")
 
 
 def deal_chance(x: CKExt, seat: int, d: int) -> Awaiting:
     key = (seat, d, x.pool[d], x.epoch[d], x.epoch_pool[d])
     found = _DEALS.get(key)
     if found is None:
-        if len(_DEALS) > 50_000:
-            _DEALS.clear()
-        found = _DEALS[key] = Awaiting("chance", (), Chance(
+        found = _DEALS.put(key, Awaiting("chance", (), Chance(
             "deal", n=x.pool[d], private_to=seat, deck=DECKS[d], epoch=x.epoch[d], pool=x.epoch_pool[d],
-            label=f"{DECKS[d]} progress card for seat {seat}"))
+            label=f"{DECKS[d]} progress card for seat {seat}")))
     return found
 
 
@@ -285,7 +284,7 @@ def show_texts(s: CatanState, seat: int) -> list[str]:
         return [f"show {progress_text(mine.held)}"]
     x = s.ext
     cs = x.seats[seat]
-    parts: list[list[tuple[int, ...]]] = []
+    parts: list[list[tuple[tuple[int, int], ...]]] = []
     for d in range(3):
         room = [0 if g in _VP_BIT else max(0, CARD_TOTALS[g] - public_copies(x, g)) for g in DECK_CARDS[d]]
         parts.append(_fill(DECK_CARDS[d], room, cs.hidden[d]))

@@ -683,7 +683,7 @@ class CatanCK(KnightsMixin, ProgressMixin, Catan):
         s = s.put(dice=dice, ext=x.put(agenda=tuple(tasks) + x.agenda))
         return self.resume(s)
 
-    def produce(self, s: CatanState, total: int) -> None:
+    def produce(self, s: CatanState, total: int) -> CatanState:
         owed = self.produce_owed(s, total)
         bank = list(s.bank)
         for r in range(8):

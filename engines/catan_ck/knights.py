@@ -8,6 +8,8 @@ hook), so every change of knights recomputes the road lengths of every seat stil
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from engines.catan.board import EDGES, HEX_NODE_MASK, NODE_BIT, NODE_EDGES, road_nodes
 from engines.catan.game import _put
 from engines.catan.state import CatanState
@@ -31,6 +33,12 @@ def _mask_of(cs: CKSeat, level: int) -> int:
 
 class KnightsMixin:
     """Knight verbs and the road paths they move along."""
+
+    if TYPE_CHECKING:
+        # A mixin of `CatanCK`: what it uses of the rules (the Catan base's methods and tables, the other mixin's)
+        # lives in the class it is mixed into, which the checker cannot see from here, so those names are Any
+        # here; `CatanCK` itself is checked against them in full.
+        def __getattr__(self, name: str) -> Any: ...
 
     # ------------------------------------------------------------------------------ geometry
 

@@ -11,7 +11,7 @@ own engine and a public plausibility check elsewhere (decks.may_hold).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.catan import cards as K
 from engines.catan.board import EDGES, HEX_NODE_MASK, NODE_BIT, NODE_EDGE_MASK, Layout, road_nodes
@@ -22,6 +22,7 @@ from engines.catan_ck.cards import DECKS, NAMES, PROGRESS, P
 from engines.catan_ck.state import CKExt, CKSeat
 from engines.catan_ck.steps import DESERT, GIVE, HARBOR, LOOK, RECRUIT, REPLACE, SHOW, TAKE
 from engines.contract import HIDDEN, IllegalAction
+from engines.memo import Memo
 
 __all__ = ["ProgressMixin"]
 
@@ -57,23 +58,25 @@ def _set(values: tuple, i: int, value: Any) -> tuple:
 
 #: the held card ids that may be played in main (not the alchemist, not a victory point card) per
 #: `PHand.held` (card_texts runs on every main list; most hands are one of a few hundred tuples)
-_PLAYABLE: dict[tuple[int, ...], tuple[int, ...]] = {}
+_PLAYABLE: Memo[tuple[int, ...], tuple[int, ...]] = Memo(4096, "a hand's held card ids")
 
 
 def _playable(held: tuple[int, ...]) -> tuple[int, ...]:
-    ids = tuple(g for g, k in enumerate(held) if k and g != _ALCHEMIST and g not in _VP)
-    if len(_PLAYABLE) >= 4096:
-        _PLAYABLE.clear()
-    _PLAYABLE[held] = ids
-    return ids
+    return _PLAYABLE.put(held, tuple(g for g, k in enumerate(held) if k and g != _ALCHEMIST and g not in _VP))
 
 
 #: smith texts per `CKSeat` (ProgressMixin.smith_texts)
-_SMITH_TEXTS: dict[CKSeat, tuple[str, ...]] = {}
+_SMITH_TEXTS: Memo[CKSeat, tuple[str, ...]] = Memo(20_000, "a C&K seat's public values")
 
 
 class ProgressMixin:
     """Progress cards: legality, effects, sub-steps."""
+
+    if TYPE_CHECKING:
+        # A mixin of `CatanCK`: what it uses of the rules (the Catan base's methods and tables, the other mixin's)
+        # lives in the class it is mixed into, which the checker cannot see from here, so those names are Any
+        # here; `CatanCK` itself is checked against them in full.
+        def __getattr__(self, name: str) -> Any: ...
 
     # ============================================================================ legal
 
@@ -89,7 +92,8 @@ class ProgressMixin:
             if ids is None:
                 ids = _playable(mine.held)
         else:
-            ids = [g for g in range(len(PROGRESS)) if decks.may_hold(s, seat, g) and g != _ALCHEMIST and g not in _VP]
+            ids = tuple([g for g in range(len(PROGRESS)) if decks.may_hold(s, seat, g) and g != _ALCHEMIST
+                         and g not in _VP])
         for g in ids:
             out += self.texts_of(s, seat, g)
         out.sort()
@@ -193,9 +197,7 @@ class ProgressMixin:
         cs = s.ext.seats[seat]
         found = _SMITH_TEXTS.get(cs)
         if found is None:
-            if len(_SMITH_TEXTS) > 20_000:
-                _SMITH_TEXTS.clear()
-            found = _SMITH_TEXTS[cs] = tuple(self._smith_texts(s, seat))
+            found = _SMITH_TEXTS.put(cs, tuple(self._smith_texts(s, seat)))
         return list(found)
 
     def _smith_texts(self, s: CatanState, seat: int) -> list[str]:

@@ -72,6 +72,7 @@ def _skip(rules: Any, s: CatanState, seat: int) -> CatanState:
                                                                             waiting.chance.source))
     if step == "respond" or step == "confirm":
         offer = s.offer
+        assert offer is not None  # (respond and confirm hold an offer)
         queue = tuple(o for o in s.queue if o != seat)
         offer = offer.put(accepted=tuple(o for o in offer.accepted if o != seat))
         s = s.put(queue=queue, offer=offer)

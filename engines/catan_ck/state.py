@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from engines.memo import Memo
+
 __all__ = ["CKExt", "CKSeat", "PHand", "pack_ck_seat"]
 
 
@@ -120,7 +122,7 @@ class CKExt(NamedTuple):
         return mask
 
 
-_PACKED: dict[CKSeat, bytes] = {}
+_PACKED: Memo[CKSeat, bytes] = Memo(100_000, "a C&K seat's public values")
 
 
 def pack_ck_seat(x: CKSeat) -> bytes:
@@ -131,13 +133,11 @@ def pack_ck_seat(x: CKSeat) -> bytes:
         found = (b"".join(m.to_bytes(7, "big") for m in (x.k1, x.k2, x.k3, x.active, x.fresh, x.promoted, x.walls,
                                                            x.reduced))
                  + bytes((*x.levels, x.defender & 255, x.defender >> 8, x.vpcards, *x.known, *x.hidden)))
-        if len(_PACKED) > 100_000:
-            _PACKED.clear()
-        _PACKED[x] = found
+        _PACKED.put(x, found)
     return found
 
 
-_PACKED_NUMBERS: dict[tuple, bytes] = {}
+_PACKED_NUMBERS: Memo[tuple, bytes] = Memo(100_000, "the C&K numbers' fields, in `pack_numbers`' order")
 
 
 def pack_numbers(x: CKExt) -> bytes:
@@ -153,10 +153,7 @@ def pack_numbers(x: CKExt) -> bytes:
         sizes = b"".join(v.to_bytes(2, "big") for v in (*x.pool, *x.epoch))
         pools = b"".join(bytes((len(p), *p)) for p in x.epoch_pool)
         commits = bytes((len(x.commits),)) + b"".join(m.to_bytes(7, "big") for m in x.commits)
-        found = head + sizes + pools + commits
-        if len(_PACKED_NUMBERS) > 100_000:
-            _PACKED_NUMBERS.clear()
-        _PACKED_NUMBERS[key] = found
+        found = _PACKED_NUMBERS.put(key, head + sizes + pools + commits)
     return found
 
 

@@ -186,10 +186,10 @@ class EbbeFlut(Rules[EbbeFlutState]):
             if not inner.pools[seat]:
                 raise IllegalAction(f"{action}: seat {seat} has no cards left to draw (D11)")
             raise IllegalAction(f"{action}: seat {seat} has already drawn this turn (one draw per turn, D7)")
-        stacks = inner.stacks[index]
-        if not stacks[k]:
+        row = inner.stacks[index]
+        if not row[k]:
             raise IllegalAction(f"{action}: stack {k + 1} is empty (draw from a non-empty stack)")
-        stacks = _set(inner.stacks, index, _set(stacks, k, stacks[k] - 1))
+        stacks = _set(inner.stacks, index, _set(row, k, row[k] - 1))
         return EbbeFlutState(inner.solo, CHANCE, seat, inner.piles, inner.tops, inner.conflicts, inner.pools, stacks,
                              inner.held, inner.drawn, inner.first, inner.home, inner.lost)
 

@@ -7,6 +7,8 @@ players saw them); once the game is over every pile is shown face up.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engines.ebbeflut import cards as C
 from engines.ebbeflut import field as F
 from engines.ebbeflut.state import CHANCE, OPEN_DRAW, OVER, TURN, EbbeFlutState
@@ -50,13 +52,13 @@ def build_view(inner: EbbeFlutState, seat: int | None) -> dict:
     flags = [0] * len(F.CELLS)
     for texts in inner.conflicts:
         for text in texts:
-            _, cell, direction = text.split()
-            flags[F.INDEX[cell]] |= F.COLUMN_BIT if direction == "left" else F.ROW_BIT
-    cells = []
+            _, where, direction = text.split()
+            flags[F.INDEX[where]] |= F.COLUMN_BIT if direction == "left" else F.ROW_BIT
+    cells: list[dict[str, Any]] = []
     for i in F.CELLS:
         pile = inner.piles[i]
         last = len(pile) - 1
-        cell = dict(_CELL_INFO[i])
+        cell: dict[str, Any] = dict(_CELL_INFO[i])
         cell["height"] = len(pile)
         cell["pile"] = [_card(c, reveal or k == last) for k, c in enumerate(pile)]
         cell["top"] = _card(pile[-1]) if pile else None

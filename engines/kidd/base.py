@@ -29,7 +29,7 @@ def changed(inner: Any, **changes: Any) -> Any:
     return make(inner, **changes)
 
 
-def _maker(cls: type) -> Callable[..., Any]:
+def _maker(cls: type[Any]) -> Callable[..., Any]:
     """`changed` for one state class: the new value's slots are set through their descriptors, cheaper
     than the frozen `__init__` (one `object.__setattr__` per field); the descriptors are looked up once
     per class, not per call. (No code is generated: a plain loop over the fields.)"""

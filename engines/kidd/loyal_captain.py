@@ -27,7 +27,9 @@ class LoyalState:
 
 def group_at(board: Board, field: int) -> frozenset[int]:
     """The maximal set of same-colour stones connected to the one on `field`."""
-    colour = board[field][-1]
+    stone = board[field]
+    assert stone is not None, "a group is of stones"
+    colour = stone[-1]
     group = {field}
     frontier = [field]
     while frontier:
@@ -42,7 +44,9 @@ def group_at(board: Board, field: int) -> frozenset[int]:
 def enclosed(board: Board, group: frozenset[int]) -> bool:
     """Every field adjacent to the group holds an opposing stone whose back is not a group field
     (D8): one empty field, or one enemy with its back towards the group, keeps the group alive."""
-    colour = board[next(iter(group))][-1]
+    stone = board[next(iter(group))]
+    assert stone is not None, "a group is of stones"
+    colour = stone[-1]
     for f in group:
         for n in NEIGHBOURS[f]:
             if n in group:

@@ -211,7 +211,7 @@ class Madagaskar(KiddGame):
         """A seat resigned from a game of three: its towers leave the board with every stone in
         them, its supply is gone, and its turns are skipped; the last one standing wins."""
         board = set_cells(inner.board, {f: None for f in FIELDS
-                                        if inner.board[f] is not None and inner.board[f][-1] == seat})
+                                        if (tower := inner.board[f]) is not None and tower[-1] == seat})
         supply = tuple(0 if s == seat else n for s, n in enumerate(inner.supply))
         inner = changed(inner, board=board, supply=supply, gone=(*inner.gone, seat))
         in_play = self.seats_in_play(inner)

@@ -41,14 +41,14 @@ def parse_action(action: str, verbs: dict[str, tuple[int, int]]) -> tuple[str, t
         raise IllegalAction(f"{action!r}: an action text has single spaces between its parts and none around them")
     if len(tokens) < least or (most >= 0 and len(tokens) > most):
         raise IllegalAction(f"{action!r}: '{verb}' takes {_count(least, most)} field number(s), not {len(tokens)}")
-    fields = []
+    found: list[int] = []
     for token in tokens:
         field = _FIELD_TEXT.get(token)
         if field is None:
             raise IllegalAction(f"{action!r}: {token!r} is not a field (fields are {FIELDS[0]}..{FIELDS[-1]}, "
                                 "written in decimal without leading zeros)")
-        fields.append(field)
-    return verb, tuple(fields)
+        found.append(field)
+    return verb, tuple(found)
 
 
 def _count(least: int, most: int) -> str:

@@ -79,7 +79,9 @@ def usable(board: Board, here: int, exit_field: int, seat: int) -> bool:
 
 def usable_exits(board: Board, here: int, seat: int) -> list[int]:
     """The exits of the stone freed on `here`: its neighbours other than the stack's back, usable."""
-    return [e for e in exits(here, board[here][0]) if usable(board, here, e, seat)]
+    stone = board[here]
+    assert stone is not None, "the freed stone stands on `here`"
+    return [e for e in exits(here, stone[0]) if usable(board, here, e, seat)]
 
 
 def landing(board: Board, seat: int, origin: int, came: int, final: int) -> str:
@@ -92,7 +94,9 @@ def landing(board: Board, seat: int, origin: int, came: int, final: int) -> str:
         return "own"
     if not from_behind(target, came):
         return "not-behind"
-    if len(board[origin]) > 2:
+    mover = board[origin]
+    assert mover is not None, "a walk starts from a piece"
+    if len(mover) > 2:
         return "stack"
     if len(target) == 2:
         return CAPTURE
@@ -205,7 +209,7 @@ class QuedahMerchant(KiddGame):
             raise IllegalAction(f"{action}: {_REFUSAL[kind]}")
         target = board[final]
         # on a capture or freeing the mover stands on the enemy top (a freed stone comes off first)
-        landed = (came, *piece[1:]) if kind == PLAIN else (came, target[-1], seat)
+        landed = (came, *piece[1:]) if kind == PLAIN else (came, target[-1], seat)  # type: ignore[index]  # (not PLAIN: a stone there)
         board = set_cells(board, {origin: None, final: landed})
         entry = origin in START_FIELDS
         if kind == FREEING:
@@ -215,7 +219,9 @@ class QuedahMerchant(KiddGame):
     def _free(self, inner: QuedahState, seat: int, action: str, exit_field: int) -> QuedahState:
         here = inner.freed_at
         board = inner.board
-        if exit_field not in exits(here, board[here][0]):
+        stone = board[here]
+        assert stone is not None, "the freed stone stands on `here`"
+        if exit_field not in exits(here, stone[0]):
             raise IllegalAction(f"{action}: field {exit_field} is not an exit of field {here} "
                                 "(the freed stone leaves to a neighbour other than the stack's back)")
         if not usable(board, here, exit_field, seat):

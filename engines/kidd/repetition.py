@@ -12,13 +12,15 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from engines.memo import Memo
+
 REPEATS_FOR_DRAW = 3
 CELL_TEXTS = 1 << 16
 """How many cell and supply texts `position_link` keeps; past that it starts afresh (memory stays bounded)."""
 
 _cell_text: dict[Any, bytes] = {None: b"None"}
 _cell_texts = _cell_text.__getitem__
-_tail_text: dict[tuple[Any, int], bytes] = {}
+_tail_text: Memo[tuple[Any, int], bytes] = Memo(CELL_TEXTS, "(a supply, the seat to move)")
 
 
 def position_link(position: Any) -> bytes:
@@ -41,9 +43,7 @@ def position_link(position: Any) -> bytes:
     key = (supply, to_move)
     tail = _tail_text.get(key)
     if tail is None:
-        if len(_tail_text) > CELL_TEXTS:
-            _tail_text.clear()
-        tail = _tail_text[key] = f"), {supply!r}, {to_move!r})".encode()
+        tail = _tail_text.put(key, f"), {supply!r}, {to_move!r})".encode())
     return b"((" + cells + tail
 
 

@@ -8,7 +8,7 @@ tuple per field keeps copying a board cheap, which is what the random-play budge
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -20,7 +20,7 @@ Board = tuple[Cell | None, ...]
 EMPTY_BOARD: Board = (None,) * SIZE
 
 
-def set_cells(board: Board, changes: dict[int, Cell | None]) -> Board:
+def set_cells(board: Board, changes: Mapping[int, Cell | None]) -> Board:
     """A new board with some fields replaced (states are values: the old board stays as it was)."""
     cells = list(board)
     for field, cell in changes.items():
@@ -241,6 +241,7 @@ def walks(board: Board, occupied: int, origin: int, steps: int, texts: bool = Fa
     if steps < 1:
         return []
     piece = board[origin]
+    assert piece is not None, "a walk starts from a piece"
     if enemies is None:
         if targets is None:
             enemies = enemy_mask(board, piece[-1])

@@ -52,9 +52,9 @@ def echoed(echo: Echo | None, s: TidesState, seat: int, action: Any) -> TidesSta
         return None
     if not _same_public(s, before):
         return None
-    p0, p1 = s[_PRIVATE]
-    b0, b1 = before[_PRIVATE]
-    a0, a1 = after[_PRIVATE]
+    p0, p1 = s.private
+    b0, b1 = before.private
+    a0, a1 = after.private
     if p0 is not HIDDEN:
         if p0 is not b0 and (b0 is HIDDEN or p0 != b0):
             return None
@@ -74,16 +74,16 @@ def echoed_draw(echo: Echo | None, s: TidesState, seat: int, value: Any) -> Tide
     before, last_seat, last_value, after = echo
     if last_seat != seat or not _same_public(s, before):
         return None
-    private = s[_PRIVATE]
+    private = s.private
     if value is HIDDEN:
         drawn = HIDDEN
     else:
         mine = private[seat]
-        known = before[_PRIVATE][seat]
+        known = before.private[seat]
         if (last_value is HIDDEN or value != last_value or mine is HIDDEN or known is HIDDEN
                 or (mine is not known and mine != known)):
             return None
-        drawn = after[_PRIVATE][seat]
+        drawn = after.private[seat]
     return _with_private(after, (drawn, private[1]) if seat == 0 else (private[0], drawn))
 
 

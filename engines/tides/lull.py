@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import HIDDEN
+from engines.core import HIDDEN, Hidden
 from engines.tides import cards as C
 from engines.tides.state import DAMAGE, DRAW0, EXCHANGE, OVER, ROUND_LIMIT, Pile, Private, TidesState, pair
 
@@ -74,8 +74,8 @@ def damage(state: TidesState, seat: int, chosen: Any) -> TidesState:
 
 def new_round(state: TidesState) -> TidesState:
     """Reshuffle (deck = pool minus damage cards, hand = wait), turn both ships, o = 0 (New round)."""
-    piles = []
-    private = []
+    piles: list[Pile] = []
+    private: list[Private | Hidden] = []
     for seat in (0, 1):
         pile = state.piles[seat]
         pool = pile.pool()
@@ -87,5 +87,5 @@ def new_round(state: TidesState) -> TidesState:
         else:
             private.append(Private(C.START_HAND, C.sub(pool, mine.damage), mine.damage))
     return state._replace(phase=DRAW0, round=state.round + 1, turn=1, o=0,
-                   ships=(state.ships[0].turned(), state.ships[1].turned()), piles=tuple(piles),
-                   private=tuple(private), picks=("", ""), queue=(), revealed=("", ""), waiting=())
+                   ships=(state.ships[0].turned(), state.ships[1].turned()), piles=(piles[0], piles[1]),
+                   private=(private[0], private[1]), picks=("", ""), queue=(), revealed=("", ""), waiting=())

@@ -42,8 +42,8 @@ for (_a, _b), _text in MOVE_SAILOR.items():
     PARSE[_text] = ("move sailor", _a, _b)
 for (_a, _s, _b, _t), _text in MOVE_CANNON.items():
     PARSE[_text] = ("move cannon", _a, _s, _b, _t)
-for _key, _text in NAVIGATE.items():
-    PARSE[_text] = ("navigate", _key)
+for _where, _text in NAVIGATE.items():
+    PARSE[_text] = ("navigate", _where)
 for _key, _text in SWING.items():
     PARSE[_text] = ("swing", _key)
 for _key, _text in FIRE.items():

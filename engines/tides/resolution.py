@@ -7,6 +7,7 @@ question the automatic "no option: no effect" step needs without building any te
 
 from __future__ import annotations
 
+from engines.memo import Memo
 from engines.tides import notation as N
 from engines.tides.ship import MAST_ZONE, OUT, ZONES, Ship, bit, opposite
 from engines.tides.state import OVER, TidesState, pair, with_ship
@@ -45,16 +46,14 @@ def options(state: TidesState, seat: int, card: str) -> list[str]:
     return []  # wait
 
 
-_MOVES: dict[Ship, list[str]] = {}
+_MOVES: Memo[Ship, list[str]] = Memo(50_000, "a ship")
 
 
 def _moves(ship: Ship) -> list[str]:
     """Move options depend on the own ship alone, and the same ships recur, so they are memoised."""
     found = _MOVES.get(ship)
     if found is None:
-        if len(_MOVES) > 50_000:
-            _MOVES.clear()
-        found = _MOVES[ship] = _list_moves(ship)
+        found = _MOVES.put(ship, _list_moves(ship))
     return list(found)
 
 

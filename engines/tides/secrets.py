@@ -13,6 +13,7 @@ audit).
 from __future__ import annotations
 
 from engines.core import HIDDEN
+from engines.memo import Memo
 from engines.tides import cards as C
 from engines.tides import notation as N
 from engines.tides.state import Pile, TidesState
@@ -64,7 +65,7 @@ def _giveable(state: TidesState, seat: int) -> tuple[C.Counts, int]:
     return pile.unplaced(), pile.hand_n - 1
 
 
-_EXCHANGES: dict[tuple, list[str]] = {}
+_EXCHANGES: Memo[tuple, list[str]] = Memo(20_000, "(the cards one may give, how many, the exchange pile)")
 
 
 def exchange_options(state: TidesState, seat: int) -> list[str]:
@@ -73,9 +74,7 @@ def exchange_options(state: TidesState, seat: int) -> list[str]:
     key = (hand, most, offered)
     found = _EXCHANGES.get(key)
     if found is None:
-        if len(_EXCHANGES) > 20_000:
-            _EXCHANGES.clear()
-        found = _EXCHANGES[key] = _list_exchanges(hand, most, offered)
+        found = _EXCHANGES.put(key, _list_exchanges(hand, most, offered))
     return list(found)
 
 

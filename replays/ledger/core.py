@@ -135,7 +135,8 @@ class Ledger:
         if status == "open":
             return ("open", next(s for s in range(self.players) if self.chains[s] is None))
         if status == "claimed":
-            return (self.claim.kind, self.claim.blamed)
+            claim = self.need_claim()
+            return (claim.kind, claim.blamed)
         if status == "reveal":
             return ("seed", next(s for s in self._seeding() if s not in self.seeds))
         if status == "cosign":
@@ -178,10 +179,12 @@ class Ledger:
         """A look at a seat's hand: the looker's peek, then the source's show (replays.look)."""
         if self.protocol < 2:
             raise DealUnsupported(chance)
+        looker, source = chance.private_to, chance.source
+        assert looker is not None and source is not None, "a show chance names its looker and its source"
         look = self.look
         if look is None or look.index != self.chance_index:
-            return ("peek", chance.private_to)
-        return ("show", chance.source)
+            return ("peek", looker)
+        return ("show", source)
 
     def show_chance(self) -> Chance:
         """The look the game awaits (for the kinds peek and show)."""
@@ -301,9 +304,9 @@ class Ledger:
             self._halt(frame, dispute)
             raise
         except IllegalAction as exc:  # an engine refusing what the ledger let through: still that seat's frame
-            dispute = Dispute(frame.seq, frame.seat, frame.kind, "", exc.reason, f"the engine refused it: {exc.reason}")
-            self._halt(frame, dispute)
-            raise dispute from None
+            refused = Dispute(frame.seq, frame.seat, frame.kind, "", exc.reason, f"the engine refused it: {exc.reason}")
+            self._halt(frame, refused)
+            raise refused from None
         latest = self.last_deal
         done()
         if latest is not None and self.last_deal == latest and frame.kind != "spoiled" \
@@ -390,7 +393,7 @@ class Ledger:
             return handler.check(self, seat, body, frame_no)
         nxt = self._next()
         if self.status == "claimed":
-            claim = self.claim
+            claim = self.need_claim()
             if seat == claim.blamed and (kind == claim.kind or (claim.kind == "commit" and kind == "act")):
                 return self._answer(claim, seat, kind, body, frame_no)
             if (kind, seat) != self._after_claim():
@@ -480,7 +483,7 @@ class Ledger:
 
     def my_choice(self, rnd: Round, commitment: bytes) -> str | None:
         """Our own committed choice: remembered, or recovered from the seed (after a restart)."""
-        me = self.me
+        me = self.need_me()
         salt = salt_for(me.seed, self.session, rnd.number)
         known = self.my_choices.get(rnd.number)
         if known is not None and choice_commitment(self.session, rnd.number, me.seat, known, salt) == commitment:
@@ -517,6 +520,26 @@ class Ledger:
             raise RuntimeError("this ledger has no seat of its own (a spectator or the audit)")
         return self.me
 
+    # The turn order (`_next`) lets a frame kind through only where what it acts on exists: a seat's chain
+    # after its open frame, a round during a simultaneous step, a claim once one is made. These name that
+    # precondition where a kind relies on it (and give the checker the value, not an Optional).
+
+    def need_chain(self, seat: int) -> Chain:
+        chain = self.chains[seat]
+        if chain is None:
+            raise RuntimeError(f"seat {seat} has no hash chain before its open frame")
+        return chain
+
+    def need_round(self) -> Round:
+        if self.round is None:
+            raise RuntimeError("no simultaneous step is under way")
+        return self.round
+
+    def need_claim(self) -> Claim:
+        if self.claim is None:
+            raise RuntimeError("no claim is under way")
+        return self.claim
+
     # ------------------------------------------------------------------------------ the end
 
     def _resimulate(self, every_frame: bool = False) -> None:
@@ -549,6 +572,7 @@ class Ledger:
                 elif owner is None:
                     value = event.value
                 else:
+                    assert event.chance is not None, "a chance event holds its chance point"
                     mac = private_mac(self.seeds[owner][0], self.session, event.index)
                     value = outcome(event.chance, private_chance_bytes(self.session, event.index, owner, mac,
                                                                        list(event.contributions)))
@@ -559,11 +583,13 @@ class Ledger:
                                   f"the revealed chance outcome {value!r} is refused: {exc.reason}") from None
                 event.full = value
             else:
+                seat = event.seat
+                assert seat is not None, "a play has its seat"
                 action = event.value
                 if event.secret:
-                    action = openings[event.seat][used[event.seat]]
-                    used[event.seat] += 1
-                state = self.play(state, event.seat, action, event.frame_no, " (checked once every secret was "
+                    action = openings[seat][used[seat]]
+                    used[seat] += 1
+                state = self.play(state, seat, action, event.frame_no, " (checked once every secret was "
                                   "revealed)")
                 event.full = action
             if every_frame and (i + 1 == len(self.events) or self.events[i + 1].at != event.at):
@@ -643,14 +669,14 @@ class Ledger:
         While a claim is open we only answer it (when it blames us): the other seats' frames that would
         make it final are the session's to send, when its grace has passed (`build_after_claim`)."""
         if self.must_claim_spoiled():
-            return self._sign("spoiled", KINDS["spoiled"].build(self), key)
+            return self._sign("spoiled", KINDS["spoiled"].make(self), key)
         nxt = self._next()
         if nxt is None or self.me is None or nxt[1] != self.me.seat:
             return None
         kind = KINDS[nxt[0]]
         if not kind.automatic:
             return None
-        return self._sign(nxt[0], kind.build(self), key)
+        return self._sign(nxt[0], kind.make(self), key)
 
     def must_claim_spoiled(self) -> bool:
         """Our latest dealt point is no card (someone cheated): we must say so before anything else."""
@@ -666,10 +692,10 @@ class Ledger:
         kind, seat = self._after_claim()
         if seat != self.me.seat:
             return None
-        claim = self.claim
+        claim = self.need_claim()
         claim.open = False   # build it as it will be checked: with the window closed
         try:
-            body = KINDS[kind].build(self)
+            body = KINDS[kind].make(self)
         finally:
             claim.open = True
         return self._sign(kind, body, key)
@@ -677,22 +703,22 @@ class Ledger:
     # kept for callers that build one kind by name
     def build_open(self, key: SigningKey | None = None) -> Frame:
         self._my_turn("open")
-        return self._sign("open", KINDS["open"].build(self), key)
+        return self._sign("open", KINDS["open"].make(self), key)
 
     def build_share(self, key: SigningKey | None = None) -> Frame:
         self._my_turn("chain")
-        return self._sign("chain", KINDS["chain"].build(self), key)
+        return self._sign("chain", KINDS["chain"].make(self), key)
 
     def build_reveal(self, key: SigningKey | None = None) -> Frame:
         self._my_turn("reveal")
-        return self._sign("reveal", KINDS["reveal"].build(self), key)
+        return self._sign("reveal", KINDS["reveal"].make(self), key)
 
     def build_seed(self, key: SigningKey | None = None) -> Frame:
         self._my_turn("seed")
-        return self._sign("seed", KINDS["seed"].build(self), key)
+        return self._sign("seed", KINDS["seed"].make(self), key)
 
     def build_final(self, key: SigningKey | None = None) -> Frame:
         self._my_turn("final")
-        return self._sign("final", KINDS["final"].build(self), key)
+        return self._sign("final", KINDS["final"].make(self), key)
 
 

@@ -17,6 +17,7 @@ Protocol 2 attachments (only where the action needs them):
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from engines.core import interrupts_step
 from replays import deck as D
@@ -76,7 +77,7 @@ def _releases(led: Ledger, seat: int, action: str, entries: list[tuple], no: int
         need = ", ".join(f"{ep.deck} epoch {ep.epoch}" for ep in live) or "none"
         raise Dispute(no, seat, f"{len(entries)} release(s)", f"one per live deck the seat has a layer on ({need})",
                       "resign release", f"seat {seat}'s {action} does not release exactly its live decks")
-    out = []
+    out: list[tuple[Any, D.Release, Any]] = []
     for raw in entries:
         entry = D.Release.from_wire(raw[1:])
         if isinstance(entry, D.DeckFault):
@@ -115,10 +116,11 @@ def _shown(led: Ledger, seat: int, action: str, attachments: tuple, no: int, loo
         _, deck, epoch, position, point, proof = raw
         ep = led.decks.get((deck, epoch))
         deal = None if ep is None else ep.deals.get(position)
+        card: int | D.DeckFault
         if look is not None:
             card = _seen_card(led, seat, look, ep, deal, point, proof, no)
         else:
-            if deal is None or deal.drawer != seat or deal.shown is not None:
+            if ep is None or deal is None or deal.drawer != seat or deal.shown is not None:
                 raise Dispute(no, seat, f"card {position} of {deck} epoch {epoch}", "a card dealt to the seat and "
                               "not shown before", "reveal proof", f"seat {seat} shows a card that was never dealt "
                               "to it, or was shown already")

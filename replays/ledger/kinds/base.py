@@ -54,6 +54,12 @@ class Ledger(Protocol):
 
     def need_me(self) -> SeatSecrets: ...
 
+    def need_chain(self, seat: int) -> Chain: ...
+
+    def need_round(self) -> Round: ...
+
+    def need_claim(self) -> Claim: ...
+
     def my_chain(self, generation: int, length: int, keep: bool = True) -> list[bytes]: ...
 
     def my_choice(self, rnd: Round, commitment: bytes) -> str | None: ...
@@ -88,6 +94,12 @@ class FrameKind:
     @property
     def automatic(self) -> bool:
         return self.build is not None
+
+    def make(self, ledger: Ledger) -> tuple:
+        """This seat's own body of an automatic kind (`build`); a kind whose body is a decision or a claim has none."""
+        if self.build is None:
+            raise TypeError(f"a {self.name} frame's body is a decision, not built by the ledger")
+        return self.build(ledger)
 
 
 def is_bytes(value: Any, n: int) -> bool:

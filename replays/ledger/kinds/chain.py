@@ -29,7 +29,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
                                 and type(body[1][1]) is int and 1 <= body[1][1] <= MAX_CHAIN)):
         raise bad_body(seat, NAME, no, SHAPE)
     value, renewal = body
-    chain = led.chains[seat]
+    chain = led.need_chain(seat)
     if chain_link(led.session, seat, value) != chain.last:
         raise Dispute(no, seat, short(value), f"a value that hashes to {short(chain.last)}", "hash chain",
                       f"seat {seat} revealed a chain value that does not hash to its previous one (a changed or "
@@ -48,6 +48,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
     event = None
     if complete:
         chance = waiting.chance
+        assert chance is not None, "chain frames are awaited at a chance point only"
         index = led.chance_index
         owner = chance.private_to
         if owner is None:
@@ -66,7 +67,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
             led.chain_history[seat].append((renewal[0], renewal[1]))
         else:
             chain.last, chain.used = value, chain.used + 1
-        if complete:
+        if event is not None:   # (the contributions are complete)
             led.contributions = []
             led.chance_index += 1
             led.events.append(event)
@@ -80,7 +81,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
 def build(led: Ledger) -> tuple:
     """Our next chain value for the chance point under way (with a new chain when it is the last)."""
     me = led.need_me()
-    chain = led.chains[me.seat]
+    chain = led.need_chain(me.seat)
     values = led.my_chain(chain.generation, chain.length)
     renewal = None
     if chain.used + 1 == chain.length:

@@ -17,7 +17,7 @@ SHAPE_V1 = "[commitment (32 bytes)]"
 
 
 def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
-    rnd = led.round
+    rnd = led.need_round()
     if led.protocol == 1:
         if len(body) != 1 or not is_bytes(body[0], 32):
             raise bad_body(seat, NAME, no, SHAPE_V1)
@@ -58,7 +58,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
 def body_for(led: Ledger, action: str) -> tuple:
     """Our commitment to `action` in the round under way (the salt derives from our seed)."""
     me = led.need_me()
-    rnd = led.round
+    rnd = led.need_round()
     salt = salt_for(me.seed, led.session, rnd.number)
     led.my_choices[rnd.number] = action
     commitment = choice_commitment(led.session, rnd.number, me.seat, action, salt)

@@ -17,10 +17,12 @@ SHAPE = "[J (32 bytes), [[deck, epoch, position, value (32 bytes), proof (64 byt
 
 def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
     chance = led.show_chance()
+    source = chance.source
+    assert source is not None, "a show chance names the seat whose cards it shows"
     if len(body) != 2 or not is_bytes(body[0], 32) or type(body[1]) is not tuple:
         raise bad_body(seat, NAME, no, SHAPE)
     public, entries = body
-    cards = undisclosed(led, chance.source)
+    cards = undisclosed(led, source)
     if len(entries) != len(cards):
         raise Dispute(no, seat, f"{len(entries)} peeked card(s)", f"{len(cards)}: every card dealt to seat "
                       f"{chance.source} and not shown since", "look order",
@@ -43,7 +45,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
         peeks.append(value)
 
     def done() -> None:
-        look = Look(led.chance_index, seat, chance.source, public, cards, peeks, no)
+        look = Look(led.chance_index, seat, source, public, cards, peeks, no)
         led.look = look
         led.looks.append(look)
     return led.state, done
@@ -52,9 +54,11 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
 def build(led: Ledger) -> tuple:
     me = led.need_me()
     chance = led.show_chance()
+    source = chance.source
+    assert source is not None, "a show chance names the seat whose cards it shows"
     index = led.chance_index
     entries = []
-    for ep, deal in undisclosed(led, chance.source):
+    for ep, deal in undisclosed(led, source):
         made = L.peek(me.seed, led.session, me.seat, index, ep.deck, ep.epoch, deal.position, deal.last)
         entries.append((ep.deck, ep.epoch, deal.position, made.value, made.proof))
     return (L.look_public(me.seed, led.session, me.seat, index), tuple(entries))

@@ -18,7 +18,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
     if len(body) != 2 or type(body[0]) is not str or not 0 < len(body[0]) <= MAX_ACTION or not is_bytes(body[1], 32):
         raise bad_body(seat, NAME, no, SHAPE)
     action, salt = body
-    rnd = led.round
+    rnd = led.need_round()
     commitment, commit_no = rnd.commits[seat]
     if choice_commitment(led.session, rnd.number, seat, action, salt) != commitment:
         raise Dispute(no, seat, action, f"the choice committed in frame {commit_no}", "choice commitment",
@@ -43,7 +43,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
 
 def build(led: Ledger) -> tuple:
     me = led.need_me()
-    rnd = led.round
+    rnd = led.need_round()
     action = led.my_choices.get(rnd.number) or led.my_choice(rnd, rnd.commits[me.seat][0])
     if action is None:
         raise RuntimeError(f"seat {me.seat} cannot recover its choice of round {rnd.number}")

@@ -24,7 +24,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
     if seed_commitment(led.session, seat, seed) != led.seed_commits[seat]:
         raise Dispute(no, seat, short(seed), "the seed committed in the seat's open frame", "seed commitment",
                       f"seat {seat} revealed a seed that does not match its commitment")
-    chain = led.chains[seat]
+    chain = led.need_chain(seat)
     if not chain_reaches(led.session, seat, secret, chain.last, chain.length - chain.used):
         raise Dispute(no, seat, short(secret), f"the secret of the chain ending in {short(chain.last)}",
                       "hash chain", f"seat {seat}'s revealed chain secret does not lead to its chain values")
@@ -64,7 +64,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
 
 def build(led: Ledger) -> tuple:
     me = led.need_me()
-    chain = led.chains[me.seat]
+    chain = led.need_chain(me.seat)
     secret = led.my_chain(chain.generation, chain.length)[-1]
     openings = []
     for number, _, commitment in led.secret_commits[me.seat]:

@@ -22,7 +22,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
     last = led.last_deal
     ep = led.decks.get((deck, epoch))
     deal = None if ep is None else ep.deals.get(position)
-    if last != ((deck, epoch), position) or deal is None or deal.drawer != seat:
+    if ep is None or last != ((deck, epoch), position) or deal is None or deal.drawer != seat:
         raise Dispute(no, seat, f"spoiled deck {deck!r} epoch {epoch} position {position}",
                       "a claim about the latest deal, by its drawer", "turn order",
                       f"seat {seat} claims a spoiled card it was not just dealt")
@@ -41,7 +41,9 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
 
 def build(led: Ledger) -> tuple:
     me = led.need_me()
-    (deck, epoch), position = led.last_deal
+    last = led.last_deal
+    assert last is not None, "a spoiled claim is about the latest deal (Ledger.must_claim_spoiled)"
+    (deck, epoch), position = last
     ep = led.decks[(deck, epoch)]
     made = D.spoil(me.seed, led.session, me.seat, deck, epoch, position, ep.deals[position].last)
     return (deck, epoch, position, made.value, made.proof)

@@ -6,7 +6,7 @@ whose point is no card sends `spoiled` next."""
 
 from __future__ import annotations
 
-from engines.core import HIDDEN
+from engines.core import HIDDEN, Hidden
 from replays import deck as D
 from replays.ledger.decks import Deal
 from replays.ledger.errors import Dispute
@@ -41,7 +41,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
     card = None
     if complete:
         drawer = deal.drawer
-        applied = HIDDEN
+        applied: int | Hidden = HIDDEN
         if led.me is not None and led.me.seat == drawer:
             table = D.card_table(led.session, ep.deck, ep.epoch, ep.pool)
             drawn = D.draw(led.me.seed, led.session, drawer, ep.deck, ep.epoch, value, table)
@@ -55,7 +55,7 @@ def check(led: Ledger, seat: int, body: tuple, no: int) -> Transition:
         ep.current = deal
         deal.values.append(value)
         deal.strips.append((no, seat))
-        if complete:
+        if event is not None:   # (every stripper has stripped)
             deal.card, deal.event = card, event
             ep.deals[deal.position] = deal
             ep.next += 1

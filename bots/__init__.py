@@ -25,7 +25,7 @@ def for_game(game_id: str) -> dict[str, type]:
     game id for a family of several games). A game without such a module is played by the random bot over
     `legal()` under both names, so that every front end and test can seat a "smart" bot at any game."""
     family = engines.describe(game_id).family
-    if find_spec(f"{__name__}.{family}") is None:
+    if not family or find_spec(f"{__name__}.{family}") is None:
         return {"random": RandomBot, "smart": RandomBot}
     bots = import_module(f"{__name__}.{family}").BOTS
     return dict(bots(game_id) if callable(bots) else bots)

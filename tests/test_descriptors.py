@@ -152,3 +152,13 @@ def test_a_game_with_only_its_engine_gets_every_generic_part(monkeypatch: pytest
     full, quick_mix = run._mix(quick=False), run._mix(quick=True)
     assert list(full)[-1] == bare.id and full[bare.id] == 2 and bare.id not in quick_mix   # quick=0: never there
     assert list(full)[:-1] == list(run.GAMES) and run._expected_frames(bare.id) == 120
+
+
+def test_a_game_put_in_games_by_hand_is_described_with_no_family(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests' and benchmarks' toy games are put in `engines.GAMES` alone: they keep working, generically."""
+    game = Game(type("_HandRace", (_Race,), {"id": "zz-hand-race"})())
+    monkeypatch.setitem(engines.GAMES, game.id, game)
+    d = engines.describe(game.id)
+    assert d.game is game and d.family == "" and d.mix is None and d.capabilities == Capabilities()
+    assert bots.for_game(game.id)["smart"] is RandomBot and isinstance(renderer_for(game.id), TextRenderer)
+    assert words_class(game.id) is Words and game.id not in run._mix(quick=False)

@@ -26,7 +26,7 @@ def _module(game_id: str) -> ModuleType | None:
         family = engines.describe(game_id).family
     except engines.UnknownGame:
         return None
-    if find_spec(f"{__name__}.{family}") is None:
+    if not family or find_spec(f"{__name__}.{family}") is None:
         return None
     module = import_module(f"{__name__}.{family}")
     return module if hasattr(module, "Renderer") else None

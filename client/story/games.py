@@ -20,7 +20,7 @@ def words_class(game_id: str) -> type[Words]:
     except engines.UnknownGame:
         return Words
     name = f"{__package__}.{family}"
-    if find_spec(name) is None:
+    if not family or find_spec(name) is None:
         return Words
     return getattr(import_module(name), "WORDS", Words)
 

@@ -48,13 +48,15 @@ class Capabilities:
 
     `chance`: the kinds of chance point it awaits (`Chance.kind`); `secrets`: the kinds of secret it keeps
     (`SECRET_KINDS`); `simultaneous`: whether it has simultaneous steps (secret or not); `decks`: the names of
-    the shared secret decks its deals draw from. `tests/test_descriptors.py` plays seeded bot games and checks
+    the shared secret decks its deals draw from; `turns`: whether one seat ever plays alone (`Awaiting("move")`:
+    a game of simultaneous steps only has none). `tests/test_descriptors.py` plays seeded bot games and checks
     that everything met is declared, and that everything declared is met."""
 
     chance: frozenset[str] = frozenset()
     secrets: frozenset[str] = frozenset()
     simultaneous: bool = False
     decks: frozenset[str] = frozenset()
+    turns: bool = True
 
     def __post_init__(self) -> None:
         # tuples and lists are accepted for readability at the declaration; the value keeps frozensets

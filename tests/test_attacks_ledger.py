@@ -124,10 +124,12 @@ def _kinds(game_id: str) -> set[str]:
 
 def frame_kinds(caps: Capabilities) -> set[str]:
     """The frame kinds a game's signed matches hold, from its declared capabilities (docs/protocol.md): every
-    match opens, acts, reveals its seeds and co-signs the end; a dice or pick chance is drawn from the seats'
-    chains, a simultaneous step is committed and revealed, a deal from a shared deck is shuffled and stripped,
-    and a look at a hand is a peek and a show."""
-    kinds = {"act", "final", "open", "seed"}
+    match opens, reveals its seeds and co-signs the end; a seat's turn is an act, a dice or pick chance is drawn
+    from the seats' chains, a simultaneous step is committed and revealed, a deal from a shared deck is
+    shuffled and stripped, and a look at a hand is a peek and a show."""
+    kinds = {"final", "open", "seed"}
+    if caps.turns:
+        kinds.add("act")
     if caps.chance & {"dice", "pick"}:
         kinds.add("chain")
     if caps.simultaneous:

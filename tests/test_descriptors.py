@@ -44,11 +44,12 @@ def _met(game: Game, players: int, seed: int, bot: str) -> Capabilities:
     chance: set[str] = set()
     secrets: set[str] = set()
     decks: set[str] = set()
-    simultaneous = False
+    simultaneous = turns = False
 
     def see(state: State) -> None:
-        nonlocal simultaneous
+        nonlocal simultaneous, turns
         waiting = game.awaiting(state)
+        turns = turns or waiting.kind == "move"
         if waiting.kind == "simultaneous":
             simultaneous = True
             if waiting.secret:
@@ -68,7 +69,7 @@ def _met(game: Game, players: int, seed: int, bot: str) -> Capabilities:
     see(game.start(players, options))
     play_match(game, bots.make(game.id, [bot], players), seed, players, options, check_views=False,
                on_step=lambda state, _step: see(state))
-    return Capabilities(frozenset(chance), frozenset(secrets), simultaneous, frozenset(decks))
+    return Capabilities(frozenset(chance), frozenset(secrets), simultaneous, frozenset(decks), turns)
 
 
 @pytest.mark.parametrize("game_id", sorted(engines.GAMES))
@@ -77,13 +78,14 @@ def test_the_capabilities_declared_are_those_the_games_meet(game_id: str) -> Non
     invite untried (tests/test_attacks_ledger.py reads the frame kinds from the declaration), and one declared
     but never met in these games is a wrong declaration or a part the bots never reach."""
     d = engines.describe(game_id)
-    seen = Capabilities()
+    seen = Capabilities(turns=False)
     for players in d.seats:
         for seed in SEEDS:
             for bot in ("random", "smart"):
                 met = _met(d.game, players, seed, bot)
                 seen = Capabilities(seen.chance | met.chance, seen.secrets | met.secrets,
-                                    seen.simultaneous or met.simultaneous, seen.decks | met.decks)
+                                    seen.simultaneous or met.simultaneous, seen.decks | met.decks,
+                                    seen.turns or met.turns)
     assert seen == d.capabilities, f"engines/{d.family}/__init__.py declares {d.capabilities}, the games met {seen}"
 
 

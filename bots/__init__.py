@@ -9,33 +9,25 @@ and `bots.decider.BotDecider` is the one that plays a bot.
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.util import find_spec
 from typing import Any
 
 import engines
+from bots.lib import RandomBot
 
 __all__ = ["for_game", "make"]
 
-# game id -> the bots module of its family; one line per game package
-_MODULES = {
-    "catan": "bots.catan",
-    "catan-ck": "bots.catan_ck",
-    "ebbe-flut": "bots.ebbeflut",
-    "ebbe-flut-solo": "bots.ebbeflut",
-    "loyal-captain": "bots.kidd",
-    "madagaskar": "bots.kidd",
-    "quedah-merchant": "bots.kidd",
-    "ploc": "bots.ploc",
-    "turning-tides": "bots.tides",
-}
-
 
 def for_game(game_id: str) -> dict[str, type]:
-    """The bots of a game by name ("random", "smart", ...); UnknownGame for an unknown id."""
-    engines.get(game_id)
-    module = _MODULES.get(game_id)
-    if module is None:
-        raise LookupError(f"{game_id} has no bots (add its module to bots._MODULES)")
-    bots = import_module(module).BOTS
+    """The bots of a game by name ("random", "smart", ...); UnknownGame for an unknown id.
+
+    They are found by the engine package's name: `bots/<family>.py` with `BOTS` (a table, or a function of the
+    game id for a family of several games). A game without such a module is played by the random bot over
+    `legal()` under both names, so that every front end and test can seat a "smart" bot at any game."""
+    family = engines.describe(game_id).family
+    if not family or find_spec(f"{__name__}.{family}") is None:
+        return {"random": RandomBot, "smart": RandomBot}
+    bots = import_module(f"{__name__}.{family}").BOTS
     return dict(bots(game_id) if callable(bots) else bots)
 
 

@@ -47,8 +47,11 @@ Traceback (most recent call last):
 ...
 engines.contract.IllegalAction: not seat 1's turn (awaiting seat 0)
 
-To add it to netplay, list it in a package's `GAMES` and the package in `engines/__init__.py`, give it
-bots in `bots/`, and a board renderer in `client/games/` (docs/architecture.md has the checklist).
+To add it to netplay, declare it in its own package, `engines/<family>/__init__.py`:
+`DESCRIPTORS = [Descriptor(Game(Nim()))]` (`engines.core.Descriptor`: its capabilities, rules page and share of
+the simulator's mix); `engines` finds the package by itself. Bots in `bots/<family>.py`, a board renderer in
+`client/games/<family>.py` and words in `client/story/<family>.py` are optional: without them the random bot, the
+text renderer and the generic words play and tell it (docs/architecture.md, "How to add a game").
 
 The rules of the contract (docs/engine-contract.md):
 - Pure and deterministic: the state is a value, never mutated (copy what a step changes); integers,

@@ -17,7 +17,7 @@ from support.ledgerkit import CARDS, GAMES, LyingBot, LyingCards, forge, play_ou
 
 import engines
 from bots.lib import RandomBot
-from engines.core import HIDDEN, Game
+from engines.core import HIDDEN, Capabilities, Game
 from engines.tides import secrets as tides_secrets
 from engines.tides.game import TurningTides
 from netplay.deadlines import DECISIONS, Deadlines
@@ -122,25 +122,34 @@ def _kinds(game_id: str) -> set[str]:
     return {f.kind for f in match.ledgers[0].frames}
 
 
-#: the frame kinds each game's signed matches play (which attacks apply to it): known when the tests are
-#: collected, by every worker of a parallel run, without playing a match each time; checked against
-#: played matches by `test_the_frame_kinds_known_are_those_the_games_play`
-GAME_KINDS = {
-    "catan": {"act", "chain", "final", "open", "seed", "shuffle", "strip"},
-    "catan-ck": {"act", "chain", "final", "open", "peek", "seed", "show", "shuffle", "strip"},
-    "ebbe-flut": {"act", "chain", "commit", "final", "open", "reveal", "seed"},
-    "ebbe-flut-solo": {"act", "chain", "final", "open", "seed"},
-    "loyal-captain": {"act", "final", "open", "seed"},
-    "madagaskar": {"act", "final", "open", "seed"},
-    "ploc": {"act", "chain", "final", "open", "seed"},
-    "quedah-merchant": {"act", "chain", "final", "open", "seed"},
-    "turning-tides": {"act", "chain", "commit", "final", "open", "reveal", "seed"},
-}
+def frame_kinds(caps: Capabilities) -> set[str]:
+    """The frame kinds a game's signed matches hold, from its declared capabilities (docs/protocol.md): every
+    match opens, reveals its seeds and co-signs the end; a seat's turn is an act, a dice or pick chance is drawn
+    from the seats' chains, a simultaneous step is committed and revealed, a deal from a shared deck is
+    shuffled and stripped, and a look at a hand is a peek and a show."""
+    kinds = {"final", "open", "seed"}
+    if caps.turns:
+        kinds.add("act")
+    if caps.chance & {"dice", "pick"}:
+        kinds.add("chain")
+    if caps.simultaneous:
+        kinds |= {"commit", "reveal"}
+    if caps.deck:
+        kinds |= {"shuffle", "strip"}
+    if "show" in caps.chance:
+        kinds |= {"peek", "show"}
+    return kinds
+
+
+#: the frame kinds each game's signed matches play (which attacks apply to it), from the games' descriptors:
+#: known when the tests are collected, by every worker of a parallel run, without playing a match each time;
+#: checked against played matches by `test_the_frame_kinds_known_are_those_the_games_play`
+GAME_KINDS = {gid: frame_kinds(d.capabilities) for gid, d in engines.DESCRIPTORS.items()}
 
 
 @pytest.mark.parametrize("game_id", sorted(engines.GAMES))
 def test_the_frame_kinds_known_are_those_the_games_play(game_id: str) -> None:
-    assert GAME_KINDS.get(game_id) == _kinds(game_id), f"update GAME_KINDS[{game_id!r}]"
+    assert GAME_KINDS.get(game_id) == _kinds(game_id), f"the capabilities declared by {game_id!r}'s descriptor"
 
 
 # ------------------------------------------------------------------------------------------ the attacks

@@ -22,12 +22,12 @@ from support.quick import long_only
 import engines
 from client.app import App
 from client.controller import LocalController
-from client.games import _MODULES, has_renderer, renderer_for
+from client.games import has_renderer, renderer_for
 from client.games.text import TextRenderer
 from client.scenes.table import TableScene
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
-RENDERED = sorted(gid for gid in _MODULES if gid in engines.GAMES)
+RENDERED = sorted(gid for gid in engines.GAMES if has_renderer(gid))
 SOLO = {gid for gid in RENDERED if engines.GAMES[gid].players == (1,)}
 # seeds that give games of a moderate length, so the whole file stays within its time budget
 SEEDS = {"ploc": 3, "turning-tides": 2}

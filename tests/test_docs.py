@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import engines
+
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
-FAMILIES = ("turning-tides", "kidd", "ebbe-flut", "ploc", "catan", "catan-ck")
+#: the rules pages, one per family or game, as the games' descriptors name them (engines/descriptor.py)
+FAMILIES = tuple(sorted({d.rules_page for d in engines.DESCRIPTORS.values()}))
 #: what a clone does not have: the working material the project was started from
 OUTSIDE = re.compile(r"\.\./shared|shared/rules|shared/tools|shared/seeds|shared/mental-poker|DESIGN\.md|"
                      r"mental-poker\.md")

@@ -18,7 +18,7 @@ import engines
 from client.app import App
 from client.controller import LocalController
 from client.scenes.lobby import LobbyScene
-from client.scenes.rules import PAGES, RulesScene, rules_path
+from client.scenes.rules import RulesScene, rules_path
 from client.scenes.table import TableScene
 from client.ui import markdown, textfit
 
@@ -31,8 +31,7 @@ def _key(key):
 
 
 def test_every_game_has_a_rules_page_in_the_repository():
-    assert set(PAGES) == set(engines.GAMES)
-    for gid in engines.GAMES:
+    for gid in engines.GAMES:   # found by the descriptor's page, the game's id unless it shares one
         path = rules_path(gid)
         assert path.exists(), path
         blocks = markdown.parse(path.read_text())

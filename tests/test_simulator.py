@@ -197,8 +197,10 @@ def test_peers_killed_at_random_moments_resume_and_every_game_completes() -> Non
     print(f"\n{runs} runs with crashes: {kills} peers killed and resumed, {host_kills} of them the host")
 
 
-def test_the_quick_mix_plays_every_game() -> None:
-    assert set(QUICK_MIX) == set(engines.GAMES)
+def test_the_quick_mix_plays_every_game_its_descriptor_offers() -> None:
+    offered = {g: d.mix.quick for g, d in engines.DESCRIPTORS.items() if d.mix is not None and d.mix.quick > 0}
+    assert offered == QUICK_MIX
+    assert {plan_for(seed, quick=True).game for seed in range(400)} == set(offered)
 
 
 def test_joiners_that_cannot_reach_each_other_play_through_the_relay_and_are_told_so() -> None:

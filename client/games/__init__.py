@@ -7,23 +7,29 @@ from those tokens with `client.actions.ActionBuilder`.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
+from importlib.util import find_spec
+from types import ModuleType
 from typing import Protocol
 
 import pygame
 
-# game id -> module under client.games; a game without an entry gets the text renderer
-_MODULES: dict[str, str] = {
-    "catan": "catan",
-    "catan-ck": "catan_ck",
-    "ebbe-flut": "ebbeflut",
-    "ebbe-flut-solo": "ebbeflut",
-    "loyal-captain": "kidd",
-    "madagaskar": "kidd",
-    "ploc": "ploc",
-    "quedah-merchant": "kidd",
-    "turning-tides": "tides",
-}
+import engines
+
+
+@cache
+def _module(game_id: str) -> ModuleType | None:
+    """The renderer module of a game, found by its engine package's name (`client/games/<family>.py`, which
+    defines `Renderer`); None for an unknown game or one that ships no renderer (it gets the text renderer)."""
+    try:
+        family = engines.describe(game_id).family
+    except engines.UnknownGame:
+        return None
+    if not family or find_spec(f"{__name__}.{family}") is None:
+        return None
+    module = import_module(f"{__name__}.{family}")
+    return module if hasattr(module, "Renderer") else None
 
 
 class Renderer(Protocol):
@@ -41,12 +47,12 @@ class Renderer(Protocol):
 
 
 def renderer_for(game_id: str) -> Renderer:
-    name = _MODULES.get(game_id)
-    if name is None:
+    module = _module(game_id)
+    if module is None:
         from client.games.text import TextRenderer
 
         return TextRenderer()
-    return import_module(f"client.games.{name}").Renderer()
+    return module.Renderer()
 
 
 def seat_style(game_id: str | None, seat: int) -> tuple[tuple[int, int, int], str]:
@@ -55,12 +61,11 @@ def seat_style(game_id: str | None, seat: int) -> tuple[tuple[int, int, int], st
     viewer's seat lines match the pieces."""
     from client.ui import theme
 
-    name = _MODULES.get(game_id or "")
-    module = import_module(f"client.games.{name}") if name else None
+    module = _module(game_id or "")
     colours = getattr(module, "SEAT_COLOURS", theme.SEAT_COLOURS)
     names = getattr(module, "SEAT_NAMES", theme.SEAT_NAMES)
     return colours[seat % len(colours)], names[seat % len(names)]
 
 
 def has_renderer(game_id: str) -> bool:
-    return game_id in _MODULES
+    return _module(game_id) is not None

@@ -13,16 +13,16 @@ import engines
 from client.ui import markdown, textfit, theme
 from client.ui.widgets import Button, draw_text, fit, wrap
 
-# game id -> its rules page (one page for the three Kidd games and for Ebbe & Flut's two)
-PAGES = {"catan": "catan", "catan-ck": "catan-ck", "turning-tides": "turning-tides", "ploc": "ploc",
-         "loyal-captain": "kidd", "quedah-merchant": "kidd", "madagaskar": "kidd",
-         "ebbe-flut": "ebbe-flut", "ebbe-flut-solo": "ebbe-flut"}
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def rules_path(game_id: str, docs: Path = DOCS) -> Path:
-    """The rules page of a game: docs/rules/<page>.md, else the game's notes docs/<page>.md."""
-    page = PAGES.get(game_id, game_id)
+    """The rules page of a game: docs/rules/<page>.md (the descriptor's `rules_page`: its id unless the game
+    shares its family's page, as the three Kidd games do), else the game's notes docs/<page>.md."""
+    try:
+        page = engines.describe(game_id).rules_page
+    except engines.UnknownGame:
+        page = game_id
     found = docs / "rules" / f"{page}.md"
     return found if found.exists() else docs / f"{page}.md"
 

@@ -408,3 +408,5 @@ class CatanWords(Words):
                 tail = "Catan is saved"
         return [Entry(f"{head}; {tail}", None, "alarm")]
 
+
+WORDS = CatanWords   # found by client.story.games.words_for (Cities & Knights' module names it too)

@@ -1,8 +1,12 @@
 """Ebbe & Flut (docs/rules/ebbe-flut.md): the two-player card-pushing game and its solo variant."""
 
-from engines.core import Game
+from engines.core import Capabilities, Descriptor, Game, Mix
 from engines.ebbeflut.game import EbbeFlut, EbbeFlutSolo
 
-GAMES = [Game(EbbeFlut()), Game(EbbeFlutSolo())]
+#: the two-player game's open simultaneous step (both seats place, then both see) is not a secret one
+DESCRIPTORS = [
+    Descriptor(Game(EbbeFlut()), Capabilities(chance=("pick",), simultaneous=True), mix=Mix(2, 1.5, frames=300)),
+    Descriptor(Game(EbbeFlutSolo()), Capabilities(chance=("pick",)), page="ebbe-flut", mix=Mix(1, 0.5)),
+]
 
-__all__ = ["GAMES", "EbbeFlut", "EbbeFlutSolo"]
+__all__ = ["DESCRIPTORS", "EbbeFlut", "EbbeFlutSolo"]

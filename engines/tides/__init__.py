@@ -1,8 +1,11 @@
 """Turning Tides (docs/rules/turning-tides.md): two pirate ships pass each other, zone by zone."""
 
-from engines.core import Game
+from engines.core import Capabilities, Descriptor, Game, Mix
 from engines.tides.game import TurningTides
 
-GAMES = [Game(TurningTides())]
+#: each seat draws its own cards in private, and the orders are picked in a secret simultaneous step
+DESCRIPTORS = [Descriptor(Game(TurningTides()),
+                          Capabilities(chance=("pick",), secrets=("private", "step"), simultaneous=True),
+                          mix=Mix(2, 0.7, frames=400))]
 
-__all__ = ["GAMES", "TurningTides"]
+__all__ = ["DESCRIPTORS", "TurningTides"]

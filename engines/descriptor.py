@@ -59,7 +59,7 @@ class Capabilities:
     turns: bool = True
 
     def __post_init__(self) -> None:
-        # tuples and lists are accepted for readability at the declaration; the value keeps frozensets
+        # any iterable is accepted (a test's toy game); the value keeps frozensets
         object.__setattr__(self, "chance", _known(self.chance, CHANCE_KINDS, "chance kind"))
         object.__setattr__(self, "secrets", _known(self.secrets, SECRET_KINDS, "secret kind"))
         object.__setattr__(self, "decks", frozenset(self.decks))

@@ -6,7 +6,8 @@ from engines.core import Capabilities, Descriptor, Game, Mix
 
 #: a Catan deal costs a shuffle proof: the simulator plays it less than its length alone would say
 DESCRIPTORS = [Descriptor(Game(Catan()),
-                          Capabilities(chance=("dice", "pick", "deal"), secrets=("deal",), decks=("development",)),
+                          Capabilities(chance=frozenset({"dice", "pick", "deal"}), secrets=frozenset({"deal"}),
+                                       decks=frozenset({"development"})),
                           mix=Mix(weight=3, quick=2))]
 
 __all__ = ["DESCRIPTORS", "Catan"]

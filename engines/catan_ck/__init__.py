@@ -5,8 +5,9 @@ from engines.core import Capabilities, Descriptor, Game, Mix
 
 #: the spy's look at a hand is the "show" chance and the "look" secret; three progress decks are dealt from
 DESCRIPTORS = [Descriptor(Game(CatanCK()),
-                          Capabilities(chance=("dice", "pick", "deal", "show"), secrets=("deal", "look"),
-                                       decks=("politics", "science", "trade")),
+                          Capabilities(chance=frozenset({"dice", "pick", "deal", "show"}),
+                                       secrets=frozenset({"deal", "look"}),
+                                       decks=frozenset({"politics", "science", "trade"})),
                           mix=Mix(weight=3, quick=2))]
 
 __all__ = ["DESCRIPTORS", "CatanCK"]

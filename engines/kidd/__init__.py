@@ -12,7 +12,7 @@ from engines.kidd.quedah_merchant import QuedahMerchant
 #: one rules page (docs/rules/kidd.md) for the three; only the Quedah Merchant rolls a die
 DESCRIPTORS = [
     Descriptor(Game(LoyalCaptain()), page="kidd", mix=Mix(4, 6)),
-    Descriptor(Game(QuedahMerchant()), Capabilities(chance=("dice",)), page="kidd", mix=Mix(4, 6)),
+    Descriptor(Game(QuedahMerchant()), Capabilities(chance=frozenset({"dice"})), page="kidd", mix=Mix(4, 6)),
     Descriptor(Game(Madagaskar()), page="kidd", mix=Mix(3, 3, frames=200)),
 ]
 

@@ -24,6 +24,7 @@ from netplay import resume as saved_games
 from netplay import wire
 from netplay.identity import Identity, KnownPeers
 from netplay.protocol.machines import HostMachine
+from netplay.protocol.state import Phase
 from netplay.session import EXIT_DISPUTE, Decider, PeerState, Session, version
 from netplay.transcript import ResumeError, check_seeds, read_own_replay
 from netplay.transport import HostTransport, Incoming
@@ -96,7 +97,7 @@ class HostSession(Session):
             self._run_posted()
             self._tick()
             self._free_seats_changed()
-            urgent = self.outcome is not None or (self.phase == "play" and self.decision_queued())
+            urgent = self.outcome is not None or (self.phase is Phase.PLAY and self.decision_queued())
         waker, transport = self._poll_waker(), self.transport
         if waker is None or transport is None:
             return   # closed meanwhile (from another thread): nothing to poll
@@ -213,7 +214,7 @@ class HostSession(Session):
             claim = self._claim_in(seat)
             if claim is not None:
                 text, deadline = f"if {name} is not back in {claim:.0f} s, you win by forfeit", claim
-            elif self.phase == "play":
+            elif self.phase is Phase.PLAY:
                 text, deadline = (f"{name} has {self.reveal_timeout:g} s to come back once it is its turn; "
                                   "you may play on", None)
             else:

@@ -25,6 +25,7 @@ from netplay import wire
 from netplay.identity import Identity, KeyChanged, KnownPeers
 from netplay.links import Mesh
 from netplay.protocol.machines import JoinMachine
+from netplay.protocol.state import Phase
 from netplay.protocol.waits import FILL_S
 from netplay.resume import SavedSeat
 from netplay.session import Decider, PeerState, Session, version
@@ -226,7 +227,7 @@ class JoinSession(Session):
         else:
             gone = max(0.0, time.monotonic() - machine.host_gone_at) if machine.host_gone_at is not None else 0.0
             claim = self._claim_in(seat) if seat is not None else None
-            if self.phase == "play" and self.transcript is not None and not self.transcript.ledger.closed:
+            if self.phase is Phase.PLAY and self.transcript is not None and not self.transcript.ledger.closed:
                 if claim is not None:
                     out.append(PeerState(seat, name, False, gone, f"if {name} is not back in {claim:.0f} s, you "
                                                                   "claim the win by forfeit", claim))

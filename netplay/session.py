@@ -43,6 +43,7 @@ from netplay.protocol.core import (
     Outcome,
     result_text,
 )
+from netplay.protocol.state import Phase
 from netplay.transport import Waker
 from replays.header import Terms
 from replays.randomness import DealUnsupported
@@ -220,8 +221,8 @@ class Session:
         return self.machine.outcome if self.machine is not None else self._early
 
     @property
-    def phase(self) -> str:
-        return self.machine.phase if self.machine is not None else "lobby"
+    def phase(self) -> Phase:
+        return self.machine.phase if self.machine is not None else Phase.LOBBY
 
     @property
     def game(self) -> Game | None:
@@ -487,7 +488,7 @@ class Session:
         may decide at any moment), else `timeout_ms` (at most a quarter of a second: deadlines)."""
         transcript = self.transcript
         timeout_ms = min(timeout_ms, 250)
-        if (self.phase == "play" and transcript is not None and not transcript.ledger.closed
+        if (self.phase is Phase.PLAY and transcript is not None and not transcript.ledger.closed
                 and not self.blocked()):
             nxt = transcript.ledger.awaited()
             if nxt is not None and transcript.holds(nxt[1]) and nxt[0] not in AUTOMATIC:
@@ -516,9 +517,9 @@ class Session:
             return self.outcome.message
         wait = self.waiting()
         countdown = "" if wait is None else f"waiting for {wait[0]}: {wait[1]:.0f} s left"
-        if self.phase == "lobby":
+        if self.phase is Phase.LOBBY:
             return countdown or "waiting for the other players"
-        if self.phase == "over":
+        if self.phase is Phase.OVER:
             return ("game over; rematch?" if not self.rematch_asked
                     else "waiting for the others to agree to a rematch") + (f"; {countdown}" if countdown else "")
         transcript = self.transcript
@@ -583,7 +584,7 @@ class Session:
     def _claim_in(self, seat: int) -> float | None:
         """Seconds until this peer claims that `seat` withheld the frame awaited now (None: no claim due)."""
         transcript = self.transcript
-        if transcript is None or self.phase != "play" or transcript.ledger.closed or self.deadlines is None:
+        if transcript is None or self.phase is not Phase.PLAY or transcript.ledger.closed or self.deadlines is None:
             return None
         nxt = transcript.ledger.claimable()
         if nxt is None or nxt[1] != seat:
@@ -595,7 +596,7 @@ class Session:
     def game_end(self) -> GameEnd | None:
         """The end of the current game in words (None while it goes on)."""
         transcript = self.transcript
-        rematch_open = self.phase == "over" and self.outcome is None
+        rematch_open = self.phase is Phase.OVER and self.outcome is None
         if transcript is not None:
             ledger = transcript.ledger
             if ledger.status == "complete" and ledger.result is not None:
@@ -632,7 +633,7 @@ class Session:
     def clocks(self) -> list[SeatClock]:
         """Every seat's clock by this peer's clock ([] before the game)."""
         transcript, deadlines = self.transcript, self.deadlines
-        if transcript is None or deadlines is None or self.phase != "play":
+        if transcript is None or deadlines is None or self.phase is not Phase.PLAY:
             return []
         now = time.monotonic()
         ledger = transcript.ledger

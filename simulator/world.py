@@ -33,6 +33,7 @@ from netplay.identity import Identity
 from netplay.protocol import effects as fx
 from netplay.protocol.core import Machine, Outcome
 from netplay.protocol.machines import HostMachine, JoinMachine
+from netplay.protocol.state import Phase
 from netplay.transcript import ResumeError, check_seeds
 from netplay.transport import parse_address
 from replays.codec import decode
@@ -458,7 +459,7 @@ class World:
         peer = self.peers[index]
         if peer.machine is None or peer.outcome is not None or peer.disk.saved is None:
             return
-        if peer.machine.phase != "play" or peer.machine.book is None or not peer.machine.book.frames:
+        if peer.machine.phase is not Phase.PLAY or peer.machine.book is None or not peer.machine.book.frames:
             return
         for other in range(self.players):
             if other != index:

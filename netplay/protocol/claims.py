@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 from netplay.deadlines import DECISIONS
 from netplay.protocol.core import EXIT_FAILED, EXIT_FORFEIT, JOINER_GRACE
+from netplay.protocol.state import Phase
 from replays.frames import Frame
 from replays.ledger import Dispute, Rejected
 
@@ -350,9 +351,9 @@ class Claims:
     def tick(self) -> None:
         m = self.m
         book = m.book
-        if book is None or m.phase != "play" or m.outcome is not None:
+        if book is None or m.phase is not Phase.PLAY or m.outcome is not None:
             return
-        if m.role == "joiner" and not m.started:
+        if m.state.unstarted():
             # no frame is due before the game is on: the host may still be waiting for another seat to start
             # (or let it go and wait for a new player); a joiner timing frames from the header blamed an honest
             # host for an open frame it may not send yet (plan 1007759: one joiner's `start` refused)

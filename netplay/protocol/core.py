@@ -39,6 +39,7 @@ from netplay import wire
 from netplay.deadlines import AUTOMATIC, DECISIONS, Deadlines
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
+from netplay.protocol.state import Event, Phase, SessionState
 from replays.frames import Frame
 from replays.header import Header, Terms
 from replays.ledger import Dispute
@@ -128,7 +129,8 @@ class Machine:
         self.game: Game | None = None
         self.header: Header | None = None
         self.players = 0
-        self.phase = "lobby"            # lobby | play | over | done
+        #: the phase (and a joiner's stage): moved only through `move` (netplay/protocol/state.py)
+        self.state = SessionState(self.role)
         self.outcome: Outcome | None = None
         self.last_game: Outcome | None = None
         self.games_done = 0
@@ -210,10 +212,18 @@ class Machine:
         data = frame.encode() if isinstance(frame, Frame) else frame
         self.outbox.append(fx.Write(data, tuple(records)))
 
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    def move(self, event: Event) -> None:
+        """The one way the phase (and a joiner's stage) changes: netplay/protocol/state.py's tables."""
+        self.state.move(event)
+
     def finish(self, code: int, message: str) -> None:
         if self.outcome is None:
             self.outcome = Outcome(code, message)
-            self.phase = "done"
+            self.move(Event.FINISH)
             log.info("%s session over: %s", self.role, message)
 
     def holds(self, seat: int) -> bool:
@@ -259,7 +269,7 @@ class Machine:
     def work(self) -> None:
         """Build and emit every own frame that is due now (automatic ones, and decisions once made)."""
         book = self.book
-        if book is None or self.phase != "play" or self.closing:
+        if book is None or self.phase is not Phase.PLAY or self.closing:
             return
         for _ in range(BURST):  # a bounded burst; the next tick comes back
             if self.outcome is not None:
@@ -355,7 +365,7 @@ class Machine:
         disputed."""
         book = self.book
         ledger = book.ledger
-        if self.phase != "play":
+        if self.phase is not Phase.PLAY:
             return
         if not self.claims.may_close():
             return   # our contest is on its way
@@ -366,7 +376,7 @@ class Machine:
             text = f"game over: {result_text(ledger.result, self.names)}"
             self.say(text)
             self.last_game = Outcome(EXIT_OK, f"{text}; replay {book.path}")
-            self.phase = "over"
+            self.move(Event.COMPLETE)
             self.rematch_asked = False
             self.rematch.over_since = self.now
             return

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from netplay import wire
 from netplay.protocol.core import BURST, EXIT_DISPUTE, JOINER_GRACE, RESEND_S
+from netplay.protocol.state import Event, Phase
 from replays import codec
 from replays.certs import sign_ack, verify_ack, verify_cert
 from replays.frames import Frame, decode_frame
@@ -70,7 +71,7 @@ class Follower:
     def on_frame(self, key: bytes, data: bytes, cert: bytes) -> None:
         m = self.m
         book = m.book
-        if book is None or m.phase != "play":
+        if book is None or m.phase is not Phase.PLAY:
             log.warning("dropped a frame: no game under way")
             return
         try:
@@ -148,11 +149,11 @@ class Follower:
             return
         m.write(frame, *self._cert_records(frame.seq, frame.hash, cert))
         m.claims.signed_by(frame, checked=True)
-        if not m.started:
+        if m.state.unstarted():
             # the host sequences frames only once every seat started: the game is on, though its `synced`
             # never came (lost with a host killed right after it: full-mix plan 1006288); our `start` goes
             # unanswered no more, and a later reconnection resumes from our last frame
-            m.started = m.synced = True
+            m.move(Event.GAME_ON)
             m.lobby.answered()
         if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
             self.pending = None
@@ -190,7 +191,7 @@ class Follower:
         """Another joiner's signed acknowledgement: it holds frame `seq` under the host's certificate."""
         m = self.m
         book = m.book
-        if book is None or m.players <= 2 or key == m.host_key or m.phase == "lobby":
+        if book is None or m.players <= 2 or key == m.host_key or m.phase is Phase.LOBBY:
             return
         if m.seat_of_peer(key) is None:
             return
@@ -290,7 +291,7 @@ class Follower:
         """Another joiner misses frames we hold: the sequenced ones from `seq` on (at most BURST)."""
         m = self.m
         book = m.book
-        if book is None or key == m.host_key or m.seat_of_peer(key) is None or m.phase == "lobby":
+        if book is None or key == m.host_key or m.seat_of_peer(key) is None or m.phase is Phase.LOBBY:
             return
         if m.now - self.served.get(key, -1e9) < PULL_S:
             return    # one burst per interval: nobody makes us send more than it is sent
@@ -303,7 +304,7 @@ class Follower:
     def tick(self) -> None:
         m = self.m
         book = m.book
-        if book is None or m.phase != "play" or m.outcome is not None:
+        if book is None or m.phase is not Phase.PLAY or m.outcome is not None:
             return
         pending = self.pending
         if pending is not None and m.host_up() and m.now - self.pending_since > m.deadlines.timeout + JOINER_GRACE:

@@ -33,6 +33,7 @@ from netplay.protocol import effects as fx
 from netplay.protocol.addresses import LOBBY_ID_BYTES, check_entry, sign_address, valid
 from netplay.protocol.book import Book
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, RESEND_S, Link
+from netplay.protocol.state import Event, Phase
 from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
 from replays.header import Header, Terms, header_from_value
@@ -93,7 +94,7 @@ class HostLobby:
                     "or user account)")
         if name_problem(name) is not None:
             return f"your name is refused: {name_problem(name)}"
-        if m.phase == "lobby" and m.header is None and m.games_done == 0:
+        if m.phase is Phase.LOBBY and m.header is None and m.games_done == 0:
             if key in m.links or self.free_seats() > 0:
                 return None
             return f"the game is full ({m.players} seats taken)"
@@ -103,7 +104,7 @@ class HostLobby:
 
     def free_seats(self) -> int:
         m = self.m
-        if m.phase != "lobby":
+        if m.phase is not Phase.LOBBY:
             return 0
         return m.players - len(m.host_seats) - len(self.seated())
 
@@ -133,7 +134,7 @@ class HostLobby:
 
     def seat_freed(self) -> None:
         m = self.m
-        if m.header is not None and m.phase == "lobby" and m.games_done == 0:
+        if m.header is not None and m.phase is Phase.LOBBY and m.games_done == 0:
             m.say("a seat came free before the start; waiting for players again")
             m.header = None
 
@@ -154,12 +155,12 @@ class HostLobby:
         if resume_at is not None:
             m.resume.on_resume(link, *resume_at)
             return
-        if m.phase != "lobby" or m.games_done or m.header is not None:
+        if m.phase is not Phase.LOBBY or m.games_done or m.header is not None:
             seat = m.seat_of_key(key)
-            if seat is not None and m.phase == "play":
+            if seat is not None and m.phase is Phase.PLAY:
                 m.refuse(link, "seat", f"a game is in progress and you hold seat {seat}: come back with "
                                        "`netplay join --resume`")
-            elif m.phase == "lobby" and m.header is not None and link.seat is None:
+            elif m.phase is Phase.LOBBY and m.header is not None and link.seat is None:
                 m.refuse(link, "full", "every seat is taken and the game is about to start")
             else:
                 m.refuse(link, "in-progress", "a game is in progress here and every seat is taken")
@@ -174,10 +175,10 @@ class HostLobby:
     def on_ready(self, key: bytes, more: list, mesh_port: int, statement: bytes) -> None:
         m = self.m
         link = m.links.get(key)
-        if link is not None and link.stage == "ready" and m.header is not None and m.phase == "lobby":
+        if link is not None and link.stage == "ready" and m.header is not None and m.phase is Phase.LOBBY:
             self.resend_header(link)     # our header (or the peers) did not reach it: again
             return
-        if link is None or m.phase != "lobby" or link.stage != "offered" or m.header is not None:
+        if link is None or m.phase is not Phase.LOBBY or link.stage != "offered" or m.header is not None:
             log.warning("dropped a ready message from %s: not expected now", key.hex()[:8])
             return
         if not valid(key, m.identity.public_key, self.lobby_id, mesh_port, statement):
@@ -216,20 +217,20 @@ class HostLobby:
             return
         m.say(f"{wire.clip(link.name, 64)} declined: {wire.clip(reason)}")
         link.stage = "declined"
-        if link.seat is not None and m.phase == "lobby" and m.games_done == 0:
+        if link.seat is not None and m.phase is Phase.LOBBY and m.games_done == 0:
             link.seat, link.extra = None, []
             self.seat_freed()
-        elif m.phase == "lobby" and m.games_done:
+        elif m.phase is Phase.LOBBY and m.games_done:
             m.finish(EXIT_OK, f"{wire.clip(link.name, 64)} declined the rematch: {wire.clip(reason)}")
 
     def on_start(self, key: bytes, header_hash: bytes, reached: list) -> None:
         m = self.m
         link = m.links.get(key)
-        if m.phase == "play" and link is not None and link.seat is not None and m.header is not None \
+        if m.phase is Phase.PLAY and link is not None and link.seat is not None and m.header is not None \
                 and header_hash == m.header.hash and m.book is not None and m.book.seq == -1:
             m.send(key, "synced", -1)   # our `synced` did not reach it: again
             return
-        if m.header is None or link is None or link.seat is None or m.phase != "lobby":
+        if m.header is None or link is None or link.seat is None or m.phase is not Phase.LOBBY:
             return
         if header_hash != m.header.hash:
             m.refuse(link, "header", "your copy of the header differs from the host's")
@@ -251,7 +252,7 @@ class HostLobby:
 
     def tick(self) -> None:
         m = self.m
-        if m.phase != "lobby" or m.outcome is not None:
+        if m.phase is not Phase.LOBBY or m.outcome is not None:
             return
         for link in list(m.links.values()):
             if not link.up:
@@ -371,7 +372,7 @@ class JoinLobby:
 
     def hello(self) -> None:
         m = self.m
-        if m.phase == "lobby" and self.offer is not None:
+        if m.phase is Phase.LOBBY and self.offer is not None:
             self.offer = None          # the host forgot us: start the lobby over
         self.hello_at = m.now
         self.say("hello", wire.PROTO, m.version, None, 0)
@@ -395,7 +396,7 @@ class JoinLobby:
         m = self.m
         if key != m.host_key:
             return
-        if m.phase != "lobby" or m.games_done or self.offer is not None:
+        if m.phase is not Phase.LOBBY or m.games_done or self.offer is not None:
             log.warning("dropped an offer from the host: not in the lobby, or offered already")
             return
         if proto != wire.PROTO:
@@ -456,13 +457,13 @@ class JoinLobby:
         m = self.m
         if key != m.host_key:
             return
-        restart = m.phase == "play" and m.book is not None and m.book.seq == -1 and not m.games_done
+        restart = m.phase is Phase.PLAY and m.book is not None and m.book.seq == -1 and not m.games_done
         if m.header is not None and data == m.header.encode():
             return    # a copy of the header we accepted: our `start` is on its way (or is sent again)
-        if (m.phase not in ("lobby", "over") and not restart) or self.offer is None:
+        if (m.phase not in (Phase.LOBBY, Phase.OVER) and not restart) or self.offer is None:
             log.warning("dropped a header from the host: not expected now")
             return
-        if m.phase == "over" and not m.rematch_asked:
+        if m.phase is Phase.OVER and not m.rematch_asked:
             log.warning("dropped a header from the host: we did not ask for a rematch")
             return
         try:
@@ -495,9 +496,7 @@ class JoinLobby:
         m.outbox.append(fx.OpenReplay(header))
         m.outbox.append(fx.SaveSeat(m.saved_seat(seat, secrets[0].seed, extra)))
         m.decider.prepare(m.game)
-        m.phase = "play"
-        m.synced = False            # until the host says the game is on (every seat has started)
-        m.started = False
+        m.move(Event.START)         # in play, unstarted until the host says the game is on (every seat started)
         m.following.reset()
         m.start_lines()
         self.started_at, self.start_sent = m.now, False
@@ -547,7 +546,7 @@ class JoinLobby:
             if seat >= len(seats) or m.book.holds(seat) or peer_key == m.host_key or peer_key == m.identity.public_key:
                 continue
             peers[seat] = (bytes(peer_key), address)
-            if seats[seat][0] == peer_key and self.started_at is not None and not m.games_done and not m.started:
+            if seats[seat][0] == peer_key and self.started_at is not None and not m.games_done and m.state.unstarted():
                 self.judge(check_entry(seat, seats[seat][0], m.host_key, self.lobby_id, address, port, statement).fault,
                            seat)
         self.peers = peers
@@ -572,7 +571,7 @@ class JoinLobby:
             tag, fields = self.last
             m.send(m.host_key, tag, *fields)
             self.last_at, self.resend_s = m.now, min(4.0, self.resend_s * 2)
-        if self.started_at is None or self.start_sent or m.phase != "play" or m.book is None:
+        if self.started_at is None or self.start_sent or m.phase is not Phase.PLAY or m.book is None:
             return
         others = {key for key, _ in self.peers.values()}
         linked = {key for key in others if key in m.links and m.links[key].up}

@@ -20,6 +20,7 @@ from netplay.protocol.lobby import HostLobby, JoinLobby
 from netplay.protocol.rematch import HostRematch, JoinRematch
 from netplay.protocol.resume import HostResume, JoinResume
 from netplay.protocol.sequencing import Sequencer
+from netplay.protocol.state import Event, Phase
 from netplay.protocol.waits import FILL_S, JoinWaits, Wait, host_wait
 from replays import codec
 from replays.crypto import fingerprint, public_bytes
@@ -96,7 +97,7 @@ class HostMachine(Machine):
         secrets += [SeatSecrets(s, identity.seat_key(name), bytes.fromhex(seed)) for s, seed, name in saved.extra]
         machine.book = Book.rebuild(header, frames, certs, secrets, machine.game)
         machine.header = header
-        machine.phase = "play"
+        machine.move(Event.RESUME)
         machine.groups = {int(first): [int(s) for s in rest] for first, rest in saved.groups}
         for first, rest in machine.groups.items():
             key, name = header.seats[first]
@@ -130,9 +131,9 @@ class HostMachine(Machine):
             return
         link.up, link.changed = False, now
         self.say(f"{wire.clip(link.name, 64)} left ({wire.clip(reason)})")
-        if self.phase == "lobby":
+        if self.phase is Phase.LOBBY:
             self.lobby.bye(link)
-        elif self.phase == "over":
+        elif self.phase is Phase.OVER:
             self.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {self.games_message()}")
         elif self.deadlines is not None:
             for seat in link.seats:
@@ -201,7 +202,7 @@ class HostMachine(Machine):
             role="host", groups=[[first, rest] for first, rest in sorted(self.groups.items())])))
         for link in self.links.values():
             link.acked = -1
-        self.phase = "play"
+        self.move(Event.START)
         self.rematch.votes = set()
         self.start_lines()
         self.lobby.write_links()   # once per game: a resumed host does not start the game again
@@ -241,9 +242,9 @@ class HostMachine(Machine):
         if link is None:
             return
         self.say(f"{wire.clip(link.name, 64)} says goodbye: {wire.clip(reason)}")
-        if self.phase == "over":
+        if self.phase is Phase.OVER:
             self.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {self.games_message()}")
-        elif self.phase == "lobby":
+        elif self.phase is Phase.LOBBY:
             self.lobby.bye(link)
         else:
             link.up, link.changed = False, self.now
@@ -289,8 +290,6 @@ class JoinMachine(Machine):
         self.mesh_port = mesh_port
         #: more seats this peer plays, by name: each with its own derived key and decider
         self.also = [(name, identity.seat_key(name), d) for name, d in also]
-        self.synced = True
-        self.started = False             # the host said the game is on (the first `synced`)
         self.host_gone_at: float | None = None
         self.lobby = JoinLobby(self)
         self.following = Follower(self)
@@ -320,9 +319,7 @@ class JoinMachine(Machine):
         self.book = Book.rebuild(header, frames, certs, secrets)
         self.game, self.header, self.players = self.book.game, header, header.players
         self.decider.prepare(self.game)
-        self.phase = "play"
-        self.synced = False
-        self.started = True
+        self.move(Event.RESUME)       # in play, our resume `hello` unanswered until the host's `synced`
         self.lobby.start_sent = True
         # the offer this game was played under, as a rematch's header is checked against it (a joiner resumed
         # without one dropped the rematch's header: simulator seed 1169 of the quick mix, with rematches)
@@ -393,7 +390,7 @@ class JoinMachine(Machine):
         """A host lost for longer than the reveal timeout (plus the joiner's grace) while the game awaits
         another seat's frame: the game stops unfinished, resumable (a host awaited itself is claimed)."""
         book = self.book
-        if self.host_gone_at is None or book is None or self.phase != "play" or self.outcome is not None \
+        if self.host_gone_at is None or book is None or self.phase is not Phase.PLAY or self.outcome is not None \
                 or self.waits.unstarted():     # (a game not begun: its start is waited for, JoinWaits)
             return
         limit = self.deadlines.timeout + JOINER_GRACE
@@ -405,6 +402,16 @@ class JoinMachine(Machine):
 
     def waiting(self) -> Wait | None:
         return self.waits.current()
+
+    @property
+    def started(self) -> bool:
+        """The host said the game is on (its first `synced`, or a frame it sequenced): state.py's stage."""
+        return self.state.started
+
+    @property
+    def synced(self) -> bool:
+        """Nothing of ours awaits the host's answer to a resume `hello`: state.py's stage."""
+        return self.state.synced
 
     def listen(self) -> None:
         """Open our port for the other joiners' direct links (games of three seats or more), once."""
@@ -528,13 +535,13 @@ class JoinMachine(Machine):
     def _on_refused(self, key: bytes, code: str, reason: str) -> None:
         if key != self.host_key:
             return
-        if self.phase == "play" and self.started and self.synced:
+        if self.state.in_step():
             # nothing of ours awaits an answer (a resume hello leaves us unsynced until it is answered): this
             # answers a copy of a hello the host already took, delayed or doubled on the way (lossy-network
             # plan 1005564: a joiner in play quit on it and was then claimed against as gone)
             self.say(f"the host refused a message of ours it had already answered ({wire.clip(code, 16)}): ignored")
             return
-        if self.phase == "play" and self.book is not None and code == "over":
+        if self.phase is Phase.PLAY and self.book is not None and code == "over":
             for seat in self.book.seats:
                 self.outbox.append(fx.ForgetSeat(self.book.header.session, seat))
         self.waits.abandon()     # refused before the game began: no file of it is left
@@ -579,17 +586,17 @@ class JoinMachine(Machine):
         if key != self.host_key:
             return
         reason = wire.clip(reason)
-        if self.phase == "over" and self.last_game is not None:
+        if self.phase is Phase.OVER and self.last_game is not None:
             self.finish(EXIT_OK, f"{self.games_message()} (the host left: {reason})" if self.rematch_asked
                         else self.games_message())
-        elif self.phase == "done":
+        elif self.phase is Phase.DONE:
             return
-        elif self.phase == "play" and self.book is not None and self.book.ledger.closed:
+        elif self.phase is Phase.PLAY and self.book is not None and self.book.ledger.closed:
             self.game_closed()
-        elif self.phase == "play" and self.waits.unstarted():
+        elif self.phase is Phase.PLAY and self.waits.unstarted():
             self.waits.leave(f"the host left before {'the rematch' if self.games_done else 'the game'} started: "
                              f"{reason}")
-        elif self.phase == "play" and self.book is not None:
+        elif self.phase is Phase.PLAY and self.book is not None:
             self.host_gone_at = self.host_gone_at if self.host_gone_at is not None else self.now
             self.stop_unfinished(f"the host left (in its own words, not this peer's: {reason})")
         else:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from netplay import wire
 from netplay.protocol import effects as fx
 from netplay.protocol.core import EXIT_OK
+from netplay.protocol.state import Event, Phase
 
 if TYPE_CHECKING:
     from netplay.protocol.core import Machine  # (machines imports this module)
@@ -29,14 +30,14 @@ class HostRematch:
     def on_vote(self, key: bytes, seats: list) -> None:
         m = self.m
         link = m.links.get(key)
-        if m.phase != "over" or link is None or link.seat is None:
+        if m.phase is not Phase.OVER or link is None or link.seat is None:
             return
         self.votes.update(link.seats)
         m.say(f"{wire.clip(link.name, 64)} (seat {link.seat}) wants a rematch")
 
     def tick(self) -> None:
         m = self.m
-        if m.phase != "over" or m.outcome is not None:
+        if m.phase is not Phase.OVER or m.outcome is not None:
             return
         if m.host_seat_number not in self.votes:
             vote = m.decider.rematch(m.games_done)
@@ -64,7 +65,7 @@ class HostRematch:
         m.old_sessions.add(m.header.session)
         m.outbox.append(fx.CloseReplay())
         m.book = None
-        m.phase = "lobby"
+        m.move(Event.REMATCH)
         self.votes, self.sent = set(), ()
         m.say("rematch: a new game with the same seats and options")
         m.lobby.send_header(seated)
@@ -81,7 +82,7 @@ class JoinRematch:
 
     def tick(self) -> None:
         m = self.m
-        if m.phase != "over" or m.outcome is not None or m.rematch_asked:
+        if m.phase is not Phase.OVER or m.outcome is not None or m.rematch_asked:
             return
         vote = m.decider.rematch(m.games_done)
         if vote is False:

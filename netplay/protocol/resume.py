@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from netplay import wire
 from netplay.protocol.core import Link
+from netplay.protocol.state import Event, Phase
 
 if TYPE_CHECKING:
     from netplay.protocol.core import Machine  # (machines imports this module)
@@ -86,12 +87,12 @@ class JoinResume:
         m = self.m
         self.hello_at = m.now
         book = m.book
-        if book is None or book.ledger.closed or m.phase != "play":
+        if book is None or book.ledger.closed or m.phase is not Phase.PLAY:
             m.lobby.hello()
             return
-        if not m.started:       # the game has not begun: our `start` is sent again until it does
+        if m.state.unstarted():   # the game has not begun: our `start` is sent again until it does
             return
-        m.synced = False
+        m.move(Event.REHELLO)
         at = [book.header.session, book.seq, book.last_hash if book.seq >= 0 else bytes(32)]
         m.send(m.host_key, "hello", wire.PROTO, m.version, at, m.mesh_port)
 
@@ -101,7 +102,7 @@ class JoinResume:
             return
         if not m.synced and last >= 0:
             m.say(f"in step with the host again at frame {m.book.seq}")
-        m.synced = m.started = True
+        m.move(Event.GAME_ON)
         m.lobby.answered()
         pending = m.following.pending
         if pending is not None:
@@ -112,7 +113,7 @@ class JoinResume:
 
     def tick(self) -> None:
         m = self.m
-        if m.synced or not m.started or m.book is None or m.phase != "play" or not m.host_up():
+        if not m.state.resyncing() or m.book is None or not m.host_up():
             return
         if m.now - self.hello_at >= HELLO_EVERY_S:
             self.hello()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from netplay import wire
 from netplay.protocol.core import BURST, RESEND_S
+from netplay.protocol.state import Phase
 from replays import codec
 from replays.certs import sign_cert
 from replays.frames import Frame, decode_frame
@@ -53,7 +54,7 @@ class Sequencer:
         m = self.m
         link = m.links.get(key)
         book = m.book
-        if link is None or link.seat is None or m.phase != "play" or book is None:
+        if link is None or link.seat is None or m.phase is not Phase.PLAY or book is None:
             log.warning("dropped a frame from %s: no game under way for it", key.hex()[:8])
             return
         try:
@@ -162,7 +163,7 @@ class Sequencer:
         m = self.m
         link = m.links.get(key)
         book = m.book
-        if link is None or link.seat is None or book is None or m.phase == "lobby":
+        if link is None or link.seat is None or book is None or m.phase is Phase.LOBBY:
             return
         frames = book.frames
         if not 0 <= seq < len(frames) or frames[seq].hash != frame_hash:
@@ -177,7 +178,7 @@ class Sequencer:
     def on_want(self, key: bytes, seq: int) -> None:
         m = self.m
         link = m.links.get(key)
-        if link is None or link.seat is None or m.book is None or m.phase == "lobby":
+        if link is None or link.seat is None or m.book is None or m.phase is Phase.LOBBY:
             return
         self.serve(link, seq)
 
@@ -185,7 +186,7 @@ class Sequencer:
         """A joiner that has not acknowledged the last frame gets the frames after its last ack again."""
         m = self.m
         book = m.book
-        if book is None or m.phase == "lobby":
+        if book is None or m.phase is Phase.LOBBY:
             return
         last = book.seq
         for link in self.joiners():
@@ -210,7 +211,7 @@ class Sequencer:
         m = self.m
         link = m.links.get(key)
         book = m.book
-        if link is None or link.seat is None or m.phase != "play" or book is None:
+        if link is None or link.seat is None or m.phase is not Phase.PLAY or book is None:
             return
         text = f"{link.name} (seat {link.seat}) reports a dispute: {wire.clip(reason)}"
         try:

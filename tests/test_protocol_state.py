@@ -1,0 +1,126 @@
+"""The session's joint state (netplay/protocol/state.py): the phase and a joiner's stage move only along their
+tables, a move the table lacks raises, the machines go through the tables in a whole session (rematch
+included), and the countdown a person sees reaches 0 at the very tick at which the machine claims (the host's
+was 1 s early: the UI had no grace where the claim has `CLAIM_SKEW`). Driven on the simulator's clock: no wall
+clock anywhere."""
+
+from __future__ import annotations
+
+import pytest
+
+from netplay.protocol.state import (
+    HOST_PHASES,
+    JOIN_PHASES,
+    JOIN_STAGES,
+    BadTransition,
+    Event,
+    Phase,
+    SessionState,
+    Stage,
+)
+from simulator.deciders import SimBot
+from simulator.world import World
+
+
+def test_the_phase_compares_equal_to_the_strings_it_replaced() -> None:
+    """A caller outside netplay/ (the client) still compares the phase against the old strings."""
+    assert [str(p) for p in Phase] == ["lobby", "play", "over", "done"]
+    assert Phase.PLAY == "play" and Phase.OVER in ("play", "over")
+
+
+def test_a_joiners_stage_is_exactly_the_two_flags_it_replaced() -> None:
+    """(started, synced) as the joiner kept them: before any header (False, True), a header taken (False,
+    False), the game on (True, True), a resume hello unanswered (True, False)."""
+    assert {s: (s.started, s.synced) for s in Stage} == {
+        Stage.NEW: (False, True), Stage.UNSTARTED: (False, False),
+        Stage.SYNCED: (True, True), Stage.RESYNCING: (True, False)}
+
+
+@pytest.mark.parametrize("role, event", [("host", Event.COMPLETE), ("host", Event.REMATCH), ("joiner", Event.REMATCH),
+                                         ("joiner", Event.GAME_ON), ("host", Event.GAME_ON)])
+def test_a_move_the_table_lacks_raises_and_moves_nothing(role: str, event: Event) -> None:
+    state = SessionState(role)
+    with pytest.raises(BadTransition):
+        state.move(event)
+    assert (state.phase, state.stage) == (Phase.LOBBY, Stage.NEW)
+
+
+def test_the_host_starts_only_from_the_lobby_and_nothing_moves_after_the_end() -> None:
+    state = SessionState("host")
+    state.move(Event.START)
+    with pytest.raises(BadTransition):
+        state.move(Event.START)
+    state.move(Event.FINISH)
+    for event in Event:
+        with pytest.raises(BadTransition):
+            state.move(event)
+    assert state.phase is Phase.DONE
+
+
+def test_a_joiner_takes_a_header_again_before_the_first_frame_and_after_a_game() -> None:
+    state = SessionState("joiner")
+    state.move(Event.START)
+    assert (state.phase, state.stage, state.unstarted()) == (Phase.PLAY, Stage.UNSTARTED, True)
+    state.move(Event.START)                     # a new header before the first frame (a seat came free)
+    state.move(Event.GAME_ON)
+    assert state.in_step() and not state.unstarted()
+    state.move(Event.REHELLO)                   # the link came back: our hello awaits its answer
+    assert state.resyncing() and not state.in_step()
+    state.move(Event.GAME_ON)
+    state.move(Event.COMPLETE)
+    assert not state.in_step()                  # the game is over: no `refused` is a stale one now
+    state.move(Event.START)                     # the rematch's header
+    assert (state.phase, state.stage) == (Phase.PLAY, Stage.UNSTARTED)
+
+
+def test_every_phase_the_tables_name_is_reachable_from_the_lobby() -> None:
+    for table in (HOST_PHASES, JOIN_PHASES):
+        reached, frontier = {Phase.LOBBY}, [Phase.LOBBY]
+        while frontier:
+            at = frontier.pop()
+            for (src, _), dst in table.items():
+                if src is at and dst not in reached:
+                    reached.add(dst)
+                    frontier.append(dst)
+        assert reached == set(Phase)
+    assert {dst for dst in JOIN_STAGES.values()} == {Stage.UNSTARTED, Stage.SYNCED, Stage.RESYNCING}
+
+
+def test_the_phase_is_moved_only_through_the_room() -> None:
+    world = World(3, "ploc", 2, deciders=lambda n, w: SimBot(w, 3))
+    world.start()
+    with pytest.raises(AttributeError):
+        world.peers[0].machine.phase = Phase.PLAY
+
+
+def _recording(world: World) -> dict[int, list[tuple[Phase, Event, Phase]]]:
+    """Every move of every peer's room, as (phase before, event, phase after)."""
+    moves: dict[int, list[tuple[Phase, Event, Phase]]] = {p.index: [] for p in world.peers}
+    for peer in world.peers:
+        machine = peer.machine
+        if machine is None:
+            continue
+        room, log = machine.state, moves[peer.index]
+        machine.move = lambda event, room=room, log=log: (log.append((room.phase, event, _moved(room, event))))
+    return moves
+
+
+def _moved(room: SessionState, event: Event) -> Phase:
+    room.move(event)
+    return room.phase
+
+
+def test_a_session_of_two_games_moves_through_the_tables() -> None:
+    """Lobby, a game, the rematch vote, a second lobby and game, the end: every peer through its role's table."""
+    world = World(5, "ploc", 2, deciders=lambda n, w: SimBot(w, 5, rematches=1), games=2)
+    world.start()
+    moves = _recording(world)
+    world.run(lambda: all(p.outcome is not None for p in world.peers))
+    assert all(p.outcome is not None and p.outcome.code == 0 for p in world.peers), [p.outcome for p in world.peers]
+    L, P, O, D = Phase.LOBBY, Phase.PLAY, Phase.OVER, Phase.DONE
+    assert moves[0] == [(L, Event.START, P), (P, Event.COMPLETE, O), (O, Event.REMATCH, L), (L, Event.START, P),
+                        (P, Event.COMPLETE, O), (O, Event.FINISH, D)]
+    joiner = [m for m in moves[1] if m[1] is not Event.GAME_ON]
+    assert joiner == [(L, Event.START, P), (P, Event.COMPLETE, O), (O, Event.START, P), (P, Event.COMPLETE, O),
+                      (O, Event.FINISH, D)]
+    assert sum(1 for m in moves[1] if m[1] is Event.GAME_ON) >= 2   # each game is on once the host says so

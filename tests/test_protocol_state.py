@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from netplay import wire
+from netplay.protocol import effects as fx
 from netplay.protocol.state import (
+    HOST_ACCEPTS,
     HOST_PHASES,
+    JOIN_ACCEPTS,
     JOIN_PHASES,
     JOIN_STAGES,
     BadTransition,
@@ -17,6 +21,7 @@ from netplay.protocol.state import (
     Phase,
     SessionState,
     Stage,
+    accepts,
 )
 from simulator.deciders import SimBot
 from simulator.world import World
@@ -91,6 +96,29 @@ def test_the_phase_is_moved_only_through_the_room() -> None:
     world.start()
     with pytest.raises(AttributeError):
         world.peers[0].machine.phase = Phase.PLAY
+
+
+def test_the_tables_of_messages_name_exactly_what_each_role_handles() -> None:
+    world = World(3, "ploc", 2, deciders=lambda n, w: SimBot(w, 3))
+    world.start()
+    host, joiner = (p.machine for p in world.peers)
+    assert set(host.handlers) == set().union(*HOST_ACCEPTS.values())
+    assert set(joiner.handlers) == set().union(*JOIN_ACCEPTS.values())
+    assert HOST_ACCEPTS[Phase.DONE] == {"want", "ack", "hello"} and JOIN_ACCEPTS[Phase.DONE] == {"want", "ack"}
+    # after the end a hello is taken only as a seat's resume
+    assert accepts("host", Phase.DONE, "hello", [wire.PROTO, "v", [b"s", 3, b"h"], 0])
+    assert not accepts("host", Phase.DONE, "hello", [wire.PROTO, "v", None, 0])
+    assert accepts("host", Phase.LOBBY, "hello", [wire.PROTO, "v", None, 0])
+
+
+def test_a_rematch_vote_outside_the_vote_is_dropped_by_the_table_without_a_word() -> None:
+    world = World(3, "ploc", 2, deciders=lambda n, w: SimBot(w, 3))
+    world.start()
+    world.run(lambda: world.peers[0].machine.phase is Phase.PLAY)
+    host, joiner = world.peers[0].machine, world.peers[1]
+    host.drain()
+    host.receive(world.now, joiner.key, wire.pack("rematch", [1]))
+    assert host.rematch.votes == set() and not [e for e in host.drain() if isinstance(e, fx.Say)]
 
 
 def _recording(world: World) -> dict[int, list[tuple[Phase, Event, Phase]]]:

@@ -22,7 +22,8 @@ order; certificates, relay, retransmission), `following` (a joiner: frames are a
 host sequenced them; acknowledgements to every peer, gaps filled from any peer, equivocation named),
 `claims` (deadlines, claims, answers, contests and co-signatures), `resume` (a peer that comes back),
 `rematch`. Messages reach them through explicit dispatch tables (`Machine.handlers`, one per role)
-beside `netplay.wire`'s shapes; only decoding may drop a message as malformed, and every handler is
+beside `netplay.wire`'s shapes, once the role's table of what each phase takes (netplay/protocol/state.py)
+let them through; only decoding may drop a message as malformed, and every handler is
 total on well-formed input (the fuzz tests and the simulator's mutating adversary hold it to that).
 Protocol: docs/protocol.md, section "Session".
 """
@@ -39,7 +40,7 @@ from netplay import wire
 from netplay.deadlines import AUTOMATIC, DECISIONS, Deadlines
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
-from netplay.protocol.state import Event, Phase, SessionState
+from netplay.protocol.state import Event, Phase, SessionState, accepts
 from replays.frames import Frame
 from replays.header import Header, Terms
 from replays.ledger import Dispute
@@ -56,7 +57,6 @@ EXIT_CONTESTED = 5   # a timeout claim was contested: nobody can be proven at fa
 JOINER_GRACE = 5.0   # a joiner claims this much later than the host would, so an honest host's claim comes first
 RESEND_S = 1.0       # an unanswered message is sent again after this (then twice as long, up to 4 s)
 BURST = 64           # frames sent at once to a peer that misses some
-LINGER_TAGS = frozenset({"want", "ack"})   # what a peer still takes after its end, for the others' sake
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,17 +167,14 @@ class Machine:
         except wire.Malformed as exc:
             log.warning("%s: dropped a message from %s: %s", self.role, key.hex()[:8], exc.reason)
             return
-        # after the end: what a lingering peer takes for the others' sake, and a seat's resume (a peer killed
-        # during the last frames comes back for them)
-        resume = tag == "hello" and fields[2] is not None     # (`hello`'s third field: where the seat resumes)
-        if self.outcome is not None and tag not in LINGER_TAGS and not resume:
+        # which messages this phase takes, after the end included (what a lingering peer takes for the others'
+        # sake, and a seat's resume): netplay/protocol/state.py's table for this role
+        if not accepts(self.role, self.phase, tag, fields):
+            if tag not in self.handlers and self.phase is not Phase.DONE:
+                log.warning("%s: dropped a %s message from %s: %ss do not take it", self.role, tag, key.hex()[:8],
+                            self.role)
             return
-        handler = self.handlers.get(tag)
-        if handler is None:
-            log.warning("%s: dropped a %s message from %s: %ss do not take it", self.role, tag, key.hex()[:8],
-                        self.role)
-            return
-        handler(key, *fields)
+        self.handlers[tag](key, *fields)
 
     def tick(self, now: float) -> None:
         raise NotImplementedError

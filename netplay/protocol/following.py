@@ -191,7 +191,7 @@ class Follower:
         """Another joiner's signed acknowledgement: it holds frame `seq` under the host's certificate."""
         m = self.m
         book = m.book
-        if book is None or m.players <= 2 or key == m.host_key or m.phase is Phase.LOBBY:
+        if book is None or m.players <= 2 or key == m.host_key:   # (a game's, never the lobby's: state.py)
             return
         if m.seat_of_peer(key) is None:
             return
@@ -291,7 +291,7 @@ class Follower:
         """Another joiner misses frames we hold: the sequenced ones from `seq` on (at most BURST)."""
         m = self.m
         book = m.book
-        if book is None or key == m.host_key or m.seat_of_peer(key) is None or m.phase is Phase.LOBBY:
+        if book is None or key == m.host_key or m.seat_of_peer(key) is None:
             return
         if m.now - self.served.get(key, -1e9) < PULL_S:
             return    # one burst per interval: nobody makes us send more than it is sent

@@ -30,7 +30,7 @@ class HostRematch:
     def on_vote(self, key: bytes, seats: list) -> None:
         m = self.m
         link = m.links.get(key)
-        if m.phase is not Phase.OVER or link is None or link.seat is None:
+        if link is None or link.seat is None:     # (only the rematch vote takes a vote: state.HOST_ACCEPTS)
             return
         self.votes.update(link.seats)
         m.say(f"{wire.clip(link.name, 64)} (seat {link.seat}) wants a rematch")

@@ -163,7 +163,7 @@ class Sequencer:
         m = self.m
         link = m.links.get(key)
         book = m.book
-        if link is None or link.seat is None or book is None or m.phase is Phase.LOBBY:
+        if link is None or link.seat is None or book is None:    # (no game, no ack: state.HOST_ACCEPTS)
             return
         frames = book.frames
         if not 0 <= seq < len(frames) or frames[seq].hash != frame_hash:
@@ -178,7 +178,7 @@ class Sequencer:
     def on_want(self, key: bytes, seq: int) -> None:
         m = self.m
         link = m.links.get(key)
-        if link is None or link.seat is None or m.book is None or m.phase is Phase.LOBBY:
+        if link is None or link.seat is None or m.book is None:
             return
         self.serve(link, seq)
 
@@ -211,7 +211,7 @@ class Sequencer:
         m = self.m
         link = m.links.get(key)
         book = m.book
-        if link is None or link.seat is None or m.phase is not Phase.PLAY or book is None:
+        if link is None or link.seat is None or book is None:    # (in play only: state.HOST_ACCEPTS)
             return
         text = f"{link.name} (seat {link.seat}) reports a dispute: {wire.clip(reason)}"
         try:

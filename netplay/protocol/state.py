@@ -115,9 +115,13 @@ JOIN_ACCEPTS: dict[Phase, frozenset[str]] = {
 }
 
 
-def accepts(role: str, phase: Phase, tag: str) -> bool:
-    """Whether a peer of `role` takes a message tagged `tag` in `phase` (its dispatch asks before the handler)."""
-    return tag in (HOST_ACCEPTS if role == "host" else JOIN_ACCEPTS)[phase]
+def accepts(role: str, phase: Phase, tag: str, fields: list) -> bool:
+    """Whether a peer of `role` takes a message tagged `tag` (with its decoded `fields`) in `phase`: its dispatch
+    asks before the handler, and drops a message refused here without a word, as the handlers did. After the
+    end a `hello` is taken only as a seat's resume (its third field says where the seat resumes)."""
+    if tag not in (HOST_ACCEPTS if role == "host" else JOIN_ACCEPTS)[phase]:
+        return False
+    return phase is not Phase.DONE or tag != "hello" or fields[2] is not None
 
 
 class BadTransition(RuntimeError):

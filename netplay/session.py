@@ -31,6 +31,7 @@ from netplay.deadlines import AUTOMATIC, DECISIONS
 from netplay.gameclock import GAME_CLOCK, UNTIMED, Choice, default_clock
 from netplay.identity import Identity
 from netplay.protocol import effects as fx
+from netplay.protocol.clocks import SeatClock, seat_clocks
 from netplay.protocol.core import (
     EXIT_CONTESTED,
     EXIT_DISPUTE,
@@ -150,19 +151,6 @@ class GameEnd:
     result: Result | None = None
     blamed: int | None = None
     rematch_open: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SeatClock:
-    """One seat's time as this peer's clock counts it, for a table: `left_s`, what is left of its move
-    clock (None: the game has no move clock); `running`, whether its decision is awaited now (the clock
-    runs); `limit_s`, what is left of the limit on the decision awaited now (None: no such limit, or not
-    this seat's decision). Figures are this peer's: another peer's clock may differ by the network delay."""
-
-    seat: int
-    left_s: float | None
-    running: bool
-    limit_s: float | None = None
 
 
 # the frame a timeout claim names, as a player would say it
@@ -582,16 +570,9 @@ class Session:
         return "the other player" if seat is None else f"seat {seat}"
 
     def _claim_in(self, seat: int) -> float | None:
-        """Seconds until this peer claims that `seat` withheld the frame awaited now (None: no claim due)."""
-        transcript = self.transcript
-        if transcript is None or self.phase is not Phase.PLAY or transcript.ledger.closed or self.deadlines is None:
-            return None
-        nxt = transcript.ledger.claimable()
-        if nxt is None or nxt[1] != seat:
-            return None
-        remaining = self.deadlines.remaining(nxt[0], nxt[1], time.monotonic())
-        grace = 0.0 if self.role == "host" else JOINER_GRACE
-        return None if remaining is None else max(0.0, remaining + grace)
+        """Seconds until this peer claims that `seat` withheld the frame awaited now (None: no claim due): the
+        machine's own answer at this clock's time, so the countdown ends when the claim is made."""
+        return self.machine.claim_in(seat, time.monotonic()) if self.machine is not None else None
 
     def game_end(self) -> GameEnd | None:
         """The end of the current game in words (None while it goes on)."""
@@ -632,20 +613,7 @@ class Session:
 
     def clocks(self) -> list[SeatClock]:
         """Every seat's clock by this peer's clock ([] before the game)."""
-        transcript, deadlines = self.transcript, self.deadlines
-        if transcript is None or deadlines is None or self.phase is not Phase.PLAY:
-            return []
-        now = time.monotonic()
-        ledger = transcript.ledger
-        nxt = None if ledger.closed else ledger.awaited()
-        out = []
-        for seat in range(ledger.players):
-            running = nxt is not None and nxt[1] == seat and nxt[0] in DECISIONS
-            left = deadlines.allowance(seat, now)
-            limit = deadlines.decision_left(seat, now) if running else None
-            out.append(SeatClock(seat, None if left is None else max(0.0, left), running,
-                                 None if limit is None else max(0.0, limit)))
-        return out
+        return [] if self.machine is None else seat_clocks(self.machine, time.monotonic())
 
     def terms_text(self) -> str:
         """The agreed terms in words (the proposed ones before the header)."""

@@ -23,6 +23,7 @@ from netplay.protocol.state import (
     Stage,
     accepts,
 )
+from replays.header import Terms
 from simulator.deciders import SimBot
 from simulator.world import World
 
@@ -152,3 +153,39 @@ def test_a_session_of_two_games_moves_through_the_tables() -> None:
     assert joiner == [(L, Event.START, P), (P, Event.COMPLETE, O), (O, Event.START, P), (P, Event.COMPLETE, O),
                       (O, Event.FINISH, D)]
     assert sum(1 for m in moves[1] if m[1] is Event.GAME_ON) >= 2   # each game is on once the host says so
+
+
+class _Silent(SimBot):
+    """Never decides: its seat's decision runs into its limit, and the other peer claims it."""
+
+    def decide(self, game, state, seat, legal):
+        return None
+
+
+@pytest.mark.parametrize("silent", [1, 0], ids=["the host claims a joiner", "a joiner claims the host"])
+def test_the_countdown_reaches_zero_at_the_tick_that_claims(silent: int) -> None:
+    """Every tick of the claiming peer: the countdown it shows, asked at that tick's time before the tick, is 0
+    exactly when that tick makes the claim, and above 0 at every tick before it (the host's countdown used to
+    reach 0 a whole `CLAIM_SKEW` before its claim: "if X is not back in 0 s" for a second)."""
+    terms = Terms.agreed(10_000, None, 4_000, 500, 5_000, 0)
+    world = World(7, "ploc", 2, terms=terms,
+                  deciders=lambda n, w: _Silent(w, 7) if n == silent else SimBot(w, 7))
+    world.start()
+    claimer = world.peers[1 - silent].machine
+    seen: list[tuple[float, float | None, bool]] = []
+    tick = claimer.tick
+
+    def watched(now: float) -> None:
+        countdown = claimer.claim_in(silent, now)
+        before = len(claimer.log)
+        tick(now)
+        seen.append((now, countdown, any("claiming the timeout" in line for line in claimer.log[before:])))
+    claimer.tick = watched
+    world.max_time = 120.0
+    world.run(lambda: any(claimed for _, _, claimed in seen))
+    claims = [n for n, (_, _, claimed) in enumerate(seen) if claimed]
+    assert claims, "no claim was made"
+    first = claims[0]
+    assert seen[first][1] == 0.0
+    counted = [countdown for _, countdown, _ in seen[:first] if countdown is not None]
+    assert counted and all(c > 0 for c in counted), [(round(t, 2), c) for t, c, _ in seen[first - 8:first + 1]]

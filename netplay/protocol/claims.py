@@ -387,8 +387,7 @@ class Claims:
             return
         kind, seat = nxt
         remaining = deadlines.remaining(kind, seat, m.now)
-        grace = CLAIM_SKEW if m.role == "host" else JOINER_GRACE
-        if remaining is None or remaining + grace > 0:
+        if remaining is None or remaining + self.grace() > 0:
             return
         answer = self._answer_seen(kind, seat)
         if answer is not None:    # its author sent it: the host does not sequence it
@@ -397,6 +396,26 @@ class Claims:
                 self.stall_since = m.now
             return
         self.claim(kind, seat, m.now - deadlines.since)
+
+    def grace(self) -> float:
+        """How long after a frame's due time by our clock this peer claims it: the host `CLAIM_SKEW` late (so a
+        co-signer whose clock started the frame a network delay later finds it due), a joiner `JOINER_GRACE`
+        late (so an honest host's claim comes first)."""
+        return CLAIM_SKEW if self.m.role == "host" else JOINER_GRACE
+
+    def claim_in(self, seat: int, now: float) -> float | None:
+        """Seconds until this peer's tick claims that `seat` withheld the frame awaited now (None: no claim is
+        due against it): the very test `tick` makes, `remaining + grace() <= 0`, read at `now` without moving
+        anything, so a countdown shown from it reaches 0 at the tick that claims."""
+        m = self.m
+        book = m.book
+        if book is None or m.phase is not Phase.PLAY or book.ledger.closed or m.deadlines is None:
+            return None
+        nxt = book.ledger.claimable()
+        if nxt is None or nxt[1] != seat:
+            return None
+        remaining = m.deadlines.remaining(nxt[0], nxt[1], now)
+        return None if remaining is None else max(0.0, remaining + self.grace())
 
     def _window_unclosed(self) -> None:
         """An open claim that neither its blamed seat answers nor the seat whose frame makes it final closes

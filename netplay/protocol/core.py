@@ -223,6 +223,13 @@ class Machine:
             self.move(Event.FINISH)
             log.info("%s session over: %s", self.role, message)
 
+    # ------------------------------------------------------------------------------ queries at a time (for a UI)
+
+    def claim_in(self, seat: int, now: float) -> float | None:
+        """Seconds from `now` until this peer claims that `seat` withheld the frame awaited (None: none is due);
+        0 from the tick that claims on (netplay/protocol/claims.py)."""
+        return self.claims.claim_in(seat, now)
+
     def holds(self, seat: int) -> bool:
         return self.book is not None and self.book.holds(seat)
 

@@ -393,10 +393,21 @@ class JoinMachine(Machine):
         if self.host_gone_at is None or book is None or self.phase is not Phase.PLAY or self.outcome is not None \
                 or self.waits.unstarted():     # (a game not begun: its start is waited for, JoinWaits)
             return
-        limit = self.deadlines.timeout + JOINER_GRACE
+        limit = self.host_gone_limit()
         nxt = None if book.ledger.closed else book.ledger.awaited()
         if self.now - self.host_gone_at > limit and (nxt is None or nxt[1] not in self.host_seats()):
             self.stop_unfinished(f"lost the host for more than {limit:g} s")
+
+    def host_gone_limit(self) -> float:
+        """How long the host may stay lost before a game that awaits another seat stops unfinished."""
+        return self.deadlines.timeout + JOINER_GRACE
+
+    def host_lost_in(self, now: float, fallback: float) -> float:
+        """Seconds from `now` until a lost host stops the game unfinished (the whole limit while this machine
+        has not been told the link is down); `fallback` is the limit before the game's terms are known."""
+        limit = self.host_gone_limit() if self.deadlines is not None else fallback
+        gone = max(0.0, now - self.host_gone_at) if self.host_gone_at is not None else 0.0
+        return max(0.0, limit - gone)
 
     # ------------------------------------------------------------------------------ the interface
 

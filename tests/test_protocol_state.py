@@ -189,3 +189,63 @@ def test_the_countdown_reaches_zero_at_the_tick_that_claims(silent: int) -> None
     assert seen[first][1] == 0.0
     counted = [countdown for _, countdown, _ in seen[:first] if countdown is not None]
     assert counted and all(c > 0 for c in counted), [(round(t, 2), c) for t, c, _ in seen[first - 8:first + 1]]
+
+
+# ---------------------------------------------------------------------------------- the end-of-session wait
+
+def _finished_host(seed: int, drop_last_acks: bool = False) -> World:
+    """A two-seat game played to its end (no rematch); with `drop_last_acks`, the joiner's acknowledgements
+    never reach the host once the host's copy of the game is closed."""
+    world = World(seed, "ploc", 2, deciders=lambda n, w: SimBot(w, seed))
+    world.start()
+    if drop_last_acks:
+        def tap(sender, target, data):
+            host = world.peers[0].machine
+            closed = host is not None and host.book is not None and host.book.ledger.closed
+            return None if sender.index == 1 and closed and wire.unpack(data)[0] == "ack" else data
+        world.wiretaps.append(tap)
+    world.run(lambda: 0 in world.closed)
+    return world
+
+
+def test_the_simulated_host_lingers_for_an_unconfirmed_last_frame_then_says_goodbye() -> None:
+    """The wait `netplay host` sits out at the close, run by the simulator: with the last acknowledgement
+    lost, the host stays ACK_WAIT_S (polled every LINGER_POLL_S) and then closes; with it, as soon as it came
+    (the host's game ends with its own last frame, the joiner's acknowledgement is a network delay behind)."""
+    from netplay.protocol.machines import ACK_WAIT_S
+    from simulator.world import LINGER_POLL_S
+
+    for drop, low, high in ((True, ACK_WAIT_S, ACK_WAIT_S + 2 * LINGER_POLL_S), (False, 0.0, 2 * LINGER_POLL_S)):
+        world = _finished_host(11, drop_last_acks=drop)
+        assert world.peers[0].outcome is not None and world.peers[0].outcome.code == 0, world.peers[0].outcome
+        ended = next(t for t, kind, args in world.history if kind == "ended" and args[0] == 0)
+        closed = next(t for t, kind, args in world.history if kind == "closed")
+        assert low <= closed - ended < high, (drop, closed - ended)
+        world.run(lambda w=world: not any(0 in pair for pair in w.links))
+        assert not any(0 in pair for pair in world.links)       # its ports are closed: nobody reaches it
+        assert not world.connect(1, 0)
+
+
+def test_the_wait_is_the_machines_at_a_time_a_seat_gone_at_the_end_is_waited_for_up_to_the_away_limit() -> None:
+    """`close_requested(t)` plans the wait and `lingers(t)` answers it without a clock: a seat gone during the
+    last frames of a game that is over may come back for them for the away limit; a dispute waits for nobody."""
+    from netplay.protocol.core import EXIT_DISPUTE, Outcome
+    from netplay.protocol.machines import ACK_WAIT_S
+
+    world = _finished_host(13)
+    host = world.peers[0].machine
+    link = next(link for link in host.links.values() if link.seat is not None)
+    t = world.now + 1.0
+    link.acked, link.up, link.changed = host.book.seq - 1, False, t     # lost during the last frame
+    host.close_requested(t)
+    away = host.deadlines.timeout
+    assert any("to come back for the last frames" in line for line in host.log[-2:])
+    assert host.lingers(t + ACK_WAIT_S + 1.0) and host.lingers(t + away - 0.01)
+    assert not host.lingers(t + away)
+    link.acked = host.book.seq                                          # it came back and confirmed
+    assert not host.lingers(t + 1.0)
+    link.acked = host.book.seq - 1
+    host.outcome = Outcome(EXIT_DISPUTE, "a dispute")                   # a disputed frame is never acknowledged
+    host.close_requested(t)
+    assert not host.lingers(t)
+    assert wire.unpack(host.goodbye()) == ("bye", ["a dispute"])

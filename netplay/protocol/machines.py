@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import engines
@@ -14,7 +15,7 @@ from netplay import wire
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
 from netplay.protocol.claims import Claims
-from netplay.protocol.core import EXIT_FAILED, EXIT_OK, JOINER_GRACE, Decider, Link, Machine
+from netplay.protocol.core import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, JOINER_GRACE, Decider, Link, Machine
 from netplay.protocol.following import Follower
 from netplay.protocol.lobby import HostLobby, JoinLobby
 from netplay.protocol.rematch import HostRematch, JoinRematch
@@ -30,10 +31,22 @@ from replays.ledger import Dispute, Rejected, SeatSecrets
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["HostMachine", "JoinMachine", "MESH_TAGS"]
+__all__ = ["ACK_WAIT_S", "HostMachine", "JoinMachine", "Linger", "MESH_TAGS"]
 
 #: what one joiner takes from another (directly, or relayed by the host)
 MESH_TAGS = frozenset({"frame", "ack", "want", "dispute"})
+ACK_WAIT_S = 3.0      # at the end, how long the host waits for every joiner to confirm the last frame
+
+
+@dataclass(frozen=True, slots=True)
+class Linger:
+    """The host's wait at the close: until when for the last acknowledgements, and (the game over) until when
+    for a seat gone during the last frames that may come back for them."""
+
+    until: float
+    away_until: float
+    for_returns: bool
+    bye: bytes            # what the joiners are told at the end of it (why, as it stood at the close)
 
 
 class HostMachine(Machine):
@@ -65,6 +78,8 @@ class HostMachine(Machine):
             self.also[extra] = (name, identity.seat_key(name), extra_decider)
         self.deciders = {seat: decider, **{s: d for s, (_, _, d) in self.also.items()}}
         self.old_sessions: set[bytes] = set()
+        #: the end-of-session wait, once the shell closes (`close_requested`)
+        self.linger: Linger | None = None
         #: a joiner's first seat -> its other seats (kept in the host's saved game, for a resume)
         self.groups: dict[int, list[int]] = {}
         self.lobby = HostLobby(self)
@@ -255,18 +270,64 @@ class HostMachine(Machine):
     def lingering(self) -> bool:
         return self.book is not None and self.unacked()
 
-    def unacked(self) -> bool:
+    # ------------------------------------------------------------------------------ the end of the session
+
+    def close_requested(self, now: float) -> None:
+        """The shell closes the session (its game ended, or a person closed it): no more own frames, and the
+        wait for the last acknowledgements is planned here, so every shell (netplay/host.py, the simulator)
+        runs the same one: `lingers(now)` says when it is over, `goodbye()` is then what every joiner is told."""
+        self.now = now
+        self.closing = True
+        # the end of the transcript should reach everyone (a disputed frame is never acknowledged)
+        wait = ACK_WAIT_S if self.outcome is None or self.outcome.code != EXIT_DISPUTE else 0.0
+        # a seat gone during the last frames may come back for them: waited for only once the game is over (a
+        # host closed mid-game, a person's Ctrl-C, does not sit out the away limit for a seat that left), and
+        # at most the away limit in all, however often a seat comes and goes without confirming
+        ended = self.book is not None and self.book.ledger.closed
+        away = self.deadlines.timeout if self.deadlines is not None else 0.0
+        self.linger = Linger(now + wait, now + away, bool(wait) and ended, self._goodbye())
+        if self.linger.for_returns:
+            self.tick(now)
+            for link in self.awaiting_return():   # killed during the last frames: it may come back
+                self.say(f"waiting up to {self.deadlines.timeout:g} s for {wire.clip(link.name, 64)} (seat "
+                         f"{link.seat}) to come back for the last frames")
+
+    def lingers(self, now: float) -> bool:
+        """After `close_requested`: whether the shell still waits (polling, feeding what comes, ticking) before
+        it says goodbye: a joiner lacks the last frame, and the wait for it, or for a seat that may come back
+        for it, has not run out at `now`."""
+        plan = self.linger
+        if plan is None or self.book is None or not self.unacked(now):
+            return False
+        return now < plan.until or (plan.for_returns and bool(self.awaiting_return(now)) and now < plan.away_until)
+
+    def goodbye(self) -> bytes:
+        """The `bye` every joiner is told once the wait is over: why the host closed, as it stood at the close."""
+        return self.linger.bye if self.linger is not None else self._goodbye()
+
+    def _goodbye(self) -> bytes:
+        if self.outcome is None:
+            reason = "the host closed the session"
+        elif self.outcome.code == EXIT_OK:
+            reason = "no more games"
+        else:
+            reason = self.outcome.message
+        return wire.pack("bye", wire.clip(reason))
+
+    def unacked(self, now: float | None = None) -> bool:
         """Whether a joiner has not confirmed the last frame yet (the shell waits for it at the end): one that
         is connected, or one gone for less than the away limit, which may come back to fetch it (resume)."""
-        return any(link.up or self.may_return(link) for link in self._lacking_last())
+        return any(link.up or self.may_return(link, now) for link in self._lacking_last())
 
-    def may_return(self, link: Link) -> bool:
-        """A seat gone (killed, cut off) for less than the away limit: it may still come back."""
-        return not link.up and self.deadlines is not None and self.now - link.changed < self.deadlines.timeout
+    def may_return(self, link: Link, now: float | None = None) -> bool:
+        """A seat gone (killed, cut off) for less than the away limit (at `now`, else the last input's time): it
+        may still come back."""
+        now = self.now if now is None else now
+        return not link.up and self.deadlines is not None and now - link.changed < self.deadlines.timeout
 
-    def awaiting_return(self) -> list[Link]:
+    def awaiting_return(self, now: float | None = None) -> list[Link]:
         """The seats gone at the end that lack its last frames and may still come back for them."""
-        return [link for link in self._lacking_last() if self.may_return(link)]
+        return [link for link in self._lacking_last() if self.may_return(link, now)]
 
     def _lacking_last(self) -> list[Link]:
         """The joiners' links that have not confirmed the last frame."""

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from engines.core import Game, Result, State
 from netplay import paths, resume, wire
@@ -138,14 +138,17 @@ class PeerState:
     deadline_s: float | None = None
 
 
+EndKind = Literal["result", "forfeit", "contested", "abandoned", "dispute"]
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnd:
     """How the current game ended, for an end screen: `kind` is "result" (the engine's co-signed
-    result), "forfeit" (a timeout claim: `blamed` withheld a frame), "abandoned" (the session stopped
-    before the game ended: a peer left or was lost; the game stays unfinished), or "dispute".
-    `reason` is in words; never a draw unless the engine's result is one."""
+    result), "forfeit" (a timeout claim: `blamed` withheld a frame), "contested" (a claim and its contest:
+    nobody at fault), "abandoned" (the session stopped before the game ended: a peer left or was lost; the
+    game stays unfinished), or "dispute". `reason` is in words; never a draw unless the engine's result is one."""
 
-    kind: str
+    kind: EndKind
     winners: tuple[int, ...]
     reason: str
     result: Result | None = None

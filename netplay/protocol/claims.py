@@ -327,7 +327,7 @@ class Claims:
         if frame.hash in self.forwarded or m.role == "host":
             return
         self.forwarded.add(frame.hash)
-        m.pass_on(frame)
+        m.send_frame(frame)
 
     # ------------------------------------------------------------------------------ our own frames in flight
 

@@ -40,7 +40,7 @@ from netplay import wire
 from netplay.deadlines import AUTOMATIC, DECISIONS, Deadlines
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
-from netplay.protocol.state import Event, Phase, SessionState, accepts
+from netplay.protocol.state import Event, LinkStage, Phase, SessionState, accepts
 from replays.frames import Frame
 from replays.header import Header, Terms
 from replays.ledger import Dispute
@@ -89,7 +89,7 @@ class Link:
     changed: float = 0.0          # when it came up or went down
     address: str = ""             # where the peer connected from (host side), for the other joiners
     # the host's lobby
-    stage: str = "new"            # new, offered, ready, declined
+    stage: LinkStage = LinkStage.NEW
     stage_at: float = 0.0         # when it entered its stage (the lobby lets go of a peer that lingers)
     seat: int | None = None
     extra: list[tuple[int, bytes, str]] = field(default_factory=list)   # (seat, key, name) of its other seats

@@ -33,7 +33,7 @@ from netplay.protocol import effects as fx
 from netplay.protocol.addresses import LOBBY_ID_BYTES, check_entry, sign_address, valid
 from netplay.protocol.book import Book
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, RESEND_S, Link
-from netplay.protocol.state import Event, Phase
+from netplay.protocol.state import Event, LinkStage, Phase
 from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
 from replays.header import Header, Terms, header_from_value
@@ -117,7 +117,7 @@ class HostLobby:
 
     def linked(self, link: Link) -> None:
         m = self.m
-        link.stage, link.stage_at = "new", m.now
+        link.stage, link.stage_at = LinkStage.NEW, m.now
         waiting = sorted((x for x in m.links.values() if x.seat is None and x.key != link.key and x.up),
                          key=lambda x: x.stage_at)
         while len(waiting) >= MAX_WAITING:
@@ -165,7 +165,7 @@ class HostLobby:
             else:
                 m.refuse(link, "in-progress", "a game is in progress here and every seat is taken")
             return
-        link.stage, link.stage_at = "offered", m.now
+        link.stage, link.stage_at = LinkStage.OFFERED, m.now
         game = m.game
         if not self.lobby_id:
             self.lobby_id = m.entropy(LOBBY_ID_BYTES)
@@ -175,10 +175,10 @@ class HostLobby:
     def on_ready(self, key: bytes, more: list, mesh_port: int, statement: bytes) -> None:
         m = self.m
         link = m.links.get(key)
-        if link is not None and link.stage == "ready" and m.header is not None and m.phase is Phase.LOBBY:
+        if link is not None and link.stage is LinkStage.READY and m.header is not None and m.phase is Phase.LOBBY:
             self.resend_header(link)     # our header (or the peers) did not reach it: again
             return
-        if link is None or m.phase is not Phase.LOBBY or link.stage != "offered" or m.header is not None:
+        if link is None or m.phase is not Phase.LOBBY or link.stage is not LinkStage.OFFERED or m.header is not None:
             log.warning("dropped a ready message from %s: not expected now", key.hex()[:8])
             return
         if not valid(key, m.identity.public_key, self.lobby_id, mesh_port, statement):
@@ -204,7 +204,7 @@ class HostLobby:
         if key in keys or any(k in keys or k == key for _, k in wants) or len({k for _, k in wants}) < len(wants):
             m.refuse(link, "key", "every seat needs a key of its own: one of yours is already at this table")
             return
-        link.stage, link.stage_at, link.seat, link.mesh_port = "ready", m.now, free[0], mesh_port
+        link.stage, link.stage_at, link.seat, link.mesh_port = LinkStage.READY, m.now, free[0], mesh_port
         link.extra = [(s, k, n) for s, (n, k) in zip(free[1:], wants, strict=False)]
         self.statements[key] = (mesh_port, bytes(statement))
         taken_now = ", ".join(str(s) for s in link.seats)
@@ -216,7 +216,7 @@ class HostLobby:
         if link is None:
             return
         m.say(f"{wire.clip(link.name, 64)} declined: {wire.clip(reason)}")
-        link.stage = "declined"
+        link.stage = LinkStage.DECLINED
         if link.seat is not None and m.phase is Phase.LOBBY and m.games_done == 0:
             link.seat, link.extra = None, []
             self.seat_freed()
@@ -267,11 +267,11 @@ class HostLobby:
                                       f"nobody is blamed. {m.games_message()}")
                     return
                 continue
-            if link.stage == "new" and m.now - link.stage_at > HELLO_S:
+            if link.stage is LinkStage.NEW and m.now - link.stage_at > HELLO_S:
                 self.let_go(link, f"no hello within {HELLO_S:g} s")
-            elif link.stage == "offered" and m.header is None and m.now - link.stage_at > READY_S:
+            elif link.stage is LinkStage.OFFERED and m.header is None and m.now - link.stage_at > READY_S:
                 self.let_go(link, f"no answer to the offer within {READY_S:g} s")
-            elif link.stage == "ready" and m.header is not None and not link.started \
+            elif link.stage is LinkStage.READY and m.header is not None and not link.started \
                     and m.now - self.header_at > START_S:
                 self.let_go(link, f"the header was not accepted within {START_S:g} s")
         seated = self.seated()

@@ -21,7 +21,7 @@ from netplay.protocol.lobby import HostLobby, JoinLobby
 from netplay.protocol.rematch import HostRematch, JoinRematch
 from netplay.protocol.resume import HostResume, JoinResume
 from netplay.protocol.sequencing import Sequencer
-from netplay.protocol.state import Event, Phase
+from netplay.protocol.state import Event, LinkStage, Phase
 from netplay.protocol.waits import FILL_S, JoinWaits, Wait, host_wait
 from replays import codec
 from replays.crypto import fingerprint, public_bytes
@@ -116,7 +116,7 @@ class HostMachine(Machine):
         machine.groups = {int(first): [int(s) for s in rest] for first, rest in saved.groups}
         for first, rest in machine.groups.items():
             key, name = header.seats[first]
-            machine.links[key] = Link(key, name, up=False, stage="ready", seat=first,
+            machine.links[key] = Link(key, name, up=False, stage=LinkStage.READY, seat=first,
                                       extra=[(s, header.seats[s][0], header.seats[s][1]) for s in rest])
         machine.start_lines()
         machine.say(f"resuming after frame {machine.book.seq}: waiting for the others to come back")
@@ -399,7 +399,7 @@ class JoinMachine(Machine):
         link.up, link.changed = True, now
         if key == self.host_key:
             if self.host_gone_at is not None and self.deadlines is not None:
-                for seat in self.host_seats():
+                for seat in self.host_seats:
                     self.deadlines.back(seat)
             self.host_gone_at = None
             self.resume.hello()
@@ -416,7 +416,7 @@ class JoinMachine(Machine):
         if key == self.host_key:
             self.host_gone_at = now
             if self.deadlines is not None:
-                for seat in self.host_seats():
+                for seat in self.host_seats:
                     self.deadlines.left(seat, now)
         elif self.deadlines is not None:
             for seat in self.seats_of_peer(key):
@@ -456,7 +456,7 @@ class JoinMachine(Machine):
             return
         limit = self.host_gone_limit()
         nxt = None if book.ledger.closed else book.ledger.awaited()
-        if self.now - self.host_gone_at > limit and (nxt is None or nxt[1] not in self.host_seats()):
+        if self.now - self.host_gone_at > limit and (nxt is None or nxt[1] not in self.host_seats):
             self.stop_unfinished(f"lost the host for more than {limit:g} s")
 
     def host_gone_limit(self) -> float:
@@ -502,13 +502,13 @@ class JoinMachine(Machine):
         link = self.links.get(self.host_key)
         return link is not None and link.up
 
+    @property
     def host_seats(self) -> list[int]:
-        """The seats the host's peer plays: the header's host seat and every seat no joiner we know holds."""
+        """The seats the host's peer plays: the header's host seat and every seat no joiner we know holds (a
+        property, as the host's own `HostMachine.host_seats`)."""
         if self.header is None:
             return []
         joiners = set(self.lobby.peers) | set(self.book.seats if self.book is not None else ())
-        if self.players <= 2 or not self.lobby.peers:
-            return [s for s in range(self.players) if s not in joiners]
         return [s for s in range(self.players) if s not in joiners]
 
     def seat_of_peer(self, key: bytes) -> int | None:
@@ -541,7 +541,7 @@ class JoinMachine(Machine):
     def peer_of(self, seat: int) -> bytes | None:
         if seat in self.lobby.peers:
             return self.lobby.peers[seat][0]
-        return self.host_key if seat in self.host_seats() else None
+        return self.host_key if seat in self.host_seats else None
 
     def other_joiners(self) -> list[bytes]:
         """The other joiners' keys: from the host's `peers`, and every seat key of the header that is neither
@@ -570,10 +570,8 @@ class JoinMachine(Machine):
     def holding(self, seq: int) -> bool:
         return self.following.hold_seq == seq
 
-    def pass_on(self, frame: Frame) -> None:
-        self.send(self.host_key, "frame", frame.encode(), b"")
-
     def send_frame(self, frame: Frame) -> None:
+        """A frame to the host: our own, or another seat's that its author sent us (claims.forward)."""
         self.send(self.host_key, "frame", frame.encode(), b"")
 
     def accept_alone(self, frame: Frame) -> None:
@@ -595,7 +593,7 @@ class JoinMachine(Machine):
             self.finish(EXIT_FAILED, f"our own contest was refused by our ledger: {exc}")
             return
         self.say("the host did not pass our contest on: recorded it in our own replay")
-        self.send(self.host_key, "frame", frame.encode(), b"")
+        self.send_frame(frame)
         self.game_closed()
 
     def saved_seat(self, seat: int, seed: bytes, extra: list) -> Any:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from netplay import wire
 from netplay.protocol.core import Link
-from netplay.protocol.state import Event, Phase
+from netplay.protocol.state import Event, LinkStage, Phase
 
 if TYPE_CHECKING:
     from netplay.protocol.core import Machine  # (machines imports this module)
@@ -59,7 +59,7 @@ class HostResume:
         if link.seat != seat:   # a connection the host does not remember: its seats are in its saved groups
             link.seat = seat
             link.extra = [(s, book.header.seats[s][0], book.header.seats[s][1]) for s in m.groups.get(seat, ())]
-        link.up, link.stage = True, "ready"
+        link.up, link.stage = True, LinkStage.READY
         link.acked = max(link.acked, seq)
         if m.deadlines is not None:
             for held in link.seats:

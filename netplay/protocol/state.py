@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["Phase", "Stage", "Event", "BadTransition", "SessionState", "HOST_PHASES", "JOIN_PHASES",
+__all__ = ["Phase", "Stage", "LinkStage", "Event", "BadTransition", "SessionState", "HOST_PHASES", "JOIN_PHASES",
            "JOIN_STAGES", "HOST_ACCEPTS", "JOIN_ACCEPTS", "accepts"]
 
 
@@ -45,6 +45,16 @@ class Stage(enum.Enum):
     @property
     def synced(self) -> bool:
         return self in (Stage.NEW, Stage.SYNCED)
+
+
+class LinkStage(enum.Enum):
+    """Where the host's lobby has a joiner's link (`Link.stage`): connected, offered the game, seated (ready),
+    or it declined. The lobby lets go of a link that stays too long in one (netplay/protocol/lobby.py)."""
+
+    NEW = "new"
+    OFFERED = "offered"
+    READY = "ready"
+    DECLINED = "declined"
 
 
 class Event(enum.Enum):

@@ -6,6 +6,8 @@ clock anywhere."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from netplay import wire
@@ -249,3 +251,50 @@ def test_the_wait_is_the_machines_at_a_time_a_seat_gone_at_the_end_is_waited_for
     host.close_requested(t)
     assert not host.lingers(t)
     assert wire.unpack(host.goodbye()) == ("bye", ["a dispute"])
+
+
+# ---------------------------------------------------------------------------------- what a feature may use
+
+def _members(protocol: type) -> set[str]:
+    names: set[str] = set()
+    for klass in protocol.__mro__:
+        if klass is object or klass.__name__ in ("Protocol", "Generic"):
+            continue
+        names |= set(getattr(klass, "__annotations__", {}))
+        names |= {n for n in vars(klass) if not n.startswith("_")}
+    return names
+
+
+def _used(module: Any, cls: type) -> set[str]:
+    """The names of the machine a feature class reads, writes or calls (`m.X`, `self.m.X` in its source)."""
+    import ast
+    import inspect
+    import re
+
+    source = inspect.getsource(module)
+    node = next(n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == cls.__name__)
+    return set(re.findall(r"\b(?:m|self\.m)\.([a-z_]+)", ast.get_source_segment(source, node)))
+
+
+def _features() -> list[tuple[Any, type, type, str]]:
+    from netplay.protocol import following, rematch, resume, sequencing
+    return [(rematch, rematch.HostRematch, rematch.RematchHost, "host"),
+            (rematch, rematch.JoinRematch, rematch.RematchJoiner, "joiner"),
+            (resume, resume.HostResume, resume.ResumeHost, "host"),
+            (resume, resume.JoinResume, resume.ResumeJoiner, "joiner"),
+            (sequencing, sequencing.Sequencer, sequencing.SequencerHost, "host"),
+            (following, following.Follower, following.FollowerJoiner, "joiner")]
+
+
+@pytest.mark.parametrize("module, cls, protocol, role", _features(), ids=lambda v: getattr(v, "__name__", str(v)))
+def test_a_feature_uses_of_the_machine_only_what_its_protocol_names_and_the_machine_has_it(module, cls, protocol,
+                                                                                        role) -> None:
+    used = _used(module, cls)
+    assert used, "the feature reads nothing of the machine: the source scan is broken"
+    beyond = sorted(used - _members(protocol))
+    assert not beyond, f"{cls.__name__} uses {beyond}, which {protocol.__name__} does not name"
+    world = World(3, "ploc", 2, deciders=lambda n, w: SimBot(w, 3))
+    world.start()
+    machine = world.peers[0 if role == "host" else 1].machine
+    missing = [name for name in _members(protocol) if not hasattr(machine, name)]
+    assert not missing and isinstance(machine, protocol), missing

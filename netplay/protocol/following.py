@@ -18,7 +18,7 @@ host cannot decide alone what it sees.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from netplay import wire
 from netplay.protocol.core import BURST, EXIT_DISPUTE, JOINER_GRACE, RESEND_S
@@ -29,19 +29,60 @@ from replays.frames import Frame, decode_frame
 from replays.ledger import Dispute, Rejected
 from replays.reader import Cert
 
-if TYPE_CHECKING:
-    from netplay.protocol.core import Machine  # (machines imports this module)
+if TYPE_CHECKING:   # (machines imports this module)
+    from netplay.deadlines import Deadlines
+    from netplay.protocol.book import Book
+    from netplay.protocol.claims import Claims
+    from netplay.protocol.lobby import JoinLobby
+    from netplay.protocol.state import SessionState
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["Follower"]
+__all__ = ["Follower", "FollowerJoiner"]
 
 MAX_AHEAD = 256      # sequenced frames (and other joiners' acknowledgements) kept beyond the next one
 PULL_S = 0.5         # a gap is asked for after this long (a frame may just be on its way)
 
 
+@runtime_checkable
+class FollowerJoiner(Protocol):
+    """What of a joiner's machine its following of the host's sequence reads and calls (tests/
+    test_protocol_state.py holds the module to it)."""
+
+    book: Book | None
+    claims: Claims
+    deadlines: Deadlines | None
+    host_key: bytes
+    identity: Any
+    lobby: JoinLobby
+    now: float
+    outcome: Any
+    players: int
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def state(self) -> SessionState: ...
+    @property
+    def host_seat(self) -> int | None: ...
+    def applied(self, frame: Frame, own: bool) -> None: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def host_up(self) -> bool: ...
+    def move(self, event: Event) -> None: ...
+    def other_joiners(self) -> list[bytes]: ...
+    def report_dispute(self, dispute: Dispute | None) -> None: ...
+    def route(self, to: bytes, data: bytes) -> None: ...
+    def say(self, line: str) -> None: ...
+    def seat_of_peer(self, key: bytes) -> int | None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+    def send_raw(self, to: bytes, data: bytes) -> None: ...
+    def stop_unfinished(self, why: str) -> None: ...
+    def strip_first(self, frame: Frame) -> None: ...
+    def write(self, frame: Frame | bytes | None, *records: tuple) -> None: ...
+
+
 class Follower:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: FollowerJoiner):
         self.m = machine
         self.reset()
 

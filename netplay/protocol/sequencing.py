@@ -14,7 +14,8 @@ signed by their authors).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from netplay import wire
 from netplay.protocol.core import BURST, RESEND_S
@@ -24,16 +25,43 @@ from replays.certs import sign_cert
 from replays.frames import Frame, decode_frame
 from replays.ledger import Dispute, Rejected
 
-if TYPE_CHECKING:
-    from netplay.protocol.core import Link, Machine  # (machines imports this module)
+if TYPE_CHECKING:   # (machines imports this module)
+    from netplay.protocol.book import Book
+    from netplay.protocol.claims import Claims
+    from netplay.protocol.core import Link
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["Sequencer"]
+__all__ = ["Sequencer", "SequencerHost"]
+
+
+@runtime_checkable
+class SequencerHost(Protocol):
+    """What of the host's machine its sequencing reads and calls (tests/test_protocol_state.py holds the
+    module to it)."""
+
+    book: Book | None
+    claims: Claims
+    identity: Any
+    links: dict[bytes, Link]
+    now: float
+    on_ack: Callable[[int, int], None] | None
+    players: int
+
+    @property
+    def phase(self) -> Phase: ...
+    def applied(self, frame: Frame, own: bool) -> None: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def report_dispute(self, dispute: Dispute | None) -> None: ...
+    def say(self, line: str) -> None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+    def send_raw(self, to: bytes, data: bytes) -> None: ...
+    def strip_first(self, frame: Frame) -> None: ...
+    def write(self, frame: Frame | bytes | None, *records: tuple) -> None: ...
 
 
 class Sequencer:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: SequencerHost):
         self.m = machine
 
     # ------------------------------------------------------------------------------ frames

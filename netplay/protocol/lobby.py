@@ -25,7 +25,8 @@ named by the joiners; each joiner opens a direct link to every joiner of a highe
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import engines
 from netplay import wire
@@ -41,12 +42,17 @@ from replays.ledger import SeatSecrets
 from replays.reader import links_record
 from replays.safetext import check_name
 
-if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine as a Machine)
-    from netplay.protocol.core import Machine
+if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine through a protocol)
+    from engines.core import Game
+    from netplay.protocol.core import Decider
+    from netplay.protocol.following import Follower
+    from netplay.protocol.resume import HostResume
+    from netplay.protocol.state import SessionState
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["HostLobby", "JoinLobby", "seat_proof", "name_problem", "rematch_start_s", "HELLO_S", "READY_S", "START_S",
+__all__ = ["HostLobby", "JoinLobby", "LobbyHost", "LobbyJoiner",
+           "seat_proof", "name_problem", "rematch_start_s", "HELLO_S", "READY_S", "START_S",
            "MESH_S"]
 
 HELLO_S = 5.0        # a connection that says nothing for this long is let go
@@ -77,8 +83,85 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+
+@runtime_checkable
+class LobbyHost(Protocol):
+    """What of the host's machine its lobby reads and calls (tests/test_protocol_state.py holds the module
+    to it)."""
+
+    also: dict[int, tuple[str, Any, Decider]]
+    book: Book | None
+    entropy: Callable[[int], bytes]
+    game: Game
+    games_done: int
+    header: Header | None
+    host_seat_number: int
+    identity: Any
+    links: dict[bytes, Link]
+    now: float
+    options: dict[str, Any]
+    outbox: list
+    outcome: Any
+    players: int
+    resume: HostResume
+    terms: Terms
+    version: str
+    wall_clock: Callable[[], int]
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def host_seats(self) -> list[int]: ...
+    def extra_keys(self) -> list[bytes]: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def games_message(self) -> str: ...
+    def refuse(self, link: Link, code: str, reason: str) -> None: ...
+    def say(self, line: str) -> None: ...
+    def seat_of_key(self, key: bytes) -> int | None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+    def send_raw(self, to: bytes, data: bytes) -> None: ...
+    def start_game(self) -> None: ...
+
+
+@runtime_checkable
+class LobbyJoiner(Protocol):
+    """What of a joiner's machine its lobby reads and calls: its phase and stage move only through `move`."""
+
+    also: list[tuple[str, Any, Decider]]
+    book: Book | None
+    decider: Decider
+    deciders: dict[int, Decider]
+    entropy: Callable[[int], bytes]
+    following: Follower
+    game: Game | None
+    games_done: int
+    header: Header | None
+    host_key: bytes
+    identity: Any
+    links: dict[bytes, Link]
+    mesh_port: int
+    now: float
+    outbox: list
+    players: int
+    rematch_asked: bool
+    version: str
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def state(self) -> SessionState: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def host_up(self) -> bool: ...
+    def listen(self) -> None: ...
+    def move(self, event: Event) -> None: ...
+    def saved_seat(self, seat: int, seed: bytes, extra: list) -> Any: ...
+    def say(self, line: str) -> None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+    def start_lines(self) -> None: ...
+
+
 class HostLobby:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: LobbyHost):
         self.m = machine
         self.header_at = 0.0
         self.lobby_id = b""                            # sent in every `offer`; joiners sign their address for it
@@ -355,7 +438,7 @@ class HostLobby:
 
 
 class JoinLobby:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: LobbyJoiner):
         self.m = machine
         self.offer: tuple | None = None
         self.offered_terms: Terms | None = None

@@ -24,14 +24,13 @@ from netplay import resume as saved_games
 from netplay import wire
 from netplay.identity import Identity, KnownPeers
 from netplay.protocol.machines import HostMachine
-from netplay.session import EXIT_DISPUTE, Decider, PeerState, Session, version
+from netplay.protocol.state import Phase
+from netplay.session import Decider, PeerState, Session, version
 from netplay.transcript import ResumeError, check_seeds, read_own_replay
 from netplay.transport import HostTransport, Incoming
 from replays.ledger import Dispute, Rejected, SeatSecrets
 
 log = logging.getLogger("netplay.session")
-
-ACK_WAIT_S = 3.0      # at the end, how long the host waits for every joiner to confirm the last frame
 
 
 class HostSession(Session):
@@ -96,7 +95,7 @@ class HostSession(Session):
             self._run_posted()
             self._tick()
             self._free_seats_changed()
-            urgent = self.outcome is not None or (self.phase == "play" and self.decision_queued())
+            urgent = self.outcome is not None or (self.phase is Phase.PLAY and self.decision_queued())
         waker, transport = self._poll_waker(), self.transport
         if waker is None or transport is None:
             return   # closed meanwhile (from another thread): nothing to poll
@@ -139,40 +138,22 @@ class HostSession(Session):
                 return
             self._closing = True
             machine = self.machine
-            machine.closing = True
-            if self.outcome is None:
-                reason = "the host closed the session"
-            elif self.outcome.code == 0:
-                reason = "no more games"
-            else:
-                reason = self.outcome.message
-            # the end of the transcript should reach everyone (a disputed frame is never acknowledged)
-            wait = ACK_WAIT_S if self.outcome is None or self.outcome.code != EXIT_DISPUTE else 0
-            deadline = time.monotonic() + wait
-            # at most the away limit in all, however often a seat comes and goes without confirming
-            away_until = time.monotonic() + (machine.deadlines.timeout if machine.deadlines is not None else 0.0)
-            # a seat gone during the last frames may come back for them: waited for only once the game is over (a
-            # host closed mid-game, a person's Ctrl-C, does not sit out the away limit for a seat that left)
-            ended = machine.book is not None and machine.book.ledger.closed
             try:
-                if wait and ended:
-                    machine.tick(time.monotonic())
-                    for link in machine.awaiting_return():   # killed during the last frames: it may come back
-                        machine.say(f"waiting up to {machine.deadlines.timeout:g} s for "
-                                    f"{wire.clip(link.name, 64)} (seat {link.seat}) to come back for the last frames")
-                    self._carry_out(machine.drain())
-                while machine.book is not None and machine.unacked() and (
-                        time.monotonic() < deadline or (wait and ended and machine.awaiting_return()
-                                                         and time.monotonic() < away_until)):
+                # how long, for whom and when to stop is the machine's (HostMachine.close_requested): this shell
+                # only polls and feeds it until it no longer lingers
+                machine.close_requested(time.monotonic())
+                self._carry_out(machine.drain())
+                while machine.lingers(time.monotonic()):
                     for event in self.transport.poll(50):
                         self._on_event(event)   # after the end: acknowledgements, wants, and a seat's resume
                     self._tick()                # and what the tick asks is carried out now, not at the next event
             except Exception as exc:   # a bug met while lingering: the joiners are still told, the file closed
                 log.error("the host stopped waiting for the last acknowledgements", exc_info=exc)
+            goodbye = machine.goodbye()
             transport, self.transport = self.transport, None
             try:
                 try:
-                    transport.broadcast(wire.pack("bye", wire.clip(reason)))
+                    transport.broadcast(goodbye)
                 finally:   # the sockets and ports go whatever the goodbye met
                     transport.close()
             finally:
@@ -213,7 +194,7 @@ class HostSession(Session):
             claim = self._claim_in(seat)
             if claim is not None:
                 text, deadline = f"if {name} is not back in {claim:.0f} s, you win by forfeit", claim
-            elif self.phase == "play":
+            elif self.phase is Phase.PLAY:
                 text, deadline = (f"{name} has {self.reveal_timeout:g} s to come back once it is its turn; "
                                   "you may play on", None)
             else:

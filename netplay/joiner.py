@@ -25,6 +25,7 @@ from netplay import wire
 from netplay.identity import Identity, KeyChanged, KnownPeers
 from netplay.links import Mesh
 from netplay.protocol.machines import JoinMachine
+from netplay.protocol.state import Phase
 from netplay.protocol.waits import FILL_S
 from netplay.resume import SavedSeat
 from netplay.session import Decider, PeerState, Session, version
@@ -224,15 +225,15 @@ class JoinSession(Session):
         if transport.connected and machine.host_gone_at is None:
             out.append(PeerState(seat, name, True))
         else:
-            gone = max(0.0, time.monotonic() - machine.host_gone_at) if machine.host_gone_at is not None else 0.0
+            now = time.monotonic()
+            gone = max(0.0, now - machine.host_gone_at) if machine.host_gone_at is not None else 0.0
             claim = self._claim_in(seat) if seat is not None else None
-            if self.phase == "play" and self.transcript is not None and not self.transcript.ledger.closed:
+            if self.phase is Phase.PLAY and self.transcript is not None and not self.transcript.ledger.closed:
                 if claim is not None:
                     out.append(PeerState(seat, name, False, gone, f"if {name} is not back in {claim:.0f} s, you "
                                                                   "claim the win by forfeit", claim))
                 else:
-                    limit = self.deadlines.timeout + 5.0 if self.deadlines is not None else self.reveal_timeout
-                    left = max(0.0, limit - gone)
+                    left = machine.host_lost_in(now, self.reveal_timeout)
                     out.append(PeerState(seat, name, False, gone, f"if {name} is not back in {left:.0f} s, the game "
                                                                   "stops unfinished (resume it later with netplay "
                                                                   "join --resume)", left))

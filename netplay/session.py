@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from engines.core import Game, Result, State
 from netplay import paths, resume, wire
@@ -31,6 +31,7 @@ from netplay.deadlines import AUTOMATIC, DECISIONS
 from netplay.gameclock import GAME_CLOCK, UNTIMED, Choice, default_clock
 from netplay.identity import Identity
 from netplay.protocol import effects as fx
+from netplay.protocol.clocks import SeatClock, seat_clocks
 from netplay.protocol.core import (
     EXIT_CONTESTED,
     EXIT_DISPUTE,
@@ -43,6 +44,7 @@ from netplay.protocol.core import (
     Outcome,
     result_text,
 )
+from netplay.protocol.state import Phase
 from netplay.transport import Waker
 from replays.header import Terms
 from replays.randomness import DealUnsupported
@@ -136,32 +138,22 @@ class PeerState:
     deadline_s: float | None = None
 
 
+EndKind = Literal["result", "forfeit", "contested", "abandoned", "dispute"]
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnd:
     """How the current game ended, for an end screen: `kind` is "result" (the engine's co-signed
-    result), "forfeit" (a timeout claim: `blamed` withheld a frame), "abandoned" (the session stopped
-    before the game ended: a peer left or was lost; the game stays unfinished), or "dispute".
-    `reason` is in words; never a draw unless the engine's result is one."""
+    result), "forfeit" (a timeout claim: `blamed` withheld a frame), "contested" (a claim and its contest:
+    nobody at fault), "abandoned" (the session stopped before the game ended: a peer left or was lost; the
+    game stays unfinished), or "dispute". `reason` is in words; never a draw unless the engine's result is one."""
 
-    kind: str
+    kind: EndKind
     winners: tuple[int, ...]
     reason: str
     result: Result | None = None
     blamed: int | None = None
     rematch_open: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SeatClock:
-    """One seat's time as this peer's clock counts it, for a table: `left_s`, what is left of its move
-    clock (None: the game has no move clock); `running`, whether its decision is awaited now (the clock
-    runs); `limit_s`, what is left of the limit on the decision awaited now (None: no such limit, or not
-    this seat's decision). Figures are this peer's: another peer's clock may differ by the network delay."""
-
-    seat: int
-    left_s: float | None
-    running: bool
-    limit_s: float | None = None
 
 
 # the frame a timeout claim names, as a player would say it
@@ -220,8 +212,8 @@ class Session:
         return self.machine.outcome if self.machine is not None else self._early
 
     @property
-    def phase(self) -> str:
-        return self.machine.phase if self.machine is not None else "lobby"
+    def phase(self) -> Phase:
+        return self.machine.phase if self.machine is not None else Phase.LOBBY
 
     @property
     def game(self) -> Game | None:
@@ -487,7 +479,7 @@ class Session:
         may decide at any moment), else `timeout_ms` (at most a quarter of a second: deadlines)."""
         transcript = self.transcript
         timeout_ms = min(timeout_ms, 250)
-        if (self.phase == "play" and transcript is not None and not transcript.ledger.closed
+        if (self.phase is Phase.PLAY and transcript is not None and not transcript.ledger.closed
                 and not self.blocked()):
             nxt = transcript.ledger.awaited()
             if nxt is not None and transcript.holds(nxt[1]) and nxt[0] not in AUTOMATIC:
@@ -516,9 +508,9 @@ class Session:
             return self.outcome.message
         wait = self.waiting()
         countdown = "" if wait is None else f"waiting for {wait[0]}: {wait[1]:.0f} s left"
-        if self.phase == "lobby":
+        if self.phase is Phase.LOBBY:
             return countdown or "waiting for the other players"
-        if self.phase == "over":
+        if self.phase is Phase.OVER:
             return ("game over; rematch?" if not self.rematch_asked
                     else "waiting for the others to agree to a rematch") + (f"; {countdown}" if countdown else "")
         transcript = self.transcript
@@ -581,21 +573,14 @@ class Session:
         return "the other player" if seat is None else f"seat {seat}"
 
     def _claim_in(self, seat: int) -> float | None:
-        """Seconds until this peer claims that `seat` withheld the frame awaited now (None: no claim due)."""
-        transcript = self.transcript
-        if transcript is None or self.phase != "play" or transcript.ledger.closed or self.deadlines is None:
-            return None
-        nxt = transcript.ledger.claimable()
-        if nxt is None or nxt[1] != seat:
-            return None
-        remaining = self.deadlines.remaining(nxt[0], nxt[1], time.monotonic())
-        grace = 0.0 if self.role == "host" else JOINER_GRACE
-        return None if remaining is None else max(0.0, remaining + grace)
+        """Seconds until this peer claims that `seat` withheld the frame awaited now (None: no claim due): the
+        machine's own answer at this clock's time, so the countdown ends when the claim is made."""
+        return self.machine.claim_in(seat, time.monotonic()) if self.machine is not None else None
 
     def game_end(self) -> GameEnd | None:
         """The end of the current game in words (None while it goes on)."""
         transcript = self.transcript
-        rematch_open = self.phase == "over" and self.outcome is None
+        rematch_open = self.phase is Phase.OVER and self.outcome is None
         if transcript is not None:
             ledger = transcript.ledger
             if ledger.status == "complete" and ledger.result is not None:
@@ -631,20 +616,7 @@ class Session:
 
     def clocks(self) -> list[SeatClock]:
         """Every seat's clock by this peer's clock ([] before the game)."""
-        transcript, deadlines = self.transcript, self.deadlines
-        if transcript is None or deadlines is None or self.phase != "play":
-            return []
-        now = time.monotonic()
-        ledger = transcript.ledger
-        nxt = None if ledger.closed else ledger.awaited()
-        out = []
-        for seat in range(ledger.players):
-            running = nxt is not None and nxt[1] == seat and nxt[0] in DECISIONS
-            left = deadlines.allowance(seat, now)
-            limit = deadlines.decision_left(seat, now) if running else None
-            out.append(SeatClock(seat, None if left is None else max(0.0, left), running,
-                                 None if limit is None else max(0.0, limit)))
-        return out
+        return [] if self.machine is None else seat_clocks(self.machine, time.monotonic())
 
     def terms_text(self) -> str:
         """The agreed terms in words (the proposed ones before the header)."""

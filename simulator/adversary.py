@@ -24,6 +24,7 @@ from netplay import wire
 from netplay.deadlines import AUTOMATIC, DECISIONS
 from netplay.protocol import effects as fx
 from netplay.protocol.claims import CLAIM_SKEW
+from netplay.protocol.state import Phase
 from replays import codec
 from replays.certs import sign_cert
 from replays.crypto import generate_key
@@ -109,7 +110,7 @@ class Adversary:
     @staticmethod
     def awaited(machine: Any) -> tuple[str, int] | None:
         book = machine.book
-        if book is None or machine.phase != "play" or book.ledger.closed:
+        if book is None or machine.phase is not Phase.PLAY or book.ledger.closed:
             return None
         return book.ledger.awaited()
 
@@ -347,7 +348,7 @@ class CloseEarly(Adversary):
 
     def tick(self, machine: Any) -> None:
         book = machine.book
-        if book is None or machine.phase != "play" or book.ledger.closed:
+        if book is None or machine.phase is not Phase.PLAY or book.ledger.closed:
             return
         ledger = book.ledger
         if self.victim is None:
@@ -387,7 +388,7 @@ class AheadThenClaim(Adversary):
 
     def tick(self, machine: Any) -> None:
         book = machine.book
-        if book is None or machine.phase != "play" or book.ledger.closed:
+        if book is None or machine.phase is not Phase.PLAY or book.ledger.closed:
             return
         ledger = book.ledger
         if self.victim_key is None:
@@ -733,7 +734,7 @@ class CoSignAtOnce(Adversary):
 
     def tick(self, machine: Any) -> None:
         book = machine.book
-        if book is None or machine.phase != "play" or book.ledger.closed:
+        if book is None or machine.phase is not Phase.PLAY or book.ledger.closed:
             return
         ledger = book.ledger
         claim = ledger.claim

@@ -41,6 +41,7 @@ from netplay.gameclock import seat_budget
 from netplay.protocol.claims import MAX_SEEN
 from netplay.protocol.core import JOINER_GRACE
 from netplay.protocol.following import MAX_AHEAD
+from netplay.protocol.state import Phase
 from netplay.protocol.waits import FILL_S, OFFER_S, START_WAIT_S
 from replays.audit import audit_bytes
 from replays.codec import encode
@@ -128,7 +129,7 @@ def waiting_for_players(world: Any, peer: Any) -> bool:
     """An honest host whose first lobby waits for players (a seat free, no header, nobody else connected to
     it any more, after the joiners' first moments): its person's own wait, which nobody else holds up."""
     machine = peer.machine
-    if (machine is None or machine.role != "host" or machine.phase != "lobby" or machine.games_done
+    if (machine is None or machine.role != "host" or machine.phase is not Phase.LOBBY or machine.games_done
             or machine.header is not None or peer.outcome is not None or world.now <= OFFER_S):
         return False
     return not any(frozenset((0, q.index)) in world.links and q.outcome is None for q in world.peers[1:])

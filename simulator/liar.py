@@ -41,6 +41,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from netplay.deadlines import DECISIONS
 from netplay.protocol import effects as fx
+from netplay.protocol.state import Phase as SessionPhase
 from replays.frames import Frame, make_frame
 from simulator import adversary as adv
 
@@ -224,9 +225,9 @@ class Liar(adv.Adversary):
         return self.keys.index(key) if key in self.keys else -1
 
     def _phase(self, machine: Any) -> Phase:
-        if machine.phase == "over":
+        if machine.phase is SessionPhase.OVER:
             return Phase.OVER
-        if machine.phase == "play" and machine.book is not None and machine.book.frames:
+        if machine.phase is SessionPhase.PLAY and machine.book is not None and machine.book.frames:
             return Phase.PLAY
         return Phase.LOBBY
 

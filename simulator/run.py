@@ -303,8 +303,12 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
 
     next_look = [60.0]
 
+    host = world.peers[0]
+
     def over() -> bool:
-        if all(p.outcome is not None or p.crash is not None or waiting_for_players(world, p) for p in honest):
+        # (a host that ended runs its end-of-session wait to its goodbye: HostMachine.close_requested, lingers)
+        if all(p.outcome is not None or p.crash is not None or waiting_for_players(world, p) for p in honest) \
+                and (host.outcome is None or host.machine is None or 0 in world.closed):
             return True
         if not any(p.disk.frames for p in world.peers):
             # a lobby that never starts (of the first game, or of a rematch): run on past its bound, then judged

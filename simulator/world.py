@@ -33,6 +33,7 @@ from netplay.identity import Identity
 from netplay.protocol import effects as fx
 from netplay.protocol.core import Machine, Outcome
 from netplay.protocol.machines import HostMachine, JoinMachine
+from netplay.protocol.state import Phase
 from netplay.transcript import ResumeError, check_seeds
 from netplay.transport import parse_address
 from replays.codec import decode
@@ -42,6 +43,8 @@ from replays.header import Terms
 from replays.ledger import SeatSecrets
 
 __all__ = ["World", "Faults", "SimPeer", "identity_for"]
+
+LINGER_POLL_S = 0.05    # the host's shell polls this often while it lingers at the close (netplay/host.py)
 
 
 @dataclass(slots=True)
@@ -224,6 +227,7 @@ class World:
         self.absent = absent          # joiners that never come (a lobby that never fills)
         self.games = games            # how many games the honest deciders want to play (rematches)
         self.dials_failed: list[tuple[int, str]] = []   # (dialler, address) of every dial that reached nobody
+        self.closed: set[int] = set()       # peers whose shell closed: their ports are gone, nobody reaches them
 
     # ------------------------------------------------------------------------------ setup
 
@@ -320,7 +324,8 @@ class World:
         """Open the connection a -> b (b listens): both are told; the host asks its admission rule."""
         pair = frozenset((a, b))
         pa, pb = self.peers[a], self.peers[b]
-        if pa.machine is None or pb.machine is None or pair in self.links or not self.may_talk(a, b):
+        if pa.machine is None or pb.machine is None or pair in self.links or not self.may_talk(a, b) \
+                or a in self.closed or b in self.closed:
             return False
         if isinstance(pb.machine, HostMachine):
             reason = pb.machine.admit(pa.key, pa.identity.name)
@@ -458,7 +463,7 @@ class World:
         peer = self.peers[index]
         if peer.machine is None or peer.outcome is not None or peer.disk.saved is None:
             return
-        if peer.machine.phase != "play" or peer.machine.book is None or not peer.machine.book.frames:
+        if peer.machine.phase is not Phase.PLAY or peer.machine.book is None or not peer.machine.book.frames:
             return
         for other in range(self.players):
             if other != index:
@@ -500,3 +505,34 @@ class World:
 
     def ended(self, peer: SimPeer) -> None:
         self.history.append((self.now, "ended", (peer.index, peer.outcome.code)))
+        if isinstance(peer.machine, HostMachine):
+            # the host's shell closes as `netplay host` does once the session has its outcome: the machine plans
+            # its wait for the last acknowledgements (HostMachine.close_requested), the shell feeds it until it
+            # no longer lingers, then tells every joiner goodbye and closes its ports
+            now = self.now
+            peer.run(lambda m: m.close_requested(now))
+            self.schedule(0.0, "linger", (peer.index,))
+
+    def _do_linger(self, index: int) -> None:
+        peer = self.peers[index]
+        machine = peer.machine
+        if machine is None or index in self.closed:
+            return    # killed meanwhile: a dead host says nothing
+        if machine.lingers(self.now):
+            now = self.now
+            peer.run(lambda m: m.tick(now))
+            self.schedule(LINGER_POLL_S, "linger", (index,))
+            return
+        self.closed.add(index)
+        self.history.append((self.now, "closed", (index,)))
+        bye = machine.goodbye()
+        for other in self.peers:
+            if frozenset((index, other.index)) in self.links:
+                self.send(peer, other.key, bye)
+        # the ports close once the goodbye has had the time to leave (the real transport's linger)
+        self.schedule(self.faults.latency[1] + 0.2, "close_links", (index,))
+
+    def _do_close_links(self, index: int) -> None:
+        for other in range(self.players):
+            if other != index:
+                self.disconnect(index, other, "closed the connection")

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 from netplay.deadlines import DECISIONS
 from netplay.protocol.core import EXIT_FAILED, EXIT_FORFEIT, JOINER_GRACE
+from netplay.protocol.state import Phase
 from replays.frames import Frame
 from replays.ledger import Dispute, Rejected
 
@@ -326,7 +327,7 @@ class Claims:
         if frame.hash in self.forwarded or m.role == "host":
             return
         self.forwarded.add(frame.hash)
-        m.pass_on(frame)
+        m.send_frame(frame)
 
     # ------------------------------------------------------------------------------ our own frames in flight
 
@@ -350,9 +351,9 @@ class Claims:
     def tick(self) -> None:
         m = self.m
         book = m.book
-        if book is None or m.phase != "play" or m.outcome is not None:
+        if book is None or m.phase is not Phase.PLAY or m.outcome is not None:
             return
-        if m.role == "joiner" and not m.started:
+        if m.state.unstarted():
             # no frame is due before the game is on: the host may still be waiting for another seat to start
             # (or let it go and wait for a new player); a joiner timing frames from the header blamed an honest
             # host for an open frame it may not send yet (plan 1007759: one joiner's `start` refused)
@@ -386,8 +387,7 @@ class Claims:
             return
         kind, seat = nxt
         remaining = deadlines.remaining(kind, seat, m.now)
-        grace = CLAIM_SKEW if m.role == "host" else JOINER_GRACE
-        if remaining is None or remaining + grace > 0:
+        if remaining is None or remaining + self.grace() > 0:
             return
         answer = self._answer_seen(kind, seat)
         if answer is not None:    # its author sent it: the host does not sequence it
@@ -396,6 +396,26 @@ class Claims:
                 self.stall_since = m.now
             return
         self.claim(kind, seat, m.now - deadlines.since)
+
+    def grace(self) -> float:
+        """How long after a frame's due time by our clock this peer claims it: the host `CLAIM_SKEW` late (so a
+        co-signer whose clock started the frame a network delay later finds it due), a joiner `JOINER_GRACE`
+        late (so an honest host's claim comes first)."""
+        return CLAIM_SKEW if self.m.role == "host" else JOINER_GRACE
+
+    def claim_in(self, seat: int, now: float) -> float | None:
+        """Seconds until this peer's tick claims that `seat` withheld the frame awaited now (None: no claim is
+        due against it): the very test `tick` makes, `remaining + grace() <= 0`, read at `now` without moving
+        anything, so a countdown shown from it reaches 0 at the tick that claims."""
+        m = self.m
+        book = m.book
+        if book is None or m.phase is not Phase.PLAY or book.ledger.closed or m.deadlines is None:
+            return None
+        nxt = book.ledger.claimable()
+        if nxt is None or nxt[1] != seat:
+            return None
+        remaining = m.deadlines.remaining(nxt[0], nxt[1], now)
+        return None if remaining is None else max(0.0, remaining + self.grace())
 
     def _window_unclosed(self) -> None:
         """An open claim that neither its blamed seat answers nor the seat whose frame makes it final closes

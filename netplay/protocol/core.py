@@ -22,7 +22,8 @@ order; certificates, relay, retransmission), `following` (a joiner: frames are a
 host sequenced them; acknowledgements to every peer, gaps filled from any peer, equivocation named),
 `claims` (deadlines, claims, answers, contests and co-signatures), `resume` (a peer that comes back),
 `rematch`. Messages reach them through explicit dispatch tables (`Machine.handlers`, one per role)
-beside `netplay.wire`'s shapes; only decoding may drop a message as malformed, and every handler is
+beside `netplay.wire`'s shapes, once the role's table of what each phase takes (netplay/protocol/state.py)
+let them through; only decoding may drop a message as malformed, and every handler is
 total on well-formed input (the fuzz tests and the simulator's mutating adversary hold it to that).
 Protocol: docs/protocol.md, section "Session".
 """
@@ -39,6 +40,7 @@ from netplay import wire
 from netplay.deadlines import AUTOMATIC, DECISIONS, Deadlines
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
+from netplay.protocol.state import Event, LinkStage, Phase, SessionState, accepts
 from replays.frames import Frame
 from replays.header import Header, Terms
 from replays.ledger import Dispute
@@ -55,7 +57,6 @@ EXIT_CONTESTED = 5   # a timeout claim was contested: nobody can be proven at fa
 JOINER_GRACE = 5.0   # a joiner claims this much later than the host would, so an honest host's claim comes first
 RESEND_S = 1.0       # an unanswered message is sent again after this (then twice as long, up to 4 s)
 BURST = 64           # frames sent at once to a peer that misses some
-LINGER_TAGS = frozenset({"want", "ack"})   # what a peer still takes after its end, for the others' sake
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,7 @@ class Link:
     changed: float = 0.0          # when it came up or went down
     address: str = ""             # where the peer connected from (host side), for the other joiners
     # the host's lobby
-    stage: str = "new"            # new, offered, ready, declined
+    stage: LinkStage = LinkStage.NEW
     stage_at: float = 0.0         # when it entered its stage (the lobby lets go of a peer that lingers)
     seat: int | None = None
     extra: list[tuple[int, bytes, str]] = field(default_factory=list)   # (seat, key, name) of its other seats
@@ -128,7 +129,8 @@ class Machine:
         self.game: Game | None = None
         self.header: Header | None = None
         self.players = 0
-        self.phase = "lobby"            # lobby | play | over | done
+        #: the phase (and a joiner's stage): moved only through `move` (netplay/protocol/state.py)
+        self.state = SessionState(self.role)
         self.outcome: Outcome | None = None
         self.last_game: Outcome | None = None
         self.games_done = 0
@@ -165,17 +167,14 @@ class Machine:
         except wire.Malformed as exc:
             log.warning("%s: dropped a message from %s: %s", self.role, key.hex()[:8], exc.reason)
             return
-        # after the end: what a lingering peer takes for the others' sake, and a seat's resume (a peer killed
-        # during the last frames comes back for them)
-        resume = tag == "hello" and fields[2] is not None     # (`hello`'s third field: where the seat resumes)
-        if self.outcome is not None and tag not in LINGER_TAGS and not resume:
+        # which messages this phase takes, after the end included (what a lingering peer takes for the others'
+        # sake, and a seat's resume): netplay/protocol/state.py's table for this role
+        if not accepts(self.role, self.phase, tag, fields):
+            if tag not in self.handlers and self.phase is not Phase.DONE:
+                log.warning("%s: dropped a %s message from %s: %ss do not take it", self.role, tag, key.hex()[:8],
+                            self.role)
             return
-        handler = self.handlers.get(tag)
-        if handler is None:
-            log.warning("%s: dropped a %s message from %s: %ss do not take it", self.role, tag, key.hex()[:8],
-                        self.role)
-            return
-        handler(key, *fields)
+        self.handlers[tag](key, *fields)
 
     def tick(self, now: float) -> None:
         raise NotImplementedError
@@ -210,11 +209,26 @@ class Machine:
         data = frame.encode() if isinstance(frame, Frame) else frame
         self.outbox.append(fx.Write(data, tuple(records)))
 
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    def move(self, event: Event) -> None:
+        """The one way the phase (and a joiner's stage) changes: netplay/protocol/state.py's tables."""
+        self.state.move(event)
+
     def finish(self, code: int, message: str) -> None:
         if self.outcome is None:
             self.outcome = Outcome(code, message)
-            self.phase = "done"
+            self.move(Event.FINISH)
             log.info("%s session over: %s", self.role, message)
+
+    # ------------------------------------------------------------------------------ queries at a time (for a UI)
+
+    def claim_in(self, seat: int, now: float) -> float | None:
+        """Seconds from `now` until this peer claims that `seat` withheld the frame awaited (None: none is due);
+        0 from the tick that claims on (netplay/protocol/claims.py)."""
+        return self.claims.claim_in(seat, now)
 
     def holds(self, seat: int) -> bool:
         return self.book is not None and self.book.holds(seat)
@@ -259,7 +273,7 @@ class Machine:
     def work(self) -> None:
         """Build and emit every own frame that is due now (automatic ones, and decisions once made)."""
         book = self.book
-        if book is None or self.phase != "play" or self.closing:
+        if book is None or self.phase is not Phase.PLAY or self.closing:
             return
         for _ in range(BURST):  # a bounded burst; the next tick comes back
             if self.outcome is not None:
@@ -355,7 +369,7 @@ class Machine:
         disputed."""
         book = self.book
         ledger = book.ledger
-        if self.phase != "play":
+        if self.phase is not Phase.PLAY:
             return
         if not self.claims.may_close():
             return   # our contest is on its way
@@ -366,7 +380,7 @@ class Machine:
             text = f"game over: {result_text(ledger.result, self.names)}"
             self.say(text)
             self.last_game = Outcome(EXIT_OK, f"{text}; replay {book.path}")
-            self.phase = "over"
+            self.move(Event.COMPLETE)
             self.rematch_asked = False
             self.rematch.over_since = self.now
             return

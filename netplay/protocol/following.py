@@ -18,29 +18,71 @@ host cannot decide alone what it sees.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from netplay import wire
 from netplay.protocol.core import BURST, EXIT_DISPUTE, JOINER_GRACE, RESEND_S
+from netplay.protocol.state import Event, Phase
 from replays import codec
 from replays.certs import sign_ack, verify_ack, verify_cert
 from replays.frames import Frame, decode_frame
 from replays.ledger import Dispute, Rejected
 from replays.reader import Cert
 
-if TYPE_CHECKING:
-    from netplay.protocol.core import Machine  # (machines imports this module)
+if TYPE_CHECKING:   # (machines imports this module)
+    from netplay.deadlines import Deadlines
+    from netplay.protocol.book import Book
+    from netplay.protocol.claims import Claims
+    from netplay.protocol.lobby import JoinLobby
+    from netplay.protocol.state import SessionState
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["Follower"]
+__all__ = ["Follower", "FollowerJoiner"]
 
 MAX_AHEAD = 256      # sequenced frames (and other joiners' acknowledgements) kept beyond the next one
 PULL_S = 0.5         # a gap is asked for after this long (a frame may just be on its way)
 
 
+@runtime_checkable
+class FollowerJoiner(Protocol):
+    """What of a joiner's machine its following of the host's sequence reads and calls (tests/
+    test_protocol_state.py holds the module to it)."""
+
+    book: Book | None
+    claims: Claims
+    deadlines: Deadlines | None
+    host_key: bytes
+    identity: Any
+    lobby: JoinLobby
+    now: float
+    outcome: Any
+    players: int
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def state(self) -> SessionState: ...
+    @property
+    def host_seat(self) -> int | None: ...
+    def applied(self, frame: Frame, own: bool) -> None: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def host_up(self) -> bool: ...
+    def move(self, event: Event) -> None: ...
+    def other_joiners(self) -> list[bytes]: ...
+    def report_dispute(self, dispute: Dispute | None) -> None: ...
+    def route(self, to: bytes, data: bytes) -> None: ...
+    def say(self, line: str) -> None: ...
+    def seat_of_peer(self, key: bytes) -> int | None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+    def send_raw(self, to: bytes, data: bytes) -> None: ...
+    def stop_unfinished(self, why: str) -> None: ...
+    def strip_first(self, frame: Frame) -> None: ...
+    def write(self, frame: Frame | bytes | None, *records: tuple) -> None: ...
+
+
 class Follower:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: FollowerJoiner):
         self.m = machine
         self.reset()
 
@@ -70,7 +112,7 @@ class Follower:
     def on_frame(self, key: bytes, data: bytes, cert: bytes) -> None:
         m = self.m
         book = m.book
-        if book is None or m.phase != "play":
+        if book is None or m.phase is not Phase.PLAY:
             log.warning("dropped a frame: no game under way")
             return
         try:
@@ -148,11 +190,11 @@ class Follower:
             return
         m.write(frame, *self._cert_records(frame.seq, frame.hash, cert))
         m.claims.signed_by(frame, checked=True)
-        if not m.started:
+        if m.state.unstarted():
             # the host sequences frames only once every seat started: the game is on, though its `synced`
             # never came (lost with a host killed right after it: full-mix plan 1006288); our `start` goes
             # unanswered no more, and a later reconnection resumes from our last frame
-            m.started = m.synced = True
+            m.move(Event.GAME_ON)
             m.lobby.answered()
         if self.pending is not None and (frame.hash == self.pending.hash or frame.seq >= self.pending.seq):
             self.pending = None
@@ -190,7 +232,7 @@ class Follower:
         """Another joiner's signed acknowledgement: it holds frame `seq` under the host's certificate."""
         m = self.m
         book = m.book
-        if book is None or m.players <= 2 or key == m.host_key or m.phase == "lobby":
+        if book is None or m.players <= 2 or key == m.host_key:   # (a game's, never the lobby's: state.py)
             return
         if m.seat_of_peer(key) is None:
             return
@@ -290,7 +332,7 @@ class Follower:
         """Another joiner misses frames we hold: the sequenced ones from `seq` on (at most BURST)."""
         m = self.m
         book = m.book
-        if book is None or key == m.host_key or m.seat_of_peer(key) is None or m.phase == "lobby":
+        if book is None or key == m.host_key or m.seat_of_peer(key) is None:
             return
         if m.now - self.served.get(key, -1e9) < PULL_S:
             return    # one burst per interval: nobody makes us send more than it is sent
@@ -303,7 +345,7 @@ class Follower:
     def tick(self) -> None:
         m = self.m
         book = m.book
-        if book is None or m.phase != "play" or m.outcome is not None:
+        if book is None or m.phase is not Phase.PLAY or m.outcome is not None:
             return
         pending = self.pending
         if pending is not None and m.host_up() and m.now - self.pending_since > m.deadlines.timeout + JOINER_GRACE:

@@ -25,7 +25,8 @@ named by the joiners; each joiner opens a direct link to every joiner of a highe
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import engines
 from netplay import wire
@@ -33,6 +34,7 @@ from netplay.protocol import effects as fx
 from netplay.protocol.addresses import LOBBY_ID_BYTES, check_cover, check_entry, check_extra, sign_address, valid
 from netplay.protocol.book import Book
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, RESEND_S, Link
+from netplay.protocol.state import Event, LinkStage, Phase
 from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
 from replays.header import Header, Terms, header_from_value
@@ -40,12 +42,17 @@ from replays.ledger import SeatSecrets
 from replays.reader import links_record
 from replays.safetext import check_name
 
-if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine as a Machine)
-    from netplay.protocol.core import Machine
+if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine through a protocol)
+    from engines.core import Game
+    from netplay.protocol.core import Decider
+    from netplay.protocol.following import Follower
+    from netplay.protocol.resume import HostResume
+    from netplay.protocol.state import SessionState
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["HostLobby", "JoinLobby", "seat_proof", "name_problem", "rematch_start_s", "HELLO_S", "READY_S", "START_S",
+__all__ = ["HostLobby", "JoinLobby", "LobbyHost", "LobbyJoiner",
+           "seat_proof", "name_problem", "rematch_start_s", "HELLO_S", "READY_S", "START_S",
            "MESH_S"]
 
 HELLO_S = 5.0        # a connection that says nothing for this long is let go
@@ -76,8 +83,85 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+
+@runtime_checkable
+class LobbyHost(Protocol):
+    """What of the host's machine its lobby reads and calls (tests/test_protocol_state.py holds the module
+    to it)."""
+
+    also: dict[int, tuple[str, Any, Decider]]
+    book: Book | None
+    entropy: Callable[[int], bytes]
+    game: Game
+    games_done: int
+    header: Header | None
+    host_seat_number: int
+    identity: Any
+    links: dict[bytes, Link]
+    now: float
+    options: dict[str, Any]
+    outbox: list
+    outcome: Any
+    players: int
+    resume: HostResume
+    terms: Terms
+    version: str
+    wall_clock: Callable[[], int]
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def host_seats(self) -> list[int]: ...
+    def extra_keys(self) -> list[bytes]: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def games_message(self) -> str: ...
+    def refuse(self, link: Link, code: str, reason: str) -> None: ...
+    def say(self, line: str) -> None: ...
+    def seat_of_key(self, key: bytes) -> int | None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+    def send_raw(self, to: bytes, data: bytes) -> None: ...
+    def start_game(self) -> None: ...
+
+
+@runtime_checkable
+class LobbyJoiner(Protocol):
+    """What of a joiner's machine its lobby reads and calls: its phase and stage move only through `move`."""
+
+    also: list[tuple[str, Any, Decider]]
+    book: Book | None
+    decider: Decider
+    deciders: dict[int, Decider]
+    entropy: Callable[[int], bytes]
+    following: Follower
+    game: Game | None
+    games_done: int
+    header: Header | None
+    host_key: bytes
+    identity: Any
+    links: dict[bytes, Link]
+    mesh_port: int
+    now: float
+    outbox: list
+    players: int
+    rematch_asked: bool
+    version: str
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def state(self) -> SessionState: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def host_up(self) -> bool: ...
+    def listen(self) -> None: ...
+    def move(self, event: Event) -> None: ...
+    def saved_seat(self, seat: int, seed: bytes, extra: list) -> Any: ...
+    def say(self, line: str) -> None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+    def start_lines(self) -> None: ...
+
+
 class HostLobby:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: LobbyHost):
         self.m = machine
         self.header_at = 0.0
         self.lobby_id = b""                            # sent in every `offer`; joiners sign their address for it
@@ -94,7 +178,7 @@ class HostLobby:
                     "or user account)")
         if name_problem(name) is not None:
             return f"your name is refused: {name_problem(name)}"
-        if m.phase == "lobby" and m.header is None and m.games_done == 0:
+        if m.phase is Phase.LOBBY and m.header is None and m.games_done == 0:
             if key in m.links or self.free_seats() > 0:
                 return None
             return f"the game is full ({m.players} seats taken)"
@@ -104,7 +188,7 @@ class HostLobby:
 
     def free_seats(self) -> int:
         m = self.m
-        if m.phase != "lobby":
+        if m.phase is not Phase.LOBBY:
             return 0
         return m.players - len(m.host_seats) - len(self.seated())
 
@@ -117,7 +201,7 @@ class HostLobby:
 
     def linked(self, link: Link) -> None:
         m = self.m
-        link.stage, link.stage_at = "new", m.now
+        link.stage, link.stage_at = LinkStage.NEW, m.now
         waiting = sorted((x for x in m.links.values() if x.seat is None and x.key != link.key and x.up),
                          key=lambda x: x.stage_at)
         while len(waiting) >= MAX_WAITING:
@@ -134,7 +218,7 @@ class HostLobby:
 
     def seat_freed(self) -> None:
         m = self.m
-        if m.header is not None and m.phase == "lobby" and m.games_done == 0:
+        if m.header is not None and m.phase is Phase.LOBBY and m.games_done == 0:
             m.say("a seat came free before the start; waiting for players again")
             m.header = None
 
@@ -155,17 +239,17 @@ class HostLobby:
         if resume_at is not None:
             m.resume.on_resume(link, *resume_at)
             return
-        if m.phase != "lobby" or m.games_done or m.header is not None:
+        if m.phase is not Phase.LOBBY or m.games_done or m.header is not None:
             seat = m.seat_of_key(key)
-            if seat is not None and m.phase == "play":
+            if seat is not None and m.phase is Phase.PLAY:
                 m.refuse(link, "seat", f"a game is in progress and you hold seat {seat}: come back with "
                                        "`netplay join --resume`")
-            elif m.phase == "lobby" and m.header is not None and link.seat is None:
+            elif m.phase is Phase.LOBBY and m.header is not None and link.seat is None:
                 m.refuse(link, "full", "every seat is taken and the game is about to start")
             else:
                 m.refuse(link, "in-progress", "a game is in progress here and every seat is taken")
             return
-        link.stage, link.stage_at = "offered", m.now
+        link.stage, link.stage_at = LinkStage.OFFERED, m.now
         game = m.game
         if not self.lobby_id:
             self.lobby_id = m.entropy(LOBBY_ID_BYTES)
@@ -175,10 +259,10 @@ class HostLobby:
     def on_ready(self, key: bytes, more: list, mesh_port: int, statement: bytes) -> None:
         m = self.m
         link = m.links.get(key)
-        if link is not None and link.stage == "ready" and m.header is not None and m.phase == "lobby":
+        if link is not None and link.stage is LinkStage.READY and m.header is not None and m.phase is Phase.LOBBY:
             self.resend_header(link)     # our header (or the peers) did not reach it: again
             return
-        if link is None or m.phase != "lobby" or link.stage != "offered" or m.header is not None:
+        if link is None or m.phase is not Phase.LOBBY or link.stage is not LinkStage.OFFERED or m.header is not None:
             log.warning("dropped a ready message from %s: not expected now", key.hex()[:8])
             return
         if not valid(key, m.identity.public_key, self.lobby_id, mesh_port, statement):
@@ -204,7 +288,7 @@ class HostLobby:
         if key in keys or any(k in keys or k == key for _, k, _ in wants) or len({k for _, k, _ in wants}) < len(wants):
             m.refuse(link, "key", "every seat needs a key of its own: one of yours is already at this table")
             return
-        link.stage, link.stage_at, link.seat, link.mesh_port = "ready", m.now, free[0], mesh_port
+        link.stage, link.stage_at, link.seat, link.mesh_port = LinkStage.READY, m.now, free[0], mesh_port
         link.extra = [(s, k, n) for s, (n, k, _) in zip(free[1:], wants, strict=False)]
         self.statements[key] = (mesh_port, bytes(statement))
         self.proofs.update((k, proof) for _, k, proof in wants)
@@ -217,21 +301,21 @@ class HostLobby:
         if link is None:
             return
         m.say(f"{wire.clip(link.name, 64)} declined: {wire.clip(reason)}")
-        link.stage = "declined"
-        if link.seat is not None and m.phase == "lobby" and m.games_done == 0:
+        link.stage = LinkStage.DECLINED
+        if link.seat is not None and m.phase is Phase.LOBBY and m.games_done == 0:
             link.seat, link.extra = None, []
             self.seat_freed()
-        elif m.phase == "lobby" and m.games_done:
+        elif m.phase is Phase.LOBBY and m.games_done:
             m.finish(EXIT_OK, f"{wire.clip(link.name, 64)} declined the rematch: {wire.clip(reason)}")
 
     def on_start(self, key: bytes, header_hash: bytes, reached: list) -> None:
         m = self.m
         link = m.links.get(key)
-        if m.phase == "play" and link is not None and link.seat is not None and m.header is not None \
+        if m.phase is Phase.PLAY and link is not None and link.seat is not None and m.header is not None \
                 and header_hash == m.header.hash and m.book is not None and m.book.seq == -1:
             m.send(key, "synced", -1)   # our `synced` did not reach it: again
             return
-        if m.header is None or link is None or link.seat is None or m.phase != "lobby":
+        if m.header is None or link is None or link.seat is None or m.phase is not Phase.LOBBY:
             return
         if header_hash != m.header.hash:
             m.refuse(link, "header", "your copy of the header differs from the host's")
@@ -253,7 +337,7 @@ class HostLobby:
 
     def tick(self) -> None:
         m = self.m
-        if m.phase != "lobby" or m.outcome is not None:
+        if m.phase is not Phase.LOBBY or m.outcome is not None:
             return
         for link in list(m.links.values()):
             if not link.up:
@@ -268,11 +352,11 @@ class HostLobby:
                                       f"nobody is blamed. {m.games_message()}")
                     return
                 continue
-            if link.stage == "new" and m.now - link.stage_at > HELLO_S:
+            if link.stage is LinkStage.NEW and m.now - link.stage_at > HELLO_S:
                 self.let_go(link, f"no hello within {HELLO_S:g} s")
-            elif link.stage == "offered" and m.header is None and m.now - link.stage_at > READY_S:
+            elif link.stage is LinkStage.OFFERED and m.header is None and m.now - link.stage_at > READY_S:
                 self.let_go(link, f"no answer to the offer within {READY_S:g} s")
-            elif link.stage == "ready" and m.header is not None and not link.started \
+            elif link.stage is LinkStage.READY and m.header is not None and not link.started \
                     and m.now - self.header_at > START_S:
                 self.let_go(link, f"the header was not accepted within {START_S:g} s")
         seated = self.seated()
@@ -364,7 +448,7 @@ class HostLobby:
 
 
 class JoinLobby:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: LobbyJoiner):
         self.m = machine
         self.offer: tuple | None = None
         self.offered_terms: Terms | None = None
@@ -381,7 +465,7 @@ class JoinLobby:
 
     def hello(self) -> None:
         m = self.m
-        if m.phase == "lobby" and self.offer is not None:
+        if m.phase is Phase.LOBBY and self.offer is not None:
             self.offer = None          # the host forgot us: start the lobby over
         self.hello_at = m.now
         self.say("hello", wire.PROTO, m.version, None, 0)
@@ -405,7 +489,7 @@ class JoinLobby:
         m = self.m
         if key != m.host_key:
             return
-        if m.phase != "lobby" or m.games_done or self.offer is not None:
+        if m.phase is not Phase.LOBBY or m.games_done or self.offer is not None:
             log.warning("dropped an offer from the host: not in the lobby, or offered already")
             return
         if proto != wire.PROTO:
@@ -466,13 +550,13 @@ class JoinLobby:
         m = self.m
         if key != m.host_key:
             return
-        restart = m.phase == "play" and m.book is not None and m.book.seq == -1 and not m.games_done
+        restart = m.phase is Phase.PLAY and m.book is not None and m.book.seq == -1 and not m.games_done
         if m.header is not None and data == m.header.encode():
             return    # a copy of the header we accepted: our `start` is on its way (or is sent again)
-        if (m.phase not in ("lobby", "over") and not restart) or self.offer is None:
+        if (m.phase not in (Phase.LOBBY, Phase.OVER) and not restart) or self.offer is None:
             log.warning("dropped a header from the host: not expected now")
             return
-        if m.phase == "over" and not m.rematch_asked:
+        if m.phase is Phase.OVER and not m.rematch_asked:
             log.warning("dropped a header from the host: we did not ask for a rematch")
             return
         try:
@@ -505,9 +589,7 @@ class JoinLobby:
         m.outbox.append(fx.OpenReplay(header))
         m.outbox.append(fx.SaveSeat(m.saved_seat(seat, secrets[0].seed, extra)))
         m.decider.prepare(m.game)
-        m.phase = "play"
-        m.synced = False            # until the host says the game is on (every seat has started)
-        m.started = False
+        m.move(Event.START)         # in play, unstarted until the host says the game is on (every seat started)
         m.following.reset()
         m.start_lines()
         self.started_at, self.start_sent = m.now, False
@@ -554,7 +636,7 @@ class JoinLobby:
         if key != m.host_key or m.header is None:
             return
         seats = m.header.seats
-        judging = self.started_at is not None and not m.games_done and not m.started
+        judging = self.started_at is not None and not m.games_done and m.state.unstarted()
         header_keys = {k for k, _ in seats}
         host_seat = m.header.terms.host_seat if m.header.terms is not None else None
         peers: dict[int, tuple[bytes, str]] = {}
@@ -598,7 +680,7 @@ class JoinLobby:
             tag, fields = self.last
             m.send(m.host_key, tag, *fields)
             self.last_at, self.resend_s = m.now, min(4.0, self.resend_s * 2)
-        if self.started_at is None or self.start_sent or m.phase != "play" or m.book is None:
+        if self.started_at is None or self.start_sent or m.phase is not Phase.PLAY or m.book is None:
             return
         others = {key for key, _ in self.peers.values()}
         linked = {key for key in others if key in m.links and m.links[key].up}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import engines
@@ -14,12 +15,13 @@ from netplay import wire
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
 from netplay.protocol.claims import Claims
-from netplay.protocol.core import EXIT_FAILED, EXIT_OK, JOINER_GRACE, Decider, Link, Machine
+from netplay.protocol.core import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, JOINER_GRACE, Decider, Link, Machine
 from netplay.protocol.following import Follower
 from netplay.protocol.lobby import HostLobby, JoinLobby
 from netplay.protocol.rematch import HostRematch, JoinRematch
 from netplay.protocol.resume import HostResume, JoinResume
 from netplay.protocol.sequencing import Sequencer
+from netplay.protocol.state import Event, LinkStage, Phase
 from netplay.protocol.waits import FILL_S, JoinWaits, Wait, host_wait
 from replays import codec
 from replays.crypto import fingerprint, public_bytes
@@ -29,10 +31,22 @@ from replays.ledger import Dispute, Rejected, SeatSecrets
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["HostMachine", "JoinMachine", "MESH_TAGS"]
+__all__ = ["ACK_WAIT_S", "HostMachine", "JoinMachine", "Linger", "MESH_TAGS"]
 
 #: what one joiner takes from another (directly, or relayed by the host)
 MESH_TAGS = frozenset({"frame", "ack", "want", "dispute"})
+ACK_WAIT_S = 3.0      # at the end, how long the host waits for every joiner to confirm the last frame
+
+
+@dataclass(frozen=True, slots=True)
+class Linger:
+    """The host's wait at the close: until when for the last acknowledgements, and (the game over) until when
+    for a seat gone during the last frames that may come back for them."""
+
+    until: float
+    away_until: float
+    for_returns: bool
+    bye: bytes            # what the joiners are told at the end of it (why, as it stood at the close)
 
 
 class HostMachine(Machine):
@@ -64,6 +78,8 @@ class HostMachine(Machine):
             self.also[extra] = (name, identity.seat_key(name), extra_decider)
         self.deciders = {seat: decider, **{s: d for s, (_, _, d) in self.also.items()}}
         self.old_sessions: set[bytes] = set()
+        #: the end-of-session wait, once the shell closes (`close_requested`)
+        self.linger: Linger | None = None
         #: a joiner's first seat -> its other seats (kept in the host's saved game, for a resume)
         self.groups: dict[int, list[int]] = {}
         self.lobby = HostLobby(self)
@@ -96,11 +112,11 @@ class HostMachine(Machine):
         secrets += [SeatSecrets(s, identity.seat_key(name), bytes.fromhex(seed)) for s, seed, name in saved.extra]
         machine.book = Book.rebuild(header, frames, certs, secrets, machine.game)
         machine.header = header
-        machine.phase = "play"
+        machine.move(Event.RESUME)
         machine.groups = {int(first): [int(s) for s in rest] for first, rest in saved.groups}
         for first, rest in machine.groups.items():
             key, name = header.seats[first]
-            machine.links[key] = Link(key, name, up=False, stage="ready", seat=first,
+            machine.links[key] = Link(key, name, up=False, stage=LinkStage.READY, seat=first,
                                       extra=[(s, header.seats[s][0], header.seats[s][1]) for s in rest])
         machine.start_lines()
         machine.say(f"resuming after frame {machine.book.seq}: waiting for the others to come back")
@@ -130,9 +146,9 @@ class HostMachine(Machine):
             return
         link.up, link.changed = False, now
         self.say(f"{wire.clip(link.name, 64)} left ({wire.clip(reason)})")
-        if self.phase == "lobby":
+        if self.phase is Phase.LOBBY:
             self.lobby.bye(link)
-        elif self.phase == "over":
+        elif self.phase is Phase.OVER:
             self.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {self.games_message()}")
         elif self.deadlines is not None:
             for seat in link.seats:
@@ -201,7 +217,7 @@ class HostMachine(Machine):
             role="host", groups=[[first, rest] for first, rest in sorted(self.groups.items())])))
         for link in self.links.values():
             link.acked = -1
-        self.phase = "play"
+        self.move(Event.START)
         self.rematch.votes = set()
         self.start_lines()
         self.lobby.write_links()   # once per game: a resumed host does not start the game again
@@ -241,9 +257,9 @@ class HostMachine(Machine):
         if link is None:
             return
         self.say(f"{wire.clip(link.name, 64)} says goodbye: {wire.clip(reason)}")
-        if self.phase == "over":
+        if self.phase is Phase.OVER:
             self.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {self.games_message()}")
-        elif self.phase == "lobby":
+        elif self.phase is Phase.LOBBY:
             self.lobby.bye(link)
         else:
             link.up, link.changed = False, self.now
@@ -254,18 +270,64 @@ class HostMachine(Machine):
     def lingering(self) -> bool:
         return self.book is not None and self.unacked()
 
-    def unacked(self) -> bool:
+    # ------------------------------------------------------------------------------ the end of the session
+
+    def close_requested(self, now: float) -> None:
+        """The shell closes the session (its game ended, or a person closed it): no more own frames, and the
+        wait for the last acknowledgements is planned here, so every shell (netplay/host.py, the simulator)
+        runs the same one: `lingers(now)` says when it is over, `goodbye()` is then what every joiner is told."""
+        self.now = now
+        self.closing = True
+        # the end of the transcript should reach everyone (a disputed frame is never acknowledged)
+        wait = ACK_WAIT_S if self.outcome is None or self.outcome.code != EXIT_DISPUTE else 0.0
+        # a seat gone during the last frames may come back for them: waited for only once the game is over (a
+        # host closed mid-game, a person's Ctrl-C, does not sit out the away limit for a seat that left), and
+        # at most the away limit in all, however often a seat comes and goes without confirming
+        ended = self.book is not None and self.book.ledger.closed
+        away = self.deadlines.timeout if self.deadlines is not None else 0.0
+        self.linger = Linger(now + wait, now + away, bool(wait) and ended, self._goodbye())
+        if self.linger.for_returns:
+            self.tick(now)
+            for link in self.awaiting_return():   # killed during the last frames: it may come back
+                self.say(f"waiting up to {self.deadlines.timeout:g} s for {wire.clip(link.name, 64)} (seat "
+                         f"{link.seat}) to come back for the last frames")
+
+    def lingers(self, now: float) -> bool:
+        """After `close_requested`: whether the shell still waits (polling, feeding what comes, ticking) before
+        it says goodbye: a joiner lacks the last frame, and the wait for it, or for a seat that may come back
+        for it, has not run out at `now`."""
+        plan = self.linger
+        if plan is None or self.book is None or not self.unacked(now):
+            return False
+        return now < plan.until or (plan.for_returns and bool(self.awaiting_return(now)) and now < plan.away_until)
+
+    def goodbye(self) -> bytes:
+        """The `bye` every joiner is told once the wait is over: why the host closed, as it stood at the close."""
+        return self.linger.bye if self.linger is not None else self._goodbye()
+
+    def _goodbye(self) -> bytes:
+        if self.outcome is None:
+            reason = "the host closed the session"
+        elif self.outcome.code == EXIT_OK:
+            reason = "no more games"
+        else:
+            reason = self.outcome.message
+        return wire.pack("bye", wire.clip(reason))
+
+    def unacked(self, now: float | None = None) -> bool:
         """Whether a joiner has not confirmed the last frame yet (the shell waits for it at the end): one that
         is connected, or one gone for less than the away limit, which may come back to fetch it (resume)."""
-        return any(link.up or self.may_return(link) for link in self._lacking_last())
+        return any(link.up or self.may_return(link, now) for link in self._lacking_last())
 
-    def may_return(self, link: Link) -> bool:
-        """A seat gone (killed, cut off) for less than the away limit: it may still come back."""
-        return not link.up and self.deadlines is not None and self.now - link.changed < self.deadlines.timeout
+    def may_return(self, link: Link, now: float | None = None) -> bool:
+        """A seat gone (killed, cut off) for less than the away limit (at `now`, else the last input's time): it
+        may still come back."""
+        now = self.now if now is None else now
+        return not link.up and self.deadlines is not None and now - link.changed < self.deadlines.timeout
 
-    def awaiting_return(self) -> list[Link]:
+    def awaiting_return(self, now: float | None = None) -> list[Link]:
         """The seats gone at the end that lack its last frames and may still come back for them."""
-        return [link for link in self._lacking_last() if self.may_return(link)]
+        return [link for link in self._lacking_last() if self.may_return(link, now)]
 
     def _lacking_last(self) -> list[Link]:
         """The joiners' links that have not confirmed the last frame."""
@@ -289,8 +351,6 @@ class JoinMachine(Machine):
         self.mesh_port = mesh_port
         #: more seats this peer plays, by name: each with its own derived key and decider
         self.also = [(name, identity.seat_key(name), d) for name, d in also]
-        self.synced = True
-        self.started = False             # the host said the game is on (the first `synced`)
         self.host_gone_at: float | None = None
         self.lobby = JoinLobby(self)
         self.following = Follower(self)
@@ -320,9 +380,7 @@ class JoinMachine(Machine):
         self.book = Book.rebuild(header, frames, certs, secrets)
         self.game, self.header, self.players = self.book.game, header, header.players
         self.decider.prepare(self.game)
-        self.phase = "play"
-        self.synced = False
-        self.started = True
+        self.move(Event.RESUME)       # in play, our resume `hello` unanswered until the host's `synced`
         self.lobby.start_sent = True
         # the offer this game was played under, as a rematch's header is checked against it (a joiner resumed
         # without one dropped the rematch's header: simulator seed 1169 of the quick mix, with rematches)
@@ -341,7 +399,7 @@ class JoinMachine(Machine):
         link.up, link.changed = True, now
         if key == self.host_key:
             if self.host_gone_at is not None and self.deadlines is not None:
-                for seat in self.host_seats():
+                for seat in self.host_seats:
                     self.deadlines.back(seat)
             self.host_gone_at = None
             self.resume.hello()
@@ -358,7 +416,7 @@ class JoinMachine(Machine):
         if key == self.host_key:
             self.host_gone_at = now
             if self.deadlines is not None:
-                for seat in self.host_seats():
+                for seat in self.host_seats:
                     self.deadlines.left(seat, now)
         elif self.deadlines is not None:
             for seat in self.seats_of_peer(key):
@@ -393,18 +451,39 @@ class JoinMachine(Machine):
         """A host lost for longer than the reveal timeout (plus the joiner's grace) while the game awaits
         another seat's frame: the game stops unfinished, resumable (a host awaited itself is claimed)."""
         book = self.book
-        if self.host_gone_at is None or book is None or self.phase != "play" or self.outcome is not None \
+        if self.host_gone_at is None or book is None or self.phase is not Phase.PLAY or self.outcome is not None \
                 or self.waits.unstarted():     # (a game not begun: its start is waited for, JoinWaits)
             return
-        limit = self.deadlines.timeout + JOINER_GRACE
+        limit = self.host_gone_limit()
         nxt = None if book.ledger.closed else book.ledger.awaited()
-        if self.now - self.host_gone_at > limit and (nxt is None or nxt[1] not in self.host_seats()):
+        if self.now - self.host_gone_at > limit and (nxt is None or nxt[1] not in self.host_seats):
             self.stop_unfinished(f"lost the host for more than {limit:g} s")
+
+    def host_gone_limit(self) -> float:
+        """How long the host may stay lost before a game that awaits another seat stops unfinished."""
+        return self.deadlines.timeout + JOINER_GRACE
+
+    def host_lost_in(self, now: float, fallback: float) -> float:
+        """Seconds from `now` until a lost host stops the game unfinished (the whole limit while this machine
+        has not been told the link is down); `fallback` is the limit before the game's terms are known."""
+        limit = self.host_gone_limit() if self.deadlines is not None else fallback
+        gone = max(0.0, now - self.host_gone_at) if self.host_gone_at is not None else 0.0
+        return max(0.0, limit - gone)
 
     # ------------------------------------------------------------------------------ the interface
 
     def waiting(self) -> Wait | None:
         return self.waits.current()
+
+    @property
+    def started(self) -> bool:
+        """The host said the game is on (its first `synced`, or a frame it sequenced): state.py's stage."""
+        return self.state.started
+
+    @property
+    def synced(self) -> bool:
+        """Nothing of ours awaits the host's answer to a resume `hello`: state.py's stage."""
+        return self.state.synced
 
     def listen(self) -> None:
         """Open our port for the other joiners' direct links (games of three seats or more), once."""
@@ -423,13 +502,13 @@ class JoinMachine(Machine):
         link = self.links.get(self.host_key)
         return link is not None and link.up
 
+    @property
     def host_seats(self) -> list[int]:
-        """The seats the host's peer plays: the header's host seat and every seat no joiner we know holds."""
+        """The seats the host's peer plays: the header's host seat and every seat no joiner we know holds (a
+        property, as the host's own `HostMachine.host_seats`)."""
         if self.header is None:
             return []
         joiners = set(self.lobby.peers) | set(self.book.seats if self.book is not None else ())
-        if self.players <= 2 or not self.lobby.peers:
-            return [s for s in range(self.players) if s not in joiners]
         return [s for s in range(self.players) if s not in joiners]
 
     def seat_of_peer(self, key: bytes) -> int | None:
@@ -462,7 +541,7 @@ class JoinMachine(Machine):
     def peer_of(self, seat: int) -> bytes | None:
         if seat in self.lobby.peers:
             return self.lobby.peers[seat][0]
-        return self.host_key if seat in self.host_seats() else None
+        return self.host_key if seat in self.host_seats else None
 
     def other_joiners(self) -> list[bytes]:
         """The other joiners' keys: from the host's `peers`, and every seat key of the header that is neither
@@ -491,10 +570,8 @@ class JoinMachine(Machine):
     def holding(self, seq: int) -> bool:
         return self.following.hold_seq == seq
 
-    def pass_on(self, frame: Frame) -> None:
-        self.send(self.host_key, "frame", frame.encode(), b"")
-
     def send_frame(self, frame: Frame) -> None:
+        """A frame to the host: our own, or another seat's that its author sent us (claims.forward)."""
         self.send(self.host_key, "frame", frame.encode(), b"")
 
     def accept_alone(self, frame: Frame) -> None:
@@ -516,7 +593,7 @@ class JoinMachine(Machine):
             self.finish(EXIT_FAILED, f"our own contest was refused by our ledger: {exc}")
             return
         self.say("the host did not pass our contest on: recorded it in our own replay")
-        self.send(self.host_key, "frame", frame.encode(), b"")
+        self.send_frame(frame)
         self.game_closed()
 
     def saved_seat(self, seat: int, seed: bytes, extra: list) -> Any:
@@ -528,13 +605,13 @@ class JoinMachine(Machine):
     def _on_refused(self, key: bytes, code: str, reason: str) -> None:
         if key != self.host_key:
             return
-        if self.phase == "play" and self.started and self.synced:
+        if self.state.in_step():
             # nothing of ours awaits an answer (a resume hello leaves us unsynced until it is answered): this
             # answers a copy of a hello the host already took, delayed or doubled on the way (lossy-network
             # plan 1005564: a joiner in play quit on it and was then claimed against as gone)
             self.say(f"the host refused a message of ours it had already answered ({wire.clip(code, 16)}): ignored")
             return
-        if self.phase == "play" and self.book is not None and code == "over":
+        if self.phase is Phase.PLAY and self.book is not None and code == "over":
             for seat in self.book.seats:
                 self.outbox.append(fx.ForgetSeat(self.book.header.session, seat))
         self.waits.abandon()     # refused before the game began: no file of it is left
@@ -579,17 +656,17 @@ class JoinMachine(Machine):
         if key != self.host_key:
             return
         reason = wire.clip(reason)
-        if self.phase == "over" and self.last_game is not None:
+        if self.phase is Phase.OVER and self.last_game is not None:
             self.finish(EXIT_OK, f"{self.games_message()} (the host left: {reason})" if self.rematch_asked
                         else self.games_message())
-        elif self.phase == "done":
+        elif self.phase is Phase.DONE:
             return
-        elif self.phase == "play" and self.book is not None and self.book.ledger.closed:
+        elif self.phase is Phase.PLAY and self.book is not None and self.book.ledger.closed:
             self.game_closed()
-        elif self.phase == "play" and self.waits.unstarted():
+        elif self.phase is Phase.PLAY and self.waits.unstarted():
             self.waits.leave(f"the host left before {'the rematch' if self.games_done else 'the game'} started: "
                              f"{reason}")
-        elif self.phase == "play" and self.book is not None:
+        elif self.phase is Phase.PLAY and self.book is not None:
             self.host_gone_at = self.host_gone_at if self.host_gone_at is not None else self.now
             self.stop_unfinished(f"the host left (in its own words, not this peer's: {reason})")
         else:

@@ -7,20 +7,72 @@ A joiner's own bounds on these waits are in netplay/protocol/waits.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from netplay import wire
 from netplay.protocol import effects as fx
 from netplay.protocol.core import EXIT_OK
+from netplay.protocol.state import Event, Phase
 
-if TYPE_CHECKING:
-    from netplay.protocol.core import Machine  # (machines imports this module)
+if TYPE_CHECKING:   # (machines imports this module)
+    from netplay.protocol.core import Decider, Link
+    from netplay.protocol.lobby import HostLobby
+    from replays.header import Header, Terms
 
-__all__ = ["HostRematch", "JoinRematch"]
+__all__ = ["HostRematch", "JoinRematch", "RematchHost", "RematchJoiner"]
+
+
+@runtime_checkable
+class RematchHost(Protocol):
+    """What of the host's machine its rematch vote reads and calls: nothing else (tests/test_protocol_state.py
+    holds this module to it)."""
+
+    book: Any
+    header: Header | None
+    links: dict[bytes, Link]
+    lobby: HostLobby
+    now: float
+    old_sessions: set[bytes]
+    outbox: list
+    outcome: Any
+    players: int
+    rematch_asked: bool
+    decider: Decider
+    games_done: int
+    host_seat_number: int
+    terms: Terms
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def host_seats(self) -> list[int]: ...
+    def move(self, event: Event) -> None: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def games_message(self) -> str: ...
+    def say(self, line: str) -> None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+
+
+@runtime_checkable
+class RematchJoiner(Protocol):
+    """What of a joiner's machine its rematch vote reads and calls."""
+
+    decider: Decider
+    games_done: int
+    host_key: bytes
+    outcome: Any
+    rematch_asked: bool
+
+    @property
+    def phase(self) -> Phase: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def games_message(self) -> str: ...
+    def say(self, line: str) -> None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
 
 
 class HostRematch:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: RematchHost):
         self.m = machine
         self.votes: set[int] = set()
         self.sent: tuple[int, ...] = ()
@@ -29,14 +81,14 @@ class HostRematch:
     def on_vote(self, key: bytes, seats: list) -> None:
         m = self.m
         link = m.links.get(key)
-        if m.phase != "over" or link is None or link.seat is None:
+        if link is None or link.seat is None:     # (only the rematch vote takes a vote: state.HOST_ACCEPTS)
             return
         self.votes.update(link.seats)
         m.say(f"{wire.clip(link.name, 64)} (seat {link.seat}) wants a rematch")
 
     def tick(self) -> None:
         m = self.m
-        if m.phase != "over" or m.outcome is not None:
+        if m.phase is not Phase.OVER or m.outcome is not None:
             return
         if m.host_seat_number not in self.votes:
             vote = m.decider.rematch(m.games_done)
@@ -64,14 +116,14 @@ class HostRematch:
         m.old_sessions.add(m.header.session)
         m.outbox.append(fx.CloseReplay())
         m.book = None
-        m.phase = "lobby"
+        m.move(Event.REMATCH)
         self.votes, self.sent = set(), ()
         m.say("rematch: a new game with the same seats and options")
         m.lobby.send_header(seated)
 
 
 class JoinRematch:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: RematchJoiner):
         self.m = machine
         self.over_since = 0.0
 
@@ -81,7 +133,7 @@ class JoinRematch:
 
     def tick(self) -> None:
         m = self.m
-        if m.phase != "over" or m.outcome is not None or m.rematch_asked:
+        if m.phase is not Phase.OVER or m.outcome is not None or m.rematch_asked:
             return
         vote = m.decider.rematch(m.games_done)
         if vote is False:

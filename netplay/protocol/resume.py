@@ -16,23 +16,74 @@ resume as above. Its deadlines start afresh from its return.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from netplay import wire
 from netplay.protocol.core import Link
+from netplay.protocol.state import Event, LinkStage, Phase
 
-if TYPE_CHECKING:
-    from netplay.protocol.core import Machine  # (machines imports this module)
+if TYPE_CHECKING:   # (machines imports this module)
+    from netplay.deadlines import Deadlines
+    from netplay.protocol.book import Book
+    from netplay.protocol.following import Follower
+    from netplay.protocol.lobby import HostLobby, JoinLobby
+    from netplay.protocol.sequencing import Sequencer
+    from netplay.protocol.state import SessionState
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["HostResume", "JoinResume", "HELLO_EVERY_S"]
+__all__ = ["HostResume", "JoinResume", "HELLO_EVERY_S", "ResumeHost", "ResumeJoiner"]
+
+
+@runtime_checkable
+class ResumeHost(Protocol):
+    """What of the host's machine a seat's resume reads and calls (tests/test_protocol_state.py holds the
+    module to it)."""
+
+    book: Book | None
+    deadlines: Deadlines | None
+    groups: dict[int, list[int]]
+    lobby: HostLobby
+    now: float
+    old_sessions: set[bytes]
+    players: int
+    sequencer: Sequencer
+
+    def refuse(self, link: Link, code: str, reason: str) -> None: ...
+    def say(self, line: str) -> None: ...
+    def seat_of_key(self, key: bytes) -> int | None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+    def send_raw(self, to: bytes, data: bytes) -> None: ...
+
+
+@runtime_checkable
+class ResumeJoiner(Protocol):
+    """What of a joiner's machine its resume reads and calls: its stage moves only through `move`."""
+
+    book: Book | None
+    following: Follower
+    host_key: bytes
+    lobby: JoinLobby
+    mesh_port: int
+    now: float
+    version: str
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def state(self) -> SessionState: ...
+    @property
+    def synced(self) -> bool: ...
+    def host_up(self) -> bool: ...
+    def move(self, event: Event) -> None: ...
+    def say(self, line: str) -> None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
 
 HELLO_EVERY_S = 2.0
 
 
 class HostResume:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: ResumeHost):
         self.m = machine
 
     def on_resume(self, link: Link, session: bytes, seq: int, frame_hash: bytes) -> None:
@@ -58,7 +109,7 @@ class HostResume:
         if link.seat != seat:   # a connection the host does not remember: its seats are in its saved groups
             link.seat = seat
             link.extra = [(s, book.header.seats[s][0], book.header.seats[s][1]) for s in m.groups.get(seat, ())]
-        link.up, link.stage = True, "ready"
+        link.up, link.stage = True, LinkStage.READY
         link.acked = max(link.acked, seq)
         if m.deadlines is not None:
             for held in link.seats:
@@ -77,7 +128,7 @@ class HostResume:
 
 
 class JoinResume:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: ResumeJoiner):
         self.m = machine
         self.hello_at = -1e9
 
@@ -86,12 +137,12 @@ class JoinResume:
         m = self.m
         self.hello_at = m.now
         book = m.book
-        if book is None or book.ledger.closed or m.phase != "play":
+        if book is None or book.ledger.closed or m.phase is not Phase.PLAY:
             m.lobby.hello()
             return
-        if not m.started:       # the game has not begun: our `start` is sent again until it does
+        if m.state.unstarted():   # the game has not begun: our `start` is sent again until it does
             return
-        m.synced = False
+        m.move(Event.REHELLO)
         at = [book.header.session, book.seq, book.last_hash if book.seq >= 0 else bytes(32)]
         m.send(m.host_key, "hello", wire.PROTO, m.version, at, m.mesh_port)
 
@@ -101,7 +152,7 @@ class JoinResume:
             return
         if not m.synced and last >= 0:
             m.say(f"in step with the host again at frame {m.book.seq}")
-        m.synced = m.started = True
+        m.move(Event.GAME_ON)
         m.lobby.answered()
         pending = m.following.pending
         if pending is not None:
@@ -112,7 +163,7 @@ class JoinResume:
 
     def tick(self) -> None:
         m = self.m
-        if m.synced or not m.started or m.book is None or m.phase != "play" or not m.host_up():
+        if not m.state.resyncing() or m.book is None or not m.host_up():
             return
         if m.now - self.hello_at >= HELLO_EVERY_S:
             self.hello()

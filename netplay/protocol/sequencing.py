@@ -14,25 +14,54 @@ signed by their authors).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from netplay import wire
 from netplay.protocol.core import BURST, RESEND_S
+from netplay.protocol.state import Phase
 from replays import codec
 from replays.certs import sign_cert
 from replays.frames import Frame, decode_frame
 from replays.ledger import Dispute, Rejected
 
-if TYPE_CHECKING:
-    from netplay.protocol.core import Link, Machine  # (machines imports this module)
+if TYPE_CHECKING:   # (machines imports this module)
+    from netplay.protocol.book import Book
+    from netplay.protocol.claims import Claims
+    from netplay.protocol.core import Link
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["Sequencer"]
+__all__ = ["Sequencer", "SequencerHost"]
+
+
+@runtime_checkable
+class SequencerHost(Protocol):
+    """What of the host's machine its sequencing reads and calls (tests/test_protocol_state.py holds the
+    module to it)."""
+
+    book: Book | None
+    claims: Claims
+    identity: Any
+    links: dict[bytes, Link]
+    now: float
+    on_ack: Callable[[int, int], None] | None
+    players: int
+
+    @property
+    def phase(self) -> Phase: ...
+    def applied(self, frame: Frame, own: bool) -> None: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def report_dispute(self, dispute: Dispute | None) -> None: ...
+    def say(self, line: str) -> None: ...
+    def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
+    def send_raw(self, to: bytes, data: bytes) -> None: ...
+    def strip_first(self, frame: Frame) -> None: ...
+    def write(self, frame: Frame | bytes | None, *records: tuple) -> None: ...
 
 
 class Sequencer:
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: SequencerHost):
         self.m = machine
 
     # ------------------------------------------------------------------------------ frames
@@ -53,7 +82,7 @@ class Sequencer:
         m = self.m
         link = m.links.get(key)
         book = m.book
-        if link is None or link.seat is None or m.phase != "play" or book is None:
+        if link is None or link.seat is None or m.phase is not Phase.PLAY or book is None:
             log.warning("dropped a frame from %s: no game under way for it", key.hex()[:8])
             return
         try:
@@ -162,7 +191,7 @@ class Sequencer:
         m = self.m
         link = m.links.get(key)
         book = m.book
-        if link is None or link.seat is None or book is None or m.phase == "lobby":
+        if link is None or link.seat is None or book is None:    # (no game, no ack: state.HOST_ACCEPTS)
             return
         frames = book.frames
         if not 0 <= seq < len(frames) or frames[seq].hash != frame_hash:
@@ -177,7 +206,7 @@ class Sequencer:
     def on_want(self, key: bytes, seq: int) -> None:
         m = self.m
         link = m.links.get(key)
-        if link is None or link.seat is None or m.book is None or m.phase == "lobby":
+        if link is None or link.seat is None or m.book is None:
             return
         self.serve(link, seq)
 
@@ -185,7 +214,7 @@ class Sequencer:
         """A joiner that has not acknowledged the last frame gets the frames after its last ack again."""
         m = self.m
         book = m.book
-        if book is None or m.phase == "lobby":
+        if book is None or m.phase is Phase.LOBBY:
             return
         last = book.seq
         for link in self.joiners():
@@ -210,7 +239,7 @@ class Sequencer:
         m = self.m
         link = m.links.get(key)
         book = m.book
-        if link is None or link.seat is None or m.phase != "play" or book is None:
+        if link is None or link.seat is None or book is None:    # (in play only: state.HOST_ACCEPTS)
             return
         text = f"{link.name} (seat {link.seat}) reports a dispute: {wire.clip(reason)}"
         try:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from netplay.protocol import effects as fx
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, JOINER_GRACE
 from netplay.protocol.lobby import MESH_S, START_S, rematch_start_s
+from netplay.protocol.state import Phase
 
 if TYPE_CHECKING:
     from netplay.protocol.core import Machine
@@ -76,7 +77,7 @@ class JoinWaits:
         lobby = m.lobby
         if m.outcome is not None:
             return None
-        if m.phase == "lobby" and not m.games_done:
+        if m.phase is Phase.LOBBY and not m.games_done:
             if lobby.hello_at is None:
                 return None
             if self.first_hello is None:
@@ -88,7 +89,7 @@ class JoinWaits:
                             f"the host did not answer within {limit:g} s (no offer)")
             return Wait("the other players", min(cap, lobby.ready_at + self.fill_s),
                         f"the table did not fill within {self.fill_s:g} s: the host sent no header")
-        if m.phase == "play" and self.unstarted():
+        if m.phase is Phase.PLAY and self.unstarted():
             what = "the rematch" if m.games_done else "the game"
             limit = self.bound(rematch_start_s(m.header.terms) + JOINER_GRACE if m.games_done else START_WAIT_S)
             until = lobby.started_at + limit
@@ -96,7 +97,7 @@ class JoinWaits:
                 until = min(until, self.first_hello + self.bound(OFFER_S) + self.fill_s + self.bound(START_WAIT_S))
             return Wait(f"the host to start {what}", until,
                         f"the host did not start {what} within {limit:g} s of its header")
-        if m.phase == "over":
+        if m.phase is Phase.OVER:
             limit = self.bound(self.reveal_s() + JOINER_GRACE)
             return Wait("a rematch", m.rematch.over_since + limit, f"no rematch within {limit:g} s")
         return None
@@ -113,7 +114,7 @@ class JoinWaits:
     def unstarted(self) -> bool:
         """A header accepted, its game not begun: no `synced` from the host, no frame."""
         m = self.m
-        return (m.book is not None and not m.started and m.book.seq == -1 and m.lobby.started_at is not None)
+        return (m.book is not None and m.state.unstarted() and m.book.seq == -1 and m.lobby.started_at is not None)
 
     def tick(self) -> None:
         wait = self.current()
@@ -134,7 +135,7 @@ class JoinWaits:
         """A game that never started leaves no file behind: its replay (a header and nothing else) is removed,
         and its saved seats forgotten (there is nothing to resume)."""
         m = self.m
-        if m.phase != "play" or not self.unstarted():
+        if m.phase is not Phase.PLAY or not self.unstarted():
             return
         m.outbox.append(fx.DiscardReplay())
         for seat in m.book.seats:
@@ -147,7 +148,7 @@ def host_wait(machine: Machine) -> Wait | None:
     m = machine
     if m.outcome is not None:
         return None
-    if m.phase == "lobby" and m.header is not None:
+    if m.phase is Phase.LOBBY and m.header is not None:
         late = sorted(seat for link in m.lobby.joiners() if not link.started for seat in link.seats[:1])
         if not late:
             return None
@@ -156,7 +157,7 @@ def host_wait(machine: Machine) -> Wait | None:
         limit = rematch_start_s(m.terms) if m.games_done else START_S
         return Wait(f"seat {seats} to start {what}", m.lobby.header_at + limit,
                     f"seat {seats} did not start {what} within {limit:g} s")
-    if m.phase == "over":
+    if m.phase is Phase.OVER:
         limit = m.terms.reveal_timeout_ms / 1000
         return Wait("the rematch votes", m.rematch.over_since + limit, f"no rematch agreed within {limit:g} s")
     return None

@@ -31,20 +31,18 @@
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from netplay.deadlines import DECISIONS
-from netplay.gameclock import seat_budget
 from netplay.protocol.claims import MAX_SEEN
-from netplay.protocol.core import JOINER_GRACE
 from netplay.protocol.following import MAX_AHEAD
 from netplay.protocol.state import Phase
-from netplay.protocol.waits import FILL_S, OFFER_S, START_WAIT_S
+from netplay.protocol.waits import OFFER_S
 from replays.audit import audit_bytes
 from replays.codec import encode
+from simulator.bounds import bound, lobby_bound
 from simulator.sessions import check_waits, session_bound
 
 __all__ = ["Report", "check", "bound", "lobby_bound", "waiting_for_players"]
@@ -94,35 +92,6 @@ def _deadline(world: Any, kind: str) -> float:
     if terms.clock is not None:
         limits.append(terms.clock[1] / 1000 or terms.clock[0] / 1000)
     return min(limits)
-
-
-def bound(world: Any, frames: int) -> float:
-    """The longest an honest peer may take to reach an end: the lobby, every frame at its honest pace, what
-    the terms let each liar add by stalling (netplay/gameclock.py's `seat_budget`: with a clock, its stock
-    and credited increments, whatever it played; with a limit per decision only, that limit for each of the
-    game's frames, as no engine bounds a game's length; untimed: no bound), every seat's lateness, the
-    claims and contests that end a game, and the time the faults took away."""
-    terms = world.terms
-    timeout = terms.reveal_timeout_ms / 1000
-    liars = sum(1 for p in world.peers if p.adversary is not None)
-    per_frame = terms.frame_limit_ms / 1000 + 2 * world.faults.latency[1] + (0.25 if world.faults.reorder else 0)
-    budget = seat_budget(terms, frames) if liars else 0.0
-    stall = math.inf if budget is None else liars * budget
-    faults = world.faults.drops * (world.faults.drop_s + 2) + world.faults.kills * (world.faults.kill_s + 3)
-    return (60.0 + frames * per_frame + stall + world.players * terms.lateness_ms / 1000 + 8 * (timeout + 15.0)
-            + faults + (frames * 3.0 if world.faults.loss else 0))
-
-
-def lobby_bound(world: Any) -> float:
-    """The longest the waits outside a game may add (netplay/protocol/waits.py): the first lobby (the offer,
-    the table filling, the start), and for every game a peer played before its last one the rematch's vote
-    and start (the games' own bounds are `simulator.sessions.session_bound`'s)."""
-    reveal = world.terms.reveal_timeout_ms / 1000
-    total = OFFER_S + FILL_S + START_WAIT_S + 10.0
-    played = max((getattr(p, "games", []) for p in world.peers), key=len, default=[])
-    # each game's own bound is simulator/sessions.py's `session_bound`: here only the rematch's vote and start
-    total += len(played) * (reveal + JOINER_GRACE + START_WAIT_S + 10.0)
-    return total
 
 
 def waiting_for_players(world: Any, peer: Any) -> bool:

@@ -1,7 +1,7 @@
 """The promises of a whole session, lobbies and rematches included (simulator/invariants.py checks one game).
 
 - **Bounded time over a session.** A session of several games (rematches) may take the bound of each game it
-  played, and the rematch lobby between them: `session_bound` sums `invariants.bound` over the games, so the
+  played, and the rematch lobby between them: `session_bound` sums `bounds.bound` over the games, so the
   last game's bound is not asked to cover the games before it.
 - **No wait for ever in a lobby.** An honest joiner that came to a lobby ends (it plays, or it is told why
   not) within the bound, whether the lobby ever starts or not; so does every honest peer held in the lobby
@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 from typing import Any
+
+from simulator.bounds import bound
 
 __all__ = ["session_bound", "games_played", "check_waits"]
 
@@ -27,10 +29,9 @@ def games_played(world: Any) -> list[int]:
 
 
 def session_bound(world: Any, frames: int) -> float:
-    """The bound of the session: each game's bound (`invariants.bound`), the last one for at least `frames`
+    """The bound of the session: each game's bound (`bounds.bound`), the last one for at least `frames`
     (the game under way), and a lobby's (a game of no frames) for each game the seats want that has no header
     yet: a rematch lobby is given its own time, not the time of the game before it."""
-    from simulator.invariants import bound  # (invariants imports this module)
     played = games_played(world) or [0]
     played[-1] = max(played[-1], frames)
     to_come = max(0, getattr(world, "games", 1) - len(played))

@@ -33,7 +33,7 @@ if TYPE_CHECKING:   # (machines imports this module)
     from netplay.deadlines import Deadlines
     from netplay.protocol.book import Book
     from netplay.protocol.claims import Claims
-    from netplay.protocol.lobby import JoinLobby
+    from netplay.protocol.seams import AnsweredLobby
     from netplay.protocol.state import SessionState
 
 log = logging.getLogger("netplay.session")
@@ -54,7 +54,7 @@ class FollowerJoiner(Protocol):
     deadlines: Deadlines | None
     host_key: bytes
     identity: Any
-    lobby: JoinLobby
+    lobby: AnsweredLobby
     now: float
     outcome: Any
     players: int

@@ -45,8 +45,7 @@ from replays.safetext import check_name
 if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine through a protocol)
     from engines.core import Game
     from netplay.protocol.core import Decider
-    from netplay.protocol.following import Follower
-    from netplay.protocol.resume import HostResume
+    from netplay.protocol.seams import ResettableFollowing, ResumeAtHost
     from netplay.protocol.state import SessionState
 
 log = logging.getLogger("netplay.session")
@@ -103,7 +102,7 @@ class LobbyHost(Protocol):
     outbox: list
     outcome: Any
     players: int
-    resume: HostResume
+    resume: ResumeAtHost
     terms: Terms
     version: str
     wall_clock: Callable[[], int]
@@ -132,7 +131,7 @@ class LobbyJoiner(Protocol):
     decider: Decider
     deciders: dict[int, Decider]
     entropy: Callable[[int], bytes]
-    following: Follower
+    following: ResettableFollowing
     game: Game | None
     games_done: int
     header: Header | None

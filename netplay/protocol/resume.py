@@ -25,8 +25,7 @@ from netplay.protocol.state import Event, LinkStage, Phase
 if TYPE_CHECKING:   # (machines imports this module)
     from netplay.deadlines import Deadlines
     from netplay.protocol.book import Book
-    from netplay.protocol.following import Follower
-    from netplay.protocol.lobby import HostLobby, JoinLobby
+    from netplay.protocol.seams import HelloLobby, PendingFollowing, SeatingLobby
     from netplay.protocol.sequencing import Sequencer
     from netplay.protocol.state import SessionState
 
@@ -43,7 +42,7 @@ class ResumeHost(Protocol):
     book: Book | None
     deadlines: Deadlines | None
     groups: dict[int, list[int]]
-    lobby: HostLobby
+    lobby: SeatingLobby
     now: float
     old_sessions: set[bytes]
     players: int
@@ -61,9 +60,9 @@ class ResumeJoiner(Protocol):
     """What of a joiner's machine its resume reads and calls: its stage moves only through `move`."""
 
     book: Book | None
-    following: Follower
+    following: PendingFollowing
     host_key: bytes
-    lobby: JoinLobby
+    lobby: HelloLobby
     mesh_port: int
     now: float
     version: str

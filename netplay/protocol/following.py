@@ -24,10 +24,9 @@ from netplay import wire
 from netplay.protocol.core import BURST, EXIT_DISPUTE, JOINER_GRACE, RESEND_S
 from netplay.protocol.state import Event, Phase
 from replays import codec
-from replays.certs import sign_ack, verify_ack, verify_cert
+from replays.certs import Cert, sign_ack, verify_ack, verify_cert
 from replays.frames import Frame, decode_frame
 from replays.ledger import Dispute, Rejected
-from replays.reader import Cert
 
 if TYPE_CHECKING:   # (machines imports this module)
     from netplay.deadlines import Deadlines

@@ -39,7 +39,7 @@ from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
 from replays.header import Header, Terms, header_from_value
 from replays.ledger import SeatSecrets
-from replays.reader import links_record
+from replays.links import links_record
 from replays.safetext import check_name
 
 if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine through a protocol)

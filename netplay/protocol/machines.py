@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from netplay import resume as saved_games
 from netplay import wire
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
@@ -20,6 +19,7 @@ from netplay.protocol.following import Follower
 from netplay.protocol.lobby import HostLobby, JoinLobby
 from netplay.protocol.rematch import HostRematch, JoinRematch
 from netplay.protocol.resume import HostResume, JoinResume
+from netplay.protocol.saved import SavedSeat
 from netplay.protocol.sequencing import Sequencer
 from netplay.protocol.state import Event, LinkStage, Phase
 from netplay.protocol.waits import FILL_S, JoinWaits, Wait, host_wait
@@ -210,7 +210,7 @@ class HostMachine(Machine):
         self.book = Book(self.header, secrets, self.game)
         self.groups = {link.seat: [s for s, _, _ in link.extra] for link in self.lobby.joiners()}
         self.outbox.append(fx.OpenReplay(self.header))
-        self.outbox.append(fx.SaveSeat(saved_games.SavedSeat(
+        self.outbox.append(fx.SaveSeat(SavedSeat(
             self.header.session.hex(), self.host_seat_number, secrets[0].seed.hex(), self.address,
             self.identity.public_key.hex(), "", self.game.id, self.wall_clock(),
             [[s, sec.seed.hex(), self.also[s][0]] for s, sec in zip(self.also, secrets[1:], strict=True)],
@@ -596,9 +596,9 @@ class JoinMachine(Machine):
         self.send_frame(frame)
         self.game_closed()
 
-    def saved_seat(self, seat: int, seed: bytes, extra: list) -> Any:
-        return saved_games.SavedSeat(self.header.session.hex(), seat, seed.hex(), self.address, self.host_key.hex(),
-                                     "", self.header.game, self.wall_clock(), extra, mesh_port=self.mesh_port)
+    def saved_seat(self, seat: int, seed: bytes, extra: list) -> SavedSeat:
+        return SavedSeat(self.header.session.hex(), seat, seed.hex(), self.address, self.host_key.hex(),
+                         "", self.header.game, self.wall_clock(), extra, mesh_port=self.mesh_port)
 
     # ------------------------------------------------------------------------------ small messages
 

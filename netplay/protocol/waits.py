@@ -38,8 +38,8 @@ from netplay.protocol.core import EXIT_FAILED, EXIT_OK, JOINER_GRACE
 from netplay.protocol.lobby import MESH_S, START_S, rematch_start_s
 from netplay.protocol.state import Phase
 
-if TYPE_CHECKING:
-    from netplay.protocol.core import Machine
+if TYPE_CHECKING:   # (machines imports this module)
+    from netplay.protocol.machines import HostMachine, JoinMachine
 
 __all__ = ["Wait", "JoinWaits", "host_wait", "rematch_start_s", "OFFER_S", "FILL_S", "START_WAIT_S"]
 
@@ -64,7 +64,7 @@ class Wait:
 class JoinWaits:
     """The joiner's waits outside a game (see the module docstring): ticked by the joiner's machine."""
 
-    def __init__(self, machine: Machine, fill_s: float = FILL_S):
+    def __init__(self, machine: JoinMachine, fill_s: float = FILL_S):
         if not 1 <= fill_s <= 86400:
             raise ValueError("the wait for the other players is 1 s to 24 h")
         self.m = machine
@@ -91,8 +91,15 @@ class JoinWaits:
                         f"the table did not fill within {self.fill_s:g} s: the host sent no header")
         if m.phase is Phase.PLAY and self.unstarted():
             what = "the rematch" if m.games_done else "the game"
-            limit = self.bound(rematch_start_s(m.header.terms) + JOINER_GRACE if m.games_done else START_WAIT_S)
-            until = lobby.started_at + limit
+            if m.games_done:
+                terms = m.the_header.terms
+                assert terms is not None, "a rematch's header is of format 2: it holds the terms"
+                limit = self.bound(rematch_start_s(terms) + JOINER_GRACE)
+            else:
+                limit = self.bound(START_WAIT_S)
+            started = lobby.started_at
+            assert started is not None, "unstarted() holds a header's start"
+            until = started + limit
             if not m.games_done and self.first_hello is not None:
                 until = min(until, self.first_hello + self.bound(OFFER_S) + self.fill_s + self.bound(START_WAIT_S))
             return Wait(f"the host to start {what}", until,
@@ -138,11 +145,11 @@ class JoinWaits:
         if m.phase is not Phase.PLAY or not self.unstarted():
             return
         m.outbox.append(fx.DiscardReplay())
-        for seat in m.book.seats:
-            m.outbox.append(fx.ForgetSeat(m.book.header.session, seat))
+        for seat in m.the_book.seats:
+            m.outbox.append(fx.ForgetSeat(m.the_book.header.session, seat))
 
 
-def host_wait(machine: Machine) -> Wait | None:
+def host_wait(machine: HostMachine) -> Wait | None:
     """The host's wait under way, for its person to see: the joiners' `start` after the header, the rematch
     vote (None: a game in progress, or its lobby waiting for players as long as its person wants)."""
     m = machine

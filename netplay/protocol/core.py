@@ -110,6 +110,12 @@ class Link:
     def seats(self) -> list[int]:
         return [] if self.seat is None else [self.seat, *(s for s, _, _ in self.extra)]
 
+    @property
+    def first_seat(self) -> int:
+        """The seat of a seated joiner's link (the host lobby's `joiners()`): its peer's first seat."""
+        assert self.seat is not None, "a seated link: the lobby's joiners() are those with a seat"
+        return self.seat
+
 
 class Machine:
     """See the module docstring. Subclasses: `HostMachine`, `JoinMachine` (netplay/protocol/machines.py)."""
@@ -205,22 +211,19 @@ class Machine:
     # What is None outside a game but always there inside one: the features ask for it through these, so that
     # a caller that breaks the precondition fails naming it (the phases guarantee it, not the types).
 
-    @property
-    def the_book(self) -> Book:
+    def require_book(self) -> Book:
         """This peer's copy of the game: there from the header's acceptance (or a resume's) on."""
         book = self.book
         assert book is not None, "no game under way: the book exists from the header on"
         return book
 
-    @property
-    def the_header(self) -> Header:
+    def require_header(self) -> Header:
         """The game's header: there once the host made it (a host) or this peer accepted it (a joiner)."""
         header = self.header
         assert header is not None, "no header yet: the game is not set"
         return header
 
-    @property
-    def the_deadlines(self) -> Deadlines:
+    def require_deadlines(self) -> Deadlines:
         """The seats' clocks: there from a game's start (`start_lines`) on."""
         deadlines = self.deadlines
         assert deadlines is not None, "no game started: the deadlines are set by start_lines"
@@ -270,7 +273,7 @@ class Machine:
         return None if header is None or header.terms is None else header.terms.host_seat
 
     def seat_key(self, seat: int) -> bytes:
-        return self.the_header.seats[seat][0]
+        return self.require_header().seats[seat][0]
 
     def peer_of(self, seat: int) -> bytes | None:
         """The key of the peer that plays `seat` (its connection's key), as far as this peer knows."""
@@ -311,7 +314,7 @@ class Machine:
 
     def applied(self, frame: Frame, own: bool) -> None:
         """After a frame was applied and written: words for the log, then what the features do about it."""
-        for line in self.the_book.lines():
+        for line in self.require_book().lines():
             self.say(line)
         self.claims.after_accept(frame)
         if self.on_frame is not None:
@@ -340,7 +343,7 @@ class Machine:
 
     def _next_own(self) -> Frame | None:
         """The next frame this peer owes (None: nothing now)."""
-        book = self.the_book
+        book = self.require_book()
         ledger = book.ledger
         contest = self.claims.contest_frame()
         if contest is not None:
@@ -396,7 +399,7 @@ class Machine:
     # ------------------------------------------------------------------------------ the start and the end
 
     def start_lines(self) -> None:
-        book = self.the_book
+        book = self.require_book()
         header = book.header
         self.names = [name for _, name in header.seats]
         self.players = header.players
@@ -416,7 +419,7 @@ class Machine:
     def game_closed(self) -> None:
         """The ledger closed: complete (then rematch votes), unfinished by a timeout claim, contested or
         disputed."""
-        book = self.the_book
+        book = self.require_book()
         ledger = book.ledger
         if self.phase is not Phase.PLAY:
             return
@@ -461,14 +464,14 @@ class Machine:
 
     def report_dispute(self, dispute: Dispute | None) -> None:
         if dispute is None:
-            self.finish(EXIT_DISPUTE, f"the game stopped in a dispute; replay {self.the_book.path}")
+            self.finish(EXIT_DISPUTE, f"the game stopped in a dispute; replay {self.require_book().path}")
             return
         lines = [f"DISPUTE at frame {dispute.frame_no}, seat {dispute.seat}: {wire.clip(dispute.reason)}",
                  f"  claimed: {wire.clip(str(dispute.claimed))}", f"  allowed: {wire.clip(str(dispute.allowed))}",
                  f"  rule: {dispute.rule}"]
         for line in lines:
             self.say(line)
-        self.finish(EXIT_DISPUTE, f"{lines[0]}; replay {self.the_book.path}")
+        self.finish(EXIT_DISPUTE, f"{lines[0]}; replay {self.require_book().path}")
 
     def stop_unfinished(self, why: str) -> None:
         """The game cannot go on and nobody can be proven at fault: stop, keep the seat for a resume."""

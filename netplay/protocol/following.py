@@ -64,10 +64,8 @@ class FollowerJoiner(Protocol):
     def state(self) -> SessionState: ...
     @property
     def host_seat(self) -> int | None: ...
-    @property
-    def the_book(self) -> Book: ...
-    @property
-    def the_deadlines(self) -> Deadlines: ...
+    def require_book(self) -> Book: ...
+    def require_deadlines(self) -> Deadlines: ...
     def applied(self, frame: Frame, own: bool) -> None: ...
     def finish(self, code: int, message: str) -> None: ...
     def host_up(self) -> bool: ...
@@ -110,7 +108,7 @@ class Follower:
         m = self.m
         if m.players <= 2:
             return key == m.host_key
-        return len(cert) == 64 and verify_cert(m.host_key, m.the_book.header.session, frame.seq, frame.hash, cert)
+        return len(cert) == 64 and verify_cert(m.host_key, m.require_book().header.session, frame.seq, frame.hash, cert)
 
     def on_frame(self, key: bytes, data: bytes, cert: bytes) -> None:
         m = self.m
@@ -168,7 +166,7 @@ class Follower:
 
     def apply(self, frame: Frame, cert: bytes) -> None:
         m = self.m
-        book = m.the_book
+        book = m.require_book()
         own = self.pending
         if own is not None and frame.hash == own.hash and frame.signature == own.signature:
             # our own frame come back sequenced, byte for byte the one our ledger built, signed and checked on
@@ -221,7 +219,7 @@ class Follower:
     def acknowledge(self, frame: Frame, cert: bytes) -> None:
         m = self.m
         signed = m.players > 2
-        session = m.the_book.header.session
+        session = m.require_book().header.session
         sig = sign_ack(m.identity.private_key, session, frame.seq, frame.hash) if signed else b""
         message = wire.pack("ack", frame.seq, frame.hash, cert, sig)
         m.send_raw(m.host_key, message)
@@ -256,7 +254,7 @@ class Follower:
 
     def _signed(self, key: bytes, seq: int, frame_hash: bytes, cert: bytes, sig: bytes) -> bool:
         m = self.m
-        session = m.the_book.header.session
+        session = m.require_book().header.session
         if not (verify_ack(key, session, seq, frame_hash, sig) and verify_cert(m.host_key, session, seq, frame_hash,
                                                                                 cert)):
             log.warning("dropped an acknowledgement that is not signed as it should be")
@@ -264,7 +262,7 @@ class Follower:
         return True
 
     def _check_acks(self, upto: int) -> None:
-        book = self.m.the_book
+        book = self.m.require_book()
         frames = book.frames
         for (key, seq), (frame_hash, cert, sig) in list(self.acks.items()):
             if seq >= len(frames) or seq > upto:
@@ -310,7 +308,7 @@ class Follower:
         number and predecessor): the author signed two frames for one slot, which proves it lied. Kept in our
         replay as a `twin` record; we stop, naming that seat. False if `frame` proves nothing."""
         m = self.m
-        book = m.the_book
+        book = m.require_book()
         if frame.session != book.header.session or frame.seq < 0:
             return False
         if frame.seq >= len(book.frames):
@@ -354,14 +352,15 @@ class Follower:
         if book is None or m.phase is not Phase.PLAY or m.outcome is not None:
             return
         pending = self.pending
-        if pending is not None and m.host_up() and m.now - self.pending_since > m.the_deadlines.timeout + JOINER_GRACE:
+        if pending is not None and m.host_up() \
+                and m.now - self.pending_since > m.require_deadlines().timeout + JOINER_GRACE:
             m.stop_unfinished(f"the host has not sequenced our frame {pending.seq} for "
                               f"{m.now - self.pending_since:.0f} s")
             return
         # the host refused our frame and sequences nothing for its number (it may hold another branch: a frame
         # of its own that it showed us in another version): as long a wait as for a frame never sequenced
         if (self.hold_seq is not None and m.host_up()
-                and m.now - self.hold_since > m.the_deadlines.timeout + JOINER_GRACE):
+                and m.now - self.hold_since > m.require_deadlines().timeout + JOINER_GRACE):
             m.stop_unfinished(f"the host refused our frame {self.hold_seq} and sequenced no frame for it in "
                               f"{m.now - self.hold_since:.0f} s")
             return
@@ -386,13 +385,13 @@ class Follower:
 
     def emit(self, frame: Frame) -> None:
         m = self.m
-        ledger = m.the_book.ledger
+        ledger = m.require_book().ledger
         claim = ledger.claim
         self.pending, self.pending_at, self.pending_since, self.resend_s = frame, m.now, m.now, RESEND_S
         m.claims.sent(frame)
         data = wire.pack("frame", frame.encode(), b"")
         m.send_raw(m.host_key, data)
-        if claim is not None and m.the_book.holds(claim.blamed) and m.players > 2:
+        if claim is not None and m.require_book().holds(claim.blamed) and m.players > 2:
             for peer in m.other_joiners():    # our answer (or contest): no other joiner co-signs our forfeit
                 m.route(peer, data)
 

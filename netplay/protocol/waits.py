@@ -92,7 +92,7 @@ class JoinWaits:
         if m.phase is Phase.PLAY and self.unstarted():
             what = "the rematch" if m.games_done else "the game"
             if m.games_done:
-                terms = m.the_header.terms
+                terms = m.require_header().terms
                 assert terms is not None, "a rematch's header is of format 2: it holds the terms"
                 limit = self.bound(rematch_start_s(terms) + JOINER_GRACE)
             else:
@@ -145,8 +145,8 @@ class JoinWaits:
         if m.phase is not Phase.PLAY or not self.unstarted():
             return
         m.outbox.append(fx.DiscardReplay())
-        for seat in m.the_book.seats:
-            m.outbox.append(fx.ForgetSeat(m.the_book.header.session, seat))
+        for seat in m.require_book().seats:
+            m.outbox.append(fx.ForgetSeat(m.require_book().header.session, seat))
 
 
 def host_wait(machine: HostMachine) -> Wait | None:

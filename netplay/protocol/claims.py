@@ -562,21 +562,26 @@ class Claims:
         m = self.m
         if frame.kind != "timeout" or not frame.body or type(frame.body[0]) is not int:
             return None
-        ledger = m.require_book().ledger
+        # (read as attributes, not through require_book(): tests/test_deadlines.py gives this a bare machine)
+        book, deadlines = m.book, m.deadlines
+        assert book is not None, "a claim is admitted in a game under way"
+        ledger = book.ledger
         awaited = ledger.claimable()
         if awaited is None or frame.seq != len(ledger.frames):
             return None
         kind, seat = awaited
-        if m.require_book().holds(seat):
+        if book.holds(seat):
             if kind not in DECISIONS:
                 return "host-frame", "the host is here; its frame is on its way"
-            remaining = m.require_deadlines().remaining(kind, seat, m.now)
+            assert deadlines is not None, "a game under way has its clocks (start_lines)"
+            remaining = deadlines.remaining(kind, seat, m.now)
             if remaining is None:
                 return "untimed", "the host is here and deciding; thinking is untimed"
             if remaining > 0:
                 return "premature", f"the host's decision has {remaining:.1f} s left"
             return None   # our own deadline has passed: the claim stands
-        remaining = m.require_deadlines().remaining(kind, seat, m.now)
+        assert deadlines is not None, "a game under way has its clocks (start_lines)"
+        remaining = deadlines.remaining(kind, seat, m.now)
         if remaining is None:
             return "untimed", f"seat {seat} is connected and deciding; thinking is untimed"
         if remaining > 0:

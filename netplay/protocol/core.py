@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from engines.core import Game, IllegalAction, Result, State
 from netplay import wire
@@ -45,10 +45,6 @@ from replays.frames import Frame
 from replays.header import Header, Terms
 from replays.ledger import Dispute
 from replays.randomness import DealUnsupported
-
-if TYPE_CHECKING:   # (the features import this module)
-    from netplay.protocol.claims import Claims
-    from netplay.protocol.rematch import HostRematch, JoinRematch
 
 log = logging.getLogger("netplay.session")
 
@@ -80,6 +76,26 @@ class Decider(Protocol):
 
     def rematch(self, games_done: int) -> bool | None:
         """After a game: True for a rematch, False to leave, None while undecided."""
+
+
+class MachineClaims(Protocol):
+    """What this class calls of its claims (netplay/protocol/claims.py, which imports this module: named here
+    rather than imported, so that no import goes in a circle, not even one for the checker)."""
+
+    def after_accept(self, frame: Frame) -> None: ...
+    def claim_in(self, seat: int, now: float) -> float | None: ...
+    def closing_frame(self) -> Frame | None: ...
+    def contest_frame(self) -> Frame | None: ...
+    def late_words(self, kind: str, seat: int) -> str: ...
+    def may_build(self, kind: str, seat: int) -> bool: ...
+    def may_close(self) -> bool: ...
+    def reset(self) -> None: ...
+
+
+class MachineRematch(Protocol):
+    """What this class and the waits use of the rematch vote (netplay/protocol/rematch.py): when it began."""
+
+    over_since: float
 
 
 @dataclass(slots=True)
@@ -122,8 +138,8 @@ class Machine:
 
     role = "peer"
     #: the features this class calls, made by each role's machine (netplay/protocol/machines.py)
-    claims: Claims
-    rematch: HostRematch | JoinRematch
+    claims: MachineClaims
+    rematch: MachineRematch
 
     def __init__(self, identity: Any, decider: Decider, *, entropy: Callable[[int], bytes], terms: Terms,
                  replay_dir: object = None):

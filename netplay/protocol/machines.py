@@ -53,6 +53,7 @@ class Linger:
 class HostMachine(Machine):
     role = "host"
     game: Game            # the host's is known from its start (a joiner's comes with the offer)
+    claims: Claims
     rematch: HostRematch
 
     def __init__(self, identity: Any, decider: Decider, game_id: str, *, players: int | None = None,
@@ -340,6 +341,7 @@ class HostMachine(Machine):
 
 class JoinMachine(Machine):
     role = "joiner"
+    claims: Claims
     rematch: JoinRematch
 
     def __init__(self, identity: Any, decider: Decider, *, host_key: bytes, address: str,

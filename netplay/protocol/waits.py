@@ -31,17 +31,22 @@ wants: it is nobody else's wait.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from netplay.protocol import effects as fx
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, JOINER_GRACE
 from netplay.protocol.lobby import MESH_S, START_S, rematch_start_s
 from netplay.protocol.state import Phase
 
-if TYPE_CHECKING:   # (machines imports this module)
-    from netplay.protocol.machines import HostMachine, JoinMachine
+if TYPE_CHECKING:
+    from netplay.protocol.book import Book
+    from netplay.protocol.core import MachineRematch
+    from netplay.protocol.lobby import HostLobby, JoinLobby
+    from netplay.protocol.state import SessionState
+    from replays.header import Header, Terms
 
-__all__ = ["Wait", "JoinWaits", "host_wait", "rematch_start_s", "OFFER_S", "FILL_S", "START_WAIT_S"]
+__all__ = ["Wait", "JoinWaits", "WaitsHost", "WaitsJoiner", "host_wait", "rematch_start_s", "OFFER_S", "FILL_S",
+           "START_WAIT_S"]
 
 OFFER_S = 15.0                                 # after our hello, the host's offer within this
 FILL_S = 600.0                                 # after our ready, the header within this (the joiner's default)
@@ -61,10 +66,52 @@ class Wait:
         return max(0.0, self.until - now)
 
 
+class WaitsJoiner(Protocol):
+    """What of a joiner's machine its waits read and call (named, not imported: machines imports this module)."""
+
+    book: Book | None
+    games_done: int
+    header: Header | None
+    now: float
+    outbox: list
+    outcome: Any
+    terms: Terms
+
+    @property
+    def lobby(self) -> JoinLobby: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def rematch(self) -> MachineRematch: ...
+    @property
+    def state(self) -> SessionState: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def games_message(self) -> str: ...
+    def require_book(self) -> Book: ...
+    def require_header(self) -> Header: ...
+    def say(self, line: str) -> None: ...
+
+
+class WaitsHost(Protocol):
+    """What of the host's machine `host_wait` reads."""
+
+    games_done: int
+    header: Header | None
+    outcome: Any
+    terms: Terms
+
+    @property
+    def lobby(self) -> HostLobby: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def rematch(self) -> MachineRematch: ...
+
+
 class JoinWaits:
     """The joiner's waits outside a game (see the module docstring): ticked by the joiner's machine."""
 
-    def __init__(self, machine: JoinMachine, fill_s: float = FILL_S):
+    def __init__(self, machine: WaitsJoiner, fill_s: float = FILL_S):
         if not 1 <= fill_s <= 86400:
             raise ValueError("the wait for the other players is 1 s to 24 h")
         self.m = machine
@@ -149,7 +196,7 @@ class JoinWaits:
             m.outbox.append(fx.ForgetSeat(m.require_book().header.session, seat))
 
 
-def host_wait(machine: HostMachine) -> Wait | None:
+def host_wait(machine: WaitsHost) -> Wait | None:
     """The host's wait under way, for its person to see: the joiners' `start` after the header, the rematch
     vote (None: a game in progress, or its lobby waiting for players as long as its person wants)."""
     m = machine

@@ -14,34 +14,11 @@ import json
 import os
 import secrets
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
 from netplay import paths
-
-
-@dataclass(frozen=True, slots=True)
-class SavedSeat:
-    session: str      # hex
-    seat: int
-    seed: str         # hex, secret
-    address: str      # the host as the joiner reached it
-    host_key: str     # hex
-    replay: str       # path of this peer's replay file
-    game: str
-    saved: int        # unix seconds
-    extra: list = field(default_factory=list)   # more seats this peer plays: [[seat, seed hex, name], ...]
-    role: str = "joiner"    # "joiner", or "host" (then `address` is where it listened, `host_key` its own key)
-    groups: list = field(default_factory=list)  # host: [[a joiner's first seat, [its other seats]], ...]
-    mesh_port: int = 0      # joiner: the port it listened on for the other joiners' direct links
-
-    @property
-    def session_id(self) -> bytes:
-        return bytes.fromhex(self.session)
-
-    @property
-    def seed_bytes(self) -> bytes:
-        return bytes.fromhex(self.seed)
+from netplay.protocol.saved import SavedSeat  # the value, with the protocol that builds it (no disk there)
 
 
 def sessions_dir() -> Path:

@@ -10,9 +10,31 @@ the host, and `netplay replay verify` over several seats' files finds it too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from replays.crypto import PublicKey, SigningKey, sign, verify
 
-__all__ = ["sign_ack", "sign_cert", "verify_ack", "verify_cert"]
+__all__ = ["Cert", "sign_ack", "sign_cert", "verify_ack", "verify_cert"]
+
+
+@dataclass(frozen=True, slots=True)
+class Cert:
+    """A signed record beside the frames (format 2): `kind` "cert" is the host's certificate that it
+    sequenced the frame with `hash` as frame `seq`; "ack" a joiner's acknowledgement of it (with the
+    host's certificate it acknowledged). Both are evidence when two peers' copies of a game fork."""
+
+    kind: str
+    seat: int
+    seq: int
+    hash: bytes
+    sig: bytes
+    host_seat: int = -1
+    host_sig: bytes = b""
+
+    def value(self) -> tuple:
+        if self.kind == "cert":
+            return ("cert", self.seat, self.seq, self.hash, self.sig)
+        return ("ack", self.seat, self.seq, self.hash, self.sig, self.host_seat, self.host_sig)
 
 
 def _message(session: bytes, seq: int, frame_hash: bytes) -> bytes:

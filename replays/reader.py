@@ -12,36 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from replays import codec
+from replays.certs import Cert
 from replays.frames import Frame, frame_from_value
 from replays.header import FORMAT_MAJOR, FORMAT_MINOR, Header, header_from_value
+from replays.links import MAX_LINK_PAIRS, links_from_value, links_record
 from replays.safetext import shown
 
+# Cert (replays/certs.py) and the links record (replays/links.py) live in pure modules, because the session's
+# protocol builds them and must not import a file reader (tests/test_protocol_pure.py); still named from here
 __all__ = ["Cert", "Replay", "read_header", "read_replay", "parse_replay", "links_from_value", "links_record",
            "MAX_FILE", "MAX_LINK_PAIRS"]
 
 MAX_FILE = 256 << 20
-#: every pair of 64 seats: the most a `links` record can name
-MAX_LINK_PAIRS = 64 * 63 // 2
-
-
-@dataclass(frozen=True, slots=True)
-class Cert:
-    """A signed record beside the frames (format 2): `kind` "cert" is the host's certificate that it
-    sequenced the frame with `hash` as frame `seq`; "ack" a joiner's acknowledgement of it (with the
-    host's certificate it acknowledged). Both are evidence when two peers' copies of a game fork."""
-
-    kind: str
-    seat: int
-    seq: int
-    hash: bytes
-    sig: bytes
-    host_seat: int = -1
-    host_sig: bytes = b""
-
-    def value(self) -> tuple:
-        if self.kind == "cert":
-            return ("cert", self.seat, self.seq, self.hash, self.sig)
-        return ("ack", self.seat, self.seq, self.hash, self.sig, self.host_seat, self.host_sig)
 
 
 #: the record types this format knows beside the frames
@@ -62,36 +44,6 @@ def cert_from_value(value: tuple, minor: int = 0) -> Cert | None:
     if value[0] == "ack" and fits(7) and ok(*value[1:5]) and ok(value[5], 0, value[3], value[6]):
         return Cert("ack", value[1], value[2], value[3], value[4], value[5], value[6])
     return None
-
-
-def links_record(pairs: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> tuple:
-    """The `links` record a peer writes once when a game of three seats or more starts: the pairs of seats
-    with no direct link between their peers, which the host's relay alone joined. Sorted and without repeats,
-    so that one knowledge has one encoding (docs/replay-format.md "Layout")."""
-    return ("links", tuple(sorted({(min(a, b), max(a, b)) for a, b in pairs})))
-
-
-def links_from_value(value: tuple, header: Header) -> tuple[tuple[int, int], ...] | None:
-    """The pairs of a `links` record, or None when it is not one: `["links", [[a, b], ...]]` with a < b seats
-    of the game, neither the host's, at most MAX_LINK_PAIRS pairs in strictly increasing order. Only a 2.1
-    file holds one (a later minor version may append fields, read past). The record is the writer's word,
-    signed by nothing: the shape is all a reader can check."""
-    if (header.major, header.minor) < (2, 1) or not (len(value) == 2 or (header.minor > 1 and len(value) > 2)):
-        return None
-    pairs = value[1]
-    if type(pairs) is not tuple or len(pairs) > MAX_LINK_PAIRS:
-        return None
-    host = header.terms.host_seat if header.terms is not None else None
-    players = len(header.seats)
-    out: list[tuple[int, int]] = []
-    for pair in pairs:
-        if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not int or type(pair[1]) is not int:
-            return None
-        a, b = pair
-        if not 0 <= a < b < min(players, 64) or host in (a, b) or (out and out[-1] >= (a, b)):
-            return None
-        out.append((a, b))
-    return tuple(out)
 
 
 @dataclass(slots=True)

@@ -38,22 +38,10 @@ SHELLS = frozenset({"netplay.transport", "netplay.session", "netplay.host", "net
 
 #: module -> (why it is reached today, what of I/O it uses): each one the lead's to keep or remove
 KNOWN_BY_MODULE = {
-    # netplay.protocol.machines imports netplay.resume for the value SavedSeat (the effect SaveSeat carries);
-    # that module also writes and reads the saved-game files (and names their folder), so all of it comes along
-    "netplay.resume": ("reached for the value SavedSeat; its save() and load() do the disk",
-                       {"netplay.paths", "os.O_CREAT", "os.O_TRUNC", "os.O_WRONLY", "os.fdopen", "os.fsync",
-                        "os.getpid", "os.open", "os.replace", "pathlib.Path", "time.time"}),
-    # an annotation only (the module has `from __future__ import annotations`): could move under TYPE_CHECKING
-    "netplay.protocol.book": ("Book.path: the replay file the shell writes, named here, never opened",
-                              {"pathlib.Path"}),
-    # netplay.protocol.following (Cert) and netplay.protocol.lobby (links_record) import the replay file
-    # reader for a value and a pure function; the reader's file functions come along
-    "replays.reader": ("reached for Cert and links_record; it reads replay files",
-                       {"open()", "os.PathLike", "pathlib.Path"}),
-    # entropy, not I/O: fresh seeds and nonces for signatures (no file, socket or clock)
-    "replays.crypto": ("random_bytes: os.urandom only", {"os.urandom"}),
-    # replays.deck checks shuffles on a thread pool (compute, not I/O) sized by the CPUs this process may use
-    "replays.parallel": ("the pool that checks shuffles in parallel",
+    # entropy, not I/O: fresh seeds and nonces for signatures (no file, socket or clock); kept
+    "replays.crypto": ("random_bytes: os.urandom only, entropy rather than I/O", {"os.urandom"}),
+    # replays.deck checks shuffles on a thread pool (compute, not I/O) sized by the CPUs this process may use; kept
+    "replays.parallel": ("the pool that checks shuffles in parallel: compute, not I/O",
                          {"concurrent.futures.ThreadPoolExecutor", "concurrent.futures.wait", "os.cpu_count",
                           "os.getpid", "os.sched_getaffinity", "threading.Lock", "threading.local"}),
 }

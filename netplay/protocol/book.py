@@ -12,13 +12,15 @@ the book does no I/O; `path` is where the shell writes it, kept for what a UI sh
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.core import HIDDEN, Game, Result
 from replays.frames import Frame
 from replays.header import Header
 from replays.ledger import Dispute, Ledger, SeatSecrets
+
+if TYPE_CHECKING:
+    from pathlib import Path  # an annotation only: the shell writes the file, the book only names it
 
 __all__ = ["Book"]
 

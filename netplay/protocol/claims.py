@@ -130,8 +130,8 @@ class Claims:
     def _answer_seen(self, kind: str, seat: int) -> Frame | None:
         """The frame `seat` sent for the awaited slot (or as its answer to the open claim), signed by it,
         if it reached us from anyone in time (before its deadline by our clock)."""
-        due = self.m.deadlines.due(kind, seat)
-        book = self.m.book
+        due = self.m.require_deadlines().due(kind, seat)
+        book = self.m.require_book()
         ledger = book.ledger
         nxt = len(ledger.frames)
         claim = ledger.claim
@@ -152,23 +152,24 @@ class Claims:
     def after_accept(self, frame: Frame) -> None:
         """Bookkeeping after any frame was applied."""
         m = self.m
-        book = m.book
+        book = m.require_book()
         ledger = book.ledger
         nxt = len(ledger.frames)
         claim = ledger.claim
         # the claimed frame's time left, by the timing it had before this frame moved it (a frame that
         # closes the claim starts timing the next slot)
-        left = None if claim is None else m.deadlines.remaining(claim.kind, claim.blamed, m.now)
-        since = m.deadlines.since     # when the frame this one closes (a claim: the claimed one) became awaited
+        deadlines = m.require_deadlines()
+        left = None if claim is None else deadlines.remaining(claim.kind, claim.blamed, m.now)
+        since = deadlines.since     # when the frame this one closes (a claim: the claimed one) became awaited
         # timing by our own clock from the frame on: frames applied in one step each start the next one's
-        m.deadlines.moved(nxt, None if ledger.closed else ledger.awaited(), m.now, ledger.frames)
+        deadlines.moved(nxt, None if ledger.closed else ledger.awaited(), m.now, ledger.frames)
         answers = set() if claim is None else {claim.frame_no, claim.frame_no + 1}   # an answer's slots
         for seq in [s for s in self.seen if s < nxt and s not in answers]:
             del self.seen[seq]
         if frame.kind == "timeout" and claim is not None and claim.open:
             self.claim_seen_at = m.now
             self.claimed_since = since
-            remaining = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
+            remaining = m.require_deadlines().remaining(claim.kind, claim.blamed, m.now)
             # the claimant's own peer signed the claim already: the rule is for the other peers
             if not book.holds(claim.blamed) and not book.holds(claim.claimant) \
                     and (remaining is None or remaining > CLAIM_SKEW):
@@ -210,14 +211,14 @@ class Claims:
     def contest_frame(self) -> Frame | None:
         """Our contest, while we owe one."""
         m = self.m
-        ledger = m.book.ledger
+        ledger = m.require_book().ledger
         if self.owed is None or self.contested:
             return None
         claim = ledger.claim
-        if claim is None or not m.book.holds(claim.blamed) or ledger.status in ("contested", "disputed"):
+        if claim is None or not m.require_book().holds(claim.blamed) or ledger.status in ("contested", "disputed"):
             self.owed = None
             return None
-        own = m.book.ledger_for(claim.blamed)
+        own = m.require_book().ledger_for(claim.blamed)
         evidence = self._evidence_for(claim)
         m.say(f"contesting the claim against us: {self.owed}")
         return own.build_contest(self.owed, evidence)
@@ -227,18 +228,18 @@ class Claims:
         ev = self.evidence
         if ev is None or not self.evidence_in_time or ev.seat != claim.blamed:
             return None
-        claimed = self.m.book.ledger.frames[claim.frame_no]
+        claimed = self.m.require_book().ledger.frames[claim.frame_no]
         return ev if (ev.seq, ev.prev) in ((claim.frame_no, claimed.prev), (claim.frame_no + 1, claimed.hash)) else None
 
     def may_build(self, kind: str, seat: int) -> bool:
         """Whether our seat `seat` may send its awaited `kind` frame now."""
         m = self.m
-        ledger = m.book.ledger
+        ledger = m.require_book().ledger
         claim = ledger.claim
         if claim is None:
             return True
         if claim.open and claim.blamed == seat and kind in DECISIONS:
-            remaining = m.deadlines.remaining(kind, seat, m.now)
+            remaining = m.require_deadlines().remaining(kind, seat, m.now)
             return remaining is None or remaining > 0    # late by our own clock: the claim may stand
         closing = not claim.open and claim.blamed != seat and kind in ("seed", "final")
         return not (closing and ledger.status != "contested" and self._refuse(claim))
@@ -249,6 +250,7 @@ class Claims:
         if self.refusing == claim.frame_no:
             return True
         early = self.early[1] if self.early is not None and self.early[0] == claim.frame_no else False
+        why: str | None
         if early is not False:
             why = ("the claim came while its decision was untimed here" if early is None else
                    f"the claim came {early:.1f} s before its frame was due by this peer's clock")
@@ -299,7 +301,7 @@ class Claims:
     def closing_frame(self) -> Frame | None:
         """Our frame that makes an open claim final, once it is due by our own clock and we hold no answer."""
         m = self.m
-        book = m.book
+        book = m.require_book()
         ledger = book.ledger
         claim = ledger.claim
         if claim is None or not claim.open:
@@ -307,9 +309,9 @@ class Claims:
         kind, closer = ledger.expects()[1]
         if not book.holds(closer) or book.holds(claim.blamed):
             return None
-        due = m.deadlines.due(claim.kind, claim.blamed)
+        due = m.require_deadlines().due(claim.kind, claim.blamed)
         if due is None:    # an untimed decision of a seat that is here: we wait the reveal timeout
-            due = m.deadlines.since + m.deadlines.timeout
+            due = m.require_deadlines().since + m.require_deadlines().timeout
         if m.now < max(due, self.claim_seen_at):
             return None
         answer = self._answer_seen(claim.kind, claim.blamed)
@@ -334,13 +336,13 @@ class Claims:
     def sent(self, frame: Frame) -> None:
         """We sent `frame` (a joiner: to the host). An answer to a claim against us is evidence."""
         m = self.m
-        ledger = m.book.ledger
+        ledger = m.require_book().ledger
         claim = ledger.claim
         nxt = ledger.expects()
         if frame.kind in ("timeout", "contest"):
             return
-        if nxt and m.book.holds(frame.seat) and nxt[0][1] == frame.seat:
-            due = m.deadlines.due(nxt[0][0], frame.seat)
+        if nxt and m.require_book().holds(frame.seat) and nxt[0][1] == frame.seat:
+            due = m.require_deadlines().due(nxt[0][0], frame.seat)
             self.evidence = frame
             self.evidence_in_time = due is None or m.now <= due or nxt[0][0] not in DECISIONS
         if claim is not None and claim.open and claim.blamed == frame.seat:
@@ -359,7 +361,7 @@ class Claims:
             # host for an open frame it may not send yet (plan 1007759: one joiner's `start` refused)
             return
         ledger = book.ledger
-        deadlines = m.deadlines
+        deadlines = m.require_deadlines()
         deadlines.moved(len(ledger.frames), None if ledger.closed else ledger.awaited(), m.now, ledger.frames)
         if self.owed is not None and not self.contested and m.role != "host" \
                 and m.now - self.owed_since > CONTEST_WAIT:
@@ -373,7 +375,9 @@ class Claims:
             m.stop_unfinished("the host does not sequence the frame the game awaits")
             return
         if self.refusing is not None and m.now - self.refusing_since > deadlines.timeout:
-            m.stop_unfinished(f"this peer does not co-sign the forfeit of seat {ledger.claim.blamed} ({self.refusal}),"
+            refused = ledger.claim
+            assert refused is not None, "refusing to co-sign a forfeit: its claim stands"
+            m.stop_unfinished(f"this peer does not co-sign the forfeit of seat {refused.blamed} ({self.refusal}),"
                               " and no contest was passed on")
             return
         if ledger.status == "claimed":
@@ -424,18 +428,19 @@ class Claims:
         unfinished and nobody blamed (seed 1270 of the quick campaign, a variant: the host and the third
         joiner waited for ever for the refusing joiner's seed)."""
         m = self.m
-        ledger = m.book.ledger
+        ledger = m.require_book().ledger
         claim = ledger.claim
         expects = ledger.expects()
-        if claim is None or len(expects) < 2 or m.book.holds(expects[1][1]) or m.book.holds(claim.blamed):
+        if claim is None or len(expects) < 2 or m.require_book().holds(expects[1][1]) \
+                or m.require_book().holds(claim.blamed):
             return
         if self.open_since is None or self.open_since[0] != claim.frame_no:
             self.open_since = (claim.frame_no, m.now)   # timed from here (a resumed peer: from its resume)
-        left = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
+        left = m.require_deadlines().remaining(claim.kind, claim.blamed, m.now)
         grace = 0.0 if m.role == "host" else JOINER_GRACE
         waited = m.now - self.open_since[1]
         # (None: not due at all by our clock, an untimed decision of a seat that is here: it may still answer)
-        if left is None or left > 0 or waited <= m.deadlines.timeout + grace:
+        if left is None or left > 0 or waited <= m.require_deadlines().timeout + grace:
             return
         kind, seat = expects[1]
         m.stop_unfinished(f"the claim against seat {claim.blamed} stays open: seat {claim.blamed} did not answer it "
@@ -445,12 +450,13 @@ class Claims:
         """A final claim, and a seat that should reveal its seed or co-sign the forfeit does not: no second
         claim (a forfeit is not claimed twice); the game ends here, the forfeit as far as we can tell."""
         m = self.m
-        ledger = m.book.ledger
+        ledger = m.require_book().ledger
         nxt = ledger.awaited()
         claim = ledger.claim
-        if nxt is None or m.book.holds(nxt[1]) or m.book.holds(claim.blamed):
+        assert claim is not None, "called on a final claim (tick)"
+        if nxt is None or m.require_book().holds(nxt[1]) or m.require_book().holds(claim.blamed):
             return
-        remaining = m.deadlines.remaining(nxt[0], nxt[1], m.now)
+        remaining = m.require_deadlines().remaining(nxt[0], nxt[1], m.now)
         grace = 0.0 if m.role == "host" else JOINER_GRACE
         if remaining is None or remaining + grace > 0:
             return
@@ -462,16 +468,16 @@ class Claims:
         text = (f"seat {claim.blamed} forfeits as far as this peer can tell: it withheld its {claim.kind} frame; "
                 f"seat {nxt[1]} did not send its {nxt[0]} for the forfeit")
         m.say(text)
-        m.finish(EXIT_FORFEIT, f"{text}; replay {m.book.path}")
+        m.finish(EXIT_FORFEIT, f"{text}; replay {m.require_book().path}")
 
     def claim(self, kind: str, seat: int, waited: float) -> None:
         m = self.m
-        if self.mine is not None or m.now - self.refused_at < m.deadlines.timeout:
+        if self.mine is not None or m.now - self.refused_at < m.require_deadlines().timeout:
             return   # one claim at a time; after a refusal, wait a whole timeout before asking again
-        claimant = m.book.seat
+        claimant = m.require_book().seat
         m.say(f"seat {seat} has not sent its {kind} frame for {waited:.1f} s{self._ran_out(kind, seat)}: "
               "claiming the timeout")
-        frame = m.book.ledger_for(claimant).build_timeout()
+        frame = m.require_book().ledger_for(claimant).build_timeout()
         if m.role == "host":
             m.emit(frame)
             return
@@ -488,7 +494,7 @@ class Claims:
         until = self.mine_until if self.host_frame_until is None else self.host_frame_until
         if m.now <= until:
             return False
-        ledger = m.book.ledger
+        ledger = m.require_book().ledger
         if mine.seq != len(ledger.frames):
             self.mine = None
             return False
@@ -508,7 +514,7 @@ class Claims:
         """Our claim against the host, which it neither sequenced nor answered: accept it into our own
         replay, with our seed and co-signature where they are ours to give, and stop."""
         m = self.m
-        book = m.book
+        book = m.require_book()
         ledger = book.ledger
         try:
             m.accept_alone(claim)
@@ -529,6 +535,7 @@ class Claims:
             m.game_closed()
             return
         claim_ = ledger.claim
+        assert claim_ is not None, "our claim, accepted and not closed, stands"
         text = (f"seat {claim_.blamed} forfeits as far as this peer can tell: it withheld its {claim_.kind} frame and "
                 "the host passed nothing on (claimed by you; the other seats could not co-sign)")
         m.say(text)
@@ -555,21 +562,26 @@ class Claims:
         m = self.m
         if frame.kind != "timeout" or not frame.body or type(frame.body[0]) is not int:
             return None
-        ledger = m.book.ledger
+        # (read as attributes, not through require_book(): tests/test_deadlines.py gives this a bare machine)
+        book, deadlines = m.book, m.deadlines
+        assert book is not None, "a claim is admitted in a game under way"
+        ledger = book.ledger
         awaited = ledger.claimable()
         if awaited is None or frame.seq != len(ledger.frames):
             return None
         kind, seat = awaited
-        if m.book.holds(seat):
+        if book.holds(seat):
             if kind not in DECISIONS:
                 return "host-frame", "the host is here; its frame is on its way"
-            remaining = m.deadlines.remaining(kind, seat, m.now)
+            assert deadlines is not None, "a game under way has its clocks (start_lines)"
+            remaining = deadlines.remaining(kind, seat, m.now)
             if remaining is None:
                 return "untimed", "the host is here and deciding; thinking is untimed"
             if remaining > 0:
                 return "premature", f"the host's decision has {remaining:.1f} s left"
             return None   # our own deadline has passed: the claim stands
-        remaining = m.deadlines.remaining(kind, seat, m.now)
+        assert deadlines is not None, "a game under way has its clocks (start_lines)"
+        remaining = deadlines.remaining(kind, seat, m.now)
         if remaining is None:
             return "untimed", f"seat {seat} is connected and deciding; thinking is untimed"
         if remaining > 0:
@@ -580,13 +592,13 @@ class Claims:
         """Why the host does not sequence the blamed seat's answer to an open claim (None: it does): the
         claimed frame is due by the host's clock, so the claim stands."""
         m = self.m
-        ledger = m.book.ledger
+        ledger = m.require_book().ledger
         claim = ledger.claim
         if claim is None or not claim.open or frame.seat != claim.blamed or frame.seq != len(ledger.frames):
             return None
         if not (frame.kind == claim.kind or (claim.kind == "commit" and frame.kind == "act")):
             return None
-        remaining = m.deadlines.remaining(claim.kind, claim.blamed, m.now)
+        remaining = m.require_deadlines().remaining(claim.kind, claim.blamed, m.now)
         if remaining is None or remaining > 0:
             return None
         return f"seat {claim.blamed}'s {claim.kind} frame came {-remaining:.1f} s after its deadline: the claim stands"
@@ -597,30 +609,30 @@ class Claims:
         m = self.m
         if kind not in DECISIONS:
             return ""
-        left = m.deadlines.allowance(seat, m.now)
+        left = m.require_deadlines().allowance(seat, m.now)
         if left is not None and left <= 0:
-            return f" (its move clock, {m.deadlines.terms.describe_clock()}, ran out)"
+            return f" (its move clock, {m.require_deadlines().terms.describe_clock()}, ran out)"
         return ""
 
     def late_words(self, kind: str, seat: int) -> str:
         """How late a claimed frame is, in words."""
         m = self.m
-        if kind in DECISIONS and m.deadlines.terms.clock is not None:
-            left = m.deadlines.allowance(seat, m.now)
+        if kind in DECISIONS and m.require_deadlines().terms.clock is not None:
+            left = m.require_deadlines().allowance(seat, m.now)
             if left is not None and left <= 0:
-                return f"past its move clock ({m.deadlines.terms.describe_clock()})"
+                return f"past its move clock ({m.require_deadlines().terms.describe_clock()})"
         return "past its deadline"
 
     def may_close(self) -> bool:
         """Whether the session may report the closed game now: not while our contest is on its way, nor in
         the first `CONTEST_WAIT` after a forfeit of another seat (its contest may be on its way)."""
         m = self.m
-        ledger = m.book.ledger
+        ledger = m.require_book().ledger
         if ledger.status != "unfinished":
             return True
         if self.owed is not None and not self.contested:
             return False
         blamed = ledger.claim.blamed if ledger.claim is not None else None
-        return (blamed is None or m.book.holds(blamed) or self.unfinished_at is None
+        return (blamed is None or m.require_book().holds(blamed) or self.unfinished_at is None
                 or m.now - self.unfinished_at >= CONTEST_WAIT)
 

@@ -78,6 +78,26 @@ class Decider(Protocol):
         """After a game: True for a rematch, False to leave, None while undecided."""
 
 
+class MachineClaims(Protocol):
+    """What this class calls of its claims (netplay/protocol/claims.py, which imports this module: named here
+    rather than imported, so that no import goes in a circle, not even one for the checker)."""
+
+    def after_accept(self, frame: Frame) -> None: ...
+    def claim_in(self, seat: int, now: float) -> float | None: ...
+    def closing_frame(self) -> Frame | None: ...
+    def contest_frame(self) -> Frame | None: ...
+    def late_words(self, kind: str, seat: int) -> str: ...
+    def may_build(self, kind: str, seat: int) -> bool: ...
+    def may_close(self) -> bool: ...
+    def reset(self) -> None: ...
+
+
+class MachineRematch(Protocol):
+    """What this class and the waits use of the rematch vote (netplay/protocol/rematch.py): when it began."""
+
+    over_since: float
+
+
 @dataclass(slots=True)
 class Link:
     """A connection to another peer, as this machine knows it (the host keeps one per joiner, with its
@@ -106,11 +126,20 @@ class Link:
     def seats(self) -> list[int]:
         return [] if self.seat is None else [self.seat, *(s for s, _, _ in self.extra)]
 
+    @property
+    def first_seat(self) -> int:
+        """The seat of a seated joiner's link (the host lobby's `joiners()`): its peer's first seat."""
+        assert self.seat is not None, "a seated link: the lobby's joiners() are those with a seat"
+        return self.seat
+
 
 class Machine:
     """See the module docstring. Subclasses: `HostMachine`, `JoinMachine` (netplay/protocol/machines.py)."""
 
     role = "peer"
+    #: the features this class calls, made by each role's machine (netplay/protocol/machines.py)
+    claims: MachineClaims
+    rematch: MachineRematch
 
     def __init__(self, identity: Any, decider: Decider, *, entropy: Callable[[int], bytes], terms: Terms,
                  replay_dir: object = None):
@@ -195,6 +224,27 @@ class Machine:
 
     # ------------------------------------------------------------------------------ the interface of the features
 
+    # What is None outside a game but always there inside one: the features ask for it through these, so that
+    # a caller that breaks the precondition fails naming it (the phases guarantee it, not the types).
+
+    def require_book(self) -> Book:
+        """This peer's copy of the game: there from the header's acceptance (or a resume's) on."""
+        book = self.book
+        assert book is not None, "no game under way: the book exists from the header on"
+        return book
+
+    def require_header(self) -> Header:
+        """The game's header: there once the host made it (a host) or this peer accepted it (a joiner)."""
+        header = self.header
+        assert header is not None, "no header yet: the game is not set"
+        return header
+
+    def require_deadlines(self) -> Deadlines:
+        """The seats' clocks: there from a game's start (`start_lines`) on."""
+        deadlines = self.deadlines
+        assert deadlines is not None, "no game started: the deadlines are set by start_lines"
+        return deadlines
+
     def send(self, to: bytes, tag: str, *fields: Any) -> None:
         self.send_raw(to, wire.pack(tag, *fields))
 
@@ -239,7 +289,7 @@ class Machine:
         return None if header is None or header.terms is None else header.terms.host_seat
 
     def seat_key(self, seat: int) -> bytes:
-        return self.header.seats[seat][0]
+        return self.require_header().seats[seat][0]
 
     def peer_of(self, seat: int) -> bytes | None:
         """The key of the peer that plays `seat` (its connection's key), as far as this peer knows."""
@@ -256,13 +306,31 @@ class Machine:
         """True while this peer may not build its next frame (a joiner with a frame in flight)."""
         return False
 
+    # a joiner's, which claims.py calls only when it is one (the host's links and frames are all its own)
+
+    def witness_key(self, seat: int) -> bytes | None:
+        """The key of the direct link over which this peer could witness `seat`'s silence (None: none)."""
+        raise NotImplementedError
+
+    def send_frame(self, frame: Frame) -> None:
+        """Send a frame of ours (or one its author sent us) to the host."""
+        raise NotImplementedError
+
+    def accept_alone(self, frame: Frame) -> None:
+        """Accept `frame` into our own replay without the host's sequence (a claim against it, and after)."""
+        raise NotImplementedError
+
+    def record_contest_alone(self) -> None:
+        """Record our contest, which the host did not pass on, in our own replay."""
+        raise NotImplementedError
+
     def holding(self, seq: int) -> bool:
         """True while this peer must not build a frame for `seq` again (the host refused the one it sent)."""
         return False
 
     def applied(self, frame: Frame, own: bool) -> None:
         """After a frame was applied and written: words for the log, then what the features do about it."""
-        for line in self.book.lines():
+        for line in self.require_book().lines():
             self.say(line)
         self.claims.after_accept(frame)
         if self.on_frame is not None:
@@ -291,7 +359,7 @@ class Machine:
 
     def _next_own(self) -> Frame | None:
         """The next frame this peer owes (None: nothing now)."""
-        book = self.book
+        book = self.require_book()
         ledger = book.ledger
         contest = self.claims.contest_frame()
         if contest is not None:
@@ -347,7 +415,7 @@ class Machine:
     # ------------------------------------------------------------------------------ the start and the end
 
     def start_lines(self) -> None:
-        book = self.book
+        book = self.require_book()
         header = book.header
         self.names = [name for _, name in header.seats]
         self.players = header.players
@@ -367,7 +435,7 @@ class Machine:
     def game_closed(self) -> None:
         """The ledger closed: complete (then rematch votes), unfinished by a timeout claim, contested or
         disputed."""
-        book = self.book
+        book = self.require_book()
         ledger = book.ledger
         if self.phase is not Phase.PLAY:
             return
@@ -386,6 +454,7 @@ class Machine:
             return
         if ledger.status == "unfinished":
             claim = ledger.claim
+            assert claim is not None, "an unfinished ledger ended by its timeout claim"
             late = self.claims.late_words(claim.kind, claim.blamed)
             if book.holds(claim.blamed):
                 text = (f"you forfeit: seat {claim.claimant} claimed in frame {claim.frame_no} that you withheld your "
@@ -397,8 +466,9 @@ class Machine:
             self.finish(EXIT_FORFEIT, f"{text}; replay {book.path}")
             return
         if ledger.status == "contested":
-            claim = ledger.claim
-            _, seat, reason, evidence = ledger.contest
+            claim, contest = ledger.claim, ledger.contest
+            assert claim is not None and contest is not None, "a contested ledger holds the claim and the contest"
+            _, seat, reason, evidence = contest
             text = (f"contested: seat {claim.claimant} claimed that seat {claim.blamed} withheld its {claim.kind} "
                     f"frame, and seat {seat} contests it ({wire.clip(reason)}"
                     f"{'; with its frame as evidence' if evidence else ''}); nobody can be proven at fault, so "
@@ -409,16 +479,15 @@ class Machine:
         self.report_dispute(ledger.dispute)
 
     def report_dispute(self, dispute: Dispute | None) -> None:
-        book = self.book
         if dispute is None:
-            self.finish(EXIT_DISPUTE, f"the game stopped in a dispute; replay {book.path}")
+            self.finish(EXIT_DISPUTE, f"the game stopped in a dispute; replay {self.require_book().path}")
             return
         lines = [f"DISPUTE at frame {dispute.frame_no}, seat {dispute.seat}: {wire.clip(dispute.reason)}",
                  f"  claimed: {wire.clip(str(dispute.claimed))}", f"  allowed: {wire.clip(str(dispute.allowed))}",
                  f"  rule: {dispute.rule}"]
         for line in lines:
             self.say(line)
-        self.finish(EXIT_DISPUTE, f"{lines[0]}; replay {book.path}")
+        self.finish(EXIT_DISPUTE, f"{lines[0]}; replay {self.require_book().path}")
 
     def stop_unfinished(self, why: str) -> None:
         """The game cannot go on and nobody can be proven at fault: stop, keep the seat for a resume."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netplay.protocol.saved import SavedSeat
 from replays.header import Header
 
 __all__ = ["Send", "Write", "OpenReplay", "CloseReplay", "DiscardReplay", "SaveSeat", "ForgetSeat", "Say", "Dial",
@@ -56,9 +57,9 @@ class DiscardReplay:
 @dataclass(frozen=True, slots=True)
 class SaveSeat:
     """Keep what this peer needs to come back to the game (netplay/resume.py, mode 0600): the session,
-    each held seat's secret seed, how to reach the others. `record` is a resume.SavedSeat."""
+    each held seat's secret seed, how to reach the others."""
 
-    record: object
+    record: SavedSeat
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,9 @@ from netplay import wire
 from netplay.protocol.core import BURST, EXIT_DISPUTE, JOINER_GRACE, RESEND_S
 from netplay.protocol.state import Event, Phase
 from replays import codec
-from replays.certs import sign_ack, verify_ack, verify_cert
+from replays.certs import Cert, sign_ack, verify_ack, verify_cert
 from replays.frames import Frame, decode_frame
 from replays.ledger import Dispute, Rejected
-from replays.reader import Cert
 
 if TYPE_CHECKING:   # (machines imports this module)
     from netplay.deadlines import Deadlines
@@ -65,6 +64,8 @@ class FollowerJoiner(Protocol):
     def state(self) -> SessionState: ...
     @property
     def host_seat(self) -> int | None: ...
+    def require_book(self) -> Book: ...
+    def require_deadlines(self) -> Deadlines: ...
     def applied(self, frame: Frame, own: bool) -> None: ...
     def finish(self, code: int, message: str) -> None: ...
     def host_up(self) -> bool: ...
@@ -107,7 +108,7 @@ class Follower:
         m = self.m
         if m.players <= 2:
             return key == m.host_key
-        return len(cert) == 64 and verify_cert(m.host_key, m.book.header.session, frame.seq, frame.hash, cert)
+        return len(cert) == 64 and verify_cert(m.host_key, m.require_book().header.session, frame.seq, frame.hash, cert)
 
     def on_frame(self, key: bytes, data: bytes, cert: bytes) -> None:
         m = self.m
@@ -165,7 +166,7 @@ class Follower:
 
     def apply(self, frame: Frame, cert: bytes) -> None:
         m = self.m
-        book = m.book
+        book = m.require_book()
         own = self.pending
         if own is not None and frame.hash == own.hash and frame.signature == own.signature:
             # our own frame come back sequenced, byte for byte the one our ledger built, signed and checked on
@@ -218,7 +219,7 @@ class Follower:
     def acknowledge(self, frame: Frame, cert: bytes) -> None:
         m = self.m
         signed = m.players > 2
-        session = m.book.header.session
+        session = m.require_book().header.session
         sig = sign_ack(m.identity.private_key, session, frame.seq, frame.hash) if signed else b""
         message = wire.pack("ack", frame.seq, frame.hash, cert, sig)
         m.send_raw(m.host_key, message)
@@ -253,7 +254,7 @@ class Follower:
 
     def _signed(self, key: bytes, seq: int, frame_hash: bytes, cert: bytes, sig: bytes) -> bool:
         m = self.m
-        session = m.book.header.session
+        session = m.require_book().header.session
         if not (verify_ack(key, session, seq, frame_hash, sig) and verify_cert(m.host_key, session, seq, frame_hash,
                                                                                 cert)):
             log.warning("dropped an acknowledgement that is not signed as it should be")
@@ -261,7 +262,7 @@ class Follower:
         return True
 
     def _check_acks(self, upto: int) -> None:
-        book = self.m.book
+        book = self.m.require_book()
         frames = book.frames
         for (key, seq), (frame_hash, cert, sig) in list(self.acks.items()):
             if seq >= len(frames) or seq > upto:
@@ -279,10 +280,12 @@ class Follower:
         m = self.m
         book = m.book
         host = m.host_seat
+        # a 2.0 header names no host seat, and a key the header lacks has no seat: the record then holds nil
+        # there, as it always has (Cert's fields say what a record read back holds, checked by the reader)
         if key is None:
-            record = Cert("cert", host, seq, frame_hash, cert)
+            record = Cert("cert", host, seq, frame_hash, cert)  # type: ignore[arg-type]
         else:
-            record = Cert("ack", m.seat_of_peer(key), seq, frame_hash, sig, host, cert)
+            record = Cert("ack", m.seat_of_peer(key), seq, frame_hash, sig, host, cert)  # type: ignore[arg-type]
         m.write(None, record.value())
         if other is not None and m.players > 2:
             # the host sent us a second frame for a number: the other joiners hold the first one, as we do, and
@@ -293,6 +296,7 @@ class Follower:
             message = wire.pack("frame", other, cert)
             for peer in m.other_joiners():
                 m.route(peer, message)
+        assert book is not None, "an equivocation is found in the frames of a game under way"
         text = (f"DISPUTE: the host (seat {host}) sent different frames as frame {seq}: this peer holds "
                 f"{book.frames[seq].hash.hex()[:16]}..., another seat holds {frame_hash.hex()[:16]}..., each under "
                 "the host's signed certificate (both are in the replay)")
@@ -304,7 +308,7 @@ class Follower:
         number and predecessor): the author signed two frames for one slot, which proves it lied. Kept in our
         replay as a `twin` record; we stop, naming that seat. False if `frame` proves nothing."""
         m = self.m
-        book = m.book
+        book = m.require_book()
         if frame.session != book.header.session or frame.seq < 0:
             return False
         if frame.seq >= len(book.frames):
@@ -348,14 +352,15 @@ class Follower:
         if book is None or m.phase is not Phase.PLAY or m.outcome is not None:
             return
         pending = self.pending
-        if pending is not None and m.host_up() and m.now - self.pending_since > m.deadlines.timeout + JOINER_GRACE:
+        if pending is not None and m.host_up() \
+                and m.now - self.pending_since > m.require_deadlines().timeout + JOINER_GRACE:
             m.stop_unfinished(f"the host has not sequenced our frame {pending.seq} for "
                               f"{m.now - self.pending_since:.0f} s")
             return
         # the host refused our frame and sequences nothing for its number (it may hold another branch: a frame
         # of its own that it showed us in another version): as long a wait as for a frame never sequenced
         if (self.hold_seq is not None and m.host_up()
-                and m.now - self.hold_since > m.deadlines.timeout + JOINER_GRACE):
+                and m.now - self.hold_since > m.require_deadlines().timeout + JOINER_GRACE):
             m.stop_unfinished(f"the host refused our frame {self.hold_seq} and sequenced no frame for it in "
                               f"{m.now - self.hold_since:.0f} s")
             return
@@ -380,13 +385,13 @@ class Follower:
 
     def emit(self, frame: Frame) -> None:
         m = self.m
-        ledger = m.book.ledger
+        ledger = m.require_book().ledger
         claim = ledger.claim
         self.pending, self.pending_at, self.pending_since, self.resend_s = frame, m.now, m.now, RESEND_S
         m.claims.sent(frame)
         data = wire.pack("frame", frame.encode(), b"")
         m.send_raw(m.host_key, data)
-        if claim is not None and m.book.holds(claim.blamed) and m.players > 2:
+        if claim is not None and m.require_book().holds(claim.blamed) and m.players > 2:
             for peer in m.other_joiners():    # our answer (or contest): no other joiner co-signs our forfeit
                 m.route(peer, data)
 

@@ -39,7 +39,7 @@ from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
 from replays.header import Header, Terms, header_from_value
 from replays.ledger import SeatSecrets
-from replays.reader import links_record
+from replays.links import links_record
 from replays.safetext import check_name
 
 if TYPE_CHECKING:   # (the machines module imports this one: the lobbies see their machine through a protocol)
@@ -112,6 +112,7 @@ class LobbyHost(Protocol):
     @property
     def host_seats(self) -> list[int]: ...
     def extra_keys(self) -> list[bytes]: ...
+    def require_header(self) -> Header: ...
     def finish(self, code: int, message: str) -> None: ...
     def games_message(self) -> str: ...
     def refuse(self, link: Link, code: str, reason: str) -> None: ...
@@ -153,6 +154,8 @@ class LobbyJoiner(Protocol):
     def host_up(self) -> bool: ...
     def listen(self) -> None: ...
     def move(self, event: Event) -> None: ...
+    def require_book(self) -> Book: ...
+    def require_header(self) -> Header: ...
     def saved_seat(self, seat: int, seed: bytes, extra: list) -> Any: ...
     def say(self, line: str) -> None: ...
     def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
@@ -395,7 +398,7 @@ class HostLobby:
 
     def resend_header(self, link: Link) -> None:
         m = self.m
-        m.send(link.key, "header", m.header.encode())
+        m.send(link.key, "header", m.require_header().encode())
         if m.players > 2:
             m.send_raw(link.key, self.peers_message(self.seated()))
 
@@ -406,7 +409,7 @@ class HostLobby:
         proof that this peer plays it. Why every seat: a joiner can then tell a joiner's seat left out from
         another peer's extra seat, since only the seat's own key can sign that another peer plays it."""
         m = self.m
-        entries = []
+        entries: list[list[Any]] = []
         for seat, link in sorted(seated.items()):
             address, (port, statement) = "", self.statements.get(link.key, (0, b""))
             if seat != link.seat:
@@ -424,7 +427,7 @@ class HostLobby:
 
     def unreachable(self) -> list[tuple[int, int]]:
         """Pairs of joiners (first seats) that reported no direct link between them."""
-        firsts = sorted((link.seat, link) for link in self.joiners())
+        firsts = sorted((link.first_seat, link) for link in self.joiners())
         pairs = []
         for i, (a, la) in enumerate(firsts):
             for b, lb in firsts[i + 1:]:
@@ -578,8 +581,8 @@ class JoinLobby:
             m.deciders[held] = decider
         if restart:    # the host composed a new header before the first frame (a seat came free meanwhile)
             m.outbox.append(fx.DiscardReplay())
-            for s in m.book.seats:
-                m.outbox.append(fx.ForgetSeat(m.book.header.session, s))
+            for s in m.require_book().seats:
+                m.outbox.append(fx.ForgetSeat(m.require_book().header.session, s))
         elif m.book is not None:
             m.outbox.append(fx.CloseReplay())
         self.answered()
@@ -587,7 +590,9 @@ class JoinLobby:
         m.header = header
         m.outbox.append(fx.OpenReplay(header))
         m.outbox.append(fx.SaveSeat(m.saved_seat(seat, secrets[0].seed, extra)))
-        m.decider.prepare(m.game)
+        game = m.game
+        assert game is not None, "the offer named the game, and a header is taken only after an offer"
+        m.decider.prepare(game)
         m.move(Event.START)         # in play, unstarted until the host says the game is on (every seat started)
         m.following.reset()
         m.start_lines()
@@ -597,13 +602,14 @@ class JoinLobby:
 
     def check_header(self, header: Header) -> str | None:
         m = self.m
-        game_id, rules, players, options = self.offer
+        offer, offered = self.offer, self.offered_terms
+        assert offer is not None and offered is not None, "a header is checked against the offer it answers"
+        game_id, rules, players, options = offer
         if (header.game, header.rules_version, header.players) != (game_id, rules, players):
             return "game, rules version or player count differ from the offer"
         if header.option_dict != options:
             return "the options differ from the offer"
         terms = header.terms
-        offered = self.offered_terms
         if terms is None or not terms.extended or (terms.reveal_timeout_ms, terms.clock, terms.move_ms,
                                                    terms.frame_ms, terms.lateness_ms) != (
                 offered.reveal_timeout_ms, offered.clock, offered.move_ms, offered.frame_ms, offered.lateness_ms):
@@ -613,6 +619,7 @@ class JoinLobby:
                 return "each of our keys is not at exactly one seat"
         if len({k for k, _ in header.seats}) != len(header.seats):
             return "a key holds two seats"
+        assert terms.host_seat is not None, "terms of the 2.1 layout name the host seat (Terms.from_value)"
         if header.seats[terms.host_seat][0] != m.host_key:
             return "the host's own key is not at the host's seat"
         for _, name in header.seats:
@@ -641,7 +648,7 @@ class JoinLobby:
         peers: dict[int, tuple[bytes, str]] = {}
         listed: set[int] = set()
         for seat, peer_key, address, port, statement in entries:
-            if seat >= len(seats) or seat == host_seat or m.book.holds(seat) or seat in listed:
+            if seat >= len(seats) or seat == host_seat or m.require_book().holds(seat) or seat in listed:
                 continue
             listed.add(seat)
             peer_key = bytes(peer_key)
@@ -654,11 +661,11 @@ class JoinLobby:
                 continue
             peers[seat] = (peer_key, address)
         if judging and host_seat is not None:
-            held = {s for s in range(len(seats)) if m.book.holds(s)}
+            held = {s for s in range(len(seats)) if m.require_book().holds(s)}
             for check in check_cover(len(seats), host_seat, held, listed):
                 self.judge(check.fault, check.seat)
         self.peers = peers
-        mine = m.book.seat
+        mine = m.require_book().seat
         for seat, (peer_key, address) in sorted(peers.items()):
             if address and seat > mine and seats[seat][0] == peer_key:
                 m.outbox.append(fx.Dial(peer_key, address))
@@ -700,6 +707,6 @@ class JoinLobby:
                   "show each of you another game unseen (never forge a frame); while no direct link is up, no claim "
                   f"against {'it' if len(seats) == 1 else 'them'} is co-signed here")
         if m.players > 2:   # once per game: a resumed joiner sends no `start` again, and keeps its file's record
-            pairs = [(mine, seat) for mine in m.book.seats for seat in self.peers if seat not in reached]
+            pairs = [(mine, seat) for mine in m.require_book().seats for seat in self.peers if seat not in reached]
             m.outbox.append(fx.Write(None, (links_record(pairs),)))
-        self.say("start", m.header.hash, reached)
+        self.say("start", m.require_header().hash, reached)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from netplay import resume as saved_games
+from engines.core import Game
 from netplay import wire
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
@@ -20,6 +20,7 @@ from netplay.protocol.following import Follower
 from netplay.protocol.lobby import HostLobby, JoinLobby
 from netplay.protocol.rematch import HostRematch, JoinRematch
 from netplay.protocol.resume import HostResume, JoinResume
+from netplay.protocol.saved import SavedSeat
 from netplay.protocol.sequencing import Sequencer
 from netplay.protocol.state import Event, LinkStage, Phase
 from netplay.protocol.waits import FILL_S, JoinWaits, Wait, host_wait
@@ -51,6 +52,9 @@ class Linger:
 
 class HostMachine(Machine):
     role = "host"
+    game: Game            # the host's is known from its start (a joiner's comes with the offer)
+    claims: Claims
+    rematch: HostRematch
 
     def __init__(self, identity: Any, decider: Decider, game_id: str, *, players: int | None = None,
                  options: dict[str, Any] | None = None, seat: int = 0,
@@ -207,11 +211,11 @@ class HostMachine(Machine):
     def start_game(self) -> None:
         secrets = [SeatSecrets(self.host_seat_number, self.identity.private_key, self.entropy(32))]
         secrets += [SeatSecrets(s, key, self.entropy(32)) for s, (_, key, _) in self.also.items()]
-        self.book = Book(self.header, secrets, self.game)
-        self.groups = {link.seat: [s for s, _, _ in link.extra] for link in self.lobby.joiners()}
-        self.outbox.append(fx.OpenReplay(self.header))
-        self.outbox.append(fx.SaveSeat(saved_games.SavedSeat(
-            self.header.session.hex(), self.host_seat_number, secrets[0].seed.hex(), self.address,
+        self.book = Book(self.require_header(), secrets, self.game)
+        self.groups = {link.first_seat: [s for s, _, _ in link.extra] for link in self.lobby.joiners()}
+        self.outbox.append(fx.OpenReplay(self.require_header()))
+        self.outbox.append(fx.SaveSeat(SavedSeat(
+            self.require_header().session.hex(), self.host_seat_number, secrets[0].seed.hex(), self.address,
             self.identity.public_key.hex(), "", self.game.id, self.wall_clock(),
             [[s, sec.seed.hex(), self.also[s][0]] for s, sec in zip(self.also, secrets[1:], strict=True)],
             role="host", groups=[[first, rest] for first, rest in sorted(self.groups.items())])))
@@ -289,7 +293,7 @@ class HostMachine(Machine):
         if self.linger.for_returns:
             self.tick(now)
             for link in self.awaiting_return():   # killed during the last frames: it may come back
-                self.say(f"waiting up to {self.deadlines.timeout:g} s for {wire.clip(link.name, 64)} (seat "
+                self.say(f"waiting up to {self.require_deadlines().timeout:g} s for {wire.clip(link.name, 64)} (seat "
                          f"{link.seat}) to come back for the last frames")
 
     def lingers(self, now: float) -> bool:
@@ -337,6 +341,8 @@ class HostMachine(Machine):
 
 class JoinMachine(Machine):
     role = "joiner"
+    claims: Claims
+    rematch: JoinRematch
 
     def __init__(self, identity: Any, decider: Decider, *, host_key: bytes, address: str,
                  also: list[tuple[str, Decider]] | tuple = (), terms: Terms | None = None,
@@ -461,7 +467,7 @@ class JoinMachine(Machine):
 
     def host_gone_limit(self) -> float:
         """How long the host may stay lost before a game that awaits another seat stops unfinished."""
-        return self.deadlines.timeout + JOINER_GRACE
+        return self.require_deadlines().timeout + JOINER_GRACE
 
     def host_lost_in(self, now: float, fallback: float) -> float:
         """Seconds from `now` until a lost host stops the game unfinished (the whole limit while this machine
@@ -576,7 +582,7 @@ class JoinMachine(Machine):
 
     def accept_alone(self, frame: Frame) -> None:
         """Record a frame of ours that the host did not sequence, in our own replay alone."""
-        self.book.accept(frame, local=True)
+        self.require_book().accept(frame, local=True)
         self.write(frame)
         self.applied(frame, own=True)
 
@@ -596,9 +602,9 @@ class JoinMachine(Machine):
         self.send_frame(frame)
         self.game_closed()
 
-    def saved_seat(self, seat: int, seed: bytes, extra: list) -> Any:
-        return saved_games.SavedSeat(self.header.session.hex(), seat, seed.hex(), self.address, self.host_key.hex(),
-                                     "", self.header.game, self.wall_clock(), extra, mesh_port=self.mesh_port)
+    def saved_seat(self, seat: int, seed: bytes, extra: list) -> SavedSeat:
+        return SavedSeat(self.require_header().session.hex(), seat, seed.hex(), self.address, self.host_key.hex(),
+                         "", self.require_header().game, self.wall_clock(), extra, mesh_port=self.mesh_port)
 
     # ------------------------------------------------------------------------------ small messages
 

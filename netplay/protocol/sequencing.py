@@ -50,6 +50,7 @@ class SequencerHost(Protocol):
 
     @property
     def phase(self) -> Phase: ...
+    def require_book(self) -> Book: ...
     def applied(self, frame: Frame, own: bool) -> None: ...
     def finish(self, code: int, message: str) -> None: ...
     def report_dispute(self, dispute: Dispute | None) -> None: ...
@@ -70,7 +71,7 @@ class Sequencer:
         """Our own frame: accepted, written and relayed at once."""
         m = self.m
         try:
-            m.book.accept(frame)
+            m.require_book().accept(frame)
         except (Rejected, Dispute) as exc:   # our own frame: a bug here, never the peers' fault
             m.finish(1, f"this peer's own frame {frame.seq} was refused by its ledger: {exc}")
             return
@@ -150,10 +151,10 @@ class Sequencer:
         m = self.m
         if m.players <= 2:
             return b""
-        certs = m.book.certs
+        certs = m.require_book().certs
         if frame.seq < len(certs) and certs[frame.seq]:
             return certs[frame.seq]
-        cert = sign_cert(m.identity.private_key, m.book.header.session, frame.seq, frame.hash)
+        cert = sign_cert(m.identity.private_key, m.require_book().header.session, frame.seq, frame.hash)
         if frame.seq < len(certs):
             certs[frame.seq] = cert
         return cert
@@ -163,7 +164,7 @@ class Sequencer:
         m = self.m
         message = wire.pack("frame", frame.encode(), self.cert(frame))
         links = self.joiners()
-        nxt = m.book.ledger.awaited()
+        nxt = m.require_book().ledger.awaited()
         if nxt is not None and len(links) > 1:
             links.sort(key=lambda link: nxt[1] not in link.seats)
         for link in links:
@@ -180,7 +181,7 @@ class Sequencer:
     def send_from(self, link: Link, seq: int) -> None:
         """The sequenced frames from `seq` on (at most BURST) to one joiner."""
         m = self.m
-        frames = m.book.frames
+        frames = m.require_book().frames
         for frame in frames[max(0, seq):max(0, seq) + BURST]:
             m.send(link.key, "frame", frame.encode(), self.cert(frame))
         link.sent_at = m.now

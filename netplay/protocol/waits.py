@@ -31,7 +31,7 @@ wants: it is nobody else's wait.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from netplay.protocol import effects as fx
 from netplay.protocol.core import EXIT_FAILED, EXIT_OK, JOINER_GRACE
@@ -39,9 +39,14 @@ from netplay.protocol.lobby import MESH_S, START_S, rematch_start_s
 from netplay.protocol.state import Phase
 
 if TYPE_CHECKING:
-    from netplay.protocol.core import Machine
+    from netplay.protocol.book import Book
+    from netplay.protocol.core import MachineRematch
+    from netplay.protocol.lobby import HostLobby, JoinLobby
+    from netplay.protocol.state import SessionState
+    from replays.header import Header, Terms
 
-__all__ = ["Wait", "JoinWaits", "host_wait", "rematch_start_s", "OFFER_S", "FILL_S", "START_WAIT_S"]
+__all__ = ["Wait", "JoinWaits", "WaitsHost", "WaitsJoiner", "host_wait", "rematch_start_s", "OFFER_S", "FILL_S",
+           "START_WAIT_S"]
 
 OFFER_S = 15.0                                 # after our hello, the host's offer within this
 FILL_S = 600.0                                 # after our ready, the header within this (the joiner's default)
@@ -61,10 +66,52 @@ class Wait:
         return max(0.0, self.until - now)
 
 
+class WaitsJoiner(Protocol):
+    """What of a joiner's machine its waits read and call (named, not imported: machines imports this module)."""
+
+    book: Book | None
+    games_done: int
+    header: Header | None
+    now: float
+    outbox: list
+    outcome: Any
+    terms: Terms
+
+    @property
+    def lobby(self) -> JoinLobby: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def rematch(self) -> MachineRematch: ...
+    @property
+    def state(self) -> SessionState: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def games_message(self) -> str: ...
+    def require_book(self) -> Book: ...
+    def require_header(self) -> Header: ...
+    def say(self, line: str) -> None: ...
+
+
+class WaitsHost(Protocol):
+    """What of the host's machine `host_wait` reads."""
+
+    games_done: int
+    header: Header | None
+    outcome: Any
+    terms: Terms
+
+    @property
+    def lobby(self) -> HostLobby: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def rematch(self) -> MachineRematch: ...
+
+
 class JoinWaits:
     """The joiner's waits outside a game (see the module docstring): ticked by the joiner's machine."""
 
-    def __init__(self, machine: Machine, fill_s: float = FILL_S):
+    def __init__(self, machine: WaitsJoiner, fill_s: float = FILL_S):
         if not 1 <= fill_s <= 86400:
             raise ValueError("the wait for the other players is 1 s to 24 h")
         self.m = machine
@@ -91,8 +138,15 @@ class JoinWaits:
                         f"the table did not fill within {self.fill_s:g} s: the host sent no header")
         if m.phase is Phase.PLAY and self.unstarted():
             what = "the rematch" if m.games_done else "the game"
-            limit = self.bound(rematch_start_s(m.header.terms) + JOINER_GRACE if m.games_done else START_WAIT_S)
-            until = lobby.started_at + limit
+            if m.games_done:
+                terms = m.require_header().terms
+                assert terms is not None, "a rematch's header is of format 2: it holds the terms"
+                limit = self.bound(rematch_start_s(terms) + JOINER_GRACE)
+            else:
+                limit = self.bound(START_WAIT_S)
+            started = lobby.started_at
+            assert started is not None, "unstarted() holds a header's start"
+            until = started + limit
             if not m.games_done and self.first_hello is not None:
                 until = min(until, self.first_hello + self.bound(OFFER_S) + self.fill_s + self.bound(START_WAIT_S))
             return Wait(f"the host to start {what}", until,
@@ -138,11 +192,11 @@ class JoinWaits:
         if m.phase is not Phase.PLAY or not self.unstarted():
             return
         m.outbox.append(fx.DiscardReplay())
-        for seat in m.book.seats:
-            m.outbox.append(fx.ForgetSeat(m.book.header.session, seat))
+        for seat in m.require_book().seats:
+            m.outbox.append(fx.ForgetSeat(m.require_book().header.session, seat))
 
 
-def host_wait(machine: Machine) -> Wait | None:
+def host_wait(machine: WaitsHost) -> Wait | None:
     """The host's wait under way, for its person to see: the joiners' `start` after the header, the rematch
     vote (None: a game in progress, or its lobby waiting for players as long as its person wants)."""
     m = machine

@@ -53,7 +53,8 @@ class FollowerJoiner(Protocol):
     deadlines: Deadlines | None
     host_key: bytes
     identity: Any
-    lobby: AnsweredLobby
+    @property
+    def lobby(self) -> AnsweredLobby: ...   # read only: a seam (seams.py) the machine's own class fits
     now: float
     outcome: Any
     players: int

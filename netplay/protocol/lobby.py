@@ -102,7 +102,8 @@ class LobbyHost(Protocol):
     outbox: list
     outcome: Any
     players: int
-    resume: ResumeAtHost
+    @property
+    def resume(self) -> ResumeAtHost: ...   # read only: a seam (seams.py) the machine's own class fits
     terms: Terms
     version: str
     wall_clock: Callable[[], int]
@@ -132,7 +133,8 @@ class LobbyJoiner(Protocol):
     decider: Decider
     deciders: dict[int, Decider]
     entropy: Callable[[int], bytes]
-    following: ResettableFollowing
+    @property
+    def following(self) -> ResettableFollowing: ...   # read only: a seam (seams.py) the machine's own class fits
     game: Game | None
     games_done: int
     header: Header | None

@@ -42,7 +42,8 @@ class ResumeHost(Protocol):
     book: Book | None
     deadlines: Deadlines | None
     groups: dict[int, list[int]]
-    lobby: SeatingLobby
+    @property
+    def lobby(self) -> SeatingLobby: ...   # read only: a seam (seams.py) the machine's own class fits
     now: float
     old_sessions: set[bytes]
     players: int
@@ -60,9 +61,11 @@ class ResumeJoiner(Protocol):
     """What of a joiner's machine its resume reads and calls: its stage moves only through `move`."""
 
     book: Book | None
-    following: PendingFollowing
+    @property
+    def following(self) -> PendingFollowing: ...   # read only: a seam (seams.py) the machine's own class fits
     host_key: bytes
-    lobby: HelloLobby
+    @property
+    def lobby(self) -> HelloLobby: ...   # read only: a seam (seams.py) the machine's own class fits
     mesh_port: int
     now: float
     version: str

@@ -12,6 +12,7 @@ the book does no I/O; `path` is where the shell writes it, kept for what a UI sh
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engines.core import HIDDEN, Game, Result
@@ -23,6 +24,17 @@ if TYPE_CHECKING:
     from pathlib import Path  # an annotation only: the shell writes the file, the book only names it
 
 __all__ = ["Book"]
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A frame as this peer's copy accepted it, with what its words for the log need (`Book.lines`): the
+    state before it and the ledger events it made. Returned by `Book.accept` to the caller that writes and
+    announces the frame, rather than parked in the book for a later call to pick up."""
+
+    frame: Frame
+    before: Any
+    events: tuple
 
 
 class Book:
@@ -45,7 +57,6 @@ class Book:
         #: frame numbers this peer recorded alone (never sequenced by the host)
         self.local: set[int] = set()
         self.path: Path | None = None
-        self._last: tuple | None = None
 
     def holds(self, seat: int) -> bool:
         return seat in self.ledgers
@@ -70,7 +81,7 @@ class Book:
     def result(self) -> Result | None:
         return self.ledger.result
 
-    def accept(self, frame: Frame | bytes, cert: bytes = b"", local: bool = False) -> Frame:
+    def accept(self, frame: Frame | bytes, cert: bytes = b"", local: bool = False) -> Accepted:
         """Validate and apply one frame in every local seat's ledger. Rejected leaves everything as it was;
         Dispute halts the ledgers with the frame kept as evidence (it is signed and in the chain: the shell
         writes it too, from `evidence()`)."""
@@ -88,8 +99,7 @@ class Book:
         self.certs.append(cert)
         if local:
             self.local.add(accepted.seq)
-        self._last = (accepted, state, before)
-        return accepted
+        return Accepted(accepted, state, tuple(self.ledger.events[before:]))
 
     def evidence(self) -> Frame | None:
         """The frame a dispute halted a ledger on (it is in that ledger's chain), if any."""
@@ -113,15 +123,11 @@ class Book:
 
     # ------------------------------------------------------------------------------ words
 
-    def lines(self) -> list[str]:
-        """What the last accepted frame did, in words, for the log (kept off the accepting path)."""
-        if self._last is None:
-            return []
-        frame, state, before = self._last
-        self._last = None
-        return self._describe(frame, state, self.ledger.events[before:])
+    def lines(self, accepted: Accepted) -> list[str]:
+        """What an accepted frame did, in words, for the log (kept off the accepting path)."""
+        return self._describe(accepted.frame, accepted.before, accepted.events)
 
-    def _describe(self, frame: Frame, state: Any, events: list) -> list[str]:
+    def _describe(self, frame: Frame, state: Any, events: Sequence) -> list[str]:
         lines = []
         for event in events:
             if event.kind == "chance":

@@ -39,7 +39,7 @@ from engines.core import Game, IllegalAction, Result, State
 from netplay import wire
 from netplay.deadlines import AUTOMATIC, DECISIONS, Deadlines
 from netplay.protocol import effects as fx
-from netplay.protocol.book import Book
+from netplay.protocol.book import Accepted, Book
 from netplay.protocol.state import Event, LinkStage, Phase, SessionState, accepts
 from replays.frames import Frame
 from replays.header import Header, Terms
@@ -328,9 +328,10 @@ class Machine:
         """True while this peer must not build a frame for `seq` again (the host refused the one it sent)."""
         return False
 
-    def applied(self, frame: Frame, own: bool) -> None:
+    def applied(self, accepted: Accepted, own: bool) -> None:
         """After a frame was applied and written: words for the log, then what the features do about it."""
-        for line in self.require_book().lines():
+        frame = accepted.frame
+        for line in self.require_book().lines(accepted):
             self.say(line)
         self.claims.after_accept(frame)
         if self.on_frame is not None:

@@ -30,7 +30,7 @@ from replays.ledger import Dispute, Rejected
 
 if TYPE_CHECKING:   # (machines imports this module)
     from netplay.deadlines import Deadlines
-    from netplay.protocol.book import Book
+    from netplay.protocol.book import Accepted, Book
     from netplay.protocol.claims import Claims
     from netplay.protocol.seams import AnsweredLobby
     from netplay.protocol.state import SessionState
@@ -67,7 +67,7 @@ class FollowerJoiner(Protocol):
     def host_seat(self) -> int | None: ...
     def require_book(self) -> Book: ...
     def require_deadlines(self) -> Deadlines: ...
-    def applied(self, frame: Frame, own: bool) -> None: ...
+    def applied(self, accepted: Accepted, own: bool) -> None: ...
     def finish(self, code: int, message: str) -> None: ...
     def host_up(self) -> bool: ...
     def move(self, event: Event) -> None: ...
@@ -175,7 +175,8 @@ class Follower:
             # it in full if its state moved on meanwhile; every other peer and the audit check it in full)
             frame = own
         try:
-            frame = book.accept(frame, cert)
+            accepted = book.accept(frame, cert)
+            frame = accepted.frame
         except Rejected as exc:
             log.warning("rejected a sequenced frame: %s", exc.reason)
             m.claims.signed_by(frame)       # (another branch's frame still shows that its author played)
@@ -206,7 +207,7 @@ class Follower:
         self.gap_since = None
         m.strip_first(frame)   # (the frame is on disk: what we send next may rest on it)
         self.acknowledge(frame, cert)
-        m.applied(frame, book.holds(frame.seat))
+        m.applied(accepted, book.holds(frame.seat))
         self._check_acks(frame.seq)
         for reported in [r for r in self.reported if r.seq <= frame.seq]:
             self.reported.remove(reported)

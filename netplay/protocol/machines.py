@@ -582,9 +582,9 @@ class JoinMachine(Machine):
 
     def accept_alone(self, frame: Frame) -> None:
         """Record a frame of ours that the host did not sequence, in our own replay alone."""
-        self.require_book().accept(frame, local=True)
+        accepted = self.require_book().accept(frame, local=True)
         self.write(frame)
-        self.applied(frame, own=True)
+        self.applied(accepted, own=True)
 
     def record_contest_alone(self) -> None:
         """The host did not pass our contest on in time: record it in our own replay (a closed session still

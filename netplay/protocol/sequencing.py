@@ -26,7 +26,7 @@ from replays.frames import Frame, decode_frame
 from replays.ledger import Dispute, Rejected
 
 if TYPE_CHECKING:   # (machines imports this module)
-    from netplay.protocol.book import Book
+    from netplay.protocol.book import Accepted, Book
     from netplay.protocol.claims import Claims
     from netplay.protocol.core import Link
 
@@ -51,7 +51,7 @@ class SequencerHost(Protocol):
     @property
     def phase(self) -> Phase: ...
     def require_book(self) -> Book: ...
-    def applied(self, frame: Frame, own: bool) -> None: ...
+    def applied(self, accepted: Accepted, own: bool) -> None: ...
     def finish(self, code: int, message: str) -> None: ...
     def report_dispute(self, dispute: Dispute | None) -> None: ...
     def say(self, line: str) -> None: ...
@@ -71,13 +71,13 @@ class Sequencer:
         """Our own frame: accepted, written and relayed at once."""
         m = self.m
         try:
-            m.require_book().accept(frame)
+            accepted = m.require_book().accept(frame)
         except (Rejected, Dispute) as exc:   # our own frame: a bug here, never the peers' fault
             m.finish(1, f"this peer's own frame {frame.seq} was refused by its ledger: {exc}")
             return
         m.write(frame)
         self.relay(frame)
-        m.applied(frame, own=True)
+        m.applied(accepted, own=True)
 
     def on_frame(self, key: bytes, data: bytes, cert: bytes) -> None:
         m = self.m
@@ -120,7 +120,8 @@ class Sequencer:
             m.send(key, "reject", frame.seq, "closed", "the game is over")
             return
         try:
-            frame = book.accept(frame)
+            accepted = book.accept(frame)
+            frame = accepted.frame
         except Rejected as exc:
             self.reject(link, -1 if exc.frame_no is None else exc.frame_no, "frame", exc.reason)
             return
@@ -135,7 +136,7 @@ class Sequencer:
             return
         m.write(frame)
         self.relay(frame)
-        m.applied(frame, own=False)
+        m.applied(accepted, own=False)
         m.strip_first(frame)
 
     def reject(self, link: Link, seq: int, code: str, reason: str) -> None:

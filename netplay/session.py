@@ -45,6 +45,7 @@ from netplay.protocol.core import (
     result_text,
 )
 from netplay.protocol.state import Phase
+from netplay.protocol.status import countdown, status_line
 from netplay.transport import Waker
 from replays.header import Terms
 from replays.randomness import DealUnsupported
@@ -500,45 +501,13 @@ class Session:
     def waiting(self) -> tuple[str, float] | None:
         """The wait under way outside a game, for a countdown: (what this peer waits for, the seconds left
         before it leaves); None when there is none (netplay/protocol/waits.py)."""
-        wait = self.machine.waiting() if self.machine is not None else None
-        return None if wait is None else (wait.what, wait.left(time.monotonic()))
+        return countdown(self.machine, time.monotonic()) if self.machine is not None else None
 
     def status(self) -> str:
-        if self.outcome is not None:
-            return self.outcome.message
-        wait = self.waiting()
-        countdown = "" if wait is None else f"waiting for {wait[0]}: {wait[1]:.0f} s left"
-        if self.phase is Phase.LOBBY:
-            return countdown or "waiting for the other players"
-        if self.phase is Phase.OVER:
-            return ("game over; rematch?" if not self.rematch_asked
-                    else "waiting for the others to agree to a rematch") + (f"; {countdown}" if countdown else "")
-        transcript = self.transcript
-        if countdown and transcript is not None and transcript.seq == -1:
-            return countdown
-        ledger = transcript.ledger
-        nxt = ledger.awaited()
-        if nxt is None:
-            return "game over"
-        kind, seat = nxt
-        if ledger.status == "claimed":
-            claim = ledger.claim
-            if transcript.holds(claim.blamed):
-                return f"seat {claim.claimant} claims you withheld your {claim.kind}: answering"
-            return f"seat {claim.claimant} claims seat {claim.blamed} withheld its {claim.kind}: waiting for its answer"
-        if transcript.holds(seat) and seat != transcript.seat and kind not in AUTOMATIC:
-            return f"seat {seat}'s move (on this machine)"
-        if seat == transcript.seat:
-            if kind in AUTOMATIC:
-                return "sending"
-            waiting = self.game.awaiting(ledger.state)
-            if waiting.kind == "simultaneous":
-                return "your choice (the others choose at the same time)"
-            return "your move"
-        who = wire.clip(self.names[seat], 64) if seat < len(self.names) else f"seat {seat}"
-        if kind in AUTOMATIC:
-            return f"waiting for {who}'s {kind}"
-        return f"waiting for {who} (seat {seat}) to choose"
+        """The status line, asked of the machine now (netplay/protocol/status.py)."""
+        if self.machine is None:
+            return self._early.message if self._early is not None else "waiting for the other players"
+        return status_line(self.machine, time.monotonic())
 
     def result(self) -> Result | None:
         """The engine's result once the game is co-signed; for a game that stopped otherwise, a result

@@ -277,8 +277,10 @@ def _used(module: Any, cls: type) -> set[str]:
 
 
 def _features() -> list[tuple[Any, type, type, str]]:
-    from netplay.protocol import following, lobby, rematch, resume, sequencing
-    return [(lobby, lobby.HostLobby, lobby.LobbyHost, "host"), (lobby, lobby.JoinLobby, lobby.LobbyJoiner, "joiner"),
+    from netplay.protocol import claims, following, lobby, rematch, resume, sequencing
+    return [(claims, claims.Claims, claims.ClaimsMachine, "host"),
+            (claims, claims.Claims, claims.ClaimsMachine, "joiner"),
+            (lobby, lobby.HostLobby, lobby.LobbyHost, "host"), (lobby, lobby.JoinLobby, lobby.LobbyJoiner, "joiner"),
             (rematch, rematch.HostRematch, rematch.RematchHost, "host"),
             (rematch, rematch.JoinRematch, rematch.RematchJoiner, "joiner"),
             (resume, resume.HostResume, resume.ResumeHost, "host"),

@@ -41,7 +41,7 @@ blaming itself or another honest seat:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from netplay.deadlines import DECISIONS
 from netplay.protocol.core import EXIT_FAILED, EXIT_FORFEIT, JOINER_GRACE
@@ -50,9 +50,12 @@ from replays.frames import Frame
 from replays.ledger import Dispute, Rejected
 
 if TYPE_CHECKING:
-    from netplay.protocol.core import Machine
+    from netplay.deadlines import Deadlines
+    from netplay.protocol.book import Book
+    from netplay.protocol.core import Link, Outcome
+    from netplay.protocol.state import SessionState
 
-__all__ = ["Claims", "CLAIM_WAIT", "CONTEST_WAIT"]
+__all__ = ["Claims", "ClaimsMachine", "CLAIM_WAIT", "CONTEST_WAIT"]
 
 CLAIM_WAIT = 5.0      # a joiner waits this long for the host to sequence (or refuse) its claim
 CONTEST_WAIT = 5.0    # ... and its contest, before it records it in its own replay alone
@@ -62,10 +65,42 @@ CLAIM_SKEW = 1.0
 MAX_SEEN = 16         # frames kept per frame number, received from their authors but not yet sequenced
 
 
+@runtime_checkable
+class ClaimsMachine(Protocol):
+    """What of its machine the claims read and call, for both roles: the joiner-only steps (`send_frame`,
+    `accept_alone`, `record_contest_alone`, `witness_key`) are called behind a role check, and the host's
+    machine has them as refusing hooks (netplay/protocol/core.py). tests/test_protocol_state.py holds the
+    class to this list."""
+
+    book: Book | None
+    deadlines: Deadlines | None
+    links: dict[bytes, Link]
+    now: float
+    outcome: Outcome | None
+    role: str
+    state: SessionState
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def host_seat(self) -> int | None: ...
+    def require_book(self) -> Book: ...
+    def require_deadlines(self) -> Deadlines: ...
+    def say(self, line: str) -> None: ...
+    def finish(self, code: int, message: str) -> None: ...
+    def stop_unfinished(self, why: str) -> None: ...
+    def game_closed(self) -> None: ...
+    def emit(self, frame: Frame) -> None: ...
+    def send_frame(self, frame: Frame) -> None: ...
+    def accept_alone(self, frame: Frame) -> None: ...
+    def record_contest_alone(self) -> None: ...
+    def witness_key(self, seat: int) -> bytes | None: ...
+
+
 class Claims:
     """See the module docstring. One per machine; `reset()` at every game's start."""
 
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: ClaimsMachine):
         self.m = machine
         self.reset()
 

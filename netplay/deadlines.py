@@ -117,13 +117,16 @@ class Deadlines:
     def _credit(self, seat: int) -> float:
         """Seconds `seat`'s move clock was given so far: the stock and the increments it earned."""
         clock = self.terms.clock
+        assert clock is not None, "a move clock's credit is asked only under a move clock"
         return clock[0] / 1000 + min(self.decided[seat], CREDITED_DECISIONS) * clock[1] / 1000
 
     def move_limit(self, seat: int) -> float:
         """Seconds `seat` has for one decision under the limit per decision: the limit less what its earlier
         decisions took beyond it (owed, as an overdrawn lateness allowance is: a seat late within the claims'
         skew at every decision gains the skew once per game, not once per decision)."""
-        return max(0.0, self.terms.move_ms / 1000 - self.over[seat])
+        move = self.terms.move_ms
+        assert move is not None, "a decision's limit is asked only under a limit per decision"
+        return max(0.0, move / 1000 - self.over[seat])
 
     def lateness_left(self, seat: int) -> float:
         """Seconds of `seat`'s lateness allowance left (automatic frames later than `frame`)."""

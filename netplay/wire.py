@@ -121,9 +121,9 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
                         "lateness ms]")
     if tag in ("frame", "dispute") and len(fields[0]) > MAX_FRAME:
         raise Malformed(f"{tag} of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
-    problem = _ranges(tag, fields)
-    if problem:
-        raise Malformed(f"{tag}: {problem}")
+    out_of_range = _ranges(tag, fields)
+    if out_of_range:
+        raise Malformed(f"{tag}: {out_of_range}")
     if tag == "ack" and not all(len(f) in ((32,) if i == 0 else (0, 64))
                                            for i, f in enumerate(x for x in fields if isinstance(x, bytes))):
         raise Malformed(f"{tag}: hash (32 bytes) and signatures (64 bytes, or none with two seats)")

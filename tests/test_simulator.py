@@ -77,6 +77,11 @@ CRASH_REGRESSIONS = (2_000_144,)
 #: resume after the second kill; 1007759, a joiner whose `start` the host refused held up the start, and the
 #: honest joiners, timing the host's first frame from the header, blamed the host (waiting for them)
 FULL_REGRESSIONS = (1_001_288, 1_001_973, 1_005_564, 1_006_288, 1_007_759)
+#: full-mix plans with the generic liar (`python -m simulator --seed N`): 1023599, a host deaf to one joiner of four
+#: (C&K) whose unsequenced frame that joiner gave up on after 15 s; its direct links stayed up, so an honest
+#: joiner took its silence for withholding and co-signed the host's claim; now the joiner passes its frame to the
+#: other joiners before it stops, and they refuse
+GENERIC_REGRESSIONS = (1_023_599,)
 
 
 @pytest.fixture(autouse=True)
@@ -150,6 +155,13 @@ def test_every_full_run_that_found_a_bug_stays_fixed(seed: int) -> None:
     # (1007759: its lying joiner also held an honest joiner in the lobby, which the lobby's old exemption hid)
     assert report.ok, (
         f"{plan.describe()}\n" + "\n".join(report.violations) + f"\nreplay: {command(seed, classic=True)}")
+
+
+@pytest.mark.parametrize("seed", GENERIC_REGRESSIONS)
+def test_every_generic_run_that_found_a_bug_stays_fixed(seed: int) -> None:
+    plan = plan_for(seed)
+    world, report = simulate(plan)
+    assert report.ok, f"{plan.describe()}\n" + "\n".join(report.violations) + f"\nreplay: {command(seed)}"
 
 
 @pytest.mark.parametrize("seed", CRASH_REGRESSIONS)

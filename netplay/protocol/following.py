@@ -356,6 +356,13 @@ class Follower:
         pending = self.pending
         if pending is not None and m.host_up() \
                 and m.now - self.pending_since > m.require_deadlines().timeout + JOINER_GRACE:
+            if m.players > 2:
+                # before we stop, our frame goes to every other joiner: signed by us for this slot, it shows that
+                # we played it, so none of them co-signs the claim the host may make against our silence
+                # (the long campaign's seed 1023599: the host deaf to one joiner, whose direct links stayed up)
+                data = wire.pack("frame", pending.encode(), b"")
+                for peer in m.other_joiners():
+                    m.route(peer, data)
             m.stop_unfinished(f"the host has not sequenced our frame {pending.seq} for "
                               f"{m.now - self.pending_since:.0f} s")
             return

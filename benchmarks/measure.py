@@ -127,6 +127,17 @@ def netplay_home(path: str):
             os.environ["NETPLAY_HOME"] = before
 
 
+def cold() -> None:
+    """Forget what this process has verified and multiplied (`replays.crypto.verify`'s memo of good signatures,
+    `replays.curve.mul`'s of products): a figure then times the checks themselves, as a fresh process does
+    (`netplay replay verify`, a peer checking another's shuffle), not the lookups of a process that did them."""
+    from replays.crypto import forget_verified
+    from replays.curve import forget_products
+
+    forget_verified()
+    forget_products()
+
+
 def cpu_seconds() -> float:
     """CPU seconds (user + system) of this process and of its children that have ended (the echo servers,
     joiners and scenes the benchmarks start): what a group costs whatever else the machine is doing."""

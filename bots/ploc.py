@@ -19,6 +19,7 @@ from typing import Any
 
 from bots.lib import RandomBot, forced, game_actions
 from engines.core import Game, State
+from engines.memo import Memo
 
 __all__ = ["BOTS", "RandomBot", "SmartBot", "attack_rate", "score", "turn_value"]
 
@@ -101,46 +102,88 @@ def turn_value(mine: tuple[int, int], column: tuple[int, ...], open_cols: tuple[
         take = min(4, h)
         h, w = h - take, w - min(4 - take, w)
         best = WIN if h + w == 0 else score(mine, tuple(sorted(column)), (h, w), their_sorted)
+    # A turn's value splits in two: the swaps depend only on which pairs swap (`_swaps`), the attacks only on
+    # how many of the other pairs take each kind (`_attack`). So for each pairing and each set of swapping
+    # pairs the swaps are worked out once, and each distinct count of attacks once per call; an end is scored
+    # once. (A pair-by-pair replay of every combination did the same work up to 162 times.)
+    attacks: dict[tuple[int, int, int], tuple[int, int] | float] = {}
+    scores: dict[tuple, float] = {}
+    n = len(dice)
     for perm in permutations(open_cols):
-        options = []
-        for r, j in zip(dice, perm, strict=True):
-            c = column[j]
-            kinds = [_ELIM if r >= c else _WEAKEN]
-            if r >= c - 2:
-                kinds.append(_ELIMW)
-            kinds.append(_SWAP)
-            options.append(kinds)
-        for kinds in product(*options):
-            value = _apply(mine, column, theirs, their_sorted, dice, perm, kinds)
-            if value > best:
-                best = value
-                if best >= WIN:
-                    return best
+        # each pair's attack: its first kind (0: eliminate, 1: weaken) and whether it may eliminate a weakened one
+        kind = [0 if dice[i] >= column[perm[i]] else 1 for i in range(n)]
+        alt = [dice[i] >= column[perm[i]] - 2 for i in range(n)]
+        for mask in _MASKS[n]:
+            counts_seen = {(0, 0, 0)}
+            for i in range(n):
+                if mask[i]:
+                    continue
+                grown = set()
+                for e, w, x in counts_seen:
+                    grown.add((e + 1, w, x) if kind[i] == 0 else (e, w + 1, x))
+                    if alt[i]:
+                        grown.add((e, w, x + 1))
+                counts_seen = grown
+            end_: tuple[int, int, tuple[int, ...]] | None | bool = False   # (worked out when an attack needs it)
+            for counts in counts_seen:
+                after = attacks.get(counts)
+                if after is None:
+                    after = attacks[counts] = _attack(theirs, counts)
+                if after == WIN:
+                    return WIN
+                if not isinstance(after, tuple):
+                    continue      # not playable: no better than the start of `best`
+                if end_ is False:
+                    end_ = _swaps(mine, column, dice, perm, mask)
+                if end_ is None:
+                    value = -WIN
+                else:
+                    key = (end_, after)
+                    value = scores.get(key)
+                    if value is None:
+                        value = scores[key] = score((end_[0], end_[1]), end_[2], after, their_sorted)
+                if value > best:
+                    best = value
     return best
 
 
-def _apply(mine: tuple[int, int], column: tuple[int, ...], theirs: tuple[int, int], their_sorted: tuple[int, ...],
-           dice: tuple[int, ...], perm: tuple[int, ...], kinds: tuple[int, ...]) -> float:
+#: for n pairs, every choice of which of them swap
+_MASKS = {n: tuple(product((False, True), repeat=n)) for n in range(4)}
+
+
+def _attack(theirs: tuple[int, int], counts: tuple[int, int, int]) -> tuple[int, int] | float:
+    """The opponent's (healthy, weakened) after `counts` eliminations, weakens and eliminations of weakened
+    athletes in that order; WIN when none is left, -2 * WIN when one of them has no target."""
     oh, ow = theirs
-    for kind in (_ELIM, _WEAKEN, _ELIMW):
-        for k in kinds:
-            if k != kind:
-                continue
-            if kind == _ELIMW:
-                if ow == 0:
-                    return -2 * WIN  # not playable
-                ow -= 1
-            else:
-                if oh == 0:
-                    return -2 * WIN
-                oh -= 1
-                if kind == _WEAKEN:
-                    ow += 1
-            if oh + ow == 0:
-                return WIN
+    elims, weakens, elimws = counts
+    for _ in range(elims):
+        if oh == 0:
+            return -2 * WIN
+        oh -= 1
+        if oh + ow == 0:
+            return WIN
+    for _ in range(weakens):
+        if oh == 0:
+            return -2 * WIN
+        oh, ow = oh - 1, ow + 1
+    for _ in range(elimws):
+        if ow == 0:
+            return -2 * WIN
+        ow -= 1
+        if oh + ow == 0:
+            return WIN
+    return oh, ow
+
+
+def _swaps(mine: tuple[int, int], column: tuple[int, ...], dice: tuple[int, ...], perm: tuple[int, ...],
+           mask: tuple[bool, ...]) -> tuple[int, int, tuple[int, ...]] | None:
+    """The mover's (healthy, weakened, sorted column) after the swaps `mask` marks, by falling gain; None when
+    they cost the mover its last athlete."""
+    if not any(mask):
+        return mine[0], mine[1], tuple(sorted(column))
     mh, mw = mine
     col = list(column)
-    swaps = sorted(((1 + dice[n] - column[perm[n]], n) for n in range(len(dice)) if kinds[n] == _SWAP), reverse=True)
+    swaps = sorted(((1 + dice[n] - column[perm[n]], n) for n in range(len(dice)) if mask[n]), reverse=True)
     for d, n in swaps:
         if d >= 0:
             mh += d
@@ -149,9 +192,9 @@ def _apply(mine: tuple[int, int], column: tuple[int, ...], theirs: tuple[int, in
             mw -= loss
             mh = max(0, mh - (-d - loss))
             if mh + mw == 0:
-                return -WIN
+                return None
         col[perm[n]] = dice[n]
-    return score((mh, mw), tuple(sorted(col)), (oh, ow), their_sorted)
+    return mh, mw, tuple(sorted(col))
 
 
 # ----------------------------------------------------------------------------- the bot
@@ -171,6 +214,12 @@ class SmartBot:
         if view["phase"] == "reroll":
             return _RerollSearch(view, seat).choose(actions)
         return _ActionSearch(game, seat, len(view["match_winners"])).choose(state, actions)
+
+
+#: (mine, column, sorted dice, theirs, their column) -> `turn_value` of a turn's roll before any action: the
+#: reroll search asks it for every face of every die at each reroll decision, and the next decision of the same
+#: turn (after one die is rerolled) asks most of the same rolls again
+_ROLLS: Memo[tuple, float] = Memo(1 << 16, "(mine, column, sorted dice, theirs, their column)")
 
 
 class _RerollSearch:
@@ -205,7 +254,11 @@ class _RerollSearch:
         key = tuple(sorted(dice))
         value = self.rolls.get(key)
         if value is None:
-            value = turn_value(self.mine, self.column, (0, 1, 2), key, self.theirs, self.their_column, True)
+            known = (self.mine, self.column, key, self.theirs, self.their_column)
+            value = _ROLLS.get(known)
+            if value is None:
+                value = _ROLLS.put(known, turn_value(self.mine, self.column, (0, 1, 2), key, self.theirs,
+                                                     self.their_column, True))
             self.rolls[key] = value
         return value
 

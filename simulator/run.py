@@ -8,16 +8,12 @@ four), and the faults. `simulate(plan)` plays it on a `World` and checks every i
 
 from __future__ import annotations
 
-import contextlib
 import random
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import engines
-from replays import frames as frames_module
-from replays.crypto import public_bytes
 from replays.header import Terms
 from simulator import adversary as adv
 from simulator.deciders import SimBot
@@ -251,32 +247,10 @@ class Result:
         return self.report.ok
 
 
-@contextlib.contextmanager
-def _shared_verification() -> Iterator[None]:
-    """Every simulated peer lives in this one process and checks the same signed frames: a frame sent to
-    three peers is verified three times. A memo of the (pure) signature check, kept for one run, gives each
-    peer the answer its own check would give, once per distinct frame. Keyed by every input, so a liar's
-    forged or altered frame is a new key and is checked for real."""
-    original = frames_module.verify
-    memo: dict[tuple[bytes, str | None, bytes, bytes], bool] = {}
-
-    def verify(public: Any, domain: str | None, message: bytes, signature: bytes) -> bool:
-        key = (public_bytes(public), domain, bytes(message), bytes(signature))
-        known = memo.get(key)
-        if known is None:
-            known = memo[key] = original(public, domain, message, signature)
-        return known
-
-    frames_module.verify = verify
-    try:
-        yield
-    finally:
-        frames_module.verify = original
-
-
 def simulate(plan: Plan, until: float = 7200.0) -> tuple[World, Report]:
-    with _shared_verification():
-        return _simulate(plan, until)
+    # (every simulated peer lives in this one process and checks the same signed frames: `replays.crypto.verify`
+    # remembers the signatures that verified, so a frame sent to three peers costs one check, not three)
+    return _simulate(plan, until)
 
 
 def _simulate(plan: Plan, until: float) -> tuple[World, Report]:

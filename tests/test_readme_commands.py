@@ -1,7 +1,7 @@
 """The README's commands as a person types them (issue 30), and what made one of them crash.
 
 `netplay host loyal-captain --bot random`, advertised on the LAN, crashed when a joiner connected: the
-transport's watch of its connections (netplay/transport.py `_Connections`) borrowed the file descriptor a
+transport's watch of its connections (netplay/transport/connections.py `_Connections`) borrowed the file descriptor a
 ZeroMQ monitor had reported as ACCEPTED, and by then the number named another socket (an AF_UNIX one, whose
 peer name is an empty string): IndexError, and the host's session thread died with the game half played.
 

@@ -9,6 +9,7 @@ fit is inserted too (clicking field 3 chooses `enter 3` when that is the only re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -16,18 +17,22 @@ from dataclasses import dataclass, field
 class ActionBuilder:
     legal: list[str]
     tokens: list[str] = field(default_factory=list)
+    #: the order to offer the next tokens in (a board whose hand shows cards in its own order gives it, so that
+    #: the keys 1-9 and the numbered choices follow the hand); None: the legal list's order
+    order: Callable[[list[str]], list[str]] | None = None
 
     def _split(self) -> list[list[str]]:
         return [a.split(" ") for a in self.legal]
 
     def candidates(self) -> list[str]:
-        """The tokens that may come next, in the order of the legal list, without repeats."""
+        """The tokens that may come next, in the order of the legal list (or `order`'s), without repeats."""
         n = len(self.tokens)
         seen: dict[str, None] = {}
         for parts in self._split():
             if parts[:n] == self.tokens and len(parts) > n:
                 seen.setdefault(parts[n], None)
-        return list(seen)
+        found = list(seen)
+        return found if self.order is None else self.order(found)
 
     def clickable(self) -> list[str]:
         """The tokens a click may give now: the candidates, plus every token that follows exactly one

@@ -5,7 +5,6 @@ No pygame here."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from engines.core import Result
@@ -39,16 +38,12 @@ def reason_words(reason: str) -> str:
     return _REASONS.get(reason, f"({reason})" if reason else "")
 
 
-# "10 victory points": the Catan engines' reason names the points needed, not the points reached
-_TARGET = re.compile(r"^(\d+) victory points$")
-
-
 def won_words(result: Result) -> str:
     """Why the winners won: the engine's reason, except that a victory on points says the points the
     winner reached, from the same scores shown beside it ("with 11 victory points (10 to win)")."""
-    target = _TARGET.match(result.reason)
-    if target and len(result.winners) == 1 and len(result.scores) > result.winners[0]:
-        return f"with {result.scores[result.winners[0]]} victory points ({target.group(1)} to win)"
+    points = result.points_won()
+    if points is not None:
+        return f"with {points[0]} victory points ({points[1]} to win)"
     return reason_words(result.reason)
 
 

@@ -22,6 +22,7 @@ from client.ending import from_result, line
 from engines.core import Result
 from replays.audit import audit_replay
 from replays.codec import FormatError
+from replays.ledger.core import DECISIONS
 from replays.reader import read_header, read_replay
 from replays.safetext import shown
 
@@ -41,6 +42,13 @@ class ReplayEntry:
     result: str = ""        # "You won by resignation", "unfinished: ...", "" while the audit runs
     verdict: str = ""       # valid | unfinished | invalid | unreadable | "" while the audit runs
     resume: str = ""        # "host" or "joiner": this user left the game unfinished and can resume its seat
+    forfeit: bool = False   # the game ended by a forfeit every seat that had to co-sign it co-signed
+
+    @property
+    def badge(self) -> str:
+        """The word at the end of the row: the audit's verdict, except for a co-signed forfeit (a game lost on
+        time, by the clock or the move limit), which is a result like any other, not an unfinished game."""
+        return "forfeit" if self.forfeit else self.verdict
 
     @property
     def line(self) -> str:
@@ -90,6 +98,7 @@ def summarize(path: Path, my_key: bytes | None) -> ReplayEntry:
     names = [shown(name) for _, name in header.seats]
     me = next((s for s, (key, _) in enumerate(header.seats) if my_key is not None and key == my_key), None)
     verdict = audit_replay(replay)
+    forfeit = False
     if verdict.status == "valid" and verdict.result is not None:
         r = verdict.result
         ending = from_result(Result(tuple(r["winners"]), tuple(r["scores"]), r["reason"]), me, names)
@@ -97,14 +106,19 @@ def summarize(path: Path, my_key: bytes | None) -> ReplayEntry:
     elif verdict.status == "unfinished" and verdict.claim is not None and verdict.result is not None:
         blamed = verdict.claim["blamed"]           # a forfeit every seat that must co-sign it co-signed
         who = "you" if blamed == me else names[blamed] if 0 <= blamed < len(names) else f"seat {blamed}"
-        result = f"forfeit: {who} withheld a move"
+        # a decision (a move, a secret choice) not made in time, or a part the protocol makes for the seat
+        # (a reveal, a shuffle) that its program stopped sending
+        late = "did not move in time" if verdict.claim["kind"] in DECISIONS else "went silent"
+        result = f"forfeit: {who} {late}"
+        forfeit = True
     elif verdict.status == "unfinished":
         result = "unfinished"
     elif verdict.status == "contested":
         result = "contested: nobody forfeits"
     else:
         result = shown(verdict.reason, 200)
-    return ReplayEntry(path, mtime, base.game, base.title, base.players, base.when, result, verdict.status)
+    return ReplayEntry(path, mtime, base.game, base.title, base.players, base.when, result, verdict.status,
+                       forfeit=forfeit)
 
 
 def _guarded(step, path: Path, mtime: float, my_key: bytes | None) -> ReplayEntry:

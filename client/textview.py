@@ -128,10 +128,16 @@ def chance_words(chance, value: Any) -> str:
     return f"{name}: {shown}"
 
 
+def counted(n: int | None, one: str, many: str | None = None) -> str:
+    """`1 point`, `2 points`, `1 city`, `0 cities`: a count with its noun in the number it needs (issue 34, item 9:
+    the board said "1 points", "1 settlements")."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def _points(view: dict, seat: int) -> str:
     """`11 points`, with the seat's own total beside it in its own view (`8 points (10 with your cards)`)."""
     shown, own = shown_points(view, seat), own_points(view, seat)
-    return f"{shown} points" + (f" ({own} with your cards)" if own is not None and own != shown else "")
+    return counted(shown, "point") + (f" ({own} with your cards)" if own is not None and own != shown else "")
 
 
 def seat_name(seat: int | None, names: list[str], view: dict | None = None) -> str:
@@ -267,12 +273,14 @@ def _catan(view: dict, names: list[str]) -> list[str]:
         dev = view.get("dev", [{}] * (seat + 1))[seat]
         own = dev.get("cards")
         cards = (", ".join(f"{n} {r}" for n, r in zip(hand, _RESOURCES, strict=False) if n) or "no cards") \
-            if isinstance(hand, list) else f"{hand} cards"
+            if isinstance(hand, list) else counted(hand, "card")
         settlements, cities = buildings.get(seat, [0, 0])
-        lines.append(f"{seat_name(seat, names, view)}: {_points(view, seat)}; {cards}; {settlements} "
-                     f"settlements, {cities} cities, {roads.get(seat, 0)} roads; development "
-                     + (", ".join(own) if own else f"{dev.get('count', 0)} card(s)")
-                     + (f", {dev.get('knights_played')} knights played" if dev.get("knights_played") else ""))
+        knights = dev.get("knights_played")
+        lines.append(f"{seat_name(seat, names, view)}: {_points(view, seat)}; {cards}; "
+                     f"{counted(settlements, 'settlement')}, {counted(cities, 'city', 'cities')}, "
+                     f"{counted(roads.get(seat, 0), 'road')}; development "
+                     + (", ".join(own) if own else counted(dev.get("count", 0), "card"))
+                     + (f", {counted(knights, 'knight')} played" if knights else ""))
     bank = view.get("bank") or []
     lines.append("bank: " + ", ".join(f"{n} {r}" for n, r in zip(bank, _RESOURCES, strict=False))
                  + f"; development deck {view.get('deck')}")
@@ -340,7 +348,8 @@ def _catan_ck(view: dict, names: list[str]) -> list[str]:
                   + (f"; defender {view['defender_points'][seat]}" if view["defender_points"][seat] else ""))
         if len(detail) > 108:  # many pieces: the counts instead of the places
             walls = sum(1 for o in view["walls"].values() if o == seat)
-            detail = (f"    levels {levels}; {len(built)} buildings, {walls} walls, {len(knights)} knights "
+            detail = (f"    levels {levels}; {counted(len(built), 'building')}, {counted(walls, 'wall')}, "
+                      f"{counted(len(knights), 'knight')} "
                       f"({sum(1 for k in knights if '*' in k)} active)"
                       + (f"; defender {view['defender_points'][seat]}" if view["defender_points"][seat] else ""))
         lines.append(detail)

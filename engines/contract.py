@@ -126,15 +126,28 @@ class Result:
     scores: tuple[int, ...]
     reason: str
 
+    def points_won(self) -> tuple[int, int] | None:
+        """(points reached, points to win) of a single winner on points: the Catan engines' reason names
+        the points needed ("13 victory points"), which a winner may pass (14, scored beside it); None for
+        any other ending."""
+        need, _, unit = self.reason.partition(" ")
+        if unit != "victory points" or not need.isdigit() or len(self.winners) != 1 \
+                or not 0 <= self.winners[0] < len(self.scores):
+            return None
+        return self.scores[self.winners[0]], int(need)
+
     def describe(self, names: list[str] | None = None) -> str:
-        """The result in words, the same in every front end ("seat 1 (ann) won (resign), scores [0, 1]")."""
+        """The result in words, the same in every front end ("seat 1 (ann) won (resign), scores [0, 1]";
+        "seat 0 won with 14 victory points (13 to win), scores [14, 9, 5]")."""
         if not self.winners:
             return f"a draw ({self.reason}), scores {list(self.scores)}"
 
         def who(seat: int) -> str:
             return f"seat {seat} ({names[seat]})" if names and seat < len(names) else f"seat {seat}"
 
-        return f"{', '.join(who(w) for w in self.winners)} won ({self.reason}), scores {list(self.scores)}"
+        points = self.points_won()
+        why = f"with {points[0]} victory points ({points[1]} to win)" if points else f"({self.reason})"
+        return f"{', '.join(who(w) for w in self.winners)} won {why}, scores {list(self.scores)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,15 +28,16 @@ atexit.register(shutil.rmtree, os.environ["NETPLAY_HOME"], ignore_errors=True)
 pytest.register_assert_rewrite("support")
 
 #: the longest tests (by CPU) start first, so that a parallel run (scripts/test: pytest-xdist, one test at a time) does
-#: not end waiting on one of them while the other workers are idle; so do the longest waits (half a minute of a
-#: clock each, little CPU), which fill a core's gaps early instead of leaving the run's last half minute idle
+#: not end waiting on one of them while the other workers are idle; the longest waits (half a minute of a clock
+#: each, little CPU) come early too, one between two long CPU tests, so that they fill a core's gaps instead of
+#: leaving the run's last half minute idle (or, side by side, a core idle at the start)
 FIRST = ("test_simulator.py::test_a_campaign", "test_readme_commands.py::test_host_and_join_by_address",
          "test_simulator.py::test_peers_killed", "test_waits.py::test_the_table_shows_the_countdown",
-         "test_attacks.py::test_attack[claim-early", "test_client_lobby.py::test_a_killed_host_shows_a_banner",
-         "test_bot_determinism.py",
-         "test_session_catan.py", "test_client_renderers.py::test_full_game_by_clicks", "test_session_decks.py",
-         "test_conformance.py", "test_catan_properties.py", "test_catan_ck_properties.py", "test_client_cli_seats.py",
-         "test_session_games.py", "test_client_lobby.py::test_networked_game")
+         "test_bot_determinism.py", "test_attacks.py::test_attack[claim-early-host-vs-joiner",
+         "test_session_catan.py", "test_client_lobby.py::test_a_killed_host_shows_a_banner",
+         "test_client_renderers.py::test_full_game_by_clicks", "test_attacks.py::test_attack[claim-early",
+         "test_session_decks.py", "test_conformance.py", "test_catan_properties.py", "test_catan_ck_properties.py",
+         "test_client_cli_seats.py", "test_session_games.py", "test_client_lobby.py::test_networked_game")
 
 
 _SPEED: list[float] = []

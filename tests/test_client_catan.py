@@ -220,6 +220,32 @@ def test_development_cards_own_face_up_others_as_backs_and_monopoly_from_the_ban
     assert table.renderer.token_pos(table.board_rect, view, "victorypoint") is None
 
 
+def test_the_number_keys_pick_cards_in_the_order_the_hand_shows_them() -> None:
+    """Issue 34, item 7: the choices after `play monopoly` came in the legal list's alphabetical order (brick,
+    grain, lumber, ...) while the hand shows brick, lumber, wool, grain, ore: key 2 took grain where the hand's
+    second card is lumber. The numbered choices, and so the keys, now follow the hand; so do the bank trade's."""
+    state = position(players=4, **BOARD)
+    app, table = _table(state)
+    card = table.renderer.token_pos(table.board_rect, table.ctl.view(), "monopoly")
+    _click(app, card)
+    assert table.builder.tokens == ["play", "monopoly"]
+    assert table.builder.candidates() == list(RESOURCES)
+    app.step([], 16)
+    numbered = [b.label for b in table.buttons if b.key.startswith("token:")]
+    assert numbered == [f"{n}. all {r} of the others" for n, r in enumerate(RESOURCES, 1)], numbered
+    app.screenshot(ARTIFACTS / "catan-monopoly-keys.png")
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2, mod=0, unicode="2")], 16)
+    assert _sent(table) == ["play monopoly lumber"], "key 2: the hand's second card"
+    # a bank trade's sides too: what to give, then what to get, in the hand's order
+    builder = ActionBuilder(["trade 4grain for 1brick", "trade 4brick for 1ore", "trade 4brick for 1grain",
+                             "trade 4brick for 1lumber"], order=table.renderer.order)
+    assert builder.candidates() == ["trade"] and builder.push("trade")
+    assert builder.candidates() == ["4brick", "4grain"] and builder.push("4brick") and builder.push("for")
+    assert builder.candidates() == ["1lumber", "1grain", "1ore"]
+    # anything else keeps the legal list's order
+    assert table.renderer.order(["road", "settle", "buy"]) == ["road", "settle", "buy"]
+
+
 def test_labels_name_the_choices_in_words() -> None:
     renderer, _, view = _drawn(["road 19"])
     assert renderer.label(view, [], "road") == "build a road"

@@ -386,6 +386,31 @@ def test_the_replay_list_scrolls_sorts_and_filters(home):
     app.screenshot(ARTIFACTS / "lobby-replays-1024.png")
 
 
+def test_a_game_lost_on_time_is_listed_as_a_forfeit_not_as_unfinished(home):
+    """Issue 34, item 3: a game lost on time (a timeout claim every other seat co-signed) was listed "UNFINISHED"
+    beside its result. Its row now says FORFEIT, in the colour of a result, and why in words (this vector's loser
+    withheld a chain frame, a part its program makes: "went silent"; a move not made in time
+    reads "did not move in time")."""
+    import shutil
+
+    folder = home / "replays"
+    folder.mkdir(parents=True, exist_ok=True)
+    vectors = Path(__file__).resolve().parent.parent / "docs" / "vectors" / "replays"
+    shutil.copy(vectors / "timeout-forfeit.npr", folder / "timeout-forfeit.npr")
+    app = App((1024, 600))
+    lobby = LobbyScene(folder, browse=False)
+    app.push(lobby)
+    lobby.replay_list.wait(30)
+    app.step([], 16)
+    entry = next(e for e in lobby.replay_list.entries() if e.path.name == "timeout-forfeit.npr")
+    assert entry.verdict == "unfinished" and entry.badge == "forfeit", entry
+    assert entry.result == "forfeit: vector-1 went silent", entry
+    texts = [t for kind, _, t in _record(app).items if kind == "text"]
+    assert "FORFEIT" in texts and "UNFINISHED" not in texts, texts
+    assert any("vector-1 went silent" in t for t in texts), texts
+    app.screenshot(ARTIFACTS / "lobby-forfeit-1024.png")
+
+
 def _record(app: App):
     from client.ui import textfit
 

@@ -167,7 +167,9 @@ def test_every_tool_reads_every_ending_without_a_traceback(files, tmp_path, monk
         assert entry.verdict == verdict, (name, entry)
         assert CONTROL.search(entry.line + entry.result + entry.players) is None, (name, entry)
     assert entries["timeout-forfeit"].result.startswith("forfeit: ")
+    assert entries["timeout-forfeit"].badge == "forfeit"          # a result, listed as one (issue 34, item 3)
     assert entries["forged-forfeit-cut"].result == "unfinished"
+    assert entries["forged-forfeit-cut"].badge == "unfinished"    # never co-signed: no result
     assert entries["contested"].result == "contested: nobody forfeits"
 
 

@@ -842,8 +842,9 @@ class LobbyScene:
             head = " - ".join(p for p in (entry.title, entry.players) if p)
             draw_text(surface, fit(head, px - 2, rect.w - 12, bold=True), (rect.x + 6, rect.y + 3), px - 2, theme.TEXT,
                       bold=True)
-            verdict = {"valid": theme.GOOD, "unfinished": theme.ACCENT, "": theme.MUTED}.get(entry.verdict, theme.BAD)
-            tail = entry.verdict.upper() if entry.verdict else "checking..."
+            verdict = {"valid": theme.GOOD, "forfeit": theme.GOOD, "unfinished": theme.ACCENT,
+                       "": theme.MUTED}.get(entry.badge, theme.BAD)
+            tail = entry.badge.upper() if entry.badge else "checking..."
             tail_w = theme.font(small, True).size(tail)[0]
             if entry.resume:     # a game this user left: resume it (the row itself still opens the replay)
                 tail_w = theme.font(small, True).size("resume")[0] + 16

@@ -105,7 +105,9 @@ class TableScene:
             legal = tuple(self.ctl.legal())
         if legal != self.legal_key:
             self.legal_key = legal
-            self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS])
+            # in the order the board shows its cards, where it has one (Catan's hand: keys 1-9 follow it)
+            self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS],
+                                         order=getattr(self.renderer, "order", None))
 
     def _send(self, action: str) -> None:
         self.notice = ""

@@ -68,7 +68,7 @@ from client.games.catan.pieces import road as road
 from client.games.catan.pieces import robber as robber
 from client.games.catan.pieces import settlement as settlement
 from client.games.catan.strip import Strip
-from engines.catan.cards import RESOURCES
+from engines.catan.cards import RESOURCES, parse_multiset
 
 
 class Renderer(ClickInput, Panels, Strip, BoardPainter):
@@ -121,6 +121,21 @@ class Renderer(ClickInput, Panels, Strip, BoardPainter):
         self._draw_hand(surface, lay, view)
         self._draw_cards(surface, lay, view)
         self._draw_over(surface, lay, view)
+
+    def order(self, tokens: list[str]) -> list[str]:
+        """Choices of card types (`brick`, ...) or of card multisets (`4brick`, `1grain+1ore`) in the order the
+        hand, the bank and the composer show the types, not the legal list's alphabetical one: key 2 is the
+        second card of the hand (issue 34, item 7: it gave grain where the hand showed lumber second). Any
+        other list keeps its order."""
+        kinds = self.kinds
+        if tokens and all(t in kinds for t in tokens):
+            return sorted(tokens, key=kinds.index)
+        counts = [parse_multiset(t, kinds) if is_cards(t) else None for t in tokens]
+        if not tokens or any(c is None for c in counts):
+            return tokens
+        # by the first type in the hand's order, then the next, ...; more of a type first
+        keys = {t: tuple(-n for n in c) for t, c in zip(tokens, counts, strict=True) if c is not None}
+        return sorted(tokens, key=keys.__getitem__)
 
     def _draw_over(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
         """Drawn last, over everything else (nothing on the base table)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from support.clickplay import _button, _click, drawn_texts, shots
+from support.clickplay import _button, _click, _play_one, drawn_texts, shots
 from support.sessionhelpers import cli_host, processes
 
 import engines
@@ -34,6 +34,8 @@ from engines.core import COMMON_ACTIONS
 from netplay.session import QueueDecider
 from replays.local import record_match
 from replays.stepping import Stepper
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
 def _key(app: App, key: int, text: str = "") -> None:
@@ -82,14 +84,23 @@ def test_own_chat_stays_where_it_was_said_and_the_keys_go_back_to_the_table():
     app.step([pygame.event.Event(pygame.TEXTINPUT, text="1")], 16)
     assert table.chat_input.text == ""
     assert table.builder.tokens or len(ctl.log) > before, "key 1 chose nothing"
-    for _ in range(50):   # the bot answers: its moves come below the chat line, not above it
+    table.builder.clear()
+    # moves after the chat line: the person's (whole), then the bot's answer; they come below it, not above
+    _play_one(app, table, random.Random(5), {"board": 0, "button": 0})
+    for _ in range(50):
         app.step([], 100)
         if len(ctl.log) > before + 1:
             break
+    assert len(ctl.log) > before + 1, "no move came after the chat line"
     texts = drawn_texts(app)
     assert "you: good luck" in texts, texts
-    below = texts[texts.index("you: good luck") + 1:]
-    assert any(t for t in below if not t.startswith("you:") and t.strip()), "the chat line is pinned at the bottom"
+    # the log panel's own lines, in order (the screen's texts also hold the panels drawn after the log): the
+    # bot's move comes after the chat line, which is no longer pinned under every later move (issue 34, item 1)
+    logged = [item.text for item in table.chronicle._items[1]]
+    said = logged.index("you: good luck")
+    assert said < len(logged) - 1, f"the chat line is pinned at the bottom: {logged[-4:]}"
+    assert any(t.strip() and not t.startswith("you:") for t in logged[said + 1:]), logged[said:]
+    app.screenshot(ARTIFACTS / "table-chat-among-moves.png")
 
 
 class _Log:

@@ -73,6 +73,9 @@ class TableScene:
         self.cover: int | None = None         # ... and the one it must be handed to now (covered until then)
         self.chronicle = ChroniclePanel()     # the log in words and the dice, in tabs (client/ui/chronicle.py)
         self.live = LiveChronicle()
+        #: for each chat line seen, how many entries the game's log had when it came: the line stays there, among
+        #: the moves that follow it (issue 34, item 1: a chat line was pinned under every later move)
+        self._chat_at: list[int] = []
 
     # ------------------------------------------------------------------ model
     @property
@@ -739,13 +742,18 @@ class TableScene:
         return box.bottom
 
     def _draw_log(self, surface, box: pygame.Rect, px: int) -> None:
-        """The game in words and its dice (tabs), the chat lines after the game's."""
+        """The game in words and its dice (tabs), each chat line among the game's where it came."""
         game = self.ctl.game
         chron = self.live.update(self.ctl) if game is not None else None
         intro = getattr(self.ctl, "intro", "")
-        chat = [Item(entry, theme.ACCENT) for entry in self.ctl.chat_lines]
+        lines = self.ctl.chat_lines
+        if len(lines) < len(self._chat_at):   # (a controller that started its chat afresh)
+            self._chat_at = []
+        while len(self._chat_at) < len(lines):
+            self._chat_at.append(len(chron.entries) if chron is not None else 0)
+        chat = [(at, Item(entry, theme.ACCENT)) for at, entry in zip(self._chat_at, lines, strict=True)]
         self.chronicle.draw(surface, box, chron, game.id if game is not None else None, self.ctl.names, px,
-                            first=[Item(intro, theme.ACCENT)] if intro else [], extra=chat)
+                            first=[Item(intro, theme.ACCENT)] if intro else [], among=chat)
 
     def _draw_end(self, surface, ending, app) -> None:
         big, body, small = app.px(40), app.px(22), app.px(17)

@@ -51,9 +51,10 @@ class ChroniclePanel:
 
     def draw(self, surface: pygame.Surface, box: pygame.Rect, chron: Chronicle | None, game_id: str | None,
              names: list[str], px: int, *, position: int | None = None, extra: list[Item] | None = None,
-             first: list[Item] | None = None) -> None:
+             first: list[Item] | None = None, among: list[tuple[int, Item]] | None = None) -> None:
         """`position`: the viewer's frame index (entries after it dimmed, rolls after it left out);
-        `first`/`extra`: lines before and after the game's (a sandbox's origin, the chat)."""
+        `first`/`extra`: lines before and after the game's (a sandbox's origin); `among`: lines put among the
+        game's, each after the number of entries it names (the chat, where each line was said)."""
         inner = panel(surface, box)
         small = max(10, px - 2)
         self.buttons = []
@@ -79,16 +80,21 @@ class ChroniclePanel:
                            lambda text: name_seats(text, names, me), lambda r: tile_text(game_id or "", r),
                            owner=id(chron), rolling=game_id in ROLLING)
             return
-        items, current = self._log_items(chron, names, game_id, position, first or [], extra or [])
+        items, current = self._log_items(chron, names, game_id, position, first or [], extra or [], among or [])
         self.log.draw(surface, body, items, small, current)
 
-    def _log_items(self, chron: Chronicle, names, game_id, position, first, extra) -> tuple[list[Item], int | None]:
+    def _log_items(self, chron: Chronicle, names, game_id, position, first, extra,
+                   among) -> tuple[list[Item], int | None]:
         entries = chron.entries
-        key = (id(chron), len(entries), position, len(first), len(extra), extra[-1] if extra else None)
+        key = (id(chron), len(entries), position, len(first), len(extra), extra[-1] if extra else None, len(among),
+               among[-1] if among else None)
         if self._items is None or self._items[0] != key:
             items = list(first)
             current = None
-            for entry in entries:
+            waiting = sorted(among, key=lambda placed: placed[0])   # (stable: lines said together keep their order)
+            for n, entry in enumerate(entries):
+                while waiting and waiting[0][0] <= n:
+                    items.append(waiting.pop(0)[1])
                 later = position is not None and entry.position > position
                 colour = theme.MUTED if later and entry.kind == "move" else KIND_COLOURS.get(entry.kind, theme.TEXT)
                 if later:
@@ -99,6 +105,7 @@ class ChroniclePanel:
                 items.append(Item(entry.text, colour, entry.position if position is not None else None, dot))
             if position is not None and position < 0:
                 current = None
+            items += [item for _, item in waiting]   # said after the last entry (or before a new game's first)
             items += extra
             self._items = (key, items, current)
         return self._items[1], self._items[2]

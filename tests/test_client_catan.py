@@ -246,6 +246,27 @@ def test_the_number_keys_pick_cards_in_the_order_the_hand_shows_them() -> None:
     assert table.renderer.order(["road", "settle", "buy"]) == ["road", "settle", "buy"]
 
 
+def test_undoing_a_bank_trade_takes_back_the_side_chosen_and_its_for() -> None:
+    """Issue 34, item 2: undoing `trade 4brick for` left `trade 4brick` with a bare "1. for" to choose. Undo takes
+    back the last choice with the words that came after it by themselves."""
+    state = position(players=3, s0=dict(settlements=[12], roads=[11], hand="4brick+1ore"), s1=dict(settlements=[40]),
+                     s2=dict(settlements=[44]))
+    app, table = _table(state)
+    _click(app, _button(table, "token:trade").center)
+    _click(app, _button(table, "token:4brick").center)
+    assert table.builder.tokens == ["trade", "4brick", "for"]
+    app.step([], 16)
+    _click(app, _button(table, "undo").center)
+    app.step([], 16)
+    assert table.builder.tokens == ["trade"]
+    choices = [b.label for b in table.buttons if b.key.startswith("token:")]
+    assert choices == ["1. 4 brick"], choices
+    app.screenshot(ARTIFACTS / "catan-trade-undo.png")
+    _click(app, _button(table, "token:4brick").center)
+    _click(app, _button(table, "token:1wool").center)
+    assert _sent(table) == ["trade 4brick for 1wool"]
+
+
 def test_labels_name_the_choices_in_words() -> None:
     renderer, _, view = _drawn(["road 19"])
     assert renderer.label(view, [], "road") == "build a road"

@@ -135,11 +135,13 @@ class TableScene:
             self._send(done)
 
     def _undo(self) -> None:
-        """Take back the last token chosen (and the words that came with it by themselves)."""
+        """Take back the last token chosen, with the words that came after it by themselves: undoing `trade
+        4brick for` leaves `trade`, never a bare `for` to choose (issue 34, item 2). A filler before the last
+        choice came with an earlier one and stays (`offer 1brick for 1ore` -> `offer 1brick for`)."""
         fillers = getattr(self.renderer, "fillers", frozenset())
-        self.builder.undo()
         while self.builder.tokens and self.builder.tokens[-1] in fillers:
             self.builder.undo()
+        self.builder.undo()
 
     def _why_not(self) -> str:
         """Why nothing can be chosen now, in words."""

@@ -39,3 +39,14 @@ def test_a_host_with_nobody_yet_says_so_and_a_finished_session_says_its_outcome(
     assert status_line(host, 0.0) == "waiting for the other players"
     host.finish(0, "no more games")
     assert status_line(host, 1.0) == "no more games"
+
+
+def test_a_part_a_program_sends_by_itself_is_named_in_a_players_words() -> None:
+    """Issue 34, item 9: the status said "waiting for Anna's chain". Every automatic frame kind has its words."""
+    from netplay.deadlines import AUTOMATIC
+    from netplay.protocol.status import part_words
+
+    for kind in AUTOMATIC:
+        words = part_words(kind, "Anna")
+        assert "Anna" in words and words != f"waiting for Anna's {kind}", (kind, words)   # not the frame's name
+    assert part_words("chain", "Anna") == "waiting for Anna's share of the dice"

@@ -17,7 +17,26 @@ from netplay.protocol.state import Phase
 if TYPE_CHECKING:
     from netplay.protocol.core import Machine
 
-__all__ = ["countdown", "status_line"]
+__all__ = ["countdown", "part_words", "status_line"]
+
+#: what a seat's program sends by itself, in a player's words (issue 34, item 9: the status said "waiting for
+#: Anna's chain"); `{}` is the seat's name
+_PARTS = {
+    "open": "waiting for {}'s commitments",
+    "chain": "waiting for {}'s share of the dice",
+    "shuffle": "waiting for {} to shuffle",
+    "strip": "waiting for {}'s key to a dealt card",
+    "peek": "waiting for {}'s key to a card looked at",
+    "show": "waiting for {}'s key to a card shown",
+    "reveal": "waiting for {} to reveal a choice",
+    "seed": "waiting for {}'s secrets of the game (for the audit)",
+    "final": "waiting for {} to sign the result",
+}
+
+
+def part_words(kind: str, who: str) -> str:
+    """The status while seat `who`'s program owes an automatic frame of `kind`."""
+    return _PARTS.get(kind, "waiting for {}'s " + kind).format(who)
 
 
 def countdown(machine: Machine, now: float) -> tuple[str, float] | None:
@@ -66,5 +85,5 @@ def status_line(machine: Machine, now: float) -> str:
     names = machine.names
     who = wire.clip(names[seat], 64) if seat < len(names) else f"seat {seat}"
     if kind in AUTOMATIC:
-        return f"waiting for {who}'s {kind}"
+        return part_words(kind, who)
     return f"waiting for {who} (seat {seat}) to choose"

@@ -141,7 +141,7 @@ def test_only_what_legal_allows_is_lit() -> None:
     lit = {p[1] for p in renderer._places(lay, view) if p[0] == "hex" and renderer._lit(p, view)}
     assert lit == set(range(19)) - {view["robber"]}
     _click(app, lay.hex(5))
-    assert _sent(table)[-1] == "robber h5"
+    assert _sent(table)[0] == "robber h5"   # (then `steal 1` by itself: one player to rob there)
 
 
 def test_a_discard_is_put_together_in_the_composer() -> None:
@@ -265,6 +265,29 @@ def test_undoing_a_bank_trade_takes_back_the_side_chosen_and_its_for() -> None:
     _click(app, _button(table, "token:4brick").center)
     _click(app, _button(table, "token:1wool").center)
     assert _sent(table) == ["trade 4brick for 1wool"]
+
+
+def test_robbing_the_only_player_next_to_the_robber_is_played_for_the_person() -> None:
+    """Issue 34, item 10: with one player to rob, the steal was still a step to click. The table plays it and
+    says so; with two to choose from, it waits for the person."""
+    from support.catanhelpers import play
+
+    from engines.catan.state import ROBBER
+
+    state = position(players=3, active=0, step=ROBBER, s0=dict(settlements=[12], roads=[11]),
+                     s1=dict(settlements=[40], hand="2brick"), s2=dict(settlements=[44], hand="1ore"))
+    one = play(state, 0, "robber h14")   # next to seat 1 only
+    app, table = _table(one)
+    app.step([], 16)
+    assert _sent(table) == ["steal 1"]
+    assert table.notice.startswith("the only choice, played for you: "), table.notice
+    app.screenshot(ARTIFACTS / "catan-forced-steal.png")
+    two = [m for m in G.legal(state, 0) if m.startswith("robber ")
+           and [a for a in G.legal(play(state, 0, m), 0) if a.startswith("steal ")][1:]]
+    if two:   # a hex beside both: the person chooses
+        app, table = _table(play(state, 0, two[0]))
+        app.step([], 16)
+        assert _sent(table) == [] and len(table.builder.legal) == 2
 
 
 def test_labels_name_the_choices_in_words() -> None:

@@ -76,6 +76,7 @@ class TableScene:
         #: for each chat line seen, how many entries the game's log had when it came: the line stays there, among
         #: the moves that follow it (issue 34, item 1: a chat line was pinned under every later move)
         self._chat_at: list[int] = []
+        self._forced_sent: tuple[str, ...] | None = None   # the legal list whose forced action was played
 
     # ------------------------------------------------------------------ model
     @property
@@ -111,6 +112,25 @@ class TableScene:
             # in the order the board shows its cards, where it has one (Catan's hand: keys 1-9 follow it)
             self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS],
                                          order=getattr(self.renderer, "order", None))
+            self._play_forced(legal)
+
+    def _play_forced(self, legal: tuple[str, ...]) -> None:
+        """A step with one possible action of a kind the board names as forced (Catan's `steal` when one
+        player can be robbed) is played for the person, and said, instead of waiting for a click that
+        decides nothing (issue 34, item 10). Once per legal list: a networked table may offer the same list
+        again until the host has sequenced the frame."""
+        actions = self.builder.legal
+        forced = getattr(self.renderer, "forced", frozenset())
+        if len(actions) != 1 or actions[0].split(" ")[0] not in forced or legal == self._forced_sent:
+            return
+        self._forced_sent = legal
+        action = actions[0]
+        parts, renderer = action.split(" "), self.renderer
+        named = renderer.label(self.ctl.view(), parts[:-1], parts[-1]) if len(parts) > 1 and hasattr(
+            renderer, "label") else None
+        words = named or label(self.ctl.describe(action), action)   # ("rob Blue"; else the engine's words)
+        self._send(action)
+        self.say(f"the only choice, played for you: {words}", bad=False)
 
     def _send(self, action: str) -> None:
         self.notice = ""

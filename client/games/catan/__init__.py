@@ -77,6 +77,9 @@ class Renderer(ClickInput, Panels, Strip, BoardPainter):
 
     #: tokens the table adds by itself when they are the only way on (`trade 4brick` *for* ...)
     fillers = frozenset({"for", "to"})
+    #: verbs played for the person when they are the only action (`TableScene._play_forced`): robbing the one
+    #: player next to the robber decides nothing
+    forced = frozenset({"steal"})
     #: the card types of a hand in the notation's order (hand, composer, seat chips, bank), their colours
     kinds: tuple[str, ...] = RESOURCES
     colours: dict[str, paint.Colour] = RESOURCE_COLOURS

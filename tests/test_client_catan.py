@@ -282,6 +282,13 @@ def test_robbing_the_only_player_next_to_the_robber_is_played_for_the_person() -
     assert _sent(table) == ["steal 1"]
     assert table.notice.startswith("the only choice, played for you: "), table.notice
     app.screenshot(ARTIFACTS / "catan-forced-steal.png")
+    # offered the same list again (a networked table before the host sequenced the frame): not sent twice
+    offered = ("steal 1", *COMMON_ACTIONS)
+    table._forced_sent = offered   # what the table keeps while a networked game still offers that list
+    table.builder = ActionBuilder(["steal 1"])
+    table.notice = ""
+    table._play_forced(offered)
+    assert table.notice == "" and _sent(table) == ["steal 1"], table.notice   # (a second send would be refused)
     two = [m for m in G.legal(state, 0) if m.startswith("robber ")
            and [a for a in G.legal(play(state, 0, m), 0) if a.startswith("steal ")][1:]]
     if two:   # a hex beside both: the person chooses

@@ -121,7 +121,10 @@ class TableScene:
         again until the host has sequenced the frame."""
         actions = self.builder.legal
         forced = getattr(self.renderer, "forced", frozenset())
-        if len(actions) != 1 or actions[0].split(" ")[0] not in forced or legal == self._forced_sent:
+        if len(actions) != 1 or actions[0].split(" ")[0] not in forced:
+            self._forced_sent = None   # another step: the same forced list later (a later robbery) is played again
+            return
+        if legal == self._forced_sent:
             return
         self._forced_sent = legal
         action = actions[0]

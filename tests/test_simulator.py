@@ -80,8 +80,12 @@ FULL_REGRESSIONS = (1_001_288, 1_001_973, 1_005_564, 1_006_288, 1_007_759)
 #: full-mix plans with the generic liar (`python -m simulator --seed N`): 1023599, a host deaf to one joiner of four
 #: (C&K) whose unsequenced frame that joiner gave up on after 15 s; its direct links stayed up, so an honest
 #: joiner took its silence for withholding and co-signed the host's claim; now the joiner passes its frame to the
-#: other joiners before it stops, and they refuse
-GENERIC_REGRESSIONS = (1_023_599,)
+#: other joiners before it stops, and they refuse; 1061462, a host (Madagaskar, three seats) that withheld a
+#: joiner's act frame, claimed against it and closed the claim at once: the other joiner co-signed before the
+#: blamed seat's contest reached it on their direct link; now a joiner hears a blamed joiner out
+#: (`ANSWER_WAIT`) before it closes or co-signs, and a seat whose host leaves with its contest unsequenced
+#: records the contest in its own replay
+GENERIC_REGRESSIONS = (1_023_599, 1_061_462)
 
 
 @pytest.fixture(autouse=True)

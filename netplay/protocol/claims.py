@@ -25,6 +25,10 @@ blaming itself or another honest seat:
   reached it no more than `CLAIM_SKEW` before the claimed frame was due by its own clock, and it never
   received the blamed seat's frame for the slot before that deadline; otherwise it refuses (and
   contests a claim that it withholds its seed). The host claims `CLAIM_SKEW` after the due time.
+- **Hearing out.** With three seats or more, a joiner closes a claim against another joiner only
+  `ANSWER_WAIT` after the claim reached it, and co-signs only `ANSWER_WAIT` after it became final here: the
+  blamed seat's answer or contest comes to us directly within that time, even from a seat the host kept
+  from the claim (it learns of it from our acknowledgement).
 - **Nothing through the relay is evidence** (issue 32, N1). A joiner co-signs (or closes) a claim against
   another seat only on what it holds from that seat itself: a direct link to the seat's peer (the host's
   link for the host's own seat, the joiners' mesh link for a joiner) that was up over the whole window of
@@ -55,10 +59,16 @@ if TYPE_CHECKING:
     from netplay.protocol.core import Link, Outcome
     from netplay.protocol.state import SessionState
 
-__all__ = ["Claims", "ClaimsMachine", "CLAIM_WAIT", "CONTEST_WAIT"]
+__all__ = ["ANSWER_WAIT", "Claims", "ClaimsMachine", "CLAIM_WAIT", "CONTEST_WAIT"]
 
 CLAIM_WAIT = 5.0      # a joiner waits this long for the host to sequence (or refuse) its claim
 CONTEST_WAIT = 5.0    # ... and its contest, before it records it in its own replay alone
+#: how long a joiner hears a blamed joiner out, on their direct link, before it closes or co-signs the claim
+#: against it: the blamed seat's answer (or contest) goes to every other joiner directly, and a host that
+#: withheld the claim from it is overtaken by our own acknowledgement of the claim, which it asks us for
+#: (`PULL_S`, then a round trip); without this wait a host that claims and closes at once races the
+#: blamed seat's word to us, and wins (the long campaign's seed 1061462)
+ANSWER_WAIT = 2.0
 #: how much earlier than its due time by a co-signer's clock a claim may come and still be co-signed: the
 #: claimant's clock and ours start a frame's timing a network delay apart (the host claims this much late)
 CLAIM_SKEW = 1.0
@@ -108,6 +118,7 @@ class Claims:
         #: frames received from their authors (or passed on), not sequenced yet: seq -> [(frame, when)]
         self.seen: dict[int, list[tuple[Frame, float]]] = {}
         self.claim_seen_at = 0.0          # when the open claim was applied here (this peer's clock)
+        self.final_seen: tuple[int, float] | None = None   # (claim's frame number, when it was found final here)
         self.open_since: tuple[int, float] | None = None   # (claim's frame number, when first found open here)
         self.evidence: Frame | None = None    # our own frame for a slot a claim names (sent, maybe never passed on)
         self.evidence_in_time = False     # ... sent before our own deadline for it
@@ -214,6 +225,8 @@ class Claims:
                       + ("answering" if claim.kind not in DECISIONS else "your move is awaited"))
         if frame.kind == "contest" and book.holds(frame.seat):
             self.contested, self.owed = True, None
+        if claim is not None and not claim.open and (self.final_seen is None or self.final_seen[0] != claim.frame_no):
+            self.final_seen = (claim.frame_no, m.now)
         if claim is not None and not claim.open and book.holds(claim.blamed) and self.judged != claim.frame_no \
                 and ledger.status != "contested" and not self.contested:
             self.judged = claim.frame_no
@@ -277,7 +290,30 @@ class Claims:
             remaining = m.require_deadlines().remaining(kind, seat, m.now)
             return remaining is None or remaining > 0    # late by our own clock: the claim may stand
         closing = not claim.open and claim.blamed != seat and kind in ("seed", "final")
-        return not (closing and ledger.status != "contested" and self._refuse(claim))
+        if not closing or ledger.status == "contested":
+            return True
+        if self._refuse(claim):
+            return False
+        since = self.final_seen[1] if self.final_seen is not None and self.final_seen[0] == claim.frame_no else m.now
+        return self._heard_out(claim, since, m.require_deadlines().due(kind, seat))
+
+    def _heard_out(self, claim, since: float, due: float | None) -> bool:
+        """Whether the blamed seat had `ANSWER_WAIT` since `since` (when the claim reached us, or became final
+        here) to tell us directly that it was playing. Only a joiner waits, and only for a seat that it
+        witnesses on a joiners' link: the host's links are all its own, and a claim against the host's seat
+        came from the host's own peer. A frame of ours that falls due before the wait is over (terms with
+        next to no lateness allowance) is not sent on an unheard claim: we refuse, and nobody is blamed."""
+        m = self.m
+        if m.role == "host" or claim.blamed == m.host_seat or m.witness_key(claim.blamed) is None:
+            return True
+        if m.now >= since + ANSWER_WAIT:
+            return True     # (what it said meanwhile, `_refuse` and `_refused_closing` have read)
+        if due is not None and m.now >= due:
+            self.refusing, self.refusing_since = claim.frame_no, m.now
+            self.refusal = (f"the terms leave too little time to hear seat {claim.blamed} out ({ANSWER_WAIT:g} s) "
+                            "before this peer's own frame is due")
+            m.say(f"not co-signing the forfeit of seat {claim.blamed}: {self.refusal}")
+        return False
 
     def _refuse(self, claim) -> bool:
         """Whether we refuse to co-sign the forfeit of `claim`: its seat's frame reached us in time, or the
@@ -353,7 +389,7 @@ class Claims:
         if answer is not None:
             self.forward(answer)
             return None
-        if self._refused_closing(claim):
+        if self._refused_closing(claim) or not self._heard_out(claim, self.claim_seen_at, None):
             return None
         m.say(f"seat {claim.blamed} did not answer the claim in time: the claim stands")
         return book.ledger_for(closer).build_after_claim()

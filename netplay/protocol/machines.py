@@ -673,6 +673,11 @@ class JoinMachine(Machine):
             self.waits.leave(f"the host left before {'the rematch' if self.games_done else 'the game'} started: "
                              f"{reason}")
         elif self.phase is Phase.PLAY and self.book is not None:
+            if self.claims.owed is not None and not self.claims.contested:
+                # the host leaves with our contest of its claim unsequenced: our own replay says we contested
+                self.record_contest_alone()
+                if self.outcome is not None or self.phase is not Phase.PLAY:
+                    return
             self.host_gone_at = self.host_gone_at if self.host_gone_at is not None else self.now
             self.stop_unfinished(f"the host left (in its own words, not this peer's: {reason})")
         else:

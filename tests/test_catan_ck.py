@@ -661,3 +661,21 @@ def test_chase_the_robber_after_the_first_attack_then_robber_and_steal():
     state = play(state, 0, "steal 1")
     assert hand_of(state, 0) == cards("1ore") and hand_of(state, 1) == cards("")
     assert state.inner.step == "main" and state.inner.active == 0
+
+
+def test_a_resigned_seat_shows_no_points_in_any_view():
+    """catan-ck D40: a resigned seat's Defender points and revealed VP cards left the game with it; every view
+    shows its victory points as 0, as its score counts them (they used to show 3 here beside a score of 0)."""
+    from client.points import shown_points
+
+    state = position(3, active=1, s0=dict(cities=[12]), s1=dict(cities=[14]), s2=dict(cities=[40]))
+    state = ck_put(state, 1, defender=2, vpcards=0b01)
+    before = G.view(state, None)
+    assert before["vp_public"][1] == 2 + 2 + 1 and before["defender_points"][1] == 2 and before["revealed_vp"][1]
+    state = G.play(state, 1, "resign")
+    for seat in (None, 0, 1, 2):
+        view = G.view(state, seat)
+        assert view["vp_public"][1] == 0 and shown_points(view, 1) == 0
+        assert view["defender_points"][1] == 0 and view["revealed_vp"][1] == []
+        assert view["vp_public"][0] == 2 and shown_points(view, 0) == 2   # the others keep theirs
+    assert G.rules.scores(state.inner, (1,))[1] == 0

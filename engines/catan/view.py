@@ -69,8 +69,9 @@ def view(rules: Any, s: CatanState, seat: int | None) -> dict[str, Any]:
         "played": dict(zip(K.DEV_CARDS, s.played, strict=True)),
         "longest_road": {"holder": None if s.longest < 0 else s.longest, "lengths": [x.road_len for x in s.seats]},
         "largest_army": None if s.largest < 0 else s.largest,
-        "vp_public": [rules.public_vp(s, o) for o in range(s.n)],
-        "revealed": [None if x.revealed < 0 else x.revealed for x in s.seats],
+        # a resigned seat's points left the game with it: 0 in every view, as in its score (catan-ck D40)
+        "vp_public": [0 if o in s.out else rules.public_vp(s, o) for o in range(s.n)],
+        "revealed": [None if x.revealed < 0 or o in s.out else x.revealed for o, x in enumerate(s.seats)],
         "rates": [list(rules.seat_rates(s, o)) if len(harbours) == 9 else None for o in range(s.n)],
         "pieces": [{"roads": 15 - x.roads.bit_count(), "settlements": 5 - x.settlements.bit_count(),
                     "cities": 4 - x.cities.bit_count()} for x in s.seats],
@@ -83,7 +84,8 @@ def view(rules: Any, s: CatanState, seat: int | None) -> dict[str, Any]:
         "out": list(s.out),
     }
     if seat is not None and 0 <= seat < s.n and s.private[seat] is not HIDDEN:
-        data["vp"] = rules.public_vp(s, seat) + s.private[seat].held[K.VICTORYPOINT] + max(0, s.seats[seat].revealed)
+        data["vp"] = 0 if seat in s.out else (rules.public_vp(s, seat) + s.private[seat].held[K.VICTORYPOINT]
+                                              + max(0, s.seats[seat].revealed))
     return data
 
 

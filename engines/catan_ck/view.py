@@ -57,8 +57,10 @@ def view(rules: Any, s: Any, seat: int | None) -> dict[str, Any]:
             entry["cards"] = _ids(mine.held)
         progress.append(entry)
     data["progress"] = progress
-    data["revealed_vp"] = [[PROGRESS[g] for i, g in enumerate(VP_CARDS) if cs.vpcards >> i & 1] for cs in x.seats]
-    data["defender_points"] = [cs.defender for cs in x.seats]
+    # a resigned seat's Defender points and revealed VP cards left the game with it (D40): none shown, none counted
+    data["revealed_vp"] = [[] if o in s.out else [PROGRESS[g] for i, g in enumerate(VP_CARDS) if cs.vpcards >> i & 1]
+                           for o, cs in enumerate(x.seats)]
+    data["defender_points"] = [0 if o in s.out else cs.defender for o, cs in enumerate(x.seats)]
     data["pools"] = {DECKS[d]: {"size": x.pool[d], "epoch": x.epoch[d]} for d in range(3)}
     data["under"] = {DECKS[d]: [PROGRESS[g] for g in DECK_CARDS[d] for _ in range(x.under[g])] for d in range(3)}
     data["fleet"] = [NAMES[t] for t in range(8) if x.fleet >> t & 1]

@@ -22,8 +22,10 @@ resource by how much the bot lacks it.
   wants to build (for at most one card more than it gets), when it gets at least twice the cards it
   gives, or when they bring its target closer for no fewer cards.
 - Its own offers: when one or two cards short of its target with surplus to pay, "1 for 1" to the
-  table, then "2 for 1" (what the others' judgement takes); each text once a turn, at most three
-  offers a turn, so a turn always ends.
+  table, then "2 for 1" (what the others' judgement takes), at most three offers a turn, so a turn
+  always ends. A player is asked at most once a turn and never again for a trade it declined
+  (bots.offers): an offer goes to all while everybody it would ask may be asked, else to one seat;
+  the 2 for 1 therefore comes in a later turn than the 1 for 1 the table declined.
 All arithmetic is on ints.
 """
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.lib import RandomBot, game_actions
+from bots.offers import OfferMemory
 from engines.catan.board import EDGES, NODE_EDGES, NODE_HEXES, NODE_NEIGHBOURS
 from engines.catan.cards import RESOURCES, multiset_text
 from engines.catan.roads import road_length
@@ -227,7 +230,7 @@ class SmartBot:
     def __init__(self) -> None:
         self.turn = -1
         self.target = ""
-        self.offers_tried: set[str] = set()
+        self.offers = OfferMemory()   # whom its offers asked this turn, who declined what (bots.offers)
 
     # ================================================================= entry
 
@@ -240,7 +243,8 @@ class SmartBot:
         view = game.view(state, seat)
         step = view["step"]
         if view["turn"] != self.turn:
-            self.turn, self.target, self.offers_tried = view["turn"], "", set()
+            self.turn, self.target = view["turn"], ""
+        self.offers.observe(view, seat)
         pos = Position(view, seat)
         allowed = dict.fromkeys(actions)   # ordered as legal() gives them: ties break the same in every process
         choice = None
@@ -490,18 +494,26 @@ class SmartBot:
                 text = f"trade {rates[give]}{RESOURCES[give]} for 1{RESOURCES[want]}"
                 if text in allowed:
                     return text
-        # domestic: surplus for one missing card, to everybody: 1 for 1, then 2 for 1; each text once a
-        # turn and at most three offers a turn (the turn always ends)
         if short <= 2 and sum(surplus) >= short and view["offers_made"] < 3:
-            want = max(range(5), key=lambda r: (missing[r], -r))
-            for k in (1, 2):
-                for give in sorted(range(5), key=lambda r: -surplus[r]):
-                    if surplus[give] < k:
-                        break
-                    text = f"offer {k}{RESOURCES[give]} for 1{RESOURCES[want]} to all"
-                    if text in allowed and text not in self.offers_tried:
-                        self.offers_tried.add(text)
-                        return text
+            return self._offer(pos, view, missing, surplus, allowed)
+        return None
+
+    def _offer(self, pos: Position, view: dict, missing: list[int], surplus: list[int],
+               allowed: dict[str, None]) -> str | None:
+        """Surplus for one missing card: 1 for 1, then 2 for 1, the largest surplus first; to whom the
+        offer memory still allows (each player once a turn, never a trade it declined), at most three
+        offers a turn (the turn always ends)."""
+        want = max(range(5), key=lambda r: (missing[r], -r))
+        get = tuple(int(r == want) for r in range(5))
+        for k in (1, 2):
+            for give in sorted(range(5), key=lambda r: -surplus[r]):
+                if surplus[give] < k:
+                    break
+                side = tuple(k if r == give else 0 for r in range(5))
+                prefix = f"offer {k}{RESOURCES[give]} for 1{RESOURCES[want]} to "
+                text = self.offers.propose(view, pos.me, side, get, prefix, allowed)
+                if text:
+                    return text
         return None
 
     def _play_card(self, pos: Position, view: dict, allowed: dict[str, None]) -> str | None:

@@ -22,7 +22,8 @@ which a hex produces):
 - Trade: offers judged as the base bot judges them (bots.catan.judge_offer: a 2:1 in its favour, or
   one that completes a build, yes; one that breaks a build its hand makes now, no); when nothing is
   worth building and it is one or two cards short of its target, it offers surplus to the table, 1 for
-  1 then 2 for 1, each text once a turn and at most two offers a turn.
+  1 then 2 for 1, at most two offers a turn; a player is asked at most once a turn and never again for
+  a trade it declined (bots.offers, as the base bot).
 All arithmetic is on ints.
 """
 
@@ -32,6 +33,7 @@ from typing import Any
 
 from bots.catan import best_spot, judge_offer, road_distances
 from bots.lib import RandomBot, game_actions
+from bots.offers import OfferMemory
 from engines.catan.board import EDGES, HEX_NODES, NODE_HEXES, NODE_NEIGHBOURS
 from engines.core import Game, State
 
@@ -149,7 +151,7 @@ class SmartBot:
 
     def __init__(self) -> None:
         self.turn = -1
-        self.offers_tried: set[str] = set()   # this turn's offers, each made once
+        self.offers = OfferMemory()   # whom its offers asked this turn, who declined what (bots.offers)
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         if "decline draw" in legal:
@@ -159,7 +161,8 @@ class SmartBot:
             return actions[0]
         view = game.view(state, seat)
         if view["turn"] != self.turn:
-            self.turn, self.offers_tried = view["turn"], set()
+            self.turn = view["turn"]
+        self.offers.observe(view, seat)
         pos = Position(view, seat)
         step = view["step"]
         handler = getattr(self, "_" + step.replace("-", "_"), None)
@@ -327,22 +330,25 @@ class SmartBot:
         return wanted
 
     def _offer(self, pos: Position, need: tuple[int, ...], actions: list[str]) -> str | None:
-        """Surplus for one card its target lacks, to the table: 1 for 1, then 2 for 1; each text once a
-        turn, at most two offers a turn."""
+        """Surplus for one card its target lacks, to the table: 1 for 1, then 2 for 1; to whom the offer
+        memory still allows (each player once a turn, never a trade it declined), at most two offers a
+        turn."""
         missing = [max(0, c - h) for h, c in zip(pos.hand, need, strict=True)]
         short = sum(missing)
         if not 0 < short <= 2 or pos.view["offers_made"] >= 2:
             return None
         surplus = [max(0, h - c) for h, c in zip(pos.hand, need, strict=True)]
         want = max(range(8), key=lambda r: (missing[r], -r))
+        get = tuple(int(r == want) for r in range(8))
         allowed = set(actions)
         for k in (1, 2):
             for give in sorted(range(8), key=lambda r: (-surplus[r], r)):
                 if surplus[give] < k:
                     break
-                text = f"offer {k}{NAMES[give]} for 1{NAMES[want]} to all"
-                if text not in self.offers_tried and text in allowed:
-                    self.offers_tried.add(text)
+                side = tuple(k if r == give else 0 for r in range(8))
+                prefix = f"offer {k}{NAMES[give]} for 1{NAMES[want]} to "
+                text = self.offers.propose(pos.view, pos.me, side, get, prefix, allowed)
+                if text:
                     return text
         return None
 

@@ -105,7 +105,8 @@ def test_a_bot_takes_an_offer_that_helps_it_and_declines_one_that_harms_it():
     assert _answer(rich, "offer 1wool+2ore for 1brick to 1") == "decline"
 
 
-def test_a_bot_offers_to_the_table_one_for_one_then_two_for_one_a_few_times_a_turn():
+def test_a_bot_offers_to_the_table_one_for_one_and_asks_those_who_declined_no_more_that_turn():
+    """The 2 for 1 comes in a later turn (tests/test_bot_offers.py): each player is asked once a turn."""
     state = position(4, s0=dict(settlements=[12], hand="1grain+5ore"),    # a city lacks one grain
                      s1=dict(settlements=[40], hand="2grain"), s2=dict(settlements=[44], hand="1grain"))
     bot = SmartBot()
@@ -118,8 +119,8 @@ def test_a_bot_offers_to_the_table_one_for_one_then_two_for_one_a_few_times_a_tu
         state = play(state, 0, action)
         while state.inner.step == "respond":            # the others say no
             state = play(state, state.inner.queue[0], "decline")
-    assert made[:2] == ["offer 1ore for 1grain to all", "offer 2ore for 1grain to all"], made
-    assert len(made) <= 3 and action == "end"
+    assert made == ["offer 1ore for 1grain to all"], made
+    assert action == "end"
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -132,4 +133,5 @@ def test_trading_bots_always_finish_their_games(seed: int, players: int):
 def test_bots_trade_with_each_other():
     confirmed = sum(bot_game(G, make_bots("catan", ["smart"], 4), seed, 4, "10 victory points", most_offers=3)
                     for seed in range(6))
-    assert confirmed >= 30, confirmed   # about 19 a game (6.6 before the bots judged offers by item 12)
+    assert confirmed >= 30, confirmed   # about 12 a game (18.5 while a bot asked the same players up to 3 times
+    # a turn and again after they declined; 6.6 before the bots judged offers by item 12)

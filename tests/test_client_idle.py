@@ -22,7 +22,7 @@ from client.app import App
 from client.controller import LocalController
 from client.moves import split_actions
 from client.scenes.lobby import LobbyScene
-from client.scenes.table import BREATHE_MS, TableScene
+from client.scenes.table import BREATHE_FOR_MS, BREATHE_MS, TableScene
 from client.scenes.viewer import ViewerScene
 from client.ui import textfit
 from netplay.session import SeatClock
@@ -92,6 +92,13 @@ def test_a_table_waiting_on_the_other_player_is_idle_and_draws_its_move_at_once(
     _lazy(app, 3)                              # the move's outline and the renderer's animations are over
     drawn = _lazy(app, 3)
     assert 3000 // (2 * BREATHE_MS) <= drawn <= 3000 // BREATHE_MS + 1, drawn
+    # issue 34, item 11: nobody touches the window: the highlights hold still after BREATHE_FOR_MS
+    _lazy(app, BREATHE_FOR_MS / 1000 - 6 + 0.5)
+    assert table.frame_ms(app) is None and not table.breathing()
+    assert _lazy(app, 20) <= _at_rest_bound(20) + 1, "a table with its moves lit and nobody there redraws"
+    assert ctl.legal(), "still the person's turn"
+    moved = pygame.event.Event(pygame.MOUSEMOTION, pos=(300, 300), rel=(1, 1), buttons=(0, 0, 0))
+    assert app.step([moved], STEP_MS, lazy=True) and table.frame_ms(app) == BREATHE_MS, "input: they breathe again"
 
 
 class _TimedController(LocalController):

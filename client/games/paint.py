@@ -45,8 +45,20 @@ def lighter(c: Colour, t: float = 0.35) -> Colour:
     return mix(c, (255, 255, 255), t)
 
 
+_held: float | None = None    # the pose of every breathing thing while a scene holds them still (`hold`)
+
+
+def hold(pose: float | None) -> None:
+    """Hold every breathing highlight at `pose` (0..1) for the pictures drawn until `hold(None)`: a scene
+    that stopped breathing draws its highlights in one steady pose, not wherever the last breath was."""
+    global _held
+    _held = pose
+
+
 def pulse(period_ms: int = 900) -> float:
     """0..1..0 over a period, so highlighted things breathe and draw the eye."""
+    if _held is not None:
+        return _held
     t = (pygame.time.get_ticks() % period_ms) / period_ms
     return 0.5 - 0.5 * math.cos(2 * math.pi * t)
 

@@ -25,7 +25,7 @@ import pygame
 from client.actions import ActionBuilder
 from client.controller import Controller, obliged_to_rematch
 from client.ending import RematchState, rematch_words
-from client.games import renderer_for, seat_style
+from client.games import paint, renderer_for, seat_style
 from client.moves import label, words
 from client.story.record import LiveChronicle
 from client.ui import clocks, dialog, textfit, theme
@@ -38,6 +38,10 @@ from engines.memo import Memo
 NOTICE_MS = 6000        # how long a notice stays when nothing else happens
 LAST_MOVE_MS = 2500     # how long another seat's move stays outlined and named on the board
 BREATHE_MS = 66         # highlights on the board breathe: a picture this often while there are any
+#: ... for so long after the choices changed or the person last touched the window; then they hold still (one
+#: picture) until the next input: a table left with its moves lit no longer draws 15 pictures a second for
+#: an absent player (issue 34, item 11: 17.9 pictures/s and 10.8 % of a core measured)
+BREATHE_FOR_MS = 10_000
 
 
 class TableScene:
@@ -67,6 +71,7 @@ class TableScene:
         self.on_leave = on_leave
         self.rematch_asked = False
         self.now_ms = 0
+        self.stirred_ms = 0     # when the choices last changed or the person last gave input (now_ms)
         # choice labels for one legal list (describe is not free)
         self._labels: Memo[tuple, str] = Memo(500, "(legal list, tokens chosen, token)")
         self.revealed_for: int | None = None  # hot seat: the person the screen was last handed to
@@ -109,6 +114,7 @@ class TableScene:
             legal = tuple(self.ctl.legal())
         if legal != self.legal_key:
             self.legal_key = legal
+            self.stirred_ms = self.now_ms   # new choices: the board breathes again
             # in the order the board shows its cards, where it has one (Catan's hand: keys 1-9 follow it)
             self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS],
                                          order=getattr(self.renderer, "order", None))
@@ -228,6 +234,7 @@ class TableScene:
         self.builder.clear()
 
     def handle(self, event: pygame.event.Event, app) -> None:
+        self.stirred_ms = self.now_ms     # the person is here: the highlights breathe again
         if self.confirm is not None:  # a question over the table takes every event until it is answered
             self._answer(event, app)
             return
@@ -479,13 +486,17 @@ class TableScene:
     def still_key(self, app) -> tuple:
         """What changes on the picture by the second without anything moving: the seats' clocks and how
         long another player has been gone (client.app draws one picture when it changes, no animation)."""
-        return self._chips(), tuple(int(p.gone_s) for p in self.ctl.peers())
+        return self._chips(), tuple(int(p.gone_s) for p in self.ctl.peers()), self.breathing()
+
+    def breathing(self) -> bool:
+        """Whether the board's highlights breathe now: there are some to click, and the choices changed or
+        the person touched the window within `BREATHE_FOR_MS` (after that one still picture holds them)."""
+        return (self.cover is None and self.confirm is None and bool(self.builder.legal)
+                and self.ctl.ending() is None and self.now_ms - self.stirred_ms < BREATHE_FOR_MS)
 
     def frame_ms(self, app) -> int | None:
-        """While the board breathes (highlights to click) a picture every BREATHE_MS, else none."""
-        if self.cover is None and self.confirm is None and self.builder.legal and self.ctl.ending() is None:
-            return BREATHE_MS
-        return None
+        """While the board breathes a picture every BREATHE_MS, else none."""
+        return BREATHE_MS if self.breathing() else None
 
     def _chips(self) -> tuple:
         """The seats' clocks as shown (whole seconds), empty for an untimed game or a local one."""
@@ -527,6 +538,13 @@ class TableScene:
         return state is not None and state.open
 
     def draw(self, surface: pygame.Surface, app) -> None:
+        paint.hold(None if self.breathing() else 1.0)   # at rest the highlights show at full size, still
+        try:
+            self._draw(surface, app)
+        finally:
+            paint.hold(None)
+
+    def _draw(self, surface: pygame.Surface, app) -> None:
         w, h = surface.get_size()
         px = app.px(20)
         side_w = max(300, int(w * 0.3))

@@ -117,6 +117,9 @@ def fold(line: str, width: int, hang: str = "    ") -> list[str]:
 def chance_words(chance, value: Any) -> str:
     """A chance outcome in words: "die 1-3: 2", "private draw for seat 1: hidden"."""
     name = chance.label or {"dice": "roll", "pick": "draw", "deal": "card"}.get(chance.kind, chance.kind)
+    if chance.kind == "pick" and name == "card stolen" and type(value) is int and chance.n:
+        # the pick is a place in the robbed hand, not a card: "card stolen 3" read like a card named 3
+        return f"a card taken at random from the robbed hand (card {value + 1} of {chance.n})"
     if isinstance(value, (tuple, list)):
         shown = ", ".join(str(v) for v in value)
     elif value is None or value is HIDDEN:

@@ -535,3 +535,22 @@ def test_reveals_names_the_dealt_cards_an_action_shows():
     assert G.reveals(state, 0, "reveal 0") == ()
     for action in ("roll", "buy", "claim 99999999", "xyzzy", "resign"):
         assert G.reveals(state, 0, action) == ()
+
+
+def test_the_move_log_says_cards_and_roads_in_words_not_in_action_text():
+    """Issue 34, item 9: the engine's words for a move said "4grain" and "edge 56 (39-44)"; a sentence says
+    "4 grain" and names the two nodes the terminal's map shows."""
+    from engines.catan.board import EDGES
+    from engines.catan.cards import multiset_words
+
+    assert multiset_words((0, 0, 0, 4, 0)) == "4 grain"
+    assert multiset_words((1, 0, 2, 0, 0)) == "1 brick and 2 wool"
+    assert multiset_words((1, 1, 0, 0, 1)) == "1 brick, 1 lumber and 1 ore"
+    state = G.start(3)
+    a, b = EDGES[56]
+    said = G.describe(state, 0, "road 56")
+    assert said.endswith(f"builds a road between nodes {a} and {b}") and "edge" not in said, said
+    said = G.describe(state, 0, "trade 4grain for 1ore")
+    assert "trades 4 grain with the bank for 1 ore" in said and "4grain" not in said, said
+    said = G.describe(state, 0, "offer 2brick+1wool for 1lumber to all")
+    assert "offers 2 brick and 1 wool for 1 lumber to everybody" in said, said

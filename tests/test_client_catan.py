@@ -516,3 +516,23 @@ def test_resource_names_follow_the_engine() -> None:
     from engines.catan.cards import RESOURCES as ENGINE
 
     assert RESOURCES == ENGINE
+
+
+def test_every_step_of_the_game_has_words_on_the_status_line():
+    """Issue 34, item 9: the viewer stopped on a development card's draw said "Red deal"; every step the
+    engines name (base Catan and C&K) has a phrase, none is shown as its engine name."""
+    import engines.catan.state as base_steps
+    import engines.catan_ck.game as ck_steps
+    from client.games import renderer_for
+
+    base = {v for k, v in vars(base_steps).items() if k.isupper() and isinstance(v, str) and k != "OVER"}
+    ck = base | {v for k, v in vars(ck_steps).items() if k.isupper() and isinstance(v, str) and v.islower()
+                 and len(v) < 14 and k in ("SETUP_CITY", "EVENT", "COMMIT", "PILLAGE", "PICK", "DRAW", "DRAWN",
+                                           "BURY", "AQUEDUCT", "METRO", "RETREAT", "DESERT", "RECRUIT", "REPLACE",
+                                           "TAKE", "GIVE", "HARBOR", "LOOK", "SHOW")}
+    for game, steps in (("catan", base), ("catan-ck", ck)):
+        renderer = renderer_for(game)
+        for step in sorted(steps):
+            phrase = renderer._step_phrase({"free_roads": 2}, step)
+            assert phrase != step and " " in phrase, (game, step, phrase)
+    assert renderer_for("catan-ck")._step_phrase({}, "deal") == "draws a progress card"

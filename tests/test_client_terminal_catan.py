@@ -149,7 +149,7 @@ def test_offers_are_summed_up_in_a_line_listed_on_request_and_typed_as_people_wr
     term._action("offer 1 ore for 1 wheat to 1")
     assert ctl.view()["offer"] == {"give": "1ore", "get": "1grain", "to": 1, "accepted": [], "declined": []} \
         or ctl.view()["step"] != "main", ctl.view()["offer"]
-    assert "offers 1ore for 1grain to seat 1" in "\n".join(ctl.log)
+    assert "offers 1 ore for 1 grain to seat 1" in "\n".join(ctl.log)   # in words, not "1ore" (item 9)
 
 
 @pytest.mark.parametrize("typed,legal,expected", [
@@ -199,3 +199,13 @@ def test_a_game_at_the_terminal_fits_its_width(gid: str, width: int) -> None:
     assert not re.search(r"^\s+\d+\. offer ", text, re.M)
     blocks = text.split("choose:")[1:]
     assert max(len(b.split("\n> ")[0].splitlines()) for b in blocks) <= 40
+
+
+def test_a_stolen_card_is_said_as_a_random_card_of_the_hand_not_a_number():
+    """Issue 34, item 9: the terminal printed "card stolen: 3", as if a card were named 3."""
+    from client.textview import chance_words
+    from engines.contract import Chance
+
+    said = chance_words(Chance("pick", n=7, label="card stolen"), 3)
+    assert said == "a card taken at random from the robbed hand (card 4 of 7)", said
+    assert chance_words(Chance("pick", n=2, label="starting seat of match 1"), 1) == "starting seat of match 1: 1"

@@ -96,6 +96,8 @@ STEP_WORDS = {
     "desert": "removes a knight (deserter)", "recruit": "places a knight (deserter)",
     "replace": "places the road again (diplomat)", "take": "takes a progress card (spy)",
     "show": "shows the progress cards (spy)", "give": "gives cards", "harbor": "trades at the commercial harbor",
+    "event": "rolls the event die", "draw": "draws progress cards at the gates", "look": "looks at a hand (spy)",
+    "deal": "draws a progress card",
 }
 EVENT_WORDS = {1: "the ship sails on", 2: "the ship sails on", 3: "the ship sails on", 4: "trade gate",
                5: "politics gate", 6: "science gate"}

@@ -33,6 +33,7 @@ __all__ = [
     "add",
     "fits",
     "multiset_text",
+    "multiset_words",
     "parse_multiset",
     "size",
     "sub",
@@ -89,6 +90,15 @@ def sub(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 def multiset_text(counts: tuple[int, ...], names: tuple[str, ...] = RESOURCES) -> str:
     """The canonical text: `<count><type>` terms in canonical order joined by `+` (counts ≥ 1 only)."""
     return "+".join(f"{c}{names[i]}" for i, c in enumerate(counts) if c)
+
+
+def multiset_words(counts: tuple[int, ...], names: tuple[str, ...] = RESOURCES) -> str:
+    """The same cards in a player's words: `4 grain`, `1 brick and 2 wool`, `1 brick, 1 lumber and 1 ore`
+    (the canonical `4grain` is the action's text, not a sentence's)."""
+    terms = [f"{c} {names[i]}" for i, c in enumerate(counts) if c]
+    if len(terms) <= 1:
+        return terms[0] if terms else "nothing"
+    return ", ".join(terms[:-1]) + " and " + terms[-1]
 
 
 _PARSED: Memo[tuple[str, tuple[str, ...]], tuple[int, ...] | None] = Memo(200_000, "(a text, card names)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.catan.cards import DEV_CARDS, RESOURCES, multiset_text, parse_multiset
+from engines.catan.cards import DEV_CARDS, RESOURCES, multiset_text, multiset_words, parse_multiset
 from engines.catan.listed import MaskTexts
 from engines.memo import Memo
 
@@ -61,6 +61,10 @@ class Notation:
 
     def cards(self, counts: tuple[int, ...]) -> str:
         return multiset_text(counts, self.names)
+
+    def words(self, counts: tuple[int, ...]) -> str:
+        """The cards as a sentence says them (`1 brick and 2 wool`), for the move log's words."""
+        return multiset_words(counts, self.names)
 
     def parse(self, text: Any) -> tuple | None:
         """The parsed action, e.g. ("road", 19), ("offer", give, get, -1, shared, size), or None."""

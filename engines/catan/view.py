@@ -112,7 +112,7 @@ def describe(rules: Any, s: CatanState, seat: int, action: str) -> str:
     if verb == "road" and parsed[1] < 72:
         a, b = EDGES[parsed[1]]
         free = " (free)" if s.step == "free-road" else ""
-        return f"{who} builds a road on edge {parsed[1]} ({a}-{b}){free}"
+        return f"{who} builds a road between nodes {a} and {b}{free}"
     if verb == "buy":
         return f"{who} buys a development card"
     if verb == "play":
@@ -120,21 +120,21 @@ def describe(rules: Any, s: CatanState, seat: int, action: str) -> str:
         if card == "monopoly" and parsed[2] is not None:
             return f"{who} plays monopoly on {K.RESOURCES[parsed[2]]}"
         if card == "yearofplenty" and parsed[2] is not None:
-            return f"{who} plays year of plenty for {K.multiset_text(parsed[2])}"
+            return f"{who} plays year of plenty for {K.multiset_words(parsed[2])}"
         return f"{who} plays {'road building' if card == 'roadbuilding' else card}"
     if verb == "roll":
         return f"{who} rolls the dice"
     if verb == "discard":
-        return f"{who} discards {rules.notation.cards(parsed[1])}"
+        return f"{who} discards {rules.notation.words(parsed[1])}"
     if verb == "robber" and parsed[1] < 19:
         return f"{who} moves the robber to {hex_words(parsed[1])}"
     if verb == "steal":
         return f"{who} robs seat {parsed[1]}"
     if verb == "trade":
-        return f"{who} trades {rules.notation.cards(parsed[1])} with the bank for {rules.notation.cards(parsed[2])}"
+        return f"{who} trades {rules.notation.words(parsed[1])} with the bank for {rules.notation.words(parsed[2])}"
     if verb == "offer":
         to = "everybody" if parsed[3] < 0 else f"seat {parsed[3]}"
-        give, get = rules.notation.cards(parsed[1]), rules.notation.cards(parsed[2])
+        give, get = rules.notation.words(parsed[1]), rules.notation.words(parsed[2])
         return f"{who} offers {give} for {get} to {to}"
     if verb in ("accept", "decline"):
         return f"{who} {verb}s the offer"

@@ -94,7 +94,9 @@ class Panels:
             "robber": "moves the robber", "steal": "robs a player", "main": "builds, trades or ends the turn",
             "free-road": f"places free roads ({view.get('free_roads', 0)} left)", "respond": "answers the offer",
             "confirm": "chooses whom to trade with", "claim": "claims victory",
-            "final-reveal": "reveals victory point cards",
+            "final-reveal": "reveals victory point cards", "roll": "rolls the dice",
+            "steal-pick": "takes a card at random", "deal": "draws a development card",
+            "terrain": "lays out the board", "spiral": "lays out the board", "harbour": "lays out the board",
         }.get(step, step)
 
     def _facts_row(self, surface: pygame.Surface, view: dict, seat: int, row: pygame.Rect, small: int) -> None:

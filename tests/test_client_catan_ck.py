@@ -341,3 +341,47 @@ def test_a_pixel_changes_where_a_knight_is_activated() -> None:
         r = round(lay.radius * 0.26)
         pictures.append(pygame.image.tobytes(surface.subsurface((x - r, y - r, 2 * r, 2 * r)), "RGB"))
     assert pictures[0] != pictures[1]
+
+
+def test_a_barbarian_attack_is_told_over_the_board_until_clicked_away():
+    """Issue 34, item 10: the barbarians' attack was only a red line in the log; now its words stand in a box
+    over the board for a while (and a click puts them away), raised by the attack as it happens."""
+    import random
+
+    import engines
+    from client.app import App
+    from client.controller import LocalController
+    from client.scenes import table as table_module
+    from client.scenes.table import TableScene
+
+    ctl = LocalController(engines.get("catan-ck"), 0, ["smart"] * 3, players=4, seed=4, bot_delay_ms=0)
+    app = App((1280, 720))
+    table = TableScene(ctl)
+    app.push(table)
+    app.step([], 16)
+    rng = random.Random(4)
+    seen = 0
+    for _ in range(6000):
+        legal = [a for a in ctl.legal() if a not in ("resign", "draw", "offer draw")]
+        if legal and table.alarm_ms == 0:
+            ctl.submit(rng.choice(legal))
+        app.step([], 50)
+        chron = table.live.chronicle
+        if chron is not None and any(e.kind == "alarm" for e in chron.entries):
+            seen += 1
+            break
+        if ctl.result() is not None:
+            break
+    assert seen, "no barbarian attack in the seeded game"
+    assert table.alarm_ms > 0 and table.alarm.startswith("The barbarians attack"), table.alarm
+    app.step([], 16)
+    assert table.alarm_rect is not None and table.board_rect.contains(table.alarm_rect)
+    app.screenshot("tests/artifacts/ck-barbarian-attack.png")
+    for _ in range(3):
+        app.step([], 1000)
+    assert table.alarm_ms > 0, "it stays a while"
+    _click(app, table.alarm_rect.center)
+    assert table.alarm_ms == 0
+    app.step([], 16)
+    assert table.alarm_rect is None, "clicked away"
+    assert table_module.ALARM_MS >= 5000

@@ -42,6 +42,7 @@ BREATHE_MS = 66         # highlights on the board breathe: a picture this often 
 #: picture) until the next input: a table left with its moves lit no longer draws 15 pictures a second for
 #: an absent player (issue 34, item 11: 17.9 pictures/s and 10.8 % of a core measured)
 BREATHE_FOR_MS = 10_000
+ALARM_MS = 9000         # an attack (C&K's barbarians) is told over the board this long, or until clicked away
 
 
 class TableScene:
@@ -57,6 +58,9 @@ class TableScene:
         self.chat_input = TextInput(placeholder="chat: click, type, Enter")
         self.board_rect = pygame.Rect(0, 0, 10, 10)
         self.flash_ms = 0
+        self.alarm, self.alarm_ms = "", 0    # the last attack's words over the board, and for how long still
+        self.alarm_rect: pygame.Rect | None = None
+        self._alarm_seen: tuple[int, int] = (0, 0)   # (id of the chronicle, entries of it looked at)
         self.log_seen = 0
         self.notice = ""              # the one feedback line: why something did not happen
         self.notice_bad = True
@@ -246,6 +250,10 @@ class TableScene:
                 self._uncover()
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 self.confirm = "leave"
+            return
+        if (self.alarm_ms and self.alarm_rect is not None and event.type == pygame.MOUSEBUTTONDOWN
+                and self.alarm_rect.collidepoint(event.pos)):
+            self.alarm_ms = 0     # read: clicked away (the log keeps it)
             return
         typing = self.chat_input.focused
         said = self.chat_input.handle(event)
@@ -458,6 +466,7 @@ class TableScene:
                 self.last_seat = last[0]
                 self.flash_ms = 450  # a fading frame marks another seat's move
         self.flash_ms = max(0, self.flash_ms - dt_ms)
+        self.alarm_ms = max(0, self.alarm_ms - dt_ms)
         self.last_move_ms = max(0, self.last_move_ms - dt_ms)
         if self.resign_armed and "resign" not in (self.legal_key or ()):
             self._disarm()   # the game moved on (it ended, or it is no longer this seat's to resign)
@@ -481,7 +490,7 @@ class TableScene:
         peers = tuple((p.name, p.connected, p.next) for p in ctl.peers())
         return (progress, len(ctl.chat_lines), ctl.status(), self.legal_key, tuple(self.builder.tokens), self.page,
                 self.notice, self.resign_armed, self.confirm, self.cover, self.revealed_for, self.rematch_asked,
-                self.last_move_ms > 0, self.flash_ms > 0, peers, ctl.ending(), self._rematch())
+                self.last_move_ms > 0, self.flash_ms > 0, self.alarm_ms > 0, peers, ctl.ending(), self._rematch())
 
     def still_key(self, app) -> tuple:
         """What changes on the picture by the second without anything moving: the seats' clocks and how
@@ -552,6 +561,7 @@ class TableScene:
         ending = self.ctl.ending()
         if self.ctl.game is not None:
             self.live.update(self.ctl)    # before the side panel: its last move is in the chronicle's words
+            self._catch_alarm()
         banner = self._peer_lines(px, w - side_w - 60) if ending is None else []
         board_top = top + (len(banner) * (px + 2) + 22 if banner else 0)
         self.board_rect = pygame.Rect(12, board_top, w - side_w - 36, h - board_top - 12)
@@ -594,6 +604,7 @@ class TableScene:
             if self.last_move_ms and self.last_action and hasattr(renderer, "mark"):
                 renderer.mark(surface, self.board_rect, view, self.last_action, self.last_seat)
         self._draw_countdown(surface, app)
+        self._draw_alarm(surface, px)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
             pygame.draw.rect(surface, theme.HILITE, self.board_rect, width=width, border_radius=10)
@@ -626,6 +637,43 @@ class TableScene:
             self.confirm_buttons = dialog.draw(surface, pygame.Rect(0, 0, w, h), "Leave this table?",
                                                self.leave_words(), [("leave the game", "leave"), ("stay", "stay")],
                                                app.px(22), "Y: leave    Esc: stay", theme.BAD)
+
+    def _catch_alarm(self) -> None:
+        """An attack that just happened (a chronicle entry of kind "alarm": C&K's barbarians) is told over
+        the board, not only as a red line in the log (issue 34, item 10). Only what happens while the table
+        is open: a chronicle seen for the first time (a resumed game, a rematch) raises none of its past."""
+        chron = self.live.chronicle
+        if chron is None:
+            return
+        entries = chron.entries
+        known, seen = self._alarm_seen
+        if known != id(chron):
+            self._alarm_seen = (id(chron), len(entries))
+            return
+        fresh = [e for e in entries[seen:] if e.kind == "alarm"]
+        self._alarm_seen = (known, len(entries))
+        if fresh:
+            self.alarm, self.alarm_ms = fresh[-1].text, ALARM_MS
+
+    def _draw_alarm(self, surface: pygame.Surface, px: int) -> None:
+        """The attack's words in a box across the top of the board (a click on it puts it away)."""
+        self.alarm_rect = None
+        if not self.alarm_ms or not self.alarm:
+            return
+        board = self.board_rect
+        width = max(200, int(board.w * 0.84))
+        lines = wrap(self.alarm, px, width - 32)
+        rect = pygame.Rect(0, 0, width, len(lines) * (px + 4) + px + 28)
+        rect.midtop = (board.centerx, board.y + max(8, board.h // 12))
+        pygame.draw.rect(surface, theme.BG, rect, border_radius=10)
+        pygame.draw.rect(surface, theme.BAD, rect, width=3, border_radius=10)
+        textfit.box(rect, "modal")   # over the board on purpose
+        y = rect.y + 12
+        for line in lines:
+            draw_text(surface, line, (rect.centerx, y), px, theme.TEXT, anchor="midtop")
+            y += px + 4
+        draw_text(surface, "click to close", (rect.centerx, y + 4), max(12, px - 6), theme.MUTED, anchor="midtop")
+        self.alarm_rect = rect
 
     def _draw_cover(self, surface, app, seat: int) -> None:
         """The hand-over between two people at one screen: an opaque cover over everything."""

@@ -536,3 +536,40 @@ def test_every_step_of_the_game_has_words_on_the_status_line():
             phrase = renderer._step_phrase({"free_roads": 2}, step)
             assert phrase != step and " " in phrase, (game, step, phrase)
     assert renderer_for("catan-ck")._step_phrase({}, "deal") == "draws a progress card"
+
+
+def test_a_waiting_table_gives_the_log_and_the_dice_the_room_the_choices_do_not_need():
+    """Issue 34, item 5: at 1280x720 the choices pane kept a third of the side while it said only "the bot
+    is thinking", the log showed 4-5 lines and the dice tab had no room for its histogram. Now the pane is
+    as tall as its choices need (at most the third), and the rest is the log's and the dice's."""
+    import random
+
+    from support.clickplay import SIZES, drawn_texts, fits
+
+    import engines
+    from client.app import App
+    from client.controller import LocalController
+    from client.scenes.table import TableScene
+
+    ctl = LocalController(engines.get("catan"), 0, ["smart"] * 3, players=4, seed=4, bot_delay_ms=0)
+    app = App((1280, 720))
+    table = TableScene(ctl)
+    app.push(table)
+    rng = random.Random(1)
+    for _ in range(400):
+        legal = [a for a in ctl.legal() if a not in ("resign", "draw", "offer draw")]
+        if legal:
+            ctl.submit(rng.choice(legal))
+        app.step([], 50)
+    assert not ctl.legal() and ctl.result() is None, "a bot is to move"
+    for size in SIZES:
+        app.window = pygame.display.set_mode(size, pygame.RESIZABLE)
+        table.chronicle.tab = "log"
+        fits(app, "catan-waiting-log")
+        side_h = size[1] - (app.px(20) * 2 + 14) - 12
+        assert table._actions_height(pygame.Rect(0, 0, 300, side_h), app.px(20)) < int(side_h * 0.34)
+        table.chronicle.tab = "dice"
+        fits(app, "catan-waiting-dice")
+        texts = drawn_texts(app)
+        assert any("fair dice" in t for t in texts), (size, "no histogram in the dice tab")
+    app.window = pygame.display.set_mode((1280, 720), pygame.RESIZABLE)

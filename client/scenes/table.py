@@ -620,7 +620,8 @@ class TableScene:
                         lambda s: seat_style(game_id, s)[0], terms)
             side = pygame.Rect(side.x, side.y + chip_h + 6, side.w, side.h - chip_h - 6)
         y = self._draw_status(surface, side, px)
-        y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, int(side.h * 0.34)), px)  # the rest: log, dice
+        y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, self._actions_height(side, px)), px)
+        # the rest: log, dice
         log_h = side.bottom - y - px * 2 - 24
         self._draw_log(surface, pygame.Rect(side.x, y + 6, side.w, log_h), px)
         self.chat_input.rect = pygame.Rect(side.x, side.bottom - px - 14, side.w, px + 14)
@@ -791,6 +792,16 @@ class TableScene:
         """The page of choices shown: back to the first whenever the choices change."""
         tokens, page = self.page
         return page if tokens == self._page_tokens() else 0
+
+    def _actions_height(self, side: pygame.Rect, px: int) -> int:
+        """The choices pane's height: what its choices need (one column of them, the chosen tokens' row, or
+        the three lines of why there is nothing to choose), at most a third of the side, so that the log and
+        the dice below get the rest (issue 34, item 5: at 1280x720 a mostly empty pane left the log 4-5 lines
+        and the dice tab no room for the histogram)."""
+        most = int(side.h * 0.34)
+        rows = len(self.builder.candidates()) if self.legal_key else 3
+        need = 12 + px + 4 + max(2, rows) * (px + 8) + (px + 8 if self.builder.tokens else 0) + 6
+        return max(min(most, 12 + px + 4 + 2 * (px + 8) + 6), min(most, need))
 
     def _draw_actions(self, surface, box: pygame.Rect, px: int) -> int:
         title = "choices"

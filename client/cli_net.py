@@ -18,12 +18,17 @@ import logging
 import re
 import sys
 import time
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 import engines
 from bots.decider import BotDecider
 from netplay.session import DEFAULT_REVEAL_TIMEOUT, EXIT_FAILED, Outcome, QueueDecider, Session
+
+if TYPE_CHECKING:   # (the terminal's modules are imported when a person plays here)
+    from client.netcontroller import NetController
+    from client.terminal import Lines
 
 log = logging.getLogger("netplay.cli")
 
@@ -547,6 +552,26 @@ def _drive(session: Session, decider, bot: str | None) -> Outcome:
     return _human(session, decider)
 
 
+def _rematch_answer(ctl: NetController, lines: Lines, out: TextIO) -> str | None:
+    """Ask for a rematch with the time the offer stays open ("rematch? [y/N] (rematch offer open: 1:45
+    left)") and wait for the answer, lower-cased; None when the session ended meanwhile, after saying why
+    in a line of its own ("the rematch offer expired after 120 s"): a prompt that the
+    offer outlived must not sit there as if an answer still counted."""
+    from client.ending import left_words, rematch_words
+    from client.terminal import ENTER
+
+    state = ctl.rematch_state()
+    left = f" ({left_words(state.left_s)})" if state.open and state.left_s is not None else ""
+    print(f"rematch? [y/N]{left} ", end="", file=out, flush=True)
+    while ctl.session.outcome is None:
+        line = lines.get(0.2)
+        if line != "":
+            return "" if line is None or line == ENTER else line.strip().lower()
+    print("", file=out)
+    print(rematch_words(ctl.rematch_state())[0], file=out, flush=True)
+    return None
+
+
 def _human(session: Session, decider: QueueDecider) -> Outcome:
     """The terminal UI over a session running in a background thread, with rematch prompts. One line
     reader serves the table and the rematch prompt, so a piped script is read in order. Every seat
@@ -580,8 +605,10 @@ def _human(session: Session, decider: QueueDecider) -> Outcome:
                       file=out, flush=True)
                 answer = "y"
             else:
-                print("rematch? [y/N] ", end="", file=out, flush=True)
-                answer = (lines.wait_line() or "").strip().lower()
+                asked = _rematch_answer(ctl, lines, out)
+                if asked is None:
+                    break
+                answer = asked
             ctl.rematch(answer.startswith("y"))
             if not answer.startswith("y"):
                 break

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from client.ending import line as ending_line
+from client.names import seat_names
 from client.replaytext import move_text, replay_ending
 from client.textview import board, render
 from netplay.paths import replays_dir
@@ -179,7 +180,7 @@ def show(file: str, frame: int | None, move: int | None, turn: int | None, seat:
 
 def _move_lines(stepper: Stepper) -> list[str]:
     """The moves up to the current position, numbered, in the game's words with the players' names."""
-    names = stepper.names
+    names = seat_names(stepper.header.seats)
     done = stepper.moves_done()
     return [f"{i}. {move_text(m, names)}" for i, m in enumerate(stepper.moves()[:done], 1)]
 
@@ -191,9 +192,9 @@ def _print_position(stepper: Stepper, full: bool = False) -> None:
                f"view: {stepper.mode}, verdict: {stepper.verdict.status}")
     moves = stepper.moves()
     if done:
-        click.echo(f"  last move: {move_text(moves[done - 1], stepper.names)}")
+        click.echo(f"  last move: {move_text(moves[done - 1], seat_names(stepper.header.seats))}")
     view = stepper.merged_view()
-    click.echo(render(stepper.view(), 1) if full else board(view, stepper.names, 1))
+    click.echo(render(stepper.view(), 1) if full else board(view, seat_names(stepper.header.seats), 1))
     if stepper.position == stepper.count - 1:
         ending = replay_ending(stepper)
         if ending is not None:

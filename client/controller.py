@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 import bots
 from client.ending import Ending, from_result
+from client.names import distinct
 from client.textview import chance_words
 from engines.core import HIDDEN, Game, IllegalAction, Result, State
 from engines.referee import Referee
@@ -213,9 +214,10 @@ class LocalController:
 
     @property
     def names(self) -> list[str]:
-        """`you` at the human's seat, the bot's name at the others."""
-        return [("you" if s == self.seat else f"{self.bot_names[s % len(self.bot_names)]} bot")
-                for s in range(self.players)]
+        """`you` at the human's seat, the bot's name at the others, numbered when several bots share one
+        ("smart bot 1", "smart bot 2": client.names)."""
+        return distinct([("you" if s == self.seat else f"{self.bot_names[s % len(self.bot_names)]} bot")
+                         for s in range(self.players)])
 
     def ending(self) -> Ending | None:
         result = self.result()

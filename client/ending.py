@@ -5,6 +5,7 @@ No pygame here."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engines.core import Result
@@ -106,27 +107,51 @@ def _cap(text: str) -> str:
 @dataclass(frozen=True, slots=True)
 class RematchState:
     """A rematch after a game, for an end screen that must not contradict the log: whether a vote can
-    still be cast, whether this screen has voted, who of the others wants one, and, when none can
-    come, why (in words: "Anna left: no rematch", "no rematch agreed within 120 s")."""
+    still be cast, whether this screen has voted, who of the others wants one, how long the offer stays
+    open by the session's own clock (None: no bound, as against the bots of this window), and, when none
+    can come, why (in words: "Anna left: no rematch", "the rematch offer expired after 120 s")."""
 
     open: bool
     asked: bool = False
     wanted_by: tuple[str, ...] = ()
     closed: str = ""
+    left_s: float | None = None
+
+
+EXPIRED = "the rematch offer expired"
+# the session's words when nobody agreed in time: the host's own ("no rematch agreed within 120 s", also in
+# its `bye`) and a joiner's bound on its wait ("no rematch within 125 s", netplay/protocol/waits.py)
+_TIMED_OUT = re.compile(r"no rematch (?:agreed )?within (\d+(?:\.\d+)?) s")
+
+
+def expired_words(message: str) -> str | None:
+    """The line an end screen shows for a session that stopped because its rematch offer timed out
+    ("the rematch offer expired after 120 s"), None for any other end: the person
+    must be told that the offer ran out, not be left to wonder why the button went grey."""
+    found = _TIMED_OUT.search(message)
+    return None if found is None else f"{EXPIRED} after {found.group(1)} s"
+
+
+def left_words(left_s: float) -> str:
+    """"rematch offer open: 1:45 left", whole seconds rounded down (as the seats' clocks count)."""
+    minutes, seconds = divmod(max(0, int(left_s)), 60)
+    return f"rematch offer open: {minutes}:{seconds:02} left"
 
 
 def rematch_words(state: RematchState, asked: bool = False) -> tuple[str, str]:
-    """(a line for the end screen, the rematch button's caption), in agreement with the log: who wants
-    one, whether this screen asked, and why none can come when none can."""
+    """(a line for the end screen, the rematch button's caption), in agreement with the log: how long the
+    offer is still open, who wants one, whether this screen asked, and why none can come when none can."""
     others = " and ".join(state.wanted_by)
     wants = f"{others} {'want' if len(state.wanted_by) > 1 else 'wants'} a rematch" if others else ""
     if not state.open:
         why = state.closed or "the session is over"
-        why = why if why.lower().startswith("no rematch") else f"no rematch: {why}"
+        why = why if why.lower().startswith(("no rematch", EXPIRED)) else f"no rematch: {why}"
         return (f"{why} ({others} wanted one)" if others else why), "no rematch"
     if state.asked or asked:
-        return (f"you and {others} want a rematch: waiting for the others" if others
-                else "you asked for a rematch: waiting for the others"), "rematch asked..."
-    if others:
-        return wants, "accept rematch"
-    return "a rematch? nobody has asked yet", "rematch"
+        said, caption = (f"you and {others} want a rematch: waiting for the others" if others
+                         else "you asked for a rematch: waiting for the others"), "rematch asked..."
+    elif others:
+        said, caption = wants, "accept rematch"
+    else:
+        said, caption = "a rematch? nobody has asked yet", "rematch"
+    return (f"{left_words(state.left_s)}; {said}" if state.left_s is not None else said), caption

@@ -16,13 +16,15 @@ screen over with a cover ("pass to Anna") whenever `seat` changes from one human
 
 from __future__ import annotations
 
+import dataclasses as dc
 import logging
 import re
 import threading
 import time
 
 from client.controller import with_own_chat
-from client.ending import Ending, RematchState, from_game_end
+from client.ending import Ending, RematchState, expired_words, from_game_end
+from client.names import distinct
 from engines.core import HIDDEN, Game, IllegalAction, Result
 from netplay.deadlines import DECISIONS
 from netplay.session import EXIT_FAILED, Outcome, PeerState, QueueDecider, SeatClock, Session
@@ -203,7 +205,7 @@ class NetController:
 
     def status(self) -> str:
         with self.session.lock:
-            lost = [p for p in self.session.peers() if not p.connected]
+            lost = [p for p in self.peers() if not p.connected]
             if lost and self.session.outcome is None and self.session.phase in ("play", "over"):
                 return f"lost {lost[0].name}, reconnecting... {lost[0].gone_s:.0f} s"
             seat = self._follow()
@@ -254,11 +256,21 @@ class NetController:
 
     @property
     def names(self) -> list[str]:
-        return list(self.session.names)
+        """The seats' names from the game's header, told apart by their keys when two look alike
+        ("root@vm (a52e)", "root@vm (07c1)": client.names)."""
+        with self.session.lock:
+            names = list(self.session.names)
+            transcript = self.session.transcript
+            seats = transcript.header.seats if transcript is not None else []
+        return distinct(names, [key for key, _ in seats] if len(seats) == len(names) else None)
 
     def peers(self) -> list[PeerState]:
+        """The other peers, each by its seat's name as the table shows it (told apart like `names`)."""
         with self.session.lock:
-            return self.session.peers()
+            peers = self.session.peers()
+        names = self.names
+        return [dc.replace(p, name=names[p.seat]) if p.seat is not None and 0 <= p.seat < len(names) else p
+                for p in peers]
 
     def _cut_off(self) -> bool:
         """A joiner that lost the host cannot send anything: its frames reach the others only through it."""
@@ -271,7 +283,7 @@ class NetController:
             end = self.session.game_end()
             # with several people here the end names the winners instead of saying "you"
             me = self.session.seat if len(self._humans()) < 2 else None
-            return None if end is None else from_game_end(end, me, self.session.names)
+            return None if end is None else from_game_end(end, me, self.names)
 
     def describe(self, action: str) -> str:
         with self.session.lock:
@@ -391,10 +403,11 @@ class NetController:
                     seats.add(int(wants.group(1)))
                 elif listed:
                     seats.update(int(s) for s in listed.group(1).replace(" ", "").split(",") if s)
-            names = session.names
+            names = self.names
             wanted = tuple(names[s] if s < len(names) else f"seat {s}" for s in sorted(seats - mine))
             closed = "" if open_ else _no_rematch_words(end, session.outcome)
-            return RematchState(open_, session.rematch_asked, wanted, closed)
+            wait = session.waiting() if open_ else None     # the session's own bound on the vote
+            return RematchState(open_, session.rematch_asked, wanted, closed, None if wait is None else wait[1])
 
     def leave_words(self) -> str:
         """What leaving the table now means, in words, for the confirmation a player reads first."""
@@ -458,13 +471,16 @@ class NetController:
 
 def _no_rematch_words(end, outcome: Outcome | None) -> str:
     """Why no rematch can come, from the session's own words: only a game that ended with a result
-    may be played again, and the session says why it stopped ("Anna left: no rematch", "no rematch
-    agreed within 120 s", "Anna declined the rematch: ...")."""
+    may be played again, and the session says why it stopped ("Anna left: no rematch", "Anna declined
+    the rematch: ...", or that the offer expired: "the rematch offer expired after 120 s")."""
     if end is None or end.kind != "result":
         return "the session ends with this game"
     if outcome is None:
         return "the session is ending"
     message = outcome.message
+    expired = expired_words(message)    # nobody agreed in time (the host's bound, or this joiner's own)
+    if expired is not None:
+        return expired
     if message.startswith("game over") or "games played;" in message:
         return "the host left" if "(the host left" in message else "the session is over"
     first = message.split(". ", 1)[0]

@@ -19,6 +19,7 @@ from typing import Any
 
 import engines
 from client.ending import from_result, line
+from client.names import seat_names
 from engines.core import Result
 from replays.audit import audit_replay
 from replays.codec import FormatError
@@ -77,7 +78,7 @@ def glance(path: Path, my_key: bytes | None, mtime: float | None = None) -> Repl
         header = read_header(path)
     except (FormatError, OSError) as exc:
         return _unreadable(path, mtime, exc.reason if isinstance(exc, FormatError) else exc.strerror or exc)
-    names = [name for _, name in header.seats]
+    names = seat_names(header.seats)
     me = next((s for s, (key, _) in enumerate(header.seats) if my_key is not None and key == my_key), None)
     shown_names = ["you" if s == me else shown(n) for s, n in enumerate(names)]
     title = engines.GAMES[header.game].title if header.game in engines.GAMES else shown(header.game)
@@ -95,7 +96,7 @@ def summarize(path: Path, my_key: bytes | None) -> ReplayEntry:
     except (FormatError, OSError) as exc:
         return _unreadable(path, mtime, exc.reason if isinstance(exc, FormatError) else exc.strerror or exc)
     header = replay.header
-    names = [shown(name) for _, name in header.seats]
+    names = [shown(name) for name in seat_names(header.seats)]
     me = next((s for s, (key, _) in enumerate(header.seats) if my_key is not None and key == my_key), None)
     verdict = audit_replay(replay)
     forfeit = False

@@ -8,6 +8,7 @@ import re
 
 from client.ending import Ending, from_result
 from client.moves import words
+from client.names import seat_names
 from replays.stepping import Move, Stepper
 
 _SEAT = re.compile(r"\bseat (\d+)\b")
@@ -38,7 +39,7 @@ def replay_ending(stepper: Stepper) -> Ending | None:
     if final is None:
         return None
     kind, winners, reason, result = final
-    names = stepper.names
+    names = seat_names(stepper.header.seats)
     if kind == "result" and result is not None:
         return from_result(result, None, names)
     if kind == "forfeit":

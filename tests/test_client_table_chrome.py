@@ -354,16 +354,18 @@ def test_the_end_screen_tells_the_rematch_as_the_session_has_it(home):
         assert any(f"{bot} (seat 1) wants a rematch" in line for line in ctl.log), ctl.log[-5:]
         state = ctl.rematch_state()
         assert state.open and not state.asked and state.wanted_by == (bot,)
-        texts = drawn_texts(app)      # (with the seconds left of the host's time for agreeing)
-        assert any(re.fullmatch(rf"{re.escape(bot)} wants a rematch \(\d+ s left\)", t) for t in texts), texts
+        texts = drawn_texts(app)      # (with the time left of the host's time for agreeing)
+        assert any(re.fullmatch(rf"rematch offer open: 0:0\d left; {re.escape(bot)} wants a rematch", t)
+                   for t in texts), texts
         rematch = next(b for b in table.buttons if b.key == "rematch")
         assert rematch.enabled and rematch.label == "accept rematch"
         shots(app, "table-end-rematch-wanted")
         assert ctl.wait(lambda: not ctl.rematch_state().open, 120), ctl.status()
         state = ctl.rematch_state()
-        assert state.closed.startswith("no rematch agreed within 4 s"), state
+        assert state.closed.startswith("the rematch offer expired after 4 s"), state
         texts = drawn_texts(app)
-        assert any(t.startswith("no rematch agreed within 4 s") and f"({bot} wanted one)" in t for t in texts), texts
+        assert any(t.startswith("the rematch offer expired after 4 s")
+                   and f"({bot} wanted one)" in t for t in texts), texts
         assert not any("they left" in t for t in texts)
         rematch = next(b for b in table.buttons if b.key == "rematch")
         assert not rematch.enabled and rematch.label == "no rematch"

@@ -28,6 +28,7 @@ import pygame
 import engines
 from client import settings
 from client.games import seat_style
+from client.names import distinct
 from client.replaylist import ReplayList
 from client.ui import clocks, textfit, theme
 from client.ui.widgets import Button, TextInput, draw_text, fit, panel
@@ -724,10 +725,12 @@ class LobbyScene:
             text = "no host found yet (searching...)" if self.browser else "LAN discovery is off"
             draw_text(surface, text, (inner.x, y), px - 2, theme.MUTED)
             y += px + 6
-        for standing in standings[:8]:
+        # two hosts of the same name are told apart by their keys ("root@vm (a52e)": client.names)
+        shown = distinct([s.host.host_name for s in standings], [s.host.fingerprint for s in standings])
+        for standing, name in list(zip(standings, shown, strict=True))[:8]:
             host = standing.host
             title = engines.GAMES[host.game].title if host.game in engines.GAMES else host.game
-            head = f"{title} - {host.host_name}" + _doubt_words(standing)
+            head = f"{title} - {name}" + _doubt_words(standing)
             doubtful = bool(standing.doubts) and not standing.vouched
             draw_text(surface, fit(head, px - 1, inner.w - 80, bold=True), (inner.x, y), px - 1,
                       theme.BAD if doubtful else theme.TEXT, bold=True)

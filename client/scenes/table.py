@@ -20,11 +20,13 @@ clicks (or presses Enter), so that nobody sees another one's hidden cards.
 
 from __future__ import annotations
 
+import dataclasses as dc
+
 import pygame
 
 from client.actions import ActionBuilder
 from client.controller import Controller, obliged_to_rematch
-from client.ending import RematchState, rematch_words
+from client.ending import EXPIRED, RematchState, rematch_words
 from client.games import paint, renderer_for, seat_style
 from client.moves import label, words
 from client.story.record import LiveChronicle
@@ -490,12 +492,15 @@ class TableScene:
         peers = tuple((p.name, p.connected, p.next) for p in ctl.peers())
         return (progress, len(ctl.chat_lines), ctl.status(), self.legal_key, tuple(self.builder.tokens), self.page,
                 self.notice, self.resign_armed, self.confirm, self.cover, self.revealed_for, self.rematch_asked,
-                self.last_move_ms > 0, self.flash_ms > 0, self.alarm_ms > 0, peers, ctl.ending(), self._rematch())
+                self.last_move_ms > 0, self.flash_ms > 0, self.alarm_ms > 0, peers, ctl.ending(),
+                self._rematch(counting=False))
 
     def still_key(self, app) -> tuple:
         """What changes on the picture by the second without anything moving: the seats' clocks and how
         long another player has been gone (client.app draws one picture when it changes, no animation)."""
-        return self._chips(), tuple(int(p.gone_s) for p in self.ctl.peers()), self.breathing()
+        state = self._rematch()
+        left = None if state is None or state.left_s is None else int(state.left_s)  # the rematch offer's
+        return self._chips(), tuple(int(p.gone_s) for p in self.ctl.peers()), self.breathing(), left
 
     def breathing(self) -> bool:
         """Whether the board's highlights breathe now: there are some to click, and the choices changed or
@@ -512,15 +517,16 @@ class TableScene:
         read = getattr(self.ctl, "clocks", None)
         return clocks.chips(read(), self.ctl.names) if read is not None else ()
 
-    def _rematch(self) -> RematchState | None:
+    def _rematch(self, counting: bool = True) -> RematchState | None:
         """The rematch as the controller has it (None before the end); a controller that cannot say
-        more has one open whenever its ending says so."""
+        more has one open whenever its ending says so. Without `counting` the seconds the offer is still
+        open are left out: they change the picture once a second (`still_key`), nothing more."""
         ending = self.ctl.ending() if hasattr(self.ctl, "ending") else None
         if ending is None:
             return None
         state = getattr(self.ctl, "rematch_state", None)
         if state is not None:
-            return state()
+            return dc.replace(state(), left_s=None) if not counting else state()
         return RematchState(ending.rematch_open, self.rematch_asked, (),
                             "" if ending.rematch_open else "the game cannot be played again")
 
@@ -748,7 +754,10 @@ class TableScene:
         status = self.ctl.status()
         ending = self.ctl.ending()
         if ending is not None:
-            status = ending.headline + (" - rematch?" if ending.rematch_open else "")
+            state = self._rematch()
+            expired = state is not None and not state.open and state.closed.startswith(EXPIRED)
+            status = ending.headline + (" - rematch?" if ending.rematch_open
+                                        else " - the rematch offer expired" if expired else "")
         elif not self.legal_key:
             why = self.ctl.unavailable()
             status = why[:1].upper() + why[1:] if why and why != "it is not your turn" else status
@@ -864,10 +873,8 @@ class TableScene:
         path = getattr(self.ctl, "replay_path", None)
         saved = wrap(f"replay saved: {path}".replace("/", "/ "), small, width - 40)[:3] if path else []
         state = self._rematch() if hasattr(self.ctl, "rematch") else None
+        # (with the seconds the offer is still open, or that it expired: the session's own bound)
         said, caption = rematch_words(state, self.rematch_asked) if state is not None else ("", "")
-        wait = self._wait() if state is not None and state.open else None
-        if wait is not None:
-            said = f"{said} ({wait[1]:.0f} s left)"
         again = wrap(said, small + 2, width - 40)[:2]
         height = (20 + big + 16 + len(detail) * (body + 4) + len(saved) * small + 16 + len(again) * (small + 4)
                   + (8 if again else 0) + 44)

@@ -15,6 +15,7 @@ import pygame
 
 from client.ending import line as ending_line
 from client.games import renderer_for, seat_style
+from client.names import seat_names
 from client.replaytext import replay_ending
 from client.story.record import Chronicle, from_stepper
 from client.ui import textfit, theme
@@ -32,7 +33,7 @@ KEYS = ("left/right: move   shift: frame   up/down: turn   [ ]: round   Home/End
 class ViewerScene:
     def __init__(self, stepper: Stepper, title: str = "", sandbox_bot: str = "smart", bot_delay_ms: int = 600):
         self.st = stepper
-        names = stepper.names
+        self.names = names = seat_names(stepper.header.seats)   # told apart when two look alike (client.names)
         self.title = title or f"Replay: {stepper.game.title} - {' vs '.join(names)}"
         self.renderer = renderer_for(stepper.game.id)
         self.buttons: list[Button] = []
@@ -57,7 +58,7 @@ class ViewerScene:
         key = (self.st.position, self.st.mode, self.perspective)
         if self._cache is None or self._cache[:3] != key:
             view = self.st.merged_view(seat=self.perspective)
-            view = dict(view, _names=self.st.names, _me=None)
+            view = dict(view, _names=self.names, _me=None)
             self._cache = (*key, view)
         return self._cache[3]
 
@@ -238,10 +239,10 @@ class ViewerScene:
         small = px - 3
         mode = self.st.mode
         what = {"revealed": "every secret revealed", "spectator": "public knowledge only"}.get(
-            mode, f"as {self.st.names[int(mode[5:])]} saw it" if mode.startswith("seat ") else mode)
+            mode, f"as {self.names[int(mode[5:])]} saw it" if mode.startswith("seat ") else mode)
         inner = panel(surface, box, fit(f"view: {mode} - {what}", px, box.w - 16), px)
         y = inner.y
-        for s, name in enumerate(self.st.names):
+        for s, name in enumerate(self.names):
             draw_text(surface, fit(f"seat {s}: {name}", small, inner.w), (inner.x, y), small,
                       seat_style(self.st.game.id, s)[0])
             y += small + 2
@@ -266,7 +267,7 @@ class ViewerScene:
             ending = replay_ending(self.st)
             close = [Item(ending_line(ending), theme.ACCENT, self.st.count - 1)] if ending is not None else []
             self.chronicle.draw(surface, list_box.inflate(16, 8), self.chronicle_of(), self.st.game.id,
-                                self.st.names, px, position=self.st.position, extra=close)
+                                self.names, px, position=self.st.position, extra=close)
 
     def _frame_list(self, surface, box: pygame.Rect, px: int) -> None:
         """The protocol frames (the toggle), numbered as everywhere: #k moved the game to frame k."""

@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from client.dice import Roll
+from client.names import seat_names
 from client.story.narrator import Narrator
 from client.story.words import Entry
 from engines.core import HIDDEN, Game, State
@@ -89,8 +90,9 @@ def from_stepper(stepper, mode: str) -> Chronicle:
     """The chronicle of a whole replay as `mode` knew it ("revealed", "spectator", "seat N")."""
     header = stepper.header
     me = int(mode[5:]) if mode.startswith("seat ") else None
-    chronicle = Chronicle(stepper.game, stepper.game.start(header.players, header.option_dict), stepper.names,
-                          me, header.session, header.players, all_known=mode == "revealed")
+    start = stepper.game.start(header.players, header.option_dict)
+    chronicle = Chronicle(stepper.game, start, seat_names(header.seats), me, header.session, header.players,
+                          all_known=mode == "revealed")
     chronicle.read_frames(stepper.frames)
     for event, move in zip(stepper.events, stepper.moves(mode), strict=True):
         chronicle.feed_event(event, move.action)   # the value as `mode` knew it (HIDDEN where it did not)

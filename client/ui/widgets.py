@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import pygame
 
+from client.names import tail
 from client.ui import textfit, theme
 
 
@@ -44,10 +45,18 @@ def _wrap(text: str, px: int, width: int, bold: bool) -> tuple[str, ...]:
 
 
 def fit(text: str, px: int, width: int, bold: bool = False) -> str:
-    """`text`, cut with an ellipsis so that it fits `width` pixels."""
+    """`text`, cut with an ellipsis so that it fits `width` pixels. A name's distinguishing suffix
+    ("root@vm (a52e)", "smart bot 2": client.names) at the end stays whole and the cut falls before it:
+    cut off, the two names would read the same again ("Red: root@vm (a…")."""
     f = theme.font(px, bold)
     if f.size(text)[0] <= width:
         return text
+    end = tail(text)
+    head = text[:len(text) - len(end)]
+    if end and f.size("…" + end)[0] <= width:
+        while head and f.size(head + "…" + end)[0] > width:
+            head = head[:-1]
+        return head.rstrip() + "…" + end
     while text and f.size(text + "…")[0] > width:
         text = text[:-1]
     return text + "…"

@@ -502,9 +502,16 @@ class Machine:
         return last if self.games_done <= 1 else f"{self.games_done} games played; the last one: {last}"
 
 
+def link_words(link: Link) -> str:
+    """A peer in a line the session says, by its name and its seat ("root@vm (seat 1)"): two machines set up
+    alike announce the same name, and a line that names one must say which."""
+    name = wire.clip(link.name, 64)
+    return name if link.seat is None else f"{name} (seat {link.seat})"
+
+
 def result_text(result: Result | None, names: list[str] | None = None) -> str:
     return "no result" if result is None else result.describe(names)
 
 
 __all__ = ["BURST", "DECISIONS", "AUTOMATIC", "EXIT_CONTESTED", "EXIT_DISPUTE", "EXIT_FAILED", "EXIT_FORFEIT",
-           "EXIT_OK", "JOINER_GRACE", "Link", "Machine", "Outcome", "RESEND_S", "Decider", "result_text"]
+           "EXIT_OK", "JOINER_GRACE", "Link", "link_words", "Machine", "Outcome", "RESEND_S", "Decider", "result_text"]

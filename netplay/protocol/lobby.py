@@ -33,7 +33,7 @@ from netplay import wire
 from netplay.protocol import effects as fx
 from netplay.protocol.addresses import LOBBY_ID_BYTES, check_cover, check_entry, check_extra, sign_address, valid
 from netplay.protocol.book import Book
-from netplay.protocol.core import EXIT_FAILED, EXIT_OK, RESEND_S, Link
+from netplay.protocol.core import EXIT_FAILED, EXIT_OK, RESEND_S, Link, link_words
 from netplay.protocol.state import Event, LinkStage, Phase
 from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
@@ -331,7 +331,7 @@ class HostLobby:
         """A peer left the lobby (it said bye, or its connection dropped)."""
         m = self.m
         if m.games_done:
-            m.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {m.games_message()}")
+            m.finish(EXIT_OK, f"{link_words(link)} left: no rematch. {m.games_message()}")
             return
         m.links.pop(link.key, None)
         if link.seat is not None:

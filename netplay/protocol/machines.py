@@ -15,7 +15,7 @@ from netplay import wire
 from netplay.protocol import effects as fx
 from netplay.protocol.book import Book
 from netplay.protocol.claims import Claims
-from netplay.protocol.core import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, JOINER_GRACE, Decider, Link, Machine
+from netplay.protocol.core import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, JOINER_GRACE, Decider, Link, Machine, link_words
 from netplay.protocol.following import Follower
 from netplay.protocol.lobby import HostLobby, JoinLobby
 from netplay.protocol.rematch import HostRematch, JoinRematch
@@ -153,7 +153,7 @@ class HostMachine(Machine):
         if self.phase is Phase.LOBBY:
             self.lobby.bye(link)
         elif self.phase is Phase.OVER:
-            self.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {self.games_message()}")
+            self.finish(EXIT_OK, f"{link_words(link)} left: no rematch. {self.games_message()}")
         elif self.deadlines is not None:
             for seat in link.seats:
                 self.deadlines.left(seat, now)
@@ -262,7 +262,7 @@ class HostMachine(Machine):
             return
         self.say(f"{wire.clip(link.name, 64)} says goodbye: {wire.clip(reason)}")
         if self.phase is Phase.OVER:
-            self.finish(EXIT_OK, f"{wire.clip(link.name, 64)} left: no rematch. {self.games_message()}")
+            self.finish(EXIT_OK, f"{link_words(link)} left: no rematch. {self.games_message()}")
         elif self.phase is Phase.LOBBY:
             self.lobby.bye(link)
         else:
@@ -313,7 +313,10 @@ class HostMachine(Machine):
         if self.outcome is None:
             reason = "the host closed the session"
         elif self.outcome.code == EXIT_OK:
-            reason = "no more games"
+            # a rematch nobody agreed to in time is said so (rematch.py): the joiners tell their people that
+            # the offer expired, not merely that the games are over
+            first = self.outcome.message.split(". ", 1)[0]
+            reason = first if first.startswith("no rematch agreed within") else "no more games"
         else:
             reason = self.outcome.message
         return wire.pack("bye", wire.clip(reason))
@@ -663,8 +666,10 @@ class JoinMachine(Machine):
             return
         reason = wire.clip(reason)
         if self.phase is Phase.OVER and self.last_game is not None:
-            self.finish(EXIT_OK, f"{self.games_message()} (the host left: {reason})" if self.rematch_asked
-                        else self.games_message())
+            # the host's reason matters to a seat that asked for the rematch, and to every seat when the host
+            # says the offer expired ("no rematch agreed within 120 s": the end screen says so)
+            told = self.rematch_asked or reason.startswith("no rematch agreed within")
+            self.finish(EXIT_OK, f"{self.games_message()} (the host left: {reason})" if told else self.games_message())
         elif self.phase is Phase.DONE:
             return
         elif self.phase is Phase.PLAY and self.book is not None and self.book.ledger.closed:

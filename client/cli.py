@@ -19,6 +19,7 @@ _COMMANDS = {
     "play": "client.cli_net",
     "replay": "client.cli_replay",
     "selfplay": "client.cli_play",
+    "stats": "client.cli_stats",
     "watch": "client.cli_play",
 }
 

@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ROLLING", "Histogram", "Roll", "fairness", "histograms", "tile_text"]
+__all__ = ["ROLLING", "ChiSquare", "Histogram", "Roll", "chi_square", "fairness", "fair_two_dice", "histograms",
+           "tile_text"]
 
 _EVENT = ("ship", "trade", "politics", "science")   # the C&K event die: the ship on three faces of six
 ROLLING = frozenset(("catan", "catan-ck", "ploc", "quedah-merchant"))   # the games whose engine rolls dice
@@ -59,7 +60,8 @@ def tile_text(game_id: str, roll: Roll) -> str:
     return "".join(str(v) for v in roll.values)
 
 
-def _two_dice(sides: int = 6) -> list[float]:
+def fair_two_dice(sides: int = 6) -> list[float]:
+    """The chance of each sum 2..2*sides of two fair dice."""
     ways = [0] * (2 * sides - 1)
     for a in range(1, sides + 1):
         for b in range(1, sides + 1):
@@ -82,7 +84,7 @@ def histograms(game_id: str, rolls: list[Roll]) -> list[Histogram]:
         pairs = [r for r in rolls if len(r.values) >= 2]
         sums = [r.values[0] + r.values[1] - 2 for r in pairs]
         title = "red + white" if game_id == "catan-ck" else "sum of the two dice"
-        out = [_hist(title, [str(s) for s in range(2, 13)], _two_dice(), sums)]
+        out = [_hist(title, [str(s) for s in range(2, 13)], fair_two_dice(), sums)]
         if game_id == "catan-ck":
             events = [r.values[2] if len(r.values) == 3 else r.values[0] for r in rolls if len(r.values) in (1, 3)]
             out.append(_hist("event die", list(_EVENT), [3 / 6, 1 / 6, 1 / 6, 1 / 6],
@@ -112,22 +114,46 @@ def pooled(counts: tuple[int, ...], expected: tuple[float, ...]) -> list[tuple[i
     return [(c, e) for c, e in bins]
 
 
+@dataclass(frozen=True, slots=True)
+class ChiSquare:
+    """The chi-square test of a histogram against fair dice: the statistic, its degrees of freedom, the
+    chance p that fair dice land at least this far off, and whether rare bars were pooled."""
+
+    chi2: float
+    dof: int
+    p: float
+    pooled: bool
+
+    @property
+    def words(self) -> str:
+        verdict = ("as fair dice give" if self.p >= 0.05 else "unusual (1 game in 20 is this far off)"
+                   if self.p >= 0.01 else "very unusual for fair dice")
+        merged = " (rare bars pooled)" if self.pooled else ""
+        dof = f"{self.dof} degree{'s' if self.dof != 1 else ''} of freedom"
+        return f"chi-square {self.chi2:.1f} on {dof}{merged}, p = {self.p:.2f}: {verdict}"
+
+
+def chi_square(h: Histogram) -> ChiSquare | None:
+    """The test, or None when too few rolls are counted for it to mean anything (the lobby's statistics
+    page tests a player's rolls over many games with it, the viewer one game's)."""
+    bins = pooled(h.counts, h.expected)
+    if h.n == 0 or len(bins) < 2 or min(e for _, e in bins) < 5:
+        return None
+    chi2 = sum((c - e) ** 2 / e for c, e in bins)
+    dof = len(bins) - 1
+    return ChiSquare(chi2, dof, _chi2_sf(chi2, dof), len(bins) < len(h.counts))
+
+
 def fairness(h: Histogram) -> str:
     """The chi-square test of the counts against fair dice, in words."""
     n = h.n
     if n == 0:
         return "no rolls yet"
     counted = f"{n} {h.unit if n != 1 else h.unit[:-1] if h.unit == 'rolls' else 'die'}"
-    bins = pooled(h.counts, h.expected)
-    if len(bins) < 2 or min(e for _, e in bins) < 5:
+    test = chi_square(h)
+    if test is None:
         return f"{counted}: too few to judge yet (a test needs about 5 expected in each bar)"
-    chi2 = sum((c - e) ** 2 / e for c, e in bins)
-    dof = len(bins) - 1
-    p = _chi2_sf(chi2, dof)
-    verdict = ("as fair dice give" if p >= 0.05 else "unusual (1 game in 20 is this far off)" if p >= 0.01
-               else "very unusual for fair dice")
-    merged = " (rare bars pooled)" if len(bins) < len(h.counts) else ""
-    return f"{counted}: chi-square {chi2:.1f} on {dof} degrees of freedom{merged}, p = {p:.2f}: {verdict}"
+    return f"{counted}: {test.words}"
 
 
 def _chi2_sf(x: float, k: int) -> float:

@@ -3,7 +3,8 @@ joining), joining by click or by typing host:port, hosting a game (game, players
 clock, and per seat who plays it: "me", "open (LAN)" for a player who joins, "hot seat" for another
 person at this screen, named, or a bot on this machine), a local game against bots (with a short,
 configurable delay before each bot move, so a person can follow them), and every saved replay: newest
-first, scrollable, filtered by game, each row with the game, the players, who won and the audit's verdict.
+first, scrollable, filtered by game, each row with the game, the players, who won and the audit's verdict;
+beside them, the players' statistics (client/scenes/stats.py).
 
 Hosting shows the address to give a friend until every seat is taken, and can be cancelled. The
 lobby remembers its settings (client.settings: the last game, its seats and options, the bots, the
@@ -575,6 +576,14 @@ class LobbyScene:
             return
         app.push(ViewerScene(stepper))
 
+    def open_stats(self, app) -> None:
+        """The statistics page of the replays listed here (the same folder, the same "you")."""
+        from client.scenes.stats import StatsScene
+        from netplay.paths import replays_dir
+
+        folder = self.replay_list.folder if self.replay_list is not None else self.replay_dir or replays_dir()
+        app.push(StatsScene(folder, self.replay_list.my_key if self.replay_list is not None else None))
+
     # ------------------------------------------------------------------ events
     def _name_fields(self) -> list[TextInput]:
         """The name fields shown now: one per hot-seat seat."""
@@ -653,6 +662,8 @@ class LobbyScene:
             self.resume(app, self.replays[int(value)])
         elif kind == "refresh":
             self._refresh_replays()
+        elif kind == "stats":
+            self.open_stats(app)
         elif kind == "rules":
             from client.scenes.rules import open_rules
 
@@ -863,5 +874,10 @@ class LobbyScene:
             y += row_h
         count = len(entries)
         where = f"{self.replay_scroll + 1}-{min(count, self.replay_scroll + rows)} of {count}" if count else ""
-        self.buttons.append(Button(pygame.Rect(inner.x, inner.bottom - px - 10, 120, px + 8), "refresh", "refresh:"))
+        font = theme.font(px)
+        refresh = pygame.Rect(inner.x, inner.bottom - px - 10, min(120, font.size("refresh")[0] + 28), px + 8)
+        self.buttons.append(Button(refresh, "refresh", "refresh:"))
+        # every player of these replays: games, wins, dice luck (client/scenes/stats.py)
+        self.buttons.append(Button(pygame.Rect(refresh.right + 8, refresh.y, font.size("statistics")[0] + 24, px + 8),
+                                   "statistics", "stats:"))
         draw_text(surface, where, (inner.right, inner.bottom - px - 6), small, theme.MUTED, anchor="topright")

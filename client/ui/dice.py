@@ -101,6 +101,10 @@ class DicePanel:
             self.tiles.append((tile, roll.number))
         return row.bottom
 
+    def chart(self, surface, box: pygame.Rect, hists: list[Histogram], px: int) -> None:
+        """The histograms alone, as this panel draws them (the lobby's statistics page draws a player's)."""
+        self._histograms(surface, box, hists, px)
+
     def _histograms(self, surface, box: pygame.Rect, hists: list[Histogram], px: int) -> None:
         """The bars against fair dice, the key, and the test in words; on a short panel the bars and
         one line of the test (cut), the key left out."""

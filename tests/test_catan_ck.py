@@ -679,3 +679,20 @@ def test_a_resigned_seat_shows_no_points_in_any_view():
         assert view["defender_points"][1] == 0 and view["revealed_vp"][1] == []
         assert view["vp_public"][0] == 2 and shown_points(view, 0) == 2   # the others keep theirs
     assert G.rules.scores(state.inner, (1,))[1] == 0
+
+
+def test_d41_a_closed_loop_through_an_opponents_knight_counts_in_full():
+    """catan-ck D41: a closed loop of six roads around h4 through another seat's knight counts 6, as through
+    a settlement there (D39): the knight breaks the trail at its node, and a trail may start and end there."""
+    from engines.catan.board import EDGES, HEX_NODES
+
+    ring_nodes = set(HEX_NODES[4])
+    ring = [e for e, (a, b) in enumerate(EDGES) if a in ring_nodes and b in ring_nodes]
+    assert len(ring) == 6
+    node = HEX_NODES[4][0]
+    beside = next(n for n in range(54) if n not in ring_nodes and any({n, node} == set(ab) for ab in EDGES))
+    mine = dict(roads=ring, settlements=[HEX_NODES[4][3]])
+    knight = position(3, active=0, s0=mine, s1=dict(knights={node: (1, True)}, settlements=[beside]))
+    settled = position(3, active=0, s0=mine, s1=dict(settlements=[node]))
+    assert settled.inner.seats[0].road_len == 6
+    assert knight.inner.seats[0].road_len == 6

@@ -29,6 +29,7 @@ from typing import Protocol
 
 import pygame
 
+from client.sounds import Sounds
 from client.ui import theme
 
 INPUT_POLL_MS = 10      # how often the loop looks at the input while it waits (keys and clicks answered at once)
@@ -56,13 +57,14 @@ class Scene(Protocol):
 
 
 class App:
-    def __init__(self, size: tuple[int, int] = (1280, 720), title: str = "netplay"):
+    def __init__(self, size: tuple[int, int] = (1280, 720), title: str = "netplay", sound: bool = True):
         pygame.display.init()
         pygame.font.init()
         pygame.key.set_repeat(350, 40)
         self.window = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption(title)
         self.clock = pygame.time.Clock()
+        self.sounds = Sounds(enabled=sound)   # one for the window: every table plays its cues through it
         self.scenes: list[Scene] = []
         self.running = True
         self.frames = 0          # pictures drawn

@@ -9,7 +9,7 @@ from importlib import import_module
 import click
 
 import engines
-from client.cli_args import parse_size
+from client.cli_args import no_sound_option, parse_size
 
 # command name -> the module that defines it (imported only when that command runs, so that a
 # command starts without loading what it does not need: pygame, ZeroMQ, the audit)
@@ -73,13 +73,15 @@ def _has_display() -> bool:
 @click.option("--size", default="1280x720", show_default=True, help="window size, WxH")
 @click.option("--replay-dir", default=None, help="replays directory (default: the user's replays dir)")
 @click.option("--no-browse", is_flag=True, help="do not look for games on the LAN")
-def lobby(size: str, replay_dir: str | None, no_browse: bool) -> None:
+@no_sound_option
+def lobby(size: str, replay_dir: str | None, no_browse: bool, no_sound: bool) -> None:
     """Open the Pygame lobby: LAN games, hosting, local games against bots, replays."""
     width, height = parse_size(size)
     from client.app import App
     from client.scenes.lobby import LobbyScene
+    from client.settings import Preferences
 
-    app = App((width, height))
+    app = App((width, height), sound=not no_sound and Preferences.load().sound)
     scene = LobbyScene(replay_dir, browse=not no_browse)
     app.push(scene)
     try:

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import click
 
-__all__ = ["parse_bot_names", "parse_clock", "parse_options", "parse_size"]
+__all__ = ["no_sound_option", "parse_bot_names", "parse_clock", "parse_options", "parse_size"]
+
+#: `--no-sound` on every command that opens a window: one flag, one help text
+no_sound_option = click.option(
+    "--no-sound", is_flag=True,
+    help="no sounds in this window (dice, your turn, offers, attacks, the clock, the end); the lobby's "
+         "sound button turns them off for good")
 
 
 def parse_size(size: str) -> tuple[int, int]:

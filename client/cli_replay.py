@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from client.cli_args import no_sound_option
 from client.ending import line as ending_line
 from client.names import seat_names
 from client.replaytext import move_text, replay_ending
@@ -339,8 +340,9 @@ def export(file: str, as_json: bool, output: str | None, replay_dir: str | None)
               help="render that position to this PNG and exit, with no window")
 @click.option("--size", default="1280x720", show_default=True, help="window or screenshot size, WxH")
 @click.option("--replay-dir", default=None, help=_DIR_HELP)
+@no_sound_option
 def view(file: str, frame: int | None, seat: int | None, revealed: bool, screenshot: str | None, size: str,
-         replay_dir: str | None) -> None:
+         replay_dir: str | None, no_sound: bool) -> None:
     """Open the Pygame replay viewer on FILE (or render one position to a PNG with --screenshot)."""
     from client.cli_args import parse_size
 
@@ -357,8 +359,10 @@ def view(file: str, frame: int | None, seat: int | None, revealed: bool, screens
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from client.app import App
     from client.scenes.viewer import ViewerScene
+    from client.settings import Preferences
 
-    app = App((width, height), title=f"netplay replay: {Path(file).name}")
+    app = App((width, height), title=f"netplay replay: {Path(file).name}",
+              sound=not (no_sound or screenshot) and Preferences.load().sound)   # (its sandboxes' tables)
     app.push(ViewerScene(stepper))
     if screenshot:
         app.step([], dt_ms=0)
@@ -379,8 +383,9 @@ def view(file: str, frame: int | None, seat: int | None, revealed: bool, screens
 @click.option("--seed", type=int, default=None, help="seed of the sandbox's chance (default: the frame number + 1)")
 @click.option("--size", default="1280x720", show_default=True, help="window size, WxH")
 @click.option("--replay-dir", default=None, help=_DIR_HELP)
+@no_sound_option
 def fork(file: str, frame: int, seat: int | None, bot_name: str, watch: bool, use_terminal: bool,
-         seed: int | None, size: str, replay_dir: str | None) -> None:
+         seed: int | None, size: str, replay_dir: str | None, no_sound: bool) -> None:
     """Play on from a position of a replay (a sandbox: nothing is recorded). You take a seat, bots the
     others, each seat knowing what it knew there; in the window where a display exists, else in the
     terminal. With --watch, bots play every seat to the end and the command exits 0."""
@@ -422,8 +427,10 @@ def fork(file: str, frame: int, seat: int | None, bot_name: str, watch: bool, us
         return
     from client.app import App
     from client.scenes.table import TableScene
+    from client.settings import Preferences
 
-    app = App((width, height), title=f"netplay sandbox: {Path(file).name} from frame {start.number}")
+    app = App((width, height), title=f"netplay sandbox: {Path(file).name} from frame {start.number}",
+              sound=not no_sound and Preferences.load().sound)
     ctl = LocalController.from_fork(start, me, [bot_name], seed=seed)
     app.push(TableScene(ctl, f"Sandbox: {start.game.title} from frame {start.number}"))
     app.run()

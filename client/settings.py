@@ -1,5 +1,6 @@
 """A front end's remembered settings (the lobby's last game, seats, options, bots, clock, names): one
-small JSON file in the config directory (`$NETPLAY_HOME`, or ~/.config/netplay).
+small JSON file in the config directory (`$NETPLAY_HOME`, or ~/.config/netplay). The user's preferences
+that hold for every window (the lobby, the replay viewer, a sandbox) are `Preferences`, in their own file.
 
 Written safely: a new file beside the old one, flushed to disk, then renamed over it, so a crash or a
 full disk leaves the old settings or the new ones, never half of a file. Read leniently: settings are
@@ -15,6 +16,7 @@ import json
 import logging
 import os
 import secrets
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from netplay import paths
 log = logging.getLogger("netplay.client")
 
 MAX_BYTES = 64 * 1024      # a settings file is a few hundred bytes; anything much bigger is not ours
+PREFERENCES = "preferences"   # the file of `Preferences`
 
 
 def settings_file(name: str) -> Path:
@@ -74,3 +77,21 @@ def save(name: str, values: dict[str, Any]) -> Path | None:
             tmp.unlink(missing_ok=True)
         return None
     return path
+
+
+@dataclass(slots=True)
+class Preferences:
+    """What the user chose for every window of theirs, apart from the lobby's own settings: `sound`, the
+    table's sounds (client/sounds.py; `--no-sound` turns them off for one run without changing this)."""
+
+    sound: bool = True
+
+    @classmethod
+    def load(cls) -> Preferences:
+        """The saved preferences, each field checked: a value of another type is the default."""
+        saved = load(PREFERENCES)
+        sound = saved.get("sound")
+        return cls(sound=sound if isinstance(sound, bool) else True)
+
+    def save(self) -> Path | None:
+        return save(PREFERENCES, asdict(self))

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 import pytest
 
 os.environ.setdefault("NETPLAY_SCENE_ERRORS", "raise")
+# the tests are silent (client/sounds.py records the cues it would play under the dummy audio driver)
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 # a test that names no home of its own (the `home` fixture) writes keys, pins and resume records into a throw-away
 # one, never into the user's real config directory; set before any test module imports netplay
 os.environ["NETPLAY_HOME"] = tempfile.mkdtemp(prefix="netplay-test-home-")

@@ -668,6 +668,8 @@ class LobbyScene:
             from client.scenes.rules import open_rules
 
             open_rules(app, self.game.id)
+        elif kind == "sound":
+            self._toggle_sound(app)
 
     def update(self, app, dt_ms: int) -> None:
         self._remember()
@@ -705,8 +707,9 @@ class LobbyScene:
         px = app.px(20)
         self.buttons = []
         name = draw_text(surface, "netplay", (18, 10), app.px(36), theme.ACCENT, bold=True)
+        sound = self._sound_button(app, w, px)
         draw_text(surface, fit("board games on your LAN - every move signed, every game a replay", px,
-                               w - name.right - 40), (name.right + 24, name.bottom - px - 2), px, theme.MUTED)
+                               sound.x - name.right - 48), (name.right + 24, name.bottom - px - 2), px, theme.MUTED)
         col = (w - 48) // 3
         top = 60
         body = h - top - 56
@@ -722,6 +725,24 @@ class LobbyScene:
         self.address.draw(surface, px)
         for field_ in self._name_fields():
             field_.draw(surface, px - 4)
+
+    def _sound_button(self, app, w: int, px: int) -> pygame.Rect:
+        """The table's sounds on or off, top right (a preference of every window, saved at once)."""
+        sounds = getattr(app, "sounds", None)
+        caption = f"sound: {'on' if sounds is not None and sounds.enabled else 'off'}"
+        width = theme.font(px).size("sound: off")[0] + 24
+        rect = pygame.Rect(w - 12 - width, 12, width, px + 8)
+        self.buttons.append(Button(rect, caption, "sound:", enabled=sounds is not None))
+        return rect
+
+    def _toggle_sound(self, app) -> None:
+        sounds = getattr(app, "sounds", None)
+        if sounds is None:
+            return
+        sounds.enabled = not sounds.enabled
+        settings.Preferences(sound=sounds.enabled).save()
+        self._say("sounds on: dice, your turn, offers, attacks, the clock's last seconds, the end" if sounds.enabled
+                  else "sounds off (saved: every window of yours stays silent until you turn them on)")
 
     def _draw_lan(self, surface, box: pygame.Rect, px: int) -> None:
         inner = panel(surface, box, "games on the LAN", px)

@@ -26,6 +26,7 @@ import pygame
 
 from client.actions import ActionBuilder
 from client.controller import Controller, obliged_to_rematch
+from client.cues import CueWatcher, Observer
 from client.ending import EXPIRED, RematchState, rematch_words
 from client.games import paint, renderer_for, seat_style
 from client.moves import label, words
@@ -88,6 +89,7 @@ class TableScene:
         #: the moves that follow it (issue 34, item 1: a chat line was pinned under every later move)
         self._chat_at: list[int] = []
         self._forced_sent: tuple[str, ...] | None = None   # the legal list whose forced action was played
+        self.cues, self._observe = CueWatcher(), Observer()   # what deserves a sound (client/cues.py)
 
     # ------------------------------------------------------------------ model
     @property
@@ -482,6 +484,19 @@ class TableScene:
               and self._rematch_open() and obliged_to_rematch(self.ctl.view(), self.ctl.seat)):
             self.rematch_asked = True  # the winner of a surrendered game must accept (the view says so)
             self.ctl.rematch(True)
+        self._sound(app)
+
+    def _sound(self, app) -> None:
+        """The sounds of what this update brought (issue 34): decided by client/cues.py, played by the app's
+        `sounds` (client/sounds.py, which also rate-limits them by this table's clock). Nothing is even
+        looked at when the sounds are off."""
+        sounds = getattr(app, "sounds", None)
+        if sounds is None or not sounds.enabled:
+            return
+        chron = self.live.update(self.ctl) if self.ctl.game is not None else None
+        mine = bool(self.legal_key) or self.cover is not None   # (hot seat: the cover asks for the next person)
+        for cue in self.cues.update(self._observe(self.ctl, chron, mine)):
+            sounds.play(cue, self.now_ms)
 
     def frame_key(self, app) -> tuple:
         """What the picture shows besides input (client.app draws when it changes, and goes on at the

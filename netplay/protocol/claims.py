@@ -294,8 +294,9 @@ class Claims:
             return True
         if self._refuse(claim):
             return False
-        since = self.final_seen[1] if self.final_seen is not None and self.final_seen[0] == claim.frame_no else m.now
-        return self._heard_out(claim, since, m.require_deadlines().due(kind, seat))
+        if self.final_seen is None or self.final_seen[0] != claim.frame_no:
+            self.final_seen = (claim.frame_no, m.now)   # (a copy resumed from its file: heard out from now)
+        return self._heard_out(claim, self.final_seen[1], m.require_deadlines().due(kind, seat))
 
     def _heard_out(self, claim, since: float, due: float | None) -> bool:
         """Whether the blamed seat had `ANSWER_WAIT` since `since` (when the claim reached us, or became final

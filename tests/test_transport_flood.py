@@ -189,6 +189,10 @@ def test_a_seated_joiner_comes_back_while_a_flood_claims_its_key(host: HostTrans
             peer.proc.send_signal(signal.SIGCONT)
             run.until(has("joined", jkey), timeout=WITHIN_S, pids=(peer.proc.pid,))
             print(f"back {time.monotonic() - back:.2f} s after SIGCONT")
+            # the host seats the new connection a moment before the joiner reads its welcome: a send in
+            # between is refused by the joiner itself ("sent", ok False), so wait for its own word first
+            peer.expect(lambda e: e.get("event") == "connected" and e.get("generation", 1) > 1,
+                        what="connected again", during=run.turn)
             peer.command(send=b"echo:resumed".hex())
             peer.event("message", during=run.turn, data=b"echo:resumed".hex())
             done = stop(flooder, run)

@@ -74,7 +74,7 @@ def test_the_lobby_opens_the_tutorials_and_leaving_goes_back(home) -> None:
     lobby = LobbyScene(home / "replays", browse=False)
     app.push(lobby)
     app.step([], 16)
-    fits(app, "tutorial-lobby")
+    shots(app, "tutorial-lobby")
     _press(app, lobby, "tutorial:")
     assert isinstance(app.scene, TutorialsScene)
     shots(app, "tutorial-list")

@@ -4,7 +4,8 @@ clock, and per seat who plays it: "me", "open (LAN)" for a player who joins, "ho
 person at this screen, named, or a bot on this machine), a local game against bots (with a short,
 configurable delay before each bot move, so a person can follow them), and every saved replay: newest
 first, scrollable, filtered by game, each row with the game, the players, who won and the audit's verdict;
-beside them, the players' statistics (client/scenes/stats.py).
+beside them, the players' statistics (client/scenes/stats.py); and, from the "tutorial" button, a first game
+of each family explained step by step (client/scenes/tutorial.py).
 
 Hosting shows the address to give a friend until every seat is taken, and can be cancelled. The
 lobby remembers its settings (client.settings: the last game, its seats and options, the bots, the
@@ -670,6 +671,10 @@ class LobbyScene:
             open_rules(app, self.game.id)
         elif kind == "sound":
             self._toggle_sound(app)
+        elif kind == "tutorial":
+            from client.scenes.tutorial import open_tutorials
+
+            open_tutorials(app)
 
     def update(self, app, dt_ms: int) -> None:
         self._remember()
@@ -708,8 +713,12 @@ class LobbyScene:
         self.buttons = []
         name = draw_text(surface, "netplay", (18, 10), app.px(36), theme.ACCENT, bold=True)
         sound = self._sound_button(app, w, px)
+        # a first game explained step by step, against slow bots (client/scenes/tutorial.py)
+        learn_w = theme.font(px).size("tutorial")[0] + 24
+        learn = pygame.Rect(sound.x - 8 - learn_w, sound.y, learn_w, sound.h)
+        self.buttons.append(Button(learn, "tutorial", "tutorial:"))
         draw_text(surface, fit("board games on your LAN - every move signed, every game a replay", px,
-                               sound.x - name.right - 48), (name.right + 24, name.bottom - px - 2), px, theme.MUTED)
+                               learn.x - name.right - 48), (name.right + 24, name.bottom - px - 2), px, theme.MUTED)
         col = (w - 48) // 3
         top = 60
         body = h - top - 56

@@ -644,7 +644,14 @@ class TableScene:
         y = self._draw_actions(surface, pygame.Rect(side.x, y, side.w, self._actions_height(side, px)), px)
         # the rest: log, dice
         log_h = side.bottom - y - px * 2 - 24
-        self._draw_log(surface, pygame.Rect(side.x, y + 6, side.w, log_h), px)
+        aside = self.aside_height(side.w, px, log_h)
+        if aside:   # a box of a scene built on the table (the tutorial's coach) takes the log's top, or all of it
+            self.draw_aside(surface, pygame.Rect(side.x, y + 6, side.w, aside), px)
+            y, log_h = y + aside + 6, log_h - aside - 6
+        if not aside or log_h >= 2 * px + 24:
+            self._draw_log(surface, pygame.Rect(side.x, y + 6, side.w, log_h), px)
+        else:   # (no log drawn: its tabs of an earlier picture must not take a click)
+            self.chronicle.buttons, self.chronicle.log.rect = [], pygame.Rect(0, 0, 0, 0)
         self.chat_input.rect = pygame.Rect(side.x, side.bottom - px - 14, side.w, px + 14)
         self.chat_input.draw(surface, px)
         mouse = pygame.mouse.get_pos()
@@ -659,6 +666,15 @@ class TableScene:
             self.confirm_buttons = dialog.draw(surface, pygame.Rect(0, 0, w, h), "Leave this table?",
                                                self.leave_words(), [("leave the game", "leave"), ("stay", "stay")],
                                                app.px(22), "Y: leave    Esc: stay", theme.BAD)
+
+    def aside_height(self, width: int, px: int, room: int) -> int:
+        """The height a scene built on the table keeps under the choices for its own box, at most `room` (the
+        log's): none here. The tutorial's coach (client/scenes/tutorial.py) says its words there, beside the
+        board it explains and never over what it asks the person to click."""
+        return 0
+
+    def draw_aside(self, surface: pygame.Surface, rect: pygame.Rect, px: int) -> None:
+        """Draw that box (its buttons go into `self.buttons`, whose clicks reach `_button`)."""
 
     def _catch_alarm(self) -> None:
         """An attack that just happened (a chronicle entry of kind "alarm": C&K's barbarians) is told over

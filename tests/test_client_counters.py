@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from support import catan_ck as ck
-from support.catanhelpers import G, position
+from support.catanhelpers import G, position, with_inner
 from support.clickplay import _button, _click, drawn_texts, shots, table_at
 from support.cpuclock import Budget
 
@@ -26,6 +26,7 @@ from bots.catan import SmartBot, counter_offer
 from bots.counters import Proposal, Talk, counter_text, parse
 from bots.offers import OfferMemory
 from engines.catan.cards import RESOURCES
+from engines.catan.state import Offer
 from engines.catan_ck.cards import NAMES
 
 #: seat 1 (a bot) one ore short of a city with bricks to spare; seat 0 (the person) holds ore
@@ -94,6 +95,7 @@ def test_a_bot_counters_a_persons_offer_and_one_click_makes_it() -> None:
     texts = drawn_texts(app)
     assert "counter-offers to you" in texts and "offer this" in texts
     assert any("would give 1 wool" in t for t in texts), texts
+    assert any(t.endswith("counter-offer)") for t in texts), texts   # the log's words for the line
     shots(app, "counter-proposal")
     _click(app, shown[0][2].center)   # "offer this": the engine's offer action, to the bot
     assert [s.value for s in ctl.referee.steps if s.seat == 0][-1] == "offer 1brick+1ore for 1wool to 1"
@@ -180,8 +182,6 @@ def test_the_bots_counter_and_answer_rules() -> None:
     state = position(players=3, active=0, **PERSON_OFFERS)
     bot.talk.propose(1, 1, (1, 0, 0, 0, 1), (0, 0, 1, 0, 0))
     assert bot.said() == ["counter-offer turn 1: offer 1brick+1ore for 1wool to 1"]
-    from engines.catan.state import Offer
-    from support.catanhelpers import with_inner
     asked = with_inner(state, step="respond", queue=(1,), offers=1,
                        offer=Offer((1, 0, 0, 0, 1), (0, 0, 1, 0, 0), 1, (), ()))
     assert bot.choose(G, asked, 1, G.legal(asked, 1), None) == "accept"
@@ -205,6 +205,7 @@ def test_cities_and_knights_shares_the_counter_offers() -> None:
     assert len(shown) == 1 and not shown[0][1]
     proposal = shown[0][0]
     assert sum(proposal.give) + sum(proposal.get) <= 3
+    shots(app, "counter-ck-proposal")
     _click(app, shown[0][2].center)
     _until(app, table, lambda: ctl.view()["step"] == "confirm")
     assert ctl.view()["offer"]["accepted"] == [1]

@@ -888,7 +888,7 @@ class TableScene:
         game = self.ctl.game
         chron = self.live.update(self.ctl) if game is not None else None
         intro = getattr(self.ctl, "intro", "")
-        lines = self.ctl.chat_lines
+        lines = self._chat_words(self.ctl.chat_lines)
         if len(lines) < len(self._chat_at):   # (a controller that started its chat afresh)
             self._chat_at = []
         while len(self._chat_at) < len(lines):
@@ -896,6 +896,16 @@ class TableScene:
         chat = [(at, Item(entry, theme.ACCENT)) for at, entry in zip(self._chat_at, lines, strict=True)]
         self.chronicle.draw(surface, box, chron, game.id if game is not None else None, self.ctl.names, px,
                             first=[Item(intro, theme.ACCENT)] if intro else [], among=chat)
+
+    def _chat_words(self, lines: list[str]) -> list[str]:
+        """The chat lines as shown: a line the board reads as table talk (Catan's counter-offer) in its words,
+        where the controller keeps each line's seat beside it (`said`, in the same order); else as said."""
+        said = getattr(self.ctl, "said", None)
+        words = getattr(self.renderer, "talk_words", None)
+        if words is None or said is None or len(said) != len(lines):
+            return lines
+        names = self.ctl.names
+        return [words(seat, text, names) or line for line, (seat, text) in zip(lines, said, strict=True)]
 
     def _draw_end(self, surface, ending, app) -> None:
         big, body, small = app.px(40), app.px(22), app.px(17)

@@ -92,6 +92,16 @@ class CounterTalk:
         # the active player would give what this seat gets, and get what it gives
         return "decline", counter_text(view["turn"], me, get, give, self.kinds)
 
+    def talk_words(self, seat: int, text: str, names: list[str]) -> str | None:
+        """A counter-offer's chat line in words for the log ("Bob: would give 1 ore for 2 grain, as a counter-offer");
+        None for any other line (shown as said)."""
+        found = parse(text, seat, self.kinds)
+        if found is None:
+            return None
+        who = names[seat] if 0 <= seat < len(names) and names[seat] else f"seat {seat}"
+        return (f"{who}: would give {cards_words(multiset_text(found.get, self.kinds))} for "
+                f"{cards_words(multiset_text(found.give, self.kinds))} (a counter-offer)")
+
     # ------------------------------------------------------------------ the active person: proposals heard
 
     def _take_said(self, view: dict) -> None:

@@ -86,10 +86,11 @@ class Talk:
         self._out: list[str] = []
 
     def begin(self, turn: int) -> None:
-        """A new decision in `turn`: what was not said is dropped, and so is every earlier turn's talk."""
+        """A new decision in `turn`: what was not said is dropped, and so is every other turn's talk (a line
+        for a later turn cannot be honest: the active player's copy is the first to reach his turn)."""
         self._out = []
-        self._heard = {s: p for s, p in self._heard.items() if p.turn >= turn}
-        self._mine = {m for m in self._mine if m[0] >= turn}
+        self._heard = {s: p for s, p in self._heard.items() if p.turn == turn}
+        self._mine = {m for m in self._mine if m[0] == turn}
 
     def hear(self, seat: int, text: str) -> None:
         found = parse(text, seat, self.kinds)

@@ -211,12 +211,32 @@ def test_cities_and_knights_shares_the_counter_offers() -> None:
     assert ctl.view()["offer"]["accepted"] == [1]
 
 
+class _Saying:
+    """A smart bot peer that says one line with its first choice, the way a bot says its counter-offer
+    with a decline (the session sends what `said()` returns after each decision)."""
+
+    def __init__(self, line: str) -> None:
+        from bots.decider import BotDecider
+
+        self.decider, self.line = BotDecider("smart"), line
+
+    def __getattr__(self, name: str):
+        return getattr(self.decider, name)
+
+    def said(self) -> list[str]:
+        out, self.line = [self.line] if self.line else [], ""
+        return out + self.decider.said()
+
+    def heard(self) -> list[int]:
+        """The seats whose proposal (of turn 0: the set-up) the bot holds."""
+        return [p.seat for p in self.decider.bot.talk.proposals(0)]
+
+
 def test_a_proposal_travels_between_two_sessions_with_the_seat_that_said_it(tmp_path: Path,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """Over real sockets: the joiner's line reaches the host's table from seat 1, and the joiner's bot and
-    the host's own bot hear the host person's line from seat 0; a joiner cannot say it for another seat,
-    and a bot seat of the host machine says its line as its own seat."""
-    from bots.decider import BotDecider
+    """Over real sockets, a person hosting (seat 0), a bot joiner (seat 1) and a bot of the host machine (seat
+    2): each bot's line, said with its choice, reaches the others with its own seat, and the person's line
+    reaches both bots from seat 0; a joiner cannot say a line as a seat it does not hold."""
     from client.netcontroller import NetController
     from netplay.host import HostSession
     from netplay.identity import Identity
@@ -226,11 +246,12 @@ def test_a_proposal_travels_between_two_sessions_with_the_seat_that_said_it(tmp_
 
     # the only joiner has no other joiner to link to, yet waits MESH_S (5 s) for its direct links: not here
     monkeypatch.setattr(lobby, "MESH_S", 0.2)
-    person, bot, local = QueueDecider(), BotDecider("smart"), BotDecider("smart")
+    said = {seat: counter_text(0, seat, (1, 0, 0, 0, 0), (0, 0, 1, 0, 0), RESOURCES) for seat in (0, 1, 2)}
+    person, joining, local = QueueDecider(), _Saying(said[1]), _Saying(said[2])
     host = HostSession(Identity.generate("host"), person, "catan", players=3, bind="127.0.0.1", fsync=False,
                        replay_dir=tmp_path / "h", also={2: ("local-bot", local)})
     ctl = NetController(host, person)
-    joiner = JoinSession(Identity.generate("bert"), bot, host.address, replay_dir=tmp_path / "j", fsync=False)
+    joiner = JoinSession(Identity.generate("bert"), joining, host.address, replay_dir=tmp_path / "j", fsync=False)
     stop = threading.Event()
 
     def run() -> None:
@@ -240,30 +261,25 @@ def test_a_proposal_travels_between_two_sessions_with_the_seat_that_said_it(tmp_
     thread.start()
     try:
         assert ctl.wait(lambda: ctl.started, 60)
-        line = counter_text(1, 1, (1, 0, 0, 0, 0), (0, 0, 1, 0, 0), RESOURCES)
-        joiner.post(lambda: joiner.chat(line))
-        joiner.post(lambda: joiner.chat(counter_text(1, 0, (1, 0, 0, 0, 0), (0, 0, 1, 0, 0), RESOURCES), 0))
-        ctl.chat(counter_text(1, 0, (0, 0, 1, 0, 0), (1, 0, 0, 0, 0), RESOURCES))
+        ctl.chat(said[0])
+        joiner.post(lambda: joiner.chat(counter_text(0, 0, (1, 0, 0, 0, 0), (0, 0, 1, 0, 0), RESOURCES), 0))
         budget = Budget(20)
-        while not (len(ctl.said) >= 3 and bot.bot.talk._heard and 1 in local.bot.talk._heard) and not budget.over():
+        for _ in range(2):   # the person's first settlement and road: then the bots place theirs, and speak
+            while not ctl.legal() and not budget.over():
+                time.sleep(0.005)
+            ctl.submit(ctl.legal()[0])
+        while not (joining.heard() == [0, 2] and local.heard() == [0, 1]) and not budget.over():
             time.sleep(0.01)
-        assert (1, line) in ctl.said
-        # the second line named seat 0, which the joiner does not hold: the host said it came from seat 1
-        forged = [text for seat, text in ctl.said if "to 0" in text and seat == 1]
+        assert joining.heard() == [0, 2] and local.heard() == [0, 1], (joining.heard(), local.heard(), ctl.said)
+        assert (1, said[1]) in ctl.said and (2, said[2]) in ctl.said and (0, said[0]) in ctl.said
+        # the joiner's line as seat 0, which it does not hold: the host said it came from seat 1, so it is none
+        forged = [text for seat, text in ctl.said if seat == 1 and text.endswith("to 0")]
         assert forged and parse(forged[0], 1, RESOURCES) is None
-        assert list(bot.bot.talk._heard) == [0]   # the bot heard the host's line, from seat 0
-        assert list(local.bot.talk._heard) == [1, 0] or sorted(local.bot.talk._heard) == [0, 1]   # and the host's bot
-        # a bot of the host machine says its line as its own seat, not the host's
-        host.post(lambda: host.machine.chat(counter_text(1, 2, (1, 0, 0, 0, 0), (0, 0, 1, 0, 0), RESOURCES), 2))
-        budget = Budget(20)
-        while 2 not in bot.bot.talk._heard and not budget.over():
-            time.sleep(0.01)
-        assert 2 in bot.bot.talk._heard
     finally:
+        ctl.leave()   # the host first: a joiner gone first would keep it waiting for its goodbye
+        ctl.join(10)
         stop.set()
         thread.join(10)
-        ctl.leave()
-        ctl.join(10)
         joiner.close()
 
 

@@ -127,9 +127,9 @@ class CounterTalk:
         made = None
         if offer is not None and offer["to"] != "all":
             made = f"offer {offer['give']} for {offer['get']} to {offer['to']}"
+        # (a line for a later turn cannot be honest: the active player's copy is the first to reach his turn)
         self._heard = {s: p for s, p in self._heard.items()
-                       if turn is not None and p.turn >= turn and (p.turn > turn or step in TRADE_STEPS)
-                       and p.action != made}
+                       if p.turn == turn and step in TRADE_STEPS and p.action != made}
 
     def _proposals(self, view: dict) -> list[tuple[Proposal, str]]:
         """The proposals to show now, each with why it cannot be offered ("" when it can): the active

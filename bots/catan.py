@@ -26,6 +26,11 @@ resource by how much the bot lacks it.
   always ends. A player is asked at most once a turn and never again for a trade it declined
   (bots.offers): an offer goes to all while everybody it would ask may be asked, else to one seat;
   the 2 for 1 therefore comes in a later turn than the 1 for 1 the table declined.
+- Counter-offers, as table talk (bots.counters; docs/rules/catan.md, D24): declining an offer, it says
+  which trade near it it would accept (`counter_offer`: one card more of what it lacks, that card
+  instead, or one card fewer asked of it), at most once an offer; it accepts an offer equal to what it
+  proposed while it holds the cards. As the active player it makes an offer proposed to it when its
+  judgement of offers takes it, to that proposer only, once a turn per proposer (bots.offers).
 All arithmetic is on ints.
 """
 
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bots.counters import Talk
 from bots.lib import RandomBot, game_actions
 from bots.offers import OfferMemory
 from engines.catan.board import EDGES, NODE_EDGES, NODE_HEXES, NODE_NEIGHBOURS
@@ -224,13 +230,54 @@ def judge_offer(hand: tuple[int, ...], receive: tuple[int, ...], pay: tuple[int,
     return sum(_missing(after, need)) < sum(_missing(hand, need)) and got >= given
 
 
+Cards = tuple[int, ...]
+
+
+def counter_offer(hand: Cards, offerer: Cards, receive: Cards, pay: Cards, need: Cards, wanted: list[Cards],
+                  most: int) -> tuple[Cards, Cards] | None:
+    """A trade near a declined offer (it gives the bot `receive` for `pay`) that the bot would accept, as
+    (receive, pay), or None: one card more of a type its target `need` lacks (the most lacking first), or
+    that card instead of what is offered, or one card fewer asked of it. The offerer must hold what he
+    would give (`offerer`: his hand), the bot what it would pay, `most` cards at most, no type on both
+    sides; judged by `judge_offer`, as the bot judges every offer. Shared with Cities & Knights."""
+    n = len(hand)
+    missing = _missing(hand, need)
+    lacking = sorted((t for t in range(n) if missing[t] and not pay[t]), key=lambda t: (-missing[t], t))
+    unit = [tuple(int(i == t) for i in range(n)) for t in range(n)]
+    tries: list[tuple[Cards, Cards]] = []
+    for t in lacking:
+        tries.append((tuple(r + u for r, u in zip(receive, unit[t], strict=True)), pay))
+        tries.append((unit[t], pay))
+    for t in sorted((t for t in range(n) if pay[t]), key=lambda t: (-min(pay[t], need[t]), t)):
+        tries.append((receive, tuple(p - u for p, u in zip(pay, unit[t], strict=True))))
+    for give, take in tries:
+        if ((give, take) == (receive, pay) or not any(give) or not any(take) or sum(give) + sum(take) > most
+                or any(a and b for a, b in zip(give, take, strict=True))
+                or not _fits(give, offerer) or not _fits(take, hand)):
+            continue
+        if judge_offer(hand, give, take, need, wanted):
+            return give, take
+    return None
+
+
 class SmartBot:
     name = "smart"
+    #: the most cards an offer holds (the engine's limit: docs/rules/catan.md, D8)
+    most = 4
 
     def __init__(self) -> None:
         self.turn = -1
         self.target = ""
         self.offers = OfferMemory()   # whom its offers asked this turn, who declined what (bots.offers)
+        self.talk = Talk(RESOURCES)   # the counter-proposals it heard and made (bots.counters)
+
+    def hear(self, seat: int, text: str) -> None:
+        """A chat line of another seat (a counter-proposal is taken from it; anything else is ignored)."""
+        self.talk.hear(seat, text)
+
+    def said(self) -> list[str]:
+        """What it says after its latest choice (a counter-proposal with a decline)."""
+        return self.talk.said()
 
     # ================================================================= entry
 
@@ -244,6 +291,7 @@ class SmartBot:
         step = view["step"]
         if view["turn"] != self.turn:
             self.turn, self.target = view["turn"], ""
+        self.talk.begin(view["turn"])
         self.offers.observe(view, seat)
         pos = Position(view, seat)
         allowed = dict.fromkeys(actions)   # ordered as legal() gives them: ties break the same in every process
@@ -364,10 +412,33 @@ class SmartBot:
 
     def _respond(self, pos: Position, view: dict) -> str:
         offer = view["offer"]
+        receive, pay = _counts(offer["give"]), _counts(offer["get"])  # the offerer gives me `give`
+        if self.talk.proposed(view["turn"], receive, pay) and _fits(pay, pos.hand):
+            return "accept"    # the offer it proposed itself
         if pos.vp[view["active"]] >= 7:
             return "decline"   # no help to a seat close to winning
-        receive, pay = _counts(offer["give"]), _counts(offer["get"])  # the offerer gives me `give`
-        return "accept" if judge_offer(pos.hand, receive, pay, self._need(pos), self._wanted(pos)) else "decline"
+        need, wanted = self._need(pos), self._wanted(pos)
+        if judge_offer(pos.hand, receive, pay, need, wanted):
+            return "accept"
+        counter = counter_offer(pos.hand, tuple(view["hands"][view["active"]]), receive, pay, need, wanted, self.most)
+        if counter is not None:
+            self.talk.propose(view["turn"], pos.me, *counter)
+        return "decline"
+
+    def _answer(self, pos: Position, view: dict, allowed: dict[str, None]) -> str | None:
+        """An offer proposed to it this turn that it would take as an offer made to it (`judge_offer`),
+        to its proposer, if the offer memory allows it; never to a seat close to winning."""
+        for proposal in self.talk.proposals(view["turn"]):
+            if pos.vp[proposal.seat] >= 7:
+                continue
+            if not judge_offer(pos.hand, proposal.get, proposal.give, self._need(pos), self._wanted(pos)):
+                continue
+            text = self.offers.answer(view, pos.me, proposal.seat, proposal.give, proposal.get, proposal.action,
+                                      allowed)
+            if text is not None:
+                self.talk.drop(proposal)
+                return text
+        return None
 
     def _wanted(self, pos: Position) -> list[tuple[int, ...]]:
         """The costs of what the bot would build next turn: its target, a city on one of its
@@ -430,7 +501,11 @@ class SmartBot:
         play = self._play_card(pos, view, allowed)
         if play:
             return play
-        # 3. the turn's target
+        # 3. an offer a player proposed that it likes (a counter-offer)
+        answer = self._answer(pos, view, allowed)
+        if answer:
+            return answer
+        # 4. the turn's target
         if not self.target:
             self.target = self._pick_target(pos)[0]
         target = self.target
@@ -450,11 +525,11 @@ class SmartBot:
             missing = _missing(pos.hand, cost)
             if not any(missing) and "buy" in allowed:
                 return "buy"
-        # 4. trade surplus for what is missing, if that completes the target
+        # 5. trade surplus for what is missing, if that completes the target
         trade = self._trade(pos, view, cost, missing, allowed)
         if trade:
             return trade
-        # 5. spare cards: a development card if it leaves the target's cards alone
+        # 6. spare cards: a development card if it leaves the target's cards alone
         spare = [h - c for h, c in zip(pos.hand, cost, strict=True)]
         if "buy" in allowed and spare[2] >= 1 and spare[3] >= 1 and spare[4] >= 1:
             return "buy"

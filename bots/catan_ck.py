@@ -23,7 +23,8 @@ which a hex produces):
   one that completes a build, yes; one that breaks a build its hand makes now, no); when nothing is
   worth building and it is one or two cards short of its target, it offers surplus to the table, 1 for
   1 then 2 for 1, at most two offers a turn; a player is asked at most once a turn and never again for
-  a trade it declined (bots.offers, as the base bot).
+  a trade it declined (bots.offers, as the base bot). Counter-offers as the base bot makes and answers
+  them (bots.counters, bots.catan.counter_offer), with offers of at most 3 cards.
 All arithmetic is on ints.
 """
 
@@ -31,7 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.catan import best_spot, judge_offer, road_distances
+from bots.catan import best_spot, counter_offer, judge_offer, road_distances
+from bots.counters import Talk
 from bots.lib import RandomBot, game_actions
 from bots.offers import OfferMemory
 from engines.catan.board import EDGES, HEX_NODES, NODE_HEXES, NODE_NEIGHBOURS
@@ -148,10 +150,21 @@ class Position:
 
 class SmartBot:
     name = "smart"
+    #: the most cards an offer holds (docs/rules/catan-ck.md, D36)
+    most = 3
 
     def __init__(self) -> None:
         self.turn = -1
         self.offers = OfferMemory()   # whom its offers asked this turn, who declined what (bots.offers)
+        self.talk = Talk(NAMES)       # the counter-proposals it heard and made (bots.counters)
+
+    def hear(self, seat: int, text: str) -> None:
+        """A chat line of another seat (a counter-proposal is taken from it; anything else is ignored)."""
+        self.talk.hear(seat, text)
+
+    def said(self) -> list[str]:
+        """What it says after its latest choice (a counter-proposal with a decline)."""
+        return self.talk.said()
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         if "decline draw" in legal:
@@ -162,6 +175,7 @@ class SmartBot:
         view = game.view(state, seat)
         if view["turn"] != self.turn:
             self.turn = view["turn"]
+        self.talk.begin(view["turn"])
         self.offers.observe(view, seat)
         pos = Position(view, seat)
         step = view["step"]
@@ -309,12 +323,39 @@ class SmartBot:
         return max(surplus, key=lambda a: pos.hand[NAMES.index(a.split()[1])]) if surplus else "skip"
 
     def _respond(self, pos: Position, actions: list[str]) -> str:
-        offer = pos.view["offer"]
-        if pos.vp[pos.view["active"]] >= 10:
+        view = pos.view
+        offer = view["offer"]
+        receive, pay = tuple(_counts(offer["give"])), tuple(_counts(offer["get"]))  # the offerer gives me `give`
+        hand = tuple(pos.hand)
+        if self.talk.proposed(view["turn"], receive, pay) and all(h >= p for h, p in zip(hand, pay, strict=True)):
+            return "accept"    # the offer it proposed itself
+        if pos.vp[view["active"]] >= 10:
             return "decline"   # no help to a seat close to winning
-        receive, pay = _counts(offer["give"]), _counts(offer["get"])  # the offerer gives me `give`
         wanted = self._wanted(pos)
-        return "accept" if judge_offer(tuple(pos.hand), tuple(receive), tuple(pay), wanted[0], wanted) else "decline"
+        if judge_offer(hand, receive, pay, wanted[0], wanted):
+            return "accept"
+        counter = counter_offer(hand, tuple(view["hands"][view["active"]]), receive, pay, wanted[0], wanted, self.most)
+        if counter is not None:
+            self.talk.propose(view["turn"], pos.me, *counter)
+        return "decline"
+
+    def _answer(self, pos: Position, actions: list[str]) -> str | None:
+        """An offer proposed to it this turn that it would take as an offer made to it, to its proposer, if
+        the offer memory allows it; never to a seat close to winning."""
+        view = pos.view
+        allowed = set(actions)
+        for proposal in self.talk.proposals(view["turn"]):
+            if pos.vp[proposal.seat] >= 10:
+                continue
+            wanted = self._wanted(pos)
+            if not judge_offer(tuple(pos.hand), proposal.get, proposal.give, wanted[0], wanted):
+                continue
+            text = self.offers.answer(view, pos.me, proposal.seat, proposal.give, proposal.get, proposal.action,
+                                      allowed)
+            if text is not None:
+                self.talk.drop(proposal)
+                return text
+        return None
 
     def _wanted(self, pos: Position) -> list[tuple[int, ...]]:
         """The costs of what it would build: its target first, then a city on a settlement of its, a
@@ -394,7 +435,7 @@ class SmartBot:
             if score > best:
                 best, choice = score, a
         if best < 300:
-            return self._offer(pos, need, actions) or choice
+            return self._answer(pos, actions) or self._offer(pos, need, actions) or choice
         return choice
 
     def _score(self, pos: Position, a: str, need: tuple[int, ...], danger: bool) -> int:

@@ -44,6 +44,17 @@ class BotDecider:
             self._asked = None
         return self.bot.choose(game, state, seat, legal, self.rng)
 
+    def hear(self, seat: int, text: str) -> None:
+        """A chat line of another seat, for a bot that listens (a counter-offer: bots/counters.py)."""
+        hear = getattr(self.bot, "hear", None)
+        if hear is not None:
+            hear(seat, text)
+
+    def said(self) -> list[str]:
+        """What the bot says with the choice it just made (the session sends it as chat)."""
+        said = getattr(self.bot, "said", None)
+        return said() if said is not None else []
+
     def due_in(self) -> float:
         """Seconds until a delayed decision is due (0 when none is waiting): the session polls the
         network at most this long before asking again."""

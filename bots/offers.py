@@ -14,6 +14,10 @@ what. A bot object can be made afresh in the middle of a game (a resumed seat, a
 replay position): such a bot makes no more offers in a turn whose earlier offers it does not know
 (the view's count shows them), but it may once more ask a player for a trade declined before it was
 made.
+
+A counter-proposal (bots.counters: a player who declined says what he would take instead) is the one
+way a player is asked twice in a turn: he asked for it. `answer` makes such an offer to its proposer
+at most once a turn per proposer, never for a trade that player declined, and remembers it as made.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ class OfferMemory:
         self._made: dict[int, _Made] = {}      # this turn's offers by the view's `offers_made` when made
         self._heard: set[int] = set()          # which of them have had their answers read
         self._declined: set[tuple[int, tuple[int, ...], tuple[int, ...]]] = set()   # (seat, give, get)
+        self._answered: set[int] = set()       # the seats whose counter-proposal it offered this turn
 
     def observe(self, view: dict, me: int) -> None:
         """Read from `view` what became of this seat's last offer. Calling it at every decision whose
@@ -48,7 +53,7 @@ class OfferMemory:
         and neither has a single legal action (which a bot takes without reading the view): confirm
         lists cancel, main still lists the same offer."""
         if view["turn"] != self.turn:
-            self.turn, self._made, self._heard = view["turn"], {}, set()
+            self.turn, self._made, self._heard, self._answered = view["turn"], {}, set(), set()
         step = view["step"]
         last = view["offers_made"] - 1
         made = self._made.get(last)
@@ -82,6 +87,19 @@ class OfferMemory:
         if text not in allowed:
             return None
         self._made[view["offers_made"]] = _Made(give, get, seats if everybody else seats[:1])
+        return text
+
+
+    def answer(self, view: dict, me: int, seat: int, give: tuple[int, ...], get: tuple[int, ...], text: str,
+               allowed: dict[str, None] | set[str]) -> str | None:
+        """`text`, the offer of `give` for `get` to `seat` that `seat` proposed, if the bot may make it now:
+        legal, the first proposal of that seat it answers this turn, not a trade that seat declined, and
+        no offer of the turn unknown to the bot; remembered as made. None otherwise."""
+        if (text not in allowed or seat in self._answered or (seat, give, get) in self._declined
+                or any(i not in self._made for i in range(view["offers_made"]))):
+            return None
+        self._answered.add(seat)
+        self._made[view["offers_made"]] = _Made(give, get, (seat,))
         return text
 
 

@@ -48,6 +48,9 @@ class Controller(Protocol):
     players: int
     log: list[str]
     chat_lines: list[str]
+    #: every chat line of the table with the seat that said it (-1: unknown), this screen's own among them:
+    #: what a counter-offer's line is read from (client/talk.py), where a name alone would not say the seat
+    said: list[tuple[int, str]]
 
     def poll(self, now_ms: int) -> None: ...
 
@@ -96,6 +99,7 @@ class LocalController:
     log: list[str] = field(default_factory=list)
     chat_lines: list[str] = field(default_factory=list)
     own_chat: list[tuple[int, str]] = field(default_factory=list)   # (len(log) when said, text)
+    said: list[tuple[int, str]] = field(default_factory=list)       # (seat, text) of every chat line
     start: State | None = None  # a position to play on from (the replay viewer's sandbox), every secret known
     dealt: dict | None = None   # ... with the cards its decks dealt before it: (deck, epoch) -> card types
     knowing: tuple | None = None  # ... and each seat's own knowledge there (None: every seat knows all)
@@ -145,10 +149,25 @@ class LocalController:
             self._next_bot_ms = None
             bot_seat = bots_due[0]
             state = self.referee.state_of(bot_seat)
-            action = self.bots[bot_seat].choose(self.game, state, bot_seat, self.game.legal(state, bot_seat),
-                                                self.rngs[bot_seat])
+            bot = self.bots[bot_seat]
+            action = bot.choose(self.game, state, bot_seat, self.game.legal(state, bot_seat), self.rngs[bot_seat])
             before = self.referee.state
             self._applied(self.referee.submit(bot_seat, action), bot_seat, before)
+            for text in getattr(bot, "said", list)():   # a bot's table talk (a counter-offer: bots/counters.py)
+                self._talk(bot_seat, text)
+
+    def _talk(self, seat: int, text: str) -> None:
+        """A chat line of a bot: shown, and heard by the other bots."""
+        self.chat_lines.append(f"{self.names[seat]}: {text}")
+        self.said.append((seat, text))
+        self._tell(seat, text)
+
+    def _tell(self, seat: int, text: str) -> None:
+        """Every bot but the speaker hears a chat line (as a bot peer does over the network)."""
+        for other, bot in enumerate(self.bots):
+            hear = getattr(bot, "hear", None)
+            if other != seat and other != self.seat and hear is not None:
+                hear(seat, text)
 
     def _applied(self, steps: list, chooser: int, before) -> None:
         """Log the steps in words; `describe` reads the state before each step (the dice, the column)."""
@@ -192,6 +211,8 @@ class LocalController:
     def chat(self, text: str) -> None:
         self.chat_lines.append(f"you: {text}")
         self.own_chat.append((len(self.log), text))
+        self.said.append((self.seat, text))
+        self._tell(self.seat, text)
 
     @property
     def lines_with_chat(self) -> list[str]:

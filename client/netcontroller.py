@@ -158,6 +158,12 @@ class NetController:
         return self.session.chat_lines
 
     @property
+    def said(self) -> list[tuple[int, str]]:
+        """The chat lines with the seat that said each, this screen's own among them (a counter-offer's line
+        is believed to come only from the seat the session saw send it)."""
+        return getattr(self.session, "chat_from", [])
+
+    @property
     def replay_path(self) -> str | None:
         transcript = self.session.transcript
         return str(transcript.path) if transcript is not None else None
@@ -224,7 +230,8 @@ class NetController:
 
     def chat(self, text: str) -> None:
         self._own_chat.append((len(self.session.log), clip(text)))
-        self.session.post(lambda: self.session.chat(text))
+        seat = self.seat
+        self.session.post(lambda: self.session.chat(text, seat))
 
     def progress(self) -> tuple:
         """Changes whenever anything of the game does (a frame, the phase, a game's end): a table

@@ -249,6 +249,11 @@ class Session:
         return self.machine.chat_lines if self.machine is not None else []
 
     @property
+    def chat_from(self) -> list[tuple[int, str]]:
+        """The chat lines with the seat that said each (netplay.protocol.core.Machine.heard)."""
+        return self.machine.chat_from if self.machine is not None else []
+
+    @property
     def games_done(self) -> int:
         return self.machine.games_done if self.machine is not None else 0
 
@@ -460,8 +465,9 @@ class Session:
                 return
             call()
 
-    def chat(self, text: str) -> None:
-        self._input(lambda m: m.chat(text))
+    def chat(self, text: str, seat: int | None = None) -> None:
+        """Say `text` at the table, as this peer's `seat` (None: its first; a hot seat passes the one shown)."""
+        self._input(lambda m: m.chat(text, seat))
 
     def finish(self, code: int, message: str) -> None:
         if self.machine is None:

@@ -249,6 +249,7 @@ def barbarian_strength(view: dict) -> tuple[int, int]:
 
 class Renderer(catan.Renderer):
     kinds = NAMES
+    offer_most = 3   # an offer's cards at most (docs/rules/catan-ck.md, D36)
     colours = {**RESOURCE_COLOURS, **COMMODITY_COLOURS}
     inks = {**RESOURCE_INK, **COMMODITY_INK}
     glyph = staticmethod(glyph)
@@ -376,12 +377,16 @@ class Renderer(catan.Renderer):
                 lay.spots[("track", track)] = box
         for deck, box in self._deck_boxes(lay).items():
             lay.spots[("deck", deck)] = box
-        for card, box in self._card_boxes(lay, view):
-            lay.spots[("card", card)] = box
+        if not self._proposals(view):   # (counter-offers to the person take the cards' place)
+            for card, box in self._card_boxes(lay, view):
+                lay.spots[("card", card)] = box
 
     # ------------------------------------------------------------------ words
 
     def label(self, view: dict, chosen: list[str], token: str) -> str | None:
+        counter = self._counter_label(view, chosen, token)
+        if counter is not None:
+            return counter
         if not chosen:
             return VERB_WORDS.get(token)
         verb = chosen[0]
@@ -738,8 +743,8 @@ class Renderer(catan.Renderer):
         return f"progress cards: {len(own)}", sorted(own, key=lambda c: (DECKS.index(DECK_OF[c]), c))
 
     def _draw_cards(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
-        if view.get("offer") is not None or self.chosen[:1] == ["offer"]:
-            super()._draw_cards(surface, lay, view)  # the offer and its answers, as on the base table
+        if view.get("offer") is not None or self.chosen[:1] == ["offer"] or self._proposals(view):
+            super()._draw_cards(surface, lay, view)  # the offer and its answers, counter-offers, as on the base table
             return
         px = self.px
         paint.rounded_panel(surface, lay.cards, (30, 40, 54), theme.PANEL_EDGE, radius=8, alpha=240, width=1)

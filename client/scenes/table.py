@@ -124,9 +124,19 @@ class TableScene:
             self.legal_key = legal
             self.stirred_ms = self.now_ms   # new choices: the board breathes again
             # in the order the board shows its cards, where it has one (Catan's hand: keys 1-9 follow it)
-            self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS],
+            self.builder = ActionBuilder([a for a in legal if a not in COMMON_ACTIONS] + self._talk_choices(legal),
                                          order=getattr(self.renderer, "order", None))
             self._play_forced(legal)
+
+    def _talk_choices(self, legal: tuple[str, ...]) -> list[str]:
+        """Texts the board offers beside the legal ones that are table talk, not actions (Catan's
+        counter-offer: `counter <cards> for <cards>` declines and says what would be traded instead;
+        client/games/catan/counters.py). Played through `_send`, which asks the board what each means."""
+        choices = getattr(self.renderer, "talk_choices", None)
+        if choices is None or not legal:
+            return []
+        view = self.ctl.view()
+        return [t for t in choices(view, list(legal)) if t not in legal] if view else []
 
     def _play_forced(self, legal: tuple[str, ...]) -> None:
         """A step with one possible action of a kind the board names as forced (Catan's `steal` when one
@@ -151,6 +161,11 @@ class TableScene:
 
     def _send(self, action: str) -> None:
         self.notice = ""
+        talk = getattr(self.renderer, "talk", None)
+        meant = talk(self.ctl.view(), action) if talk is not None and action not in (self.legal_key or ()) else None
+        if meant is not None:   # table talk: its line is said first (it must not come after the turn moved on)
+            action, line = meant
+            self.ctl.chat(line)
         try:
             self.ctl.submit(action)
         except Exception as exc:  # a refused action is shown, never a traceback
@@ -616,7 +631,8 @@ class TableScene:
             view = {}   # nothing of any seat's view is drawn under the cover
         if view:
             # seats named on the board; the legal texts, for a board that lights what they allow
-            view = dict(view, _names=self.ctl.names, _me=self.ctl.seat, _legal=self.builder.legal)
+            view = dict(view, _names=self.ctl.names, _me=self.ctl.seat, _legal=self.builder.legal,
+                        _said=getattr(self.ctl, "said", None), _why=getattr(self.ctl, "why_not", None))
         if renderer is None or not view:  # a joiner before the host's header, a host before the joiners
             draw_text(surface, "waiting for the game to start...", self.board_rect.center, app.px(28), theme.MUTED,
                       anchor="center")
@@ -888,7 +904,7 @@ class TableScene:
         game = self.ctl.game
         chron = self.live.update(self.ctl) if game is not None else None
         intro = getattr(self.ctl, "intro", "")
-        lines = self.ctl.chat_lines
+        lines = self._chat_words(self.ctl.chat_lines)
         if len(lines) < len(self._chat_at):   # (a controller that started its chat afresh)
             self._chat_at = []
         while len(self._chat_at) < len(lines):
@@ -896,6 +912,16 @@ class TableScene:
         chat = [(at, Item(entry, theme.ACCENT)) for at, entry in zip(self._chat_at, lines, strict=True)]
         self.chronicle.draw(surface, box, chron, game.id if game is not None else None, self.ctl.names, px,
                             first=[Item(intro, theme.ACCENT)] if intro else [], among=chat)
+
+    def _chat_words(self, lines: list[str]) -> list[str]:
+        """The chat lines as shown: a line the board reads as table talk (Catan's counter-offer) in its words,
+        where the controller keeps each line's seat beside it (`said`, in the same order); else as said."""
+        said = getattr(self.ctl, "said", None)
+        words = getattr(self.renderer, "talk_words", None)
+        if words is None or said is None or len(said) != len(lines):
+            return lines
+        names = self.ctl.names
+        return [words(seat, text, names) or line for line, (seat, text) in zip(lines, said, strict=True)]
 
     def _draw_end(self, surface, ending, app) -> None:
         big, body, small = app.px(40), app.px(22), app.px(17)

@@ -165,6 +165,9 @@ class Machine:
         self.games_done = 0
         self.log: list[str] = []
         self.chat_lines: list[str] = []
+        #: the same lines with the seat that said each (-1: not known), this peer's own among them: `chat_lines`
+        #: name the speaker only, and a counter-offer's line must come from the seat it names (docs/protocol.md)
+        self.chat_from: list[tuple[int, str]] = []
         self.names: list[str] = []
         self.rematch_asked = False
         self.deadlines: Deadlines | None = None
@@ -298,6 +301,22 @@ class Machine:
     def decider_for(self, seat: int) -> Decider:
         return self.deciders.get(seat, self.decider)
 
+    def chat(self, text: str, seat: int | None = None) -> None:
+        """Say `text` at the table, as `seat` of this peer (None: its first); each role's machine sends it its way."""
+        raise NotImplementedError
+
+    def heard(self, seat: int, text: str) -> None:
+        """A chat line said at the table by `seat` (-1: not known), this peer's own included: kept with its seat,
+        and told to each decider here that listens (a bot hears counter-offers: bots/counters.py), not to the
+        speaker's own. Told, never obeyed: what a bot makes of it is its own choice of a legal action."""
+        self.chat_from.append((seat, text))
+        told: set[int] = set()
+        for own, decider in sorted(self.deciders.items()):
+            hear = getattr(decider, "hear", None)
+            if own != seat and hear is not None and id(decider) not in told:
+                told.add(id(decider))
+                hear(seat, text)
+
     def emit(self, frame: Frame) -> None:
         """Make an own frame count: the host sequences it, a joiner sends it to the host (and to every peer)."""
         raise NotImplementedError
@@ -391,9 +410,13 @@ class Machine:
         decision = own.decision()
         if decision is None:
             return None
-        action = self.decider_for(seat).decide(book.game, own.state, seat, decision[1])
+        decider = self.decider_for(seat)
+        action = decider.decide(book.game, own.state, seat, decision[1])
         if action is None:
             return None
+        said = getattr(decider, "said", None)   # a bot's table talk with its choice (a counter-offer)
+        for text in said() if said is not None else ():
+            self.chat(text, seat)
         try:
             return own.build_action(action)
         except IllegalAction as exc:

@@ -243,18 +243,22 @@ class HostMachine(Machine):
             return
         text = wire.clip(text)
         name = wire.clip(link.name, 64)
+        speaker = seat if seat in link.seats else link.seat   # one of its own seats, else its first: the host knows
         self.chat_lines.append(f"{name}: {text}")
+        self.heard(speaker, text)
         self.say(f"chat {name}: {text}")
         for other in self.links.values():
             if other is not link and other.up and other.seat is not None:
-                self.send(other.key, "chat", link.seat, text)
+                self.send(other.key, "chat", speaker, text)
 
-    def chat(self, text: str) -> None:
+    def chat(self, text: str, seat: int | None = None) -> None:
         text = wire.clip(text)
+        speaker = seat if seat in self.deciders else self.host_seat_number   # a seat of this machine says it
         self.chat_lines.append(f"you: {text}")
+        self.heard(speaker, text)
         for link in self.lobby.joiners():
             if link.up:
-                self.send(link.key, "chat", self.host_seat_number, text)
+                self.send(link.key, "chat", speaker, text)
 
     def _on_bye(self, key: bytes, reason: str) -> None:
         link = self.links.get(key)
@@ -634,15 +638,19 @@ class JoinMachine(Machine):
     def _on_chat(self, key: bytes, seat: int, text: str) -> None:
         if key != self.host_key:
             return
-        who = wire.clip(self.names[seat], 64) if 0 <= seat < len(self.names) else "someone"
+        known = 0 <= seat < len(self.names)
+        who = wire.clip(self.names[seat], 64) if known else "someone"
         text = wire.clip(text)
         self.chat_lines.append(f"{who}: {text}")
+        self.heard(seat if known else -1, text)
         self.say(f"chat {who}: {text}")
 
-    def chat(self, text: str) -> None:
+    def chat(self, text: str, seat: int | None = None) -> None:
         text = wire.clip(text)
+        own = seat is not None and seat in self.deciders   # one of this peer's seats says it (else: its first)
         self.chat_lines.append(f"you: {text}")
-        self.send(self.host_key, "chat", -1, text)
+        self.heard(seat if own and seat is not None else self.book.seat if self.book is not None else -1, text)
+        self.send(self.host_key, "chat", seat if own and seat is not None else -1, text)
 
     def _on_dispute(self, key: bytes, evidence: bytes, reason: str) -> None:
         """A dispute report is a claim like any other: it stops this peer only through its own ledger, or when

@@ -17,8 +17,8 @@ passes the legal texts in the view (`_legal`), and nothing here decides a rule.
 
 The package is cut by job: `look` (colours and words), `geometry` (where everything lies), `pieces`
 (the drawn things), `board` (the island), `panels` (around it), `strip` (below it) and `input`
-(clicks and choices); `Renderer` here puts them together and is, with the names below, the one
-import surface.
+(clicks and choices), `counters` (counter-offers, as table talk); `Renderer` here puts them together and
+is, with the names below, the one import surface.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import pygame
 
 from client.games import paint
 from client.games.catan.board import BoardPainter
+from client.games.catan.counters import CounterTalk
 from client.games.catan.geometry import HALF_H as HALF_H
 from client.games.catan.geometry import HALF_W as HALF_W
 from client.games.catan.geometry import SQRT3_2 as SQRT3_2
@@ -71,7 +72,7 @@ from client.games.catan.strip import Strip
 from engines.catan.cards import RESOURCES, parse_multiset
 
 
-class Renderer(ClickInput, Panels, Strip, BoardPainter):
+class Renderer(CounterTalk, ClickInput, Panels, Strip, BoardPainter):
     """The Catan table's board: drawn by its parts (`board`, `panels`, `strip`), clicked through
     `input`; one instance per table, holding what was chosen and what the legal texts allow."""
 
@@ -100,6 +101,7 @@ class Renderer(ClickInput, Panels, Strip, BoardPainter):
         self._verbs_memo: dict[tuple[str, ...], dict[str, set[str]]] = {}
         self.draft = [0] * len(self.kinds)
         self._draft_key: tuple | None = None
+        self._counter_state()
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, view: dict, highlights: set[str],
              chosen: list[str], px: int) -> None:
@@ -109,6 +111,7 @@ class Renderer(ClickInput, Panels, Strip, BoardPainter):
         if "_names" in view:
             self.names, self.me = view.get("_names"), view.get("_me")
         self._take_legal(view.get("_legal"))
+        self._take_said(view)
         lay = self._layout(rect, view)
         layout_key = (tuple((h["terrain"], h["number"]) for h in view["hexes"]),
                       tuple(h["type"] for h in view["harbours"]))

@@ -220,7 +220,7 @@ class ClickInput:
                 if step is not None:
                     self.draft = list(step)
                 return True
-        return False
+        return self._press_proposal(lay, view, pos)
 
     # ------------------------------------------------------------------ the composer of card multisets
 
@@ -280,6 +280,9 @@ class ClickInput:
     def label(self, view: dict, chosen: list[str], token: str) -> str | None:
         """A choice's words for the table's list."""
         verb = chosen[0] if chosen else token
+        counter = self._counter_label(view, chosen, token)
+        if counter is not None:
+            return counter
         if not chosen:
             return VERB_WORDS.get(token)
         if token in ("for", "to"):
@@ -325,15 +328,18 @@ class ClickInput:
                 lay.spots[("minus", name)] = minus
             lay.spots[("ok", "")] = self._ok_rect(lay)
         if view.get("offer") is not None:
-            for tokens, box in self._offer_buttons(lay, view):
-                lay.spots[("tokens", tokens)] = box
+            if self.chosen[:1] != ["counter"]:
+                for tokens, box in self._offer_buttons(lay, view):
+                    lay.spots[("tokens", tokens)] = box
         elif self.chosen[:1] == ["offer"] and self.chosen[-1] == "to":
             lay.spots[("tokens", (*self.chosen, "all"))] = self._everybody_rect(lay)
+        else:
+            self._proposal_spots(lay, view)
 
     def _card_spots(self, lay: Layout, view: dict) -> None:
         """The deck to buy from and the viewer's development cards to play."""
         lay.spots[("tokens", ("buy",))] = self._deck_rect(lay)
         me = view.get("seat")
-        if me is not None and 0 <= me < len(view["dev"]):
+        if me is not None and 0 <= me < len(view["dev"]) and not self._proposals(view):
             for name, box in self._dev_boxes(lay, view, me):
                 lay.spots[("tokens", ("play", name))] = box

@@ -56,7 +56,8 @@ class Panels:
     hint_words: tuple[tuple[str, str], ...] = (
         ("node", "a lit corner"), ("edge", "a lit path"), ("hex", "a lit hex"), ("seat", "a lit player"),
         ("roll", "the dice"), ("buy", "the deck to buy"), ("play", "a lit card"), ("bank", "a lit resource"),
-        ("accept", "accept or decline"), ("confirm", "a player to trade with"), ("cancel", "cancel"))
+        ("accept", "accept or decline"), ("confirm", "a player to trade with"), ("cancel", "cancel"),
+        ("offer", "\u201coffer this\u201d"))
 
     def _hint(self, lay: Layout, view: dict) -> str:
         """What a click on the board does now, in words (empty when nothing here may be chosen)."""

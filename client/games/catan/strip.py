@@ -158,8 +158,13 @@ class Strip:
         px = self.px
         box = lay.cards
         paint.rounded_panel(surface, box, (30, 40, 54), theme.PANEL_EDGE, radius=8, alpha=240, width=1)
+        if view.get("offer") is not None and self.chosen[:1] == ["counter"]:
+            self._draw_draft_counter(surface, lay, view)
+            return
         if view.get("offer") is not None:
             self._draw_offer(surface, lay, view)
+            return
+        if self._draw_proposals(surface, lay, view):
             return
         if self.chosen[:1] == ["offer"]:
             self._draw_draft_offer(surface, lay, view)
@@ -257,7 +262,7 @@ class Strip:
         inner = lay.cards.inflate(-px // 2, -px // 3)
         h = px + 6
         y = inner.bottom - h
-        words = [("accept",), ("decline",)]
+        words = [("accept",), ("decline",), ("counter",)]   # counter: decline, and say what instead
         offer = view["offer"]
         words += [("confirm", str(s)) for s in offer.get("accepted", [])]
         words.append(("cancel",))
@@ -302,7 +307,7 @@ class Strip:
                 paint.text(surface, part, (inner.x, y), small, colour, bold=bold)
                 y += small + 2
         for tokens, rect in buttons:
-            words = {"accept": "accept", "decline": "decline", "cancel": "cancel"}.get(tokens[0])
+            words = {"accept": "accept", "decline": "decline", "cancel": "cancel", "counter": "counter"}.get(tokens[0])
             if tokens[0] == "confirm":
                 words = PIECE_NAMES[int(tokens[1]) % 4]
             pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=5)

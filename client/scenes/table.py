@@ -829,8 +829,14 @@ class TableScene:
         and the dice tab no room for the histogram)."""
         most = int(side.h * 0.34)
         rows = len(self.builder.candidates()) if self.legal_key else 3
-        need = 12 + px + 4 + max(2, rows) * (px + 8) + (px + 8 if self.builder.tokens else 0) + 6
-        return max(min(most, 12 + px + 4 + 2 * (px + 8) + 6), min(most, need))
+        head = 12 + px + 4 + (px + 8 if self.builder.tokens else 0)
+        need = head + max(2, rows) * (px + 8) + 6
+        height = max(min(most, 12 + px + 4 + 2 * (px + 8) + 6), min(most, need))
+        if rows > 2 * ((height - head) // (px + 8)):
+            # three columns would cut the choices' words ("3. build a city impr…", issue 6): up to two
+            # rows more for two columns, where the side has them
+            height = max(height, min(int(side.h * 0.42), head + -(-rows // 2) * (px + 8) + 6))
+        return height
 
     def _draw_actions(self, surface, box: pygame.Rect, px: int) -> int:
         title = "choices"

@@ -50,7 +50,7 @@ from client.games.catan import (
     settlement,
 )
 from client.ui import textfit, theme
-from client.ui.widgets import wrap
+from client.ui.widgets import wrap_lines
 from engines.catan.board import NODE_HEXES
 from engines.catan_ck.cards import CARD_DECK, COMMODITIES, DECKS, NAMES, PROGRESS
 
@@ -364,7 +364,7 @@ class Renderer(catan.Renderer):
         return menu + super()._places(lay, view)
 
     def _layout(self, rect: pygame.Rect, view: dict) -> Layout:
-        lay = layout(rect, len(view["hands"]), self.px, band=1.5, bank=4.9, dice=self.dice)
+        lay = layout(rect, len(view["hands"]), self.px, band=1.5, bank=4.9, dice=self.dice, hand=0.64)  # 8 kinds
         self._place_spots(lay, view)
         return lay
 
@@ -756,7 +756,7 @@ class Renderer(catan.Renderer):
             count = sum(p["count"] for p in view["progress"])
             words = f"progress cards in hands: {count}; played or put back: " + ", ".join(
                 f"{len(view['under'][d])} {d}" for d in DECKS)
-            for k, line in enumerate(wrap(words, small, inner.w)[:3]):
+            for k, line in enumerate(wrap_lines(words, small, inner.w, 3)):
                 paint.text(surface, line, (inner.x, inner.y + k * (small + 2)), small, theme.MUTED)
             return
         paint.text(surface, paint.fit(title, px - 2, inner.w, bold=True), (inner.x, inner.y), px - 2, theme.MUTED,
@@ -765,7 +765,7 @@ class Renderer(catan.Renderer):
         if not boxes:
             line = ("none yet: they come with city improvements, when the event die shows a gate"
                     if me == self.me or self.names is None else "no progress cards")
-            for k, part in enumerate(wrap(line, small, inner.w)[:3]):
+            for k, part in enumerate(wrap_lines(line, small, inner.w, 3)):
                 paint.text(surface, part, (inner.x, inner.y + px + 4 + k * (small + 2)), small, theme.MUTED)
             return
         for card, box in boxes:
@@ -783,13 +783,14 @@ class Renderer(catan.Renderer):
         band = pygame.Rect(card.x, card.y, card.w, max(8, card.h // 5))
         pygame.draw.rect(surface, colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
         pygame.draw.rect(surface, paint.darker(colour, 0.4), card, 1, border_radius=radius)
-        size = max(9, min(small, round(card.w / 4.4)))
+        size = max(theme.MIN_TEXT, min(small, round(card.w / 4.4)))
         paint.text(surface, paint.fit(deck, size, card.w - 4), band.center, size, TRACK_INK[deck], anchor="center")
         y = band.bottom + 3
-        for word in card_words(name).split(" ")[:3]:
+        lines = [piece for word in card_words(name).split(" ") for piece in paint.broken(word, size, card.w - 4, True)]
+        for word in lines[:4]:
             paint.text(surface, paint.fit(word, size, card.w - 4), (card.centerx, y), size, paint.INK, bold=True,
                        anchor="midtop")
-            y += size + 1
+            y += theme.font(size, True).get_linesize()
         room = card.bottom - size - 6 - y
         if room > 10:
             self._card_icon(surface, name, (card.centerx, y + room // 2), min(card.w // 4, room // 2 - 1), colour)

@@ -17,7 +17,7 @@ import pygame
 
 from client.games import paint
 from client.ui import textfit, theme
-from client.ui.widgets import wrap
+from client.ui.widgets import label_size, wrap
 
 CARD_COLOURS = {"ebbe": theme.seat_colour(0), "flut": theme.seat_colour(1)}
 WATER = (30, 74, 104)
@@ -92,8 +92,9 @@ def card_face(surface: pygame.Surface, rect: pygame.Rect, colour: str, face: str
     paint.text(surface, face, inner.center, size, ink, bold=True, anchor="center")
     small = max(10, size // 3 + 2)
     if inner.h > 40:
-        paint.text(surface, face, (inner.x + 3, inner.y + 2), small, ink)
-        paint.text(surface, face, (inner.right - 3, inner.bottom - 2), small, ink, anchor="bottomright")
+        # the corner indices, as on playing cards: the face again, a symbol (the big one reads)
+        paint.text(surface, face, (inner.x + 3, inner.y + 2), small, ink, symbol=True)
+        paint.text(surface, face, (inner.right - 3, inner.bottom - 2), small, ink, anchor="bottomright", symbol=True)
 
 
 def card_back(surface: pygame.Surface, rect: pygame.Rect, colour: str | None) -> None:
@@ -289,7 +290,7 @@ class Renderer:
             pygame.draw.rect(s, fill, box.inflate(-2, -2), border_radius=4)
             pygame.draw.rect(s, SAND_DARK, box.inflate(-2, -2), 1, border_radius=4)
             if owner:
-                paint.text(s, "start", (box.centerx, box.bottom - 4), max(11, px - 6),
+                paint.text(s, "start", (box.centerx, box.bottom - 4), max(theme.MIN_TEXT, px - 6),
                            paint.darker(CARD_COLOURS[owner], 0.5), anchor="midbottom")
             paint.text(s, cell["cell"], (box.x + 4, box.y + 3), max(10, px - 8), paint.darker(fill, 0.35))
         for border in lay.borders:
@@ -316,7 +317,8 @@ class Renderer:
                         card_back(surface, card.move(j * 2, -j * 2), None if key == "solo" else key)
                     paint.text(surface, str(n), card.center, px + 4, paint.IVORY, bold=True, anchor="center",
                                shadow=True)
-                paint.text(surface, f"#{k + 1}", (card.centerx, card.bottom - 2), max(10, px - 7), theme.MUTED,
+                paint.text(surface, f"#{k + 1}", (card.centerx, card.bottom - 2), max(theme.MIN_TEXT, px - 7),
+                           theme.MUTED,
                            anchor="midbottom")
                 if rects is mover_stacks and str(k + 1) in highlights:
                     paint.frame(surface, card)
@@ -334,13 +336,14 @@ class Renderer:
                                 alpha=235, width=3 if active else 1)
             inner = box.inflate(-px, -px // 2)
             name = colour["name"] if view["solo"] else paint.seat_label(view, colour["seat"], colour["name"])
-            paint.text(surface, paint.fit(name, px + 4, inner.w - 3 * px, bold=True), inner.topleft, px + 4, tint,
+            size = label_size(name, px + 4, inner.w - 3 * px, bold=True)   # a size smaller, not "Flut: random …"
+            paint.text(surface, paint.fit(name, size, inner.w - 3 * px, bold=True), inner.topleft, size, tint,
                        bold=True)
             side = "top" if colour["side"] == "top" else "bottom"
             paint.text(surface, f"plays from the {side}", (inner.x, inner.y + px + 6), px - 4, theme.MUTED)
             paint.text(surface, str(colour["score"]), (inner.right, inner.y - 2), px * 2 + 6, theme.TEXT, bold=True,
                        anchor="topright")
-            paint.text(surface, "scored", (inner.right, inner.y + px * 2 + 2), px - 5, theme.MUTED,
+            paint.text(surface, "scored", (inner.right, inner.y + px * 2 + 2), max(theme.MIN_TEXT, px - 5), theme.MUTED,
                        anchor="topright")
             y = inner.y + px * 2 + px // 2
             held = view["held"][0 if view["solo"] else colour["seat"]]

@@ -365,8 +365,15 @@ class Renderer:
             pirate(surface, (inner.x + icon_r, inner.y + icon_r + 2), icon_r, colour, -math.pi / 2)
             name = paint.seat_label(view, seat, theme.SEAT_NAMES[seat % 4].capitalize())
             x = inner.x + 2 * icon_r + px // 2
-            paint.text(surface, paint.fit(name, px + 2, inner.right - x, bold=True), (x, inner.y + 2), px + 2, colour,
-                       bold=True)
+            # the player's name whole beside the pirate: one line, or two a size smaller ("Red:" over
+            # "random bot 1") where the card is narrow (issue 6: "Red: random… 1")
+            lines, size = [name], px + 2
+            if theme.font(size, True).size(name)[0] > inner.right - x:
+                size = px
+                lines = paint.label_lines(name, size, inner.right - x, bold=True)
+            step = theme.font(size, True).get_linesize()
+            for n, line in enumerate(lines):
+                paint.text(surface, line, (x, inner.y + 2 + n * step), size, colour, bold=True)
             y = inner.y + 2 * icon_r + px // 3
             paint.text(surface, f"{stat_name}: {stats[seat]}", (inner.x, y), px - 1, theme.TEXT)
             y += px + 2

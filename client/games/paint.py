@@ -13,6 +13,7 @@ import pygame
 
 from client.ui import textfit, theme
 from client.ui.widgets import fit as fit  # the renderers' paint.fit: one ellipsis rule for every text
+from client.ui.widgets import wrap
 from engines.memo import Memo
 
 Colour = tuple[int, int, int]
@@ -64,14 +65,46 @@ def pulse(period_ms: int = 900) -> float:
 
 
 def text(surface: pygame.Surface, words: str, pos: tuple[int, int], px: int, colour: Colour = theme.TEXT,
-         bold: bool = False, anchor: str = "topleft", shadow: bool = False) -> pygame.Rect:
+         bold: bool = False, anchor: str = "topleft", shadow: bool = False, symbol: bool = False) -> pygame.Rect:
+    """A label on a board. `symbol`: a glyph that is looked at, not read (a number on a card's corner, a
+    miniature card's name): it keeps the size its spot allows and is not held to `theme.MIN_TEXT`."""
     img = _rendered(words, px, bold, colour)
     rect = img.get_rect(**{anchor: pos})
     if shadow:
         surface.blit(_rendered(words, px, bold, (0, 0, 0)), rect.move(1, 1))
     surface.blit(img, rect)
-    textfit.text(rect, words)
+    textfit.text(rect, words, None if symbol else theme.font_size(px))
     return rect
+
+
+def broken(word: str, px: int, width: int, bold: bool = False) -> list[str]:
+    """`word` in pieces that each fit `width` pixels at `px`, every piece but the last ending in a
+    hyphen ("consti-", "tution"): a card's name on a card too narrow for it reads whole over two lines
+    rather than cut ("constit…") or set under the smallest size that reads (issue 6)."""
+    f = theme.font(px, bold)
+    pieces: list[str] = []
+    rest = word
+    while f.size(rest)[0] > width and len(rest) > 2:
+        cut = len(rest) - 1
+        while cut > 1 and f.size(rest[:cut] + "-")[0] > width:
+            cut -= 1
+        pieces.append(rest[:cut] + "-")
+        rest = rest[cut:]
+    return [*pieces, rest]
+
+
+def label_lines(label: str, px: int, width: int, bold: bool = False) -> list[str]:
+    """A seat's caption in at most two lines `width` wide: whole on one, else broken after the colour
+    ("Silver:" over "random bot", not "Silver: random" over "bot"); cut only if two are not enough."""
+    f = theme.font(px, bold)
+    if f.size(label)[0] <= width:
+        return [label]
+    head, sep, rest = label.partition(": ")
+    lines = [head + ":", rest] if sep else wrap(label, px, width, bold)
+    if sep and f.size(lines[0])[0] > width:
+        lines = wrap(label, px, width, bold)
+    return lines if len(lines) <= 2 and all(f.size(x)[0] <= width for x in lines) else \
+        [lines[0], fit(" ".join(lines[1:]), px, width, bold)]
 
 
 def seat_label(view: dict, seat: int, base: str) -> str:

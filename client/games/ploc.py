@@ -17,7 +17,7 @@ import pygame
 
 from client.games import paint
 from client.ui import theme
-from client.ui.widgets import wrap
+from client.ui.widgets import label_size, wrap, wrap_lines
 
 TEAM = ((236, 196, 52), (206, 62, 52))
 TEAM_PIPS = (paint.INK, (250, 244, 236))
@@ -414,10 +414,14 @@ class Renderer:
                                 radius=8, width=2)
             colour = paint.INK if selected else (theme.TEXT if lit else theme.MUTED)
             label = VERBS.get(name, (name, ""))[0]
-            size = px
-            while theme.font(size).size(label)[0] > tile.w - 8 and size > 11:
-                size -= 1
-            paint.text(surface, label, tile.center, size, colour, bold=True, anchor="center")
+            # a size smaller where the tile is narrow (measured bold, as drawn), else in two lines
+            size = label_size(label, px, tile.w - 8, bold=True)
+            lines = [label] if theme.font(size, True).size(label)[0] <= tile.w - 8 else \
+                wrap_lines(label, size, tile.w - 8, 2, bold=True)
+            step = theme.font(size, True).get_linesize()
+            for k, line in enumerate(lines):
+                paint.text(surface, line, (tile.centerx, tile.centery + (2 * k - len(lines) + 1) * step // 2), size,
+                           colour, bold=True, anchor="center")
         note = lay.note
         lines: list[tuple[str, paint.Colour]] = []
         if verb in VERBS:

@@ -84,8 +84,10 @@ def layout(rect: pygame.Rect, columns: tuple[tuple[float, ...], ...], px: int) -
 
 
 def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, dim: bool = False,
-         levels: dict | None = None) -> None:
-    """A play card face up (`name`) or face down (None): colour band, name, hierarchy level, icon."""
+         levels: dict | None = None, mini: bool = False) -> None:
+    """A play card face up (`name`) or face down (None): colour band, name, hierarchy level, icon. A
+    `mini` card (the exchange's fan) is a picture of the card: its name is sized to its band, a symbol
+    beside its colour and icon, not a text held to the floor."""
     radius = max(3, rect.w // 8)
     pygame.draw.rect(surface, (0, 0, 0), rect.move(2, 3), border_radius=radius)
     if name is None:
@@ -101,14 +103,16 @@ def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, 
     pygame.draw.rect(surface, paint.IVORY if not dim else (170, 170, 165), rect, border_radius=radius)
     band = pygame.Rect(rect.x, rect.y, rect.w, max(10, rect.h // 4))
     pygame.draw.rect(surface, tint, band, border_top_left_radius=radius, border_top_right_radius=radius)
-    size = max(10, min(px - 2, int(rect.w / max(4, len(name)) * 1.9)))
-    paint.text(surface, name, (band.centerx, band.centery), size, paint.IVORY, bold=True, anchor="center")
+    size = max(10 if mini else theme.MIN_TEXT, min(px - 2, int(rect.w / max(4, len(name)) * 1.9)))
+    paint.text(surface, name, (band.centerx, band.centery), size, paint.IVORY, bold=True, anchor="center",
+               symbol=mini)
     _icon(surface, name, (rect.centerx, rect.y + rect.h * 0.6), max(6, rect.w // 3), tint)
     level = (levels or {}).get(name)  # the hierarchy level, as the engine publishes it
     if level is not None and rect.h > 40:
         spot = (rect.right - max(7, rect.w // 7), rect.bottom - max(7, rect.w // 7))
         pygame.draw.circle(surface, tint, spot, max(6, rect.w // 8))
-        paint.text(surface, str(level), spot, max(10, rect.w // 5), paint.IVORY, bold=True, anchor="center")
+        paint.text(surface, str(level), spot, max(10, rect.w // 5), paint.IVORY, bold=True, anchor="center",
+                   symbol=True)   # the level in its coloured dot, like a pip
     pygame.draw.rect(surface, paint.darker(tint, 0.4), rect, 2, border_radius=radius)
 
 
@@ -469,7 +473,8 @@ class Renderer:
                 edge = box.right if seat == 0 else box.x
                 pygame.draw.line(surface, paint.darker(DECK, 0.45), (edge, deck.y), (edge, deck.bottom), 2)
             label_y = deck.bottom - 2 if seat == 0 else deck.y + 2
-            paint.text(surface, str(z), (cell.x + 4, label_y), max(11, self.px - 5), paint.darker(DECK, 0.55),
+            paint.text(surface, str(z), (cell.x + 4, label_y), max(theme.MIN_TEXT, self.px - 5),
+                       paint.darker(DECK, 0.55),
                        bold=True, anchor="bottomleft" if seat == 0 else "topleft")
             if zone["destroyed"]:
                 shade = pygame.Surface(cell.size, pygame.SRCALPHA)
@@ -496,8 +501,10 @@ class Renderer:
                 for k in range(min(n, 3)):
                     sailor(surface, (c[0] + (k - (min(n, 3) - 1) / 2) * r * 0.9, c[1]), r, colour)
                 if n > 1:
-                    paint.text(surface, f"x{n}", (c[0] + r + 2, c[1] + r), max(11, self.px - 4), paint.INK, bold=True,
-                               anchor="bottomleft")
+                    # beside the sailors at their height: level with the cell's number (its corner), it read
+                    # as one word with the next zone's ("x23")
+                    paint.text(surface, f"x{n}", (c[0] + r + 2, c[1]), max(theme.MIN_TEXT, self.px - 4), paint.INK,
+                               bold=True, anchor="midleft")
             # what may be clicked on the own ship right now
             if str(z) in lit:
                 paint.frame(surface, cell.inflate(-4, -4), theme.HILITE, 3)
@@ -543,7 +550,7 @@ class Renderer:
         pygame.draw.circle(surface, (20, 20, 20), (pawn.centerx + 2, pawn.centery + 3), pawn.w // 2)
         paint.disc(surface, pawn.center, pawn.w // 2, SHIP_COLOURS[holder])
         _wheel(surface, pawn.center, pawn.w // 4, paint.darker(SHIP_COLOURS[holder], 0.6))
-        paint.text(surface, "initiative", (pawn.right + 4, pawn.centery), max(10, px - 6), theme.TEXT,
+        paint.text(surface, "initiative", (pawn.right + 4, pawn.centery), max(theme.MIN_TEXT, px - 6), theme.TEXT,
                    anchor="midleft", shadow=True)
         if "initiative" in lit:
             paint.ring(surface, pawn.center, pawn.w // 2 + 3)
@@ -558,7 +565,8 @@ class Renderer:
             pygame.draw.polygon(surface, paint.INK, [(c[0] + sign * r, c[1]), (c[0] - sign * r // 2, c[1] - r),
                                                      (c[0] - sign * r // 2, c[1] + r)])
             paint.ring(surface, box.center, box.w // 2 + 2)
-            paint.text(surface, name, (box.centerx, box.y - 1), max(10, px - 6), theme.TEXT, anchor="midbottom",
+            paint.text(surface, name, (box.centerx, box.y - 1), max(theme.MIN_TEXT, px - 6), theme.TEXT,
+                       anchor="midbottom",
                        shadow=True)
 
     def _strip(self, surface: pygame.Surface, lay: Layout, view: dict, seat: int, lit: set[str], px: int) -> None:
@@ -573,8 +581,14 @@ class Renderer:
         y = strip.y + px_gap(strip)
         # name, crew, skulls and the hold
         x = strip.x + 8
-        paint.text(surface, paint.fit(paint.seat_label(view, seat, SHIP_NAMES[seat]), px + 2, int(strip.w * 0.17),
-                                      bold=True), (x, strip.y + 4), px + 2, colour, bold=True)
+        small = max(theme.MIN_TEXT, px - 6)    # the captions under the cards (issue 6: 10 px at 1024x600)
+        info = max(theme.MIN_TEXT, px - 5)
+        # the ship's name and player whole: in two lines ("Silver:" over "random bot 1") where one is not enough
+        name = paint.seat_label(view, seat, SHIP_NAMES[seat])
+        names = paint.label_lines(name, px + 2, int(strip.w * 0.17), bold=True)
+        for k, line in enumerate(names):
+            paint.text(surface, line, (x, strip.y + 4 + k * (px + 2)), px + 2, colour, bold=True)
+        top = strip.y + px + 8 + (len(names) - 1) * (px + 2)
         hold = ship["hold"]
         lines = [f"crew {ship['crew']}   skulls {ship['skulls']}",
                  f"hold: {'captain, ' if hold['captain'] else ''}{hold['sailors']} sailors, {hold['cannons']} cannons"]
@@ -584,10 +598,11 @@ class Renderer:
             lines.append("holds the initiative")
         hx = strip.x + int(strip.w * 0.18)
         # the facts wrapped to their column, so none runs under the hand
-        wrapped = [part for line in lines for part in wrap(line, px - 5, hx - x - 8)]
-        room = max(1, (strip.bottom - (strip.y + px + 8)) // (px - 3))
+        wrapped = [part for line in lines for part in wrap(line, info, hx - x - 8)]
+        pitch = theme.font(info).get_linesize() + 1
+        room = max(1, (strip.bottom - top) // pitch)
         for k, line in enumerate(wrapped[:room]):
-            paint.text(surface, line, (x, strip.y + px + 8 + k * (px - 3)), px - 5, theme.MUTED)
+            paint.text(surface, line, (x, top + k * pitch), info, theme.MUTED)
         # hand: face up for its owner and in a revealed replay (every secret known), else backs
         hand = cards.get("hand")
         if hand is not None:
@@ -598,19 +613,19 @@ class Renderer:
                 if counts[name] > 1:
                     badge = (box.x + box.w // 5, box.bottom - box.w // 5)
                     pygame.draw.circle(surface, paint.INK, badge, max(8, box.w // 6))
-                    paint.text(surface, f"x{counts[name]}", badge, max(10, px - 6), paint.IVORY, bold=True,
+                    paint.text(surface, f"x{counts[name]}", badge, max(theme.MIN_TEXT, px - 6), paint.IVORY, bold=True,
                                anchor="center")
                 if name in lit and seat == me:
                     paint.frame(surface, box, theme.HILITE, 3)
             mine = seat == view.get("_me", view.get("seat"))
             paint.text(surface, "your hand" if mine else "hand (revealed)" if "_names" in view and seat != me else
-                       "hand", (hx, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomleft")
+                       "hand", (hx, strip.bottom - 2), small, theme.MUTED, anchor="bottomleft")
         else:
             n = cards["hand_count"]
             step = min(cw // 3, int(strip.w * 0.3) // max(1, n))
             for k in range(n):
                 card(surface, pygame.Rect(hx + k * step, y, cw, ch), None, px)
-            paint.text(surface, f"hand: {n} hidden", (hx, strip.bottom - 2), px - 6, theme.MUTED, anchor="bottomleft")
+            paint.text(surface, f"hand: {n} hidden", (hx, strip.bottom - 2), small, theme.MUTED, anchor="bottomleft")
         # deck, discard, exchange, damage
         px2 = strip.x + int(strip.w * 0.6)
         deck = pygame.Rect(px2, y, cw, ch)
@@ -619,32 +634,32 @@ class Renderer:
                 card(surface, deck.move(k * 2, -k * 2), None, px)
         else:
             pygame.draw.rect(surface, theme.PANEL_EDGE, deck, 1, border_radius=6)
-        paint.text(surface, f"deck {cards['deck_count']}", (deck.centerx, strip.bottom - 2), px - 6, theme.MUTED,
+        paint.text(surface, f"deck {cards['deck_count']}", (deck.centerx, strip.bottom - 2), small, theme.MUTED,
                    anchor="midbottom")
         pile = deck.move(cw + 10, 0)
         if cards["discard"]:
             card(surface, pile, cards["discard"][-1], px, levels=view.get("hierarchy"))
         else:
             pygame.draw.rect(surface, theme.PANEL_EDGE, pile, 1, border_radius=6)
-        paint.text(surface, f"discard {len(cards['discard'])}", (pile.centerx, strip.bottom - 2), px - 6,
+        paint.text(surface, f"discard {len(cards['discard'])}", (pile.centerx, strip.bottom - 2), small,
                    theme.MUTED, anchor="midbottom")
         ex_x = pile.right + 10
-        small = (int(cw * 0.62), int(ch * 0.62))
+        mini = (int(cw * 0.62), int(ch * 0.62))
         swap = cards["exchange"] + cards["reserve"]
-        room = strip.right - cw - 24 - ex_x - small[0]
-        step = min(small[0] * 2 // 3, room // max(1, len(swap) - 1)) if len(swap) > 1 else 0
+        room = strip.right - cw - 24 - ex_x - mini[0]
+        step = min(mini[0] * 2 // 3, room // max(1, len(swap) - 1)) if len(swap) > 1 else 0
         for k, name in enumerate(swap):
             with textfit.paused() if k < len(swap) - 1 else contextlib.nullcontext():  # a fan: the top card reads
-                card(surface, pygame.Rect(ex_x + k * step, y, *small), name, max(10, px - 6),
-                     levels=view.get("hierarchy"))
+                card(surface, pygame.Rect(ex_x + k * step, y, *mini), name, max(10, px - 6),
+                     levels=view.get("hierarchy"), mini=True)
         label = "exchange" if cards["exchange"] else ("reserve" if cards["reserve"] else "")
         label_right = ex_x
         if label:
-            label_right = paint.text(surface, label, (ex_x, strip.bottom - 2), px - 6, theme.MUTED,
+            label_right = paint.text(surface, label, (ex_x, strip.bottom - 2), small, theme.MUTED,
                                      anchor="bottomleft").right
         if cards["damage_count"]:
-            dmg = pygame.Rect(ex_x, y + small[1] - small[1] // 3, *small)
-            paint.text(surface, f"damage {cards['damage_count']}", (dmg.x, y + small[1] + 4), px - 5, theme.BAD)
+            dmg = pygame.Rect(ex_x, y + mini[1] - mini[1] // 3, *mini)
+            paint.text(surface, f"damage {cards['damage_count']}", (dmg.x, y + mini[1] + 4), info, theme.BAD)
         # this turn's card: face down while committed, turned face up at the reveal
         slot = self._slot(lay, seat)
         shown = view["revealed"][seat]
@@ -667,9 +682,9 @@ class Renderer:
         else:
             caption = ""
         room = slot.right - max(label_right + px // 2, slot.x - cw)  # never into the exchange's label
-        if theme.font(px - 6).size(caption)[0] > room and caption.startswith("choosing (last: "):
+        if theme.font(small).size(caption)[0] > room and caption.startswith("choosing (last: "):
             caption = "last: " + shown
-        paint.text(surface, paint.fit(caption, px - 6, room), (slot.right, strip.bottom - 2), px - 6, theme.MUTED,
+        paint.text(surface, paint.fit(caption, small, room), (slot.right, strip.bottom - 2), small, theme.MUTED,
                    anchor="bottomright")
 
     def _reveal(self, surface: pygame.Surface, slot: pygame.Rect, name: str, view: dict, px: int) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pygame
 
 from client.ui import textfit, theme
-from client.ui.widgets import Button, draw_text, fit, wrap
+from client.ui.widgets import Button, draw_text, fit, wrap, wrap_lines
 
 
 class ErrorScene:
@@ -48,7 +48,7 @@ class ErrorScene:
         big, body, small = app.px(34), app.px(21), app.px(17)
         width = min(w - 60, body * 44)
         inner = width - 48
-        head = wrap(self.headline, body, inner)[:5]
+        head = wrap_lines(self.headline, body, inner, 5)
         note = wrap("The rest of netplay goes on. The details below and the full traceback in the log "
                     "(stderr) help a bug report.", small, inner)[:3]
         height = 20 + big + 14 + len(head) * (body + 4) + 8 + (len(note) + len(self.trace)) * (small + 2) + body + 60

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pygame
 
 from client.ui import textfit, theme
-from client.ui.widgets import Button, draw_text, fit, panel, wrap
+from client.ui.widgets import Button, draw_text, fit, panel, wrap_lines
 
 
 class HostingScene:
@@ -63,7 +63,7 @@ class HostingScene:
         else:
             head = f"Waiting for {free} more player{'s' if free != 1 else ''}." if free else "Every seat is taken."
             colour = theme.GOOD
-        for line in wrap(head, px, inner.w - 16)[:2]:
+        for line in wrap_lines(head, px, inner.w - 16, 2):
             draw_text(surface, line, (inner.x + 8, y), px, colour, bold=True)
             y += px + 4
         y += 8
@@ -88,7 +88,7 @@ class HostingScene:
         terms = self.ctl.terms()
         words.append(f"Terms: {terms}")
         for text in words:
-            for line in wrap(text, small, inner.w - 16)[:3]:
+            for line in wrap_lines(text, small, inner.w - 16, 3):
                 draw_text(surface, line, (inner.x + 8, y), small, theme.MUTED)
                 y += small + 4
             y += 6

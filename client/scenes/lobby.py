@@ -33,7 +33,7 @@ from client.games import seat_style
 from client.names import distinct
 from client.replaylist import ReplayList
 from client.ui import clocks, textfit, theme
-from client.ui.widgets import Button, TextInput, draw_text, fit, panel
+from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap, wrap_lines
 
 
 def bot_table_title(game, players: int, bot: str) -> str:
@@ -768,22 +768,36 @@ class LobbyScene:
             y += px + 6
         # two hosts of the same name are told apart by their keys ("root@vm (a52e)": client.names)
         shown = distinct([s.host.host_name for s in standings], [s.host.fingerprint for s in standings])
+        bottom = inner.bottom - 2 * px - 24     # "join by address" below
+        small = px - 4
         for standing, name in list(zip(standings, shown, strict=True))[:8]:
             host = standing.host
             title = engines.GAMES[host.game].title if host.game in engines.GAMES else host.game
             head = f"{title} - {name}" + _doubt_words(standing)
             doubtful = bool(standing.doubts) and not standing.vouched
-            draw_text(surface, fit(head, px - 1, inner.w - 80, bold=True), (inner.x, y), px - 1,
-                      theme.BAD if doubtful else theme.TEXT, bold=True)
+            # every line whole, wrapped (issue 6): the game and host beside the join button, the key's
+            # words and the terms under both, across the panel
+            heads = wrap_lines(head, px - 1, inner.w - 80, 2, bold=True)
             # the key's words first, whole: what two people compare aloud to tell look-alikes apart
-            draw_text(surface, fit(f"{host.words} - {host.free_seats} free, v{host.version}", px - 4, inner.w - 80),
-                      (inner.x, y + px), px - 4, theme.TEXT if doubtful else theme.MUTED)
+            keys = wrap(f"{host.words} - {host.free_seats} free, v{host.version}", small, inner.w)
             terms, timed = clocks.terms_words(host.terms)
-            draw_text(surface, fit(terms, px - 4, inner.w - 80, bold=timed), (inner.x, y + 2 * px - 2), px - 4,
-                      theme.ACCENT if timed else theme.MUTED, bold=timed)
+            said = wrap_lines(terms, small, inner.w, 3, bold=timed)
+            height = max(len(heads) * px, px + 8) + (len(keys) + len(said)) * (small + 2) + 10
+            if y + height > bottom and y > inner.y:
+                break   # no room for this host's lines: the panel shows those it can whole
+            for n, line in enumerate(heads):
+                draw_text(surface, line, (inner.x, y + n * px), px - 1, theme.BAD if doubtful else theme.TEXT,
+                          bold=True)
             self.buttons.append(Button(pygame.Rect(inner.right - 70, y + 2, 70, px + 6), "join",
                                        f"join:{host.address}", enabled=host.free_seats > 0))
-            y += 3 * px + 10
+            y += max(len(heads) * px, px + 8)
+            for line in keys:
+                draw_text(surface, line, (inner.x, y), small, theme.TEXT if doubtful else theme.MUTED)
+                y += small + 2
+            for line in said:
+                draw_text(surface, line, (inner.x, y), small, theme.ACCENT if timed else theme.MUTED, bold=timed)
+                y += small + 2
+            y += 10
         y = inner.bottom - 2 * px - 24
         draw_text(surface, "join by address", (inner.x, y), px - 2, theme.MUTED)
         self.address.rect = pygame.Rect(inner.x, y + px, inner.w - 80, px + 12)
@@ -851,6 +865,19 @@ class LobbyScene:
                                    "play, all seats here" if everyone_here else "host on the LAN", "host:",
                                    enabled=self.players > 1))
 
+    @staticmethod
+    def _replay_info(entry, small: int, width: int) -> tuple[list[str], str, int]:
+        """A replay row's date and result in lines beside its verdict (or resume button): two lines
+        at most, the second cut only if even two are not enough; the verdict and its width."""
+        tail = entry.badge.upper() if entry.badge else "checking..."
+        bold = theme.font(small, True)
+        tail_w = bold.size("resume")[0] + 16 if entry.resume else bold.size(tail)[0]
+        room = width - tail_w - 24
+        info = wrap(" - ".join(p for p in (entry.when, entry.result) if p), small, room)
+        if len(info) > 2:
+            info = [info[0], fit(" ".join(info[1:]), small, room)]
+        return info, tail, tail_w
+
     def _draw_replays(self, surface, box: pygame.Rect, px: int) -> None:
         """Every replay, newest first, two lines a row (game and players; date, result and verdict),
         scrolled with the wheel or the arrows, filtered by game."""
@@ -866,7 +893,10 @@ class LobbyScene:
                                    f"game: {title or 'all games'}", "filter:"))
         self.buttons.append(Button(pygame.Rect(inner.right - 2 * (px + 12) - 4, inner.y, px + 12, bar_h), "^",
                                    "scroll:-5", enabled=self.replay_scroll > 0))
-        row_h = px + small + 12
+        # a result too long for one line ("Smart-0 won with 10 victory points (10 to win)") takes a second
+        # line, and then every row does (rows of one height scroll evenly)
+        lines = 2 if any(len(self._replay_info(e, small, inner.w)[0]) > 1 for e in entries) else 1
+        row_h = px + lines * (small + 2) + 10
         list_top = inner.y + bar_h + 8
         rows = max(1, (inner.bottom - px - 18 - list_top) // row_h)
         self.replay_scroll = max(0, min(self.replay_scroll, len(entries) - rows))  # the last page stays full
@@ -888,18 +918,15 @@ class LobbyScene:
                       bold=True)
             verdict = {"valid": theme.GOOD, "forfeit": theme.GOOD, "unfinished": theme.ACCENT,
                        "": theme.MUTED}.get(entry.badge, theme.BAD)
-            tail = entry.badge.upper() if entry.badge else "checking..."
-            tail_w = theme.font(small, True).size(tail)[0]
+            info, tail, tail_w = self._replay_info(entry, small, inner.w)
+            tail_y = rect.y + px + 2 + (len(info) - 1) * (small + 2)   # beside the last line of the result
             if entry.resume:     # a game this user left: resume it (the row itself still opens the replay)
-                tail_w = theme.font(small, True).size("resume")[0] + 16
-                self.buttons.append(Button(pygame.Rect(rect.right - tail_w - 4, rect.y + px, tail_w, small + 6),
+                self.buttons.append(Button(pygame.Rect(rect.right - tail_w - 4, tail_y - 2, tail_w, small + 6),
                                            "resume", f"resume:{index}", selected=True))
             else:
-                draw_text(surface, tail, (rect.right - 6, rect.y + px + 2), small, verdict, bold=True,
-                          anchor="topright")
-            info = " - ".join(p for p in (entry.when, entry.result) if p)
-            draw_text(surface, fit(info, small, rect.w - tail_w - 24), (rect.x + 6, rect.y + px + 2), small,
-                      theme.MUTED)
+                draw_text(surface, tail, (rect.right - 6, tail_y), small, verdict, bold=True, anchor="topright")
+            for n, line in enumerate(info[:lines]):
+                draw_text(surface, line, (rect.x + 6, rect.y + px + 2 + n * (small + 2)), small, theme.MUTED)
             self.replay_rows.append((rect, index))
             y += row_h
         count = len(entries)

@@ -120,7 +120,7 @@ class RulesScene:
         draw_text(surface, fit(self.title, title_px, back.rect.x - 40, bold=True), (16, 10), title_px, theme.ACCENT,
                   bold=True)
         top = title_px + 24
-        toc_w = min(300, w // 5) if w >= 1100 else 0
+        toc_w = min(round(300 * app.scale), w // 5) if w >= 1100 else 0   # wider with the text it holds
         page = pygame.Rect(12 + (toc_w + 12 if toc_w else 0), top, w - 24 - (toc_w + 12 if toc_w else 0), h - top - 12)
         pygame.draw.rect(surface, theme.PANEL, page, border_radius=10)
         textfit.box(page, "panel")
@@ -163,13 +163,17 @@ class RulesScene:
             level, name, sy = sections[i]
             indent = 10 if level == 2 else 22
             size = px if level == 2 else px - 2
-            if y + size > box.bottom - 6:
+            # a long title in two lines, not cut ("Part 2 — Rules for impleme…")
+            lines = wrap(name, size, box.w - indent - 10, bold=level == 2)
+            if len(lines) > 2:
+                lines = [lines[0], fit(" ".join(lines[1:]), size, box.w - indent - 10, bold=level == 2)]
+            if y + len(lines) * (size + 2) > box.bottom - 6:
                 return
-            rect = pygame.Rect(box.x + 6, y - 2, box.w - 12, size + 4)
+            rect = pygame.Rect(box.x + 6, y - 2, box.w - 12, len(lines) * (size + 2) + 2)
             if i == current:
                 pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=4)
             colour = theme.HILITE if i == current else theme.TEXT if level == 2 else theme.MUTED
-            draw_text(surface, fit(name, size, box.w - indent - 10, bold=level == 2), (box.x + indent, y), size,
-                      colour, bold=level == 2)
+            for n, line in enumerate(lines):
+                draw_text(surface, line, (box.x + indent, y + n * (size + 2)), size, colour, bold=level == 2)
             self.toc.append((rect, sy))
-            y += size + 6
+            y += len(lines) * (size + 2) + 4

@@ -13,7 +13,7 @@ import pygame
 from client.stats import PlayerStats, ReplayStats, Stats, SummaryCache, game_title
 from client.ui import textfit, theme
 from client.ui.dice import DicePanel
-from client.ui.widgets import Button, draw_text, fit, panel, wrap
+from client.ui.widgets import Button, draw_text, fit, panel, wrap, wrap_lines
 
 #: the number columns after the player's name: (heading, the figure of a player)
 COLUMNS: tuple[tuple[str, str], ...] = (("games", "games"), ("wins", "wins"), ("losses", "losses"),
@@ -147,7 +147,7 @@ class StatsScene:
         if not players:
             text = ("verifying the replays..." if stats.pending else
                     f"no player yet: statistics come from the replays in {self.folder}, and there are none that count")
-            for n, line in enumerate(wrap(text, px - 2, inner.w)[:4]):
+            for n, line in enumerate(wrap_lines(text, px - 2, inner.w, 4)):
                 draw_text(surface, line, (inner.x, inner.y + n * (px + 2)), px - 2, theme.MUTED)
             return
         font = theme.font(px - 2, True)
@@ -205,7 +205,7 @@ class StatsScene:
         if p is None:
             text = ("Select a player in the table: their games, game by game, and their dice against fair dice "
                     "show here.")
-            for n, line in enumerate(wrap(text, small, inner.w)[:3]):
+            for n, line in enumerate(wrap_lines(text, small, inner.w, 3)):
                 draw_text(surface, line, (inner.x, inner.y + n * (small + 2)), small, theme.MUTED)
             return
         lines: list[tuple[str, tuple]] = [(f"key {p.fingerprint}" + ("  (this machine's identity)" if p.me else ""),

@@ -34,7 +34,7 @@ from client.story.record import LiveChronicle
 from client.ui import clocks, dialog, textfit, theme
 from client.ui.chronicle import ChroniclePanel
 from client.ui.logview import Item
-from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap
+from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap, wrap_lines
 from engines.core import COMMON_ACTIONS
 from engines.memo import Memo
 
@@ -651,7 +651,7 @@ class TableScene:
         shown = self._chips()
         if shown:   # every seat's clock above the status (a timed game)
             terms = self.ctl.terms() if hasattr(self.ctl, "terms") else ""
-            chip_h = clocks.height(shown, px, self.ctl.seat, terms)
+            chip_h = clocks.height(shown, px, self.ctl.seat, terms, side.w)
             game_id = self.ctl.game.id if self.ctl.game is not None else None
             clocks.draw(surface, pygame.Rect(side.x, side.y, side.w, chip_h), shown, px, self.ctl.seat,
                         lambda s: seat_style(game_id, s)[0], terms)
@@ -808,11 +808,16 @@ class TableScene:
         elif not self.legal_key:
             why = self.ctl.unavailable()
             status = why[:1].upper() + why[1:] if why and why != "it is not your turn" else status
-        head = wrap(status, px + 2, side.w - 16, bold=True)[:2]
-        last = [fit(f"last move: {self._last_words()}", px - 2, side.w - 16)] if self.last_move else []
+        head = wrap_lines(status, px + 2, side.w - 16, 2, bold=True)
         notice = wrap(self.notice, px - 2, side.w - 16) if self.notice else []
         if len(notice) > 2:  # two lines at most: the second one says that more was cut
             notice = [notice[0], fit(" ".join(notice[1:]), px - 2, side.w - 16)]
+        # the last move wraps into the lines the notice leaves (three in all): cut on one line it lost
+        # the end of what happened ("walks from field 5 to field 11 (1 s…")
+        last = wrap(f"last move: {self._last_words()}", px - 2, side.w - 16) if self.last_move else []
+        if len(last) > 3 - len(notice):
+            keep = max(1, 3 - len(notice))
+            last = [*last[:keep - 1], fit(" ".join(last[keep - 1:]), px - 2, side.w - 16)]
         # a fixed layout: the buttons never move under the mouse (resign's second click must hit it)
         box = pygame.Rect(side.x, side.y, side.w, 12 + 2 * (px + 4) + px + 12 + 3 * px + 4)
         inner = panel(surface, box)
@@ -856,8 +861,14 @@ class TableScene:
         and the dice tab no room for the histogram)."""
         most = int(side.h * 0.34)
         rows = len(self.builder.candidates()) if self.legal_key else 3
-        need = 12 + px + 4 + max(2, rows) * (px + 8) + (px + 8 if self.builder.tokens else 0) + 6
-        return max(min(most, 12 + px + 4 + 2 * (px + 8) + 6), min(most, need))
+        head = 12 + px + 4 + (px + 8 if self.builder.tokens else 0)
+        need = head + max(2, rows) * (px + 8) + 6
+        height = max(min(most, 12 + px + 4 + 2 * (px + 8) + 6), min(most, need))
+        if rows > 2 * ((height - head) // (px + 8)):
+            # three columns would cut the choices' words ("3. build a city impr…", issue 6): up to two
+            # rows more for two columns, where the side has them
+            height = max(height, min(int(side.h * 0.42), head + -(-rows // 2) * (px + 8) + 6))
+        return height
 
     def _draw_actions(self, surface, box: pygame.Rect, px: int) -> int:
         title = "choices"
@@ -883,21 +894,34 @@ class TableScene:
             pages = -(-len(choices) // per)
             page = self._choice_page() % pages
             first, shown = page * per, choices[page * per:(page + 1) * per]
-        bw = (inner.w - (cols - 1) * 6) // cols
         places = [*shown, None] if len(choices) > room else shown
-        for i, token in enumerate(places):
+        captions = [f"more ({page + 1} of {pages})" if token is None else
+                    f"{first + i + 1}. {self.token_label(token)}" if first + i < 9 else self.token_label(token)
+                    for i, token in enumerate(places)]
+        xs, widths = self._columns(captions, rows, cols, inner, px)
+        for i, (token, caption) in enumerate(zip(places, captions, strict=True)):
             r, c = i % rows, i // rows
-            rect = pygame.Rect(inner.x + c * (bw + 6), inner.y + r * (px + 8), bw, px + 4)
-            if token is None:
-                self.buttons.append(Button(rect, f"more ({page + 1} of {pages})", "more"))
-                continue
-            n = first + i
-            text = self.token_label(token)
-            self.buttons.append(Button(rect, f"{n + 1}. {text}" if n < 9 else text, f"token:{token}"))
+            rect = pygame.Rect(xs[c], inner.y + r * (px + 8), widths[c], px + 4)
+            self.buttons.append(Button(rect, caption, "more" if token is None else f"token:{token}"))
         if not choices and not self.legal_key:
-            for n, line in enumerate(wrap(self._why_not(), px - 2, inner.w)[:3]):
+            for n, line in enumerate(wrap_lines(self._why_not(), px - 2, inner.w, 3)):
                 draw_text(surface, line, (inner.x, inner.y + n * px), px - 2, theme.MUTED)
         return box.bottom
+
+    @staticmethod
+    def _columns(captions: list[str], rows: int, cols: int, inner: pygame.Rect, px: int) -> tuple[list[int], list[int]]:
+        """The choices' columns (x, width), each as wide as its longest caption needs and the spare room
+        shared out: a column of short captions gives room to one of long ones ("build a city improvement"
+        beside "build a road"), which equal columns cut (issue 6)."""
+        gap = 6
+        room = inner.w - (cols - 1) * gap
+        need = [max((theme.font(px).size(t)[0] + 14 for t in captions[c * rows:(c + 1) * rows]), default=0)
+                for c in range(cols)]
+        total = sum(need) or 1
+        # too little room even so: in proportion (Button then sets a long caption a size smaller)
+        widths = [n + (room - total) // cols for n in need] if total <= room else [room * n // total for n in need]
+        xs = [inner.x + sum(widths[:c]) + c * gap for c in range(cols)]
+        return xs, widths
 
     def _draw_log(self, surface, box: pygame.Rect, px: int) -> None:
         """The game in words and its dice (tabs), each chat line among the game's where it came."""
@@ -926,13 +950,13 @@ class TableScene:
     def _draw_end(self, surface, ending, app) -> None:
         big, body, small = app.px(40), app.px(22), app.px(17)
         width = min(640, self.board_rect.w - 40)
-        detail = wrap(ending.detail, body, width - 40)[:4]
+        detail = wrap_lines(ending.detail, body, width - 40, 4)
         path = getattr(self.ctl, "replay_path", None)
         saved = wrap(f"replay saved: {path}".replace("/", "/ "), small, width - 40)[:3] if path else []
         state = self._rematch() if hasattr(self.ctl, "rematch") else None
         # (with the seconds the offer is still open, or that it expired: the session's own bound)
         said, caption = rematch_words(state, self.rematch_asked) if state is not None else ("", "")
-        again = wrap(said, small + 2, width - 40)[:2]
+        again = wrap_lines(said, small + 2, width - 40, 2)
         height = (20 + big + 16 + len(detail) * (body + 4) + len(saved) * small + 16 + len(again) * (small + 4)
                   + (8 if again else 0) + 44)
         box = pygame.Rect(0, 0, width, height)

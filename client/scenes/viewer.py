@@ -21,13 +21,25 @@ from client.story.record import Chronicle, from_stepper
 from client.ui import textfit, theme
 from client.ui.chronicle import ChroniclePanel
 from client.ui.logview import Item
-from client.ui.widgets import Button, draw_text, fit, panel, wrap
+from client.ui.widgets import Button, draw_text, fit, panel, wrap, wrap_lines
 from replays import sandbox
 from replays.stepping import Stepper
 
 SPEEDS = (250, 500, 1000, 2000)  # autoplay: milliseconds per step
 KEYS = ("left/right: move   shift: frame   up/down: turn   [ ]: round   Home/End   j: next roll/reveal/dispute   "
         "space: autoplay   +/-: speed   v: view   f: frames/moves   Esc: close")
+
+
+def _key_lines(px: int, width: int) -> list[str]:
+    """The keys in lines `width` wide, each key and what it does kept together on one line."""
+    lines: list[str] = []
+    for group in KEYS.split("   "):
+        trial = f"{lines[-1]}   {group}" if lines else group
+        if lines and theme.font(px).size(trial)[0] <= width:
+            lines[-1] = trial
+        else:
+            lines.append(group)
+    return lines
 
 
 class ViewerScene:
@@ -189,15 +201,23 @@ class ViewerScene:
         verdict = self.st.verdict
         colour = {"valid": theme.GOOD, "unfinished": theme.ACCENT}.get(verdict.status, theme.BAD)
         badge_px = px - 2
-        badge = fit(f"{verdict.status.upper()}: {verdict.reason}", badge_px, w // 2 - 20, bold=True)
-        badge_rect = draw_text(surface, badge, (w - 16, 14), badge_px, colour, bold=True, anchor="topright")
+        # the verdict whole, in two lines where one is not enough (issue 6: "…result co-signed …")
+        badge = wrap(f"{verdict.status.upper()}: {verdict.reason}", badge_px, w // 2 - 20, bold=True)
+        if len(badge) > 2:
+            badge = [badge[0], fit(" ".join(badge[1:]), badge_px, w // 2 - 20, bold=True)]
+        step = theme.font(badge_px, True).get_linesize()
+        top_y = 14 if len(badge) == 1 else max(4, 14 - step // 2)
+        rects = [draw_text(surface, line, (w - 16, top_y + n * step), badge_px, colour, bold=True, anchor="topright")
+                 for n, line in enumerate(badge)]
+        badge_rect = rects[0].unionall(rects[1:])
         title_px = app.px(28)
         draw_text(surface, fit(self.title, title_px, badge_rect.x - 36, bold=True), (16, 10), title_px, theme.ACCENT,
                   bold=True)
 
         side_w = max(300, int(w * 0.28))
         top = title_px + 18
-        foot = 2 * px + 64
+        keys_px = max(theme.MIN_TEXT, px - 5)   # the keys under the timeline, in as many lines as they need
+        foot = 2 * px + 64 + (len(_key_lines(keys_px, w - 48)) - 1) * (keys_px + 2)
         caption = pygame.Rect(12, top, w - side_w - 36, px + 14)
         board = self.board_rect = pygame.Rect(12, caption.bottom + 6, caption.w, h - caption.bottom - 6 - foot - 10)
         side = pygame.Rect(w - side_w - 12, top, side_w, board.bottom - top)
@@ -247,7 +267,7 @@ class ViewerScene:
                       seat_style(self.st.game.id, s)[0])
             y += small + 2
         if self.notice:
-            for line in wrap(self.notice, small, inner.w)[:2]:
+            for line in wrap_lines(self.notice, small, inner.w, 2):
                 draw_text(surface, line, (inner.x, y), small, theme.BAD)
                 y += small + 2
         y += 4
@@ -323,5 +343,6 @@ class ViewerScene:
                   f"{'playing' if self.playing else 'paused'}, {SPEEDS[self.speed]} ms a step")
         draw_text(surface, fit(status, small, inner.right - total - inner.x - 12), (inner.x, row + 4), small,
                   theme.TEXT)
-        keys_px = px - 5
-        draw_text(surface, fit(KEYS, keys_px, inner.w), (inner.x, row + px + 14), keys_px, theme.MUTED)
+        keys_px = max(theme.MIN_TEXT, px - 5)
+        for n, line in enumerate(_key_lines(keys_px, inner.w)):
+            draw_text(surface, line, (inner.x, row + px + 14 + n * (keys_px + 2)), keys_px, theme.MUTED)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pygame
 
 from client.ui import textfit, theme
-from client.ui.widgets import draw_text, fit
+from client.ui.widgets import draw_text, fit, wrap
 from netplay.wire import clip
 
 LOW_CLOCK_S = 20      # a running move clock below this is drawn in red, and its seat is warned
@@ -84,12 +84,26 @@ def warning(shown: Sequence[Chip], me: int | None) -> str:
     return ""
 
 
-def height(shown: Sequence[Chip], px: int, me: int | None, terms: str = "") -> int:
-    """The room `draw` takes for these chips (0 when there are none)."""
+def _terms_lines(terms: str, px: int, width: int) -> tuple[int, list[str]]:
+    """The terms under the chips, whole, in as many lines as the box's width needs (issue 6: cut on
+    one line they lost the limit per move and the rest), and their size (never under the floor)."""
+    size = max(theme.MIN_TEXT, px - 5)
+    return size, wrap(terms_words(terms)[0], size, max(1, width - 12)) if terms else []
+
+
+def _warning_lines(shown: Sequence[Chip], px: int, me: int | None, width: int) -> list[str]:
+    words = warning(shown, me)
+    return wrap(words, px - 2, max(1, width - 12), bold=True) if words else []
+
+
+def height(shown: Sequence[Chip], px: int, me: int | None, terms: str = "", width: int = 10**6) -> int:
+    """The room `draw` takes for these chips in a box `width` wide (0 when there are none)."""
     if not shown:
         return 0
     rows = (len(shown) + 1) // 2
-    return 12 + rows * (px + 10) + (px + 2 if warning(shown, me) else 0) + (px - 2 if terms else 0)
+    size, lines = _terms_lines(terms, px, width)
+    return (12 + rows * (px + 10) + len(_warning_lines(shown, px, me, width)) * (px + 2)
+            + len(lines) * (size + 3))
 
 
 def draw(surface: pygame.Surface, box: pygame.Rect, shown: Sequence[Chip], px: int, me: int | None,
@@ -120,9 +134,10 @@ def draw(surface: pygame.Surface, box: pygame.Rect, shown: Sequence[Chip], px: i
             draw_text(surface, fit(chip.name, small, room), (mark.right + 5, rect.centery), small, colour,
                       anchor="midleft")
     y = inner.y + ((len(shown) + 1) // 2) * (px + 10)
-    words = warning(shown, me)
-    if words:
-        draw_text(surface, fit(words, px - 2, inner.w, bold=True), (inner.x, y), px - 2, theme.BAD, bold=True)
+    for line in _warning_lines(shown, px, me, box.w):
+        draw_text(surface, line, (inner.x, y), px - 2, theme.BAD, bold=True)
         y += px + 2
-    if terms:
-        draw_text(surface, fit(terms_words(terms)[0], px - 5, inner.w), (inner.x, y), px - 5, theme.MUTED)
+    size, lines = _terms_lines(terms, px, box.w)
+    for line in lines:
+        draw_text(surface, line, (inner.x, y), size, theme.MUTED)
+        y += size + 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 
 from client.ui import textfit, theme
-from client.ui.widgets import Button, draw_text, fit, wrap
+from client.ui.widgets import Button, draw_text, fit, wrap_lines
 
 
 def draw(surface: pygame.Surface, area: pygame.Rect, title: str, body: str, answers: list[tuple[str, str]],
@@ -14,7 +14,7 @@ def draw(surface: pygame.Surface, area: pygame.Rect, title: str, body: str, answ
     """Draw the question centred on `area`; returns its buttons (label, key), in the order given."""
     big = round(px * 1.5)
     width = min(max(px * 26, area.w * 2 // 3), area.w - 24)
-    lines = wrap(body, px, width - 40)[:6]
+    lines = wrap_lines(body, px, width - 40, 6)
     height = 20 + big + 14 + len(lines) * (px + 4) + 16 + px + 16 + (px if hint else 0) + 16
     box = pygame.Rect(0, 0, width, height)
     box.center = area.center

@@ -11,7 +11,7 @@ import pygame
 
 from client.dice import Histogram, Roll, fairness
 from client.ui import textfit, theme
-from client.ui.widgets import draw_text, fit, wrap
+from client.ui.widgets import draw_text, fit, wrap, wrap_lines
 from engines.memo import Memo
 from replays.proof import ChanceProof
 
@@ -43,7 +43,7 @@ class DicePanel:
             empty = ("No dice rolled yet. Every roll will show here, with a histogram against fair dice and the "
                      "proof of each." if rolling else "This game rolls no dice. Its random draws are proven by the "
                      "same commit-reveal chains, checked by the audit (netplay replay verify).")
-            for line in wrap(empty, small, box.w)[:4]:
+            for line in wrap_lines(empty, small, box.w, 4):
                 draw_text(surface, line, (box.x, y), small, theme.MUTED)
                 y += small + 2
             return

@@ -282,7 +282,7 @@ def draw(surface: pygame.Surface, rows: list[Row], area: pygame.Rect, scroll: in
         if extent is not None and row.y >= top and row.y + row.h <= bottom:
             # one line, one text for the layout checks (a bold word and its colon are one phrase); a line
             # cut by the scroll edge is not a text out of its box
-            textfit.text(extent, " ".join(w[0] for w in row.words))
+            textfit.text(extent, " ".join(w[0] for w in row.words), theme.font_size(min(w[3] for w in row.words)))
     surface.set_clip(clip)
 
 

@@ -21,14 +21,19 @@ SLACK = 2  # pixels a glyph's box may stick out (antialiasing, descenders)
 class Frame:
     size: tuple[int, int]
     items: list[tuple[str, pygame.Rect, str]] = field(default_factory=list)  # (kind, rect, text or box kind)
+    sizes: list[tuple[int, str]] = field(default_factory=list)  # (pygame font size, text) of every text drawn
 
 
 _current: Frame | None = None
 
 
-def text(rect: pygame.Rect, words: str) -> None:
+def text(rect: pygame.Rect, words: str, px: int | None = None) -> None:
+    """A text drawn at `rect`; `px` is the size it was asked of `theme.font`, so a test can hold every
+    text to the smallest size that still reads (issue 6)."""
     if _current is not None and words.strip():
         _current.items.append(("text", pygame.Rect(rect), words))
+        if px is not None:
+            _current.sizes.append((px, words))
 
 
 def box(rect: pygame.Rect, kind: str = "panel") -> None:
@@ -56,6 +61,17 @@ def paused() -> Iterator[None]:
         yield
     finally:
         _current = saved
+
+
+def cut(frame: Frame) -> list[str]:
+    """Every text drawn cut short with an ellipsis (`widgets.fit`'s "…"): each one a label that did not
+    get the room it needed."""
+    return [words for kind, _, words in frame.items if kind == "text" and "…" in words]
+
+
+def small(frame: Frame, floor: int) -> list[tuple[int, str]]:
+    """Every text drawn with a font size under `floor`, the smallest first."""
+    return sorted((px, words) for px, words in frame.sizes if px < floor)
 
 
 def _inside(inner: pygame.Rect, outer: pygame.Rect) -> bool:

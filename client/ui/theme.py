@@ -26,14 +26,22 @@ SEAT_COLOURS = [(236, 200, 60), (214, 70, 60), (70, 140, 220), (90, 180, 100)]
 SEAT_NAMES = ["yellow", "red", "blue", "green"]
 
 
+MIN_TEXT = 12   # the smallest font size a text that is read may be drawn at (issue 6: ~8 px at 1024x600)
+
+
 def scale(size: tuple[int, int]) -> float:
     """1.0 at 1280x720; grows with the window so text stays readable at full HD."""
     return max(0.75, min(size[0] / 1280, size[1] / 720))
 
 
-@lru_cache(maxsize=64)
+def font_size(px: int) -> int:
+    """The pygame font size `font(px)` is opened at."""
+    return max(10, px)
+
+
+@lru_cache(maxsize=256)   # every size from the floor to full HD's titles, plain and bold (labels step down)
 def font(px: int, bold: bool = False) -> pygame.font.Font:
-    f = pygame.font.Font(None, max(10, px))
+    f = pygame.font.Font(None, font_size(px))
     f.set_bold(bold)
     return f
 

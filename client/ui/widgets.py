@@ -17,7 +17,7 @@ def draw_text(surface: pygame.Surface, text: str, pos: tuple[int, int], px: int 
     img = theme.font(px, bold).render(text, True, colour)
     rect = img.get_rect(**{anchor: pos})
     surface.blit(img, rect)
-    textfit.text(rect, text)
+    textfit.text(rect, text, theme.font_size(px))
     return rect
 
 
@@ -44,6 +44,16 @@ def _wrap(text: str, px: int, width: int, bold: bool) -> tuple[str, ...]:
     return tuple(fit(line, px, width, bold) for line in lines)
 
 
+def wrap_lines(text: str, px: int, width: int, most: int, bold: bool = False) -> list[str]:
+    """`wrap`, at most `most` lines: what does not fit goes into the last one, cut with an ellipsis, so
+    that a text too long for its room shows that it was cut (and the layout tests see it) instead of
+    losing its end without a sign."""
+    lines = wrap(text, px, width, bold)
+    if len(lines) <= most:
+        return lines
+    return [*lines[:most - 1], fit(" ".join(lines[most - 1:]), px, width, bold)]
+
+
 def fit(text: str, px: int, width: int, bold: bool = False) -> str:
     """`text`, cut with an ellipsis so that it fits `width` pixels. A name's distinguishing suffix
     ("root@vm (a52e)", "smart bot 2": client.names) at the end stays whole and the cut falls before it:
@@ -60,6 +70,16 @@ def fit(text: str, px: int, width: int, bold: bool = False) -> str:
     while text and f.size(text + "…")[0] > width:
         text = text[:-1]
     return text + "…"
+
+
+def label_size(text: str, px: int, width: int, bold: bool = False) -> int:
+    """The size from `px` down to the floor (`theme.MIN_TEXT`) at which `text` fits `width` pixels: a
+    label a little too long for its button reads whole a size smaller rather than cut ("build a city
+    improv…"); under the floor it is cut after all, and the layout tests say so."""
+    size = px
+    while size > theme.MIN_TEXT and theme.font(size, bold).size(text)[0] > width:
+        size -= 1
+    return size
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None, px: int = 20) -> pygame.Rect:
@@ -92,8 +112,9 @@ class Button:
         pygame.draw.rect(surface, colour, self.rect, border_radius=6)
         textfit.box(self.rect, "button")
         text_colour = (20, 20, 20) if self.selected else (theme.TEXT if self.enabled else theme.MUTED)
-        label = fit(self.label, px, self.rect.w - 10)
-        draw_text(surface, label, self.rect.center, px, text_colour, anchor="center")
+        size = label_size(self.label, px, self.rect.w - 10)
+        label = fit(self.label, size, self.rect.w - 10)
+        draw_text(surface, label, self.rect.center, size, text_colour, anchor="center")
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.enabled and self.rect.collidepoint(pos)

@@ -14,6 +14,8 @@ Helpers imported by the tests:
 - deckgame: Toy Deck, the test-only card game of the shared secret deck, and `Drawer`, its bot that
   draws whenever it can
 - fuzzcounts: how many inputs a fuzz module ran, printed and kept in tests/artifacts/
+- layoutkit: every scene and every game's table built at a window size, one frame of it measured
+  (font sizes, texts cut with an ellipsis, texts out of their boxes) for the layout tests
 - ledgerkit: Toy Cards (`CardsGame`: private draws, simultaneous choices, secrets kept to the end),
   the cheat's engine and bot, frames forged with a seat's key, stepping a signed match to a point
 - nethelpers: a transport (or discovery, flood, idle, lobby) peer in a child process; throw-away

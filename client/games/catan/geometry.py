@@ -55,9 +55,11 @@ class Layout:
                 ((-w / 2, -h), (w / 2, -h), (w, 0), (w / 2, h), (-w / 2, h), (-w, 0))]
 
 
-def layout(rect: pygame.Rect, players: int, px: int, band: float = 0, bank: float = 4.6, dice: int = 2) -> Layout:
+def layout(rect: pygame.Rect, players: int, px: int, band: float = 0, bank: float = 4.6, dice: int = 2,
+           hand: float = 0.5) -> Layout:
     """The board's parts; `band` (in font sizes) a row above the island, `bank` the bank's height,
-    `dice` how many dice the header shows."""
+    `dice` how many dice the header shows, `hand` the hand's share of the strip (the cards get the rest:
+    shares by what each shows, so that every card's name reads whole at 12 px, issue 6)."""
     pad = max(6, px // 3)
     side_w = max(190, min(int(rect.w * 0.34), px * 17))
     side = pygame.Rect(rect.right - side_w - pad, rect.y + pad, side_w, rect.h - 2 * pad)
@@ -77,7 +79,7 @@ def layout(rect: pygame.Rect, players: int, px: int, band: float = 0, bank: floa
     seats = [pygame.Rect(side.x, side.y + k * (seat_h + gap), side.w, seat_h) for k in range(players)]
     size = round(px * 1.7)
     dice_rect = pygame.Rect(header.x + 4, header.centery - size // 2, dice * size + (dice - 1) * gap, size)
-    split = strip.x + int(strip.w * 0.56)
+    split = strip.x + int(strip.w * hand)
     hand = pygame.Rect(strip.x, strip.y, split - strip.x - gap // 2, strip.h)
     cards = pygame.Rect(split + gap // 2, strip.y, strip.right - split - gap // 2, strip.h)
     return Layout(header, island, strip, side, seats, bank_rect, centre, radius, dice_rect, hand, cards, band_rect)

@@ -17,6 +17,7 @@ from client.games.catan.look import (
 from client.games.catan.pieces import _outline, card_back, city, road, settlement
 from client.points import own_points, shown_points
 from client.ui import theme
+from client.ui.widgets import label_size
 
 
 class Panels:
@@ -32,8 +33,11 @@ class Panels:
         if dice:
             detail = f"{self._roll_words(view, dice)} - {detail}"
         hint = self._hint(lay, view)
-        paint.text(surface, paint.fit(step, px, width, bold=True), (x, lay.header.y + 1), px, theme.TEXT, bold=True)
-        paint.text(surface, paint.fit(hint or detail, px - 3, width), (x, lay.header.y + px + 3), px - 3,
+        # each line whole, a size smaller where the header is narrow (issue 6), cut only under the floor
+        size = label_size(step, px, width, bold=True)
+        paint.text(surface, paint.fit(step, size, width, bold=True), (x, lay.header.y + 1), size, theme.TEXT, bold=True)
+        small = label_size(hint or detail, px - 3, width)
+        paint.text(surface, paint.fit(hint or detail, small, width), (x, lay.header.y + px + 3), small,
                    theme.HILITE if hint else theme.MUTED)
 
     def _die_boxes(self, lay: Layout) -> list[pygame.Rect]:

@@ -17,7 +17,7 @@ from client.games.catan.look import (
 )
 from client.games.catan.pieces import _outline, dev_icon
 from client.ui import textfit, theme
-from client.ui.widgets import wrap
+from client.ui.widgets import wrap, wrap_lines
 from engines.catan.cards import multiset_text
 
 
@@ -90,8 +90,8 @@ class Strip:
         size = max(12, min(card.h // 3, round(card.w * 0.55)))
         paint.text(surface, str(count), (card.centerx, card.y + card.h * 9 // 16), size, ink, bold=True,
                    anchor="center")
-        label = small - 1  # smaller where the card is too narrow for the word (eight card types)
-        while label > 9 and theme.font(label).size(note or name)[0] > card.w - 2:
+        label = max(theme.MIN_TEXT, small - 1)  # smaller where the card is too narrow for the word (eight kinds)
+        while label > theme.MIN_TEXT and theme.font(label).size(note or name)[0] > card.w - 2:
             label -= 1
         word = paint.fit(note or name, label, card.w - 2)
         paint.text(surface, word, (card.centerx, card.bottom - 2), label, ink, anchor="midbottom")
@@ -176,7 +176,7 @@ class Strip:
             played = view.get("played", {})
             text = "played: " + ", ".join(f"{v} {DEV_WORDS[k]}" for k, v in played.items() if v) if any(
                 played.values()) else "no development card played yet"
-            for k, line in enumerate(wrap(text, small, inner.w)[:3]):
+            for k, line in enumerate(wrap_lines(text, small, inner.w, 3)):
                 paint.text(surface, line, (inner.x, inner.y + k * (small + 2)), small, theme.MUTED)
             return
         dev = view["dev"][me]
@@ -188,7 +188,7 @@ class Strip:
         boxes = self._dev_boxes(lay, view, me)
         if not boxes:
             line = "none yet: buy one with 1 wool, 1 grain and 1 ore" if me == self.me else "no development cards"
-            for k, part in enumerate(wrap(line, small, inner.w)[:2]):
+            for k, part in enumerate(wrap_lines(line, small, inner.w, 2)):
                 paint.text(surface, part, (inner.x, inner.y + px + 4 + k * (small + 2)), small, theme.MUTED)
             return
         for name, card in boxes:
@@ -202,13 +202,13 @@ class Strip:
             pygame.draw.rect(surface, colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
             pygame.draw.rect(surface, paint.darker(colour, 0.4), card, 1, border_radius=radius)
             words = DEV_WORDS[name].split(" ")
-            size = max(9, min(small, round(card.w / 4.2)))
-            lines = words if len(words) > 1 else [words[0]]
+            size = max(theme.MIN_TEXT, min(small, round(card.w / 4.2)))
+            lines = [piece for word in words for piece in paint.broken(word, size, card.w - 4)]
             y = band.bottom + 2
-            for word in lines[:3]:
+            for word in lines[:4]:
                 paint.text(surface, paint.fit(word, size, card.w - 4), (card.centerx, y), size, paint.INK,
                            anchor="midtop")
-                y += size
+                y += theme.font(size).get_linesize()
             room = card.bottom - size - 4 - y
             if room > 12:
                 dev_icon(surface, name, (card.centerx, y + room // 2), min(card.w // 3, room // 2 - 2), colour)

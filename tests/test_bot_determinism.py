@@ -14,8 +14,8 @@ import pytest
 import engines
 
 ROOT = Path(__file__).resolve().parent.parent
-#: whole Catan games per process: 4 with NETPLAY_LONG=1 (where ties first showed), 2 in the quick run
-CATAN_GAMES = 4 if os.environ.get("NETPLAY_LONG") == "1" else 2
+#: whole Catan games per process: 4 with NETPLAY_LONG=1 (where ties first showed), 1 in the quick run
+CATAN_GAMES = 4 if os.environ.get("NETPLAY_LONG") == "1" else 1
 SCRIPT = f"""
 import hashlib, sys, engines
 from bots.selfplay import play_match

@@ -48,7 +48,7 @@ def test_views_agree_and_legal_matches_play(seed, players, options):
 
 
 @pytest.mark.slow
-@settings(max_examples=25 if LONG else 8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25 if LONG else 4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]), options=OPTIONS)
 def test_long_games_views_agree_and_legal_matches_play(seed, players, options):
     referee = drive(seed, players, options, every=4, limit=3000, check=_pools_agree)

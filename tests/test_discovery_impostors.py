@@ -260,5 +260,5 @@ def test_the_lobby_marks_lookalikes_and_shows_every_hosts_words(monkeypatch, tmp
     # each alice carries its key's fingerprint too (client/names.py: look-alike names are told apart)
     alike = re.compile(r"alice \([0-9a-f]{4,}\) \(2 hosts!\)")
     assert sum(bool(alike.search(text)) for text in drawn) == 2 and not any("bob (" in text for text in drawn)
-    red = [app.window.get_at((x, y))[:3] for x in range(20, 330, 2) for y in range(85, 165, 2)]
+    red = [app.window.get_at((x, y))[:3] for x in range(20, 330, 2) for y in range(85, 300, 2)]
     assert tuple(theme.BAD) in red                                                  # the look-alikes in red

@@ -436,7 +436,7 @@ def test_codec_decode_raises_only_format_error(data: bytes) -> None:
         assert codec.encode(value) == data          # canonical: one encoding per value
 
 
-@examples(150)
+@examples(60)
 @given(st.lists(inputs(valid_records | valid_frames, 1 << 12), max_size=5).map(b"".join))
 def test_codec_iter_records_raises_only_format_error_and_covers_the_input(data: bytes) -> None:
     def walk(data: bytes) -> None:

@@ -307,6 +307,7 @@ def test_the_lobby_lists_the_pinned_host_first_and_marks_its_lookalikes_in_red(m
 
     monkeypatch.setattr(lobby_module, "draw_text", spy)
     monkeypatch.setattr(lobby_module, "fit", lambda text, *args, **kwargs: text)     # whole titles, not cut
+    monkeypatch.setattr(lobby_module, "wrap_lines", lambda text, *args, **kwargs: [text])   # nor wrapped
     KnownPeers.default().check("alice@box", REAL.public_key)
     real, fake = host(REAL, 5000, "alice@box"), host(FAKE, 6000, "aIice@box")
     mixed = host(Identity.generate("m"), 7000, f"b{CYRILLIC_A}b")

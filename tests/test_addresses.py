@@ -115,14 +115,18 @@ class _Table:
         self.by_key = {m.identity.public_key: m for m in (self.host, *self.joiners)}
         self.lines: dict[bytes, list[str]] = {k: [] for k in self.by_key}
         self.bend = lambda tag, fields: fields     # the host's `peers`, as a test rewrites it
+        self.now: float | None = None              # the machines' clock: None before the links are made
 
     def run(self, until: float) -> None:
+        """Deliver everything, a quarter second at a time, until `until` (a second call goes on from there)."""
         from netplay.protocol import effects as fx
         host_key = self.host.identity.public_key
-        for i, joiner in enumerate(self.joiners):
-            self.host.linked(0.0, joiner.identity.public_key, joiner.identity.name, f"10.0.0.{i + 2}")
-            joiner.linked(0.0, host_key, "host")
-        now = 0.0
+        if self.now is None:
+            for i, joiner in enumerate(self.joiners):
+                self.host.linked(0.0, joiner.identity.public_key, joiner.identity.name, f"10.0.0.{i + 2}")
+                joiner.linked(0.0, host_key, "host")
+            self.now = 0.0
+        now = self.now
         while now < until:
             for key, machine in self.by_key.items():
                 machine.tick(now)
@@ -137,6 +141,7 @@ class _Table:
                                 data = wire.pack("peers", self.bend(tag, fields[0]))
                         self.by_key[effect.to].receive(now, key, data)
             now += 0.25
+        self.now = now
 
     def faults(self) -> list[str]:
         return [line for m in self.joiners for line in self.lines[m.identity.public_key] if "the host's fault" in line]
@@ -186,3 +191,21 @@ def test_an_extra_seat_given_to_a_key_that_holds_no_seat_is_named(quiet) -> None
     table.bend = lambda tag, entries: [[e[0], stranger, *e[2:]] if e[0] == 1 else e for e in entries]
     table.run(until=3.0)
     assert len([f for f in table.faults() if "a key that holds no seat of the header" in f]) == 2, table.faults()
+
+
+def test_a_lone_joiner_starts_at_once_and_waits_for_links_only_when_peers_is_bent(quiet) -> None:
+    """The only joiner of a 3-seat game (the host plays the third seat) has no direct link to wait for: it
+    says `start` as soon as the host's `peers` says so. (Before: it waited MESH_S, 5 s, at every game.) A
+    `peers` judged bent still gets the full wait: a host gains no earlier start by lying."""
+    from netplay.protocol.lobby import MESH_S
+    table = _Table({2: "host-2"}, [[]], players=3)
+    table.run(until=1.0)
+    (joiner,) = table.joiners
+    assert joiner.lobby.start_sent and table.faults() == []
+    bent = _Table({2: "host-2"}, [[]], players=3)
+    bent.bend = lambda tag, entries: [e for e in entries if e[0] != 2]      # the host's own extra seat left out
+    bent.run(until=1.0)
+    (joiner,) = bent.joiners
+    assert not joiner.lobby.start_sent and bent.faults(), bent.faults()
+    bent.run(until=MESH_S + 1.0)
+    assert joiner.lobby.start_sent

@@ -232,8 +232,7 @@ class _Saying:
         return [p.seat for p in self.decider.bot.talk.proposals(0)]
 
 
-def test_a_proposal_travels_between_two_sessions_with_the_seat_that_said_it(tmp_path: Path,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_proposal_travels_between_two_sessions_with_the_seat_that_said_it(tmp_path: Path) -> None:
     """Over real sockets, a person hosting (seat 0), a bot joiner (seat 1) and a bot of the host machine (seat
     2): each bot's line, said with its choice, reaches the others with its own seat, and the person's line
     reaches both bots from seat 0; a joiner cannot say a line as a seat it does not hold."""
@@ -241,11 +240,8 @@ def test_a_proposal_travels_between_two_sessions_with_the_seat_that_said_it(tmp_
     from netplay.host import HostSession
     from netplay.identity import Identity
     from netplay.joiner import JoinSession
-    from netplay.protocol import lobby
     from netplay.session import QueueDecider
 
-    # the only joiner has no other joiner to link to, yet waits MESH_S (5 s) for its direct links: not here
-    monkeypatch.setattr(lobby, "MESH_S", 0.2)
     said = {seat: counter_text(0, seat, (1, 0, 0, 0, 0), (0, 0, 1, 0, 0), RESOURCES) for seat in (0, 1, 2)}
     person, joining, local = QueueDecider(), _Saying(said[1]), _Saying(said[2])
     host = HostSession(Identity.generate("host"), person, "catan", players=3, bind="127.0.0.1", fsync=False,

@@ -459,6 +459,7 @@ class JoinLobby:
         self.lobby_id = b""                           # the host's, from its offer (our address statement names it)
         self.faults: dict[int, str] = {}              # seat -> how the host bent that seat's own address
         self.peers: dict[int, tuple[bytes, str]] = {}   # seat -> (peer key, address) of the other joiners
+        self.peers_heard = False                      # the host's `peers` for this header came (an empty one too)
         self.hello_at: float | None = None            # when we last said hello (the offer is due)
         self.ready_at = 0.0                           # when we took the offer (the header is due)
         self.started_at: float | None = None          # when the header was accepted (start is due)
@@ -598,7 +599,7 @@ class JoinLobby:
         m.move(Event.START)         # in play, unstarted until the host says the game is on (every seat started)
         m.following.reset()
         m.start_lines()
-        self.started_at, self.start_sent = m.now, False
+        self.started_at, self.start_sent, self.peers_heard = m.now, False, False
         if m.players <= 2:
             self.send_start()
 
@@ -666,7 +667,7 @@ class JoinLobby:
             held = {s for s in range(len(seats)) if m.require_book().holds(s)}
             for check in check_cover(len(seats), host_seat, held, listed):
                 self.judge(check.fault, check.seat)
-        self.peers = peers
+        self.peers, self.peers_heard = peers, True
         mine = m.require_book().seat
         for seat, (peer_key, address) in sorted(peers.items()):
             if address and seat > mine and seats[seat][0] == peer_key:
@@ -692,7 +693,11 @@ class JoinLobby:
             return
         others = {key for key, _ in self.peers.values()}
         linked = {key for key in others if key in m.links and m.links[key].up}
-        if (self.peers and linked == others) or m.now - self.started_at >= MESH_S:
+        # every other joiner linked; or none to link to, as the host's `peers` says with no seat judged bent
+        # (the host plays every other seat). Else wait for links up to MESH_S: a host that withholds or bends
+        # `peers` gains nothing by it, as the wait and the relay are what the joiner would have without it.
+        alone = self.peers_heard and not self.peers and not self.faults
+        if (linked == others and (self.peers or alone)) or m.now - self.started_at >= MESH_S:
             self.send_start()
 
     def send_start(self) -> None:

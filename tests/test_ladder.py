@@ -110,6 +110,10 @@ def test_sprt_decisions_on_synthetic_streams():
     for _ in range(10_000):
         draws.add(0.5)   # all draws at p0 = 1/2: exactly the H0 rate, so it leans to "no gain"
     assert draws.decision is Decision.NO_GAIN
+    rotations = Sprt(0.5)
+    while rotations.update([1, 1, 1]) is Decision.UNDECIDED:
+        pass
+    assert rotations.games == 3 * math.ceil(wins.games / 3)   # decided on whole rotations only
     with pytest.raises(ValueError):
         Sprt(0.99)
 
@@ -145,14 +149,14 @@ def test_a_rotation_sees_the_same_dice():
 
 def test_counts_come_from_the_seeds_alone():
     cells = cells_for(["random", "smart"], 2)
-    one = run_ladder(QUICK, cells, 3, base_seed=5, workers=1)
-    assert counts(one) == counts(run_ladder(QUICK, cells, 3, base_seed=5, workers=2))
+    one = run_ladder(QUICK, cells, 2, base_seed=5, workers=1)
+    assert counts(one) == counts(run_ladder(QUICK, cells, 2, base_seed=5, workers=2))
     # the cell again from its seed range, in two parts: the same games, whichever run they were part of
-    head, tail = run_ladder(QUICK, cells, 1, base_seed=5), run_ladder(QUICK, cells, 2, base_seed=6)
+    head, tail = run_ladder(QUICK, cells, 1, base_seed=5), run_ladder(QUICK, cells, 1, base_seed=6)
     (t,), (h,), (r,) = one.tallies.values(), head.tallies.values(), tail.tallies.values()
     assert (h.wins + r.wins, h.draws + r.draws) == (t.wins, t.draws)
     assert sorted(h.subject_scores + r.subject_scores) == sorted(t.subject_scores)
-    assert t.seed_range == (5, 7) and t.games == 6
+    assert t.seed_range == (5, 6) and t.games == 4
 
 
 def test_a_failing_game_is_named_with_its_seed(monkeypatch):
@@ -206,8 +210,8 @@ def test_ctrl_c_keeps_the_rotations_finished(workers):
             stopped.append(done)
             raise KeyboardInterrupt
 
-    run = run_ladder(QUICK, cells_for(["random", "smart"], 2), 40, workers=workers, progress=progress)
-    assert run.interrupted and 2 <= run.played < 80 and run.played % 2 == 0
+    run = run_ladder(QUICK, cells_for(["random", "smart"], 2), 8, workers=workers, progress=progress)
+    assert run.interrupted and 2 <= run.played < 16 and run.played % 2 == 0
     assert "(interrupted)" in text(summary(run))
 
 
@@ -237,6 +241,17 @@ def test_solo_and_sprt_from_the_command():
     sprt = run_cli(QUICK, "--games", "4", "--workers", "1", "--sprt", "smart,random")
     assert sprt.exit_code == 0, sprt.output
     assert "SPRT (H0 p = 0.500, H1 p = 0.530" in sprt.output and "undecided after 4 games" in sprt.output
+
+
+def test_an_sprt_decides_at_the_same_game_on_any_number_of_workers():
+    # random loses nearly every game to smart: against a baseline of 90 %, with alpha = beta = 0.2 (a loss: LLR
+    # -0.36, the bound -1.39), H0 comes within a few games, on whole rotations, and the rotations finished
+    # beyond it are left out
+    runs = [run_ladder(QUICK, [Cell("random", "smart", 2)], 6, sprt=Sprt(0.9, alpha=0.2, beta=0.2), workers=w)
+            for w in (1, 2)]
+    decided = [(r.sprt.decision, r.sprt.games, r.played, counts(r)) for r in runs]
+    assert decided[0] == decided[1] and decided[0][0] is Decision.NO_GAIN
+    assert decided[0][1] == decided[0][2] and decided[0][1] % 2 == 0 and decided[0][1] < 12
 
 
 @pytest.mark.parametrize("args, said", [

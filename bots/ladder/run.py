@@ -86,8 +86,7 @@ def run_ladder(game_id: str, cells: list[Cell], deals: int, base_seed: int = 0, 
             while next_deal in pending and sprt.decision is Decision.UNDECIDED:
                 outcomes = pending.pop(next_deal)
                 _add(run, cell, outcomes)
-                for outcome in outcomes:
-                    sprt.add(share(outcome, outcome.index % cell.rotation))
+                sprt.update([share(o, o.index % cell.rotation) for o in outcomes])
                 next_deal += 1
             if sprt.decision is not Decision.UNDECIDED:
                 return False

@@ -10,6 +10,7 @@ half a win (the generalised SPRT on scores), so that a game with many draws is n
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -54,13 +55,19 @@ class Sprt:
 
     def add(self, score: float) -> Decision:
         """One more game; the decision once made stays (later games are not looked at)."""
+        return self.update([score])
+
+    def update(self, scores: Sequence[float]) -> Decision:
+        """Several games at once, looked at only after the last of them (a ladder's rotation, so that the
+        test decides on whole rotations: the seats balanced, the mirrored games together)."""
         if self.decision is not Decision.UNDECIDED:
             return self.decision
-        if not 0 <= score <= 1:
-            raise ValueError(f"a game's score is 0, 0.5 or 1, not {score}")
         p0, p1 = self.p0, self.p1
-        self.llr += score * math.log(p1 / p0) + (1 - score) * math.log((1 - p1) / (1 - p0))
-        self.games += 1
+        for score in scores:
+            if not 0 <= score <= 1:
+                raise ValueError(f"a game's score is 0, 0.5 or 1, not {score}")
+            self.llr += score * math.log(p1 / p0) + (1 - score) * math.log((1 - p1) / (1 - p0))
+            self.games += 1
         low, high = self.bounds
         if self.llr >= high:
             self.decision = Decision.GAIN

@@ -41,7 +41,7 @@ def _cores() -> int:
               help="base seed: deal d of every cell uses seed+d, each played once with the subject in every seat")
 @click.option("--workers", default=None, type=click.IntRange(1, 512),
               help="processes playing games (default: the cores this process may use)")
-@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", "out_dir", default=None, metavar="DIR", type=click.Path(file_okay=False, path_type=Path),
               help="also write DIR/ladder-GAME.md and DIR/ladder-GAME.json (default: print only)")
 @click.option("--sprt", "sprt_pair", default=None, metavar="NEW,OLD",
               help="play NEW against OLD until an SPRT decides: H0 no gain, H1 +3 points of win rate "

@@ -18,11 +18,12 @@ from click.testing import CliRunner
 
 import bots
 from bots.ladder.cells import Cell, cells_for
-from bots.ladder.play import play_game
+from bots.ladder.play import Outcome, play_game
 from bots.ladder.report import summary, text
 from bots.ladder.run import run_ladder
 from bots.ladder.sprt import Decision, Sprt
 from bots.ladder.stats import Stage, elo_of_score, fit_ratings, mean_interval, quantile, wilson
+from bots.ladder.tally import finishing_order, share, stages_of
 from client.cli import main
 
 QUICK = "loyal-captain"
@@ -66,6 +67,21 @@ def test_elo_fit_on_a_synthetic_tally():
     assert fitted["hard"] == pytest.approx(400 * math.log10(4), abs=0.5)
     # a bot that won every game stays finite (the prior), and above the other
     assert math.isfinite(fit_ratings([Stage("A", ("A", "B"))] * 20, "B")["A"]) > 0
+
+
+def test_finishing_orders_and_their_stages():
+    def outcome(winners, scores, seating):
+        return Outcome(0, 0, 0, seating, winners, scores, "", 0)
+
+    four = outcome((2,), (3, 7, 10, 3), ("Y", "Y", "X", "Y"))
+    assert finishing_order(four) == [[2], [1], [0, 3]]
+    assert stages_of(four) == [Stage("X", ("Y", "Y", "X", "Y")), Stage("Y", ("Y", "Y", "Y")),
+                               Stage("Y", ("Y", "Y"), 0.5), Stage("Y", ("Y", "Y"), 0.5)]
+    # a draw is a draw whatever the scores (Madagaskar's repetition): half a win each at two seats
+    draw = outcome((), (4, 10), ("A", "B"))
+    assert finishing_order(draw) == [[0, 1]] and stages_of(draw) == [Stage("A", ("A", "B"), 0.5),
+                                                                      Stage("B", ("A", "B"), 0.5)]
+    assert [share(draw, 0), share(four, 2), share(four, 0)] == [0.5, 1.0, 0.0]
 
 
 def test_plackett_luce_fit_of_one_against_three():

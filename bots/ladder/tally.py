@@ -18,10 +18,14 @@ __all__ = ["CellTally", "finishing_order", "share", "stages_of"]
 def finishing_order(outcome: Outcome) -> list[list[int]]:
     """The seats in places, best first, a place holding several seats when they tie: the winners
     first, then the others by final score (higher is better in every game here). A game whose losers
-    all score alike therefore ranks only "the winner, then the rest"."""
+    all score alike therefore ranks only "the winner, then the rest"; a game nobody won (a draw, by
+    agreement or by the rules, as Madagaskar's repetition) is one place for all, whatever the scores."""
+    seats = list(range(len(outcome.seating)))
+    if not outcome.winners:
+        return [seats]
     winners = sorted(outcome.winners)
-    rest = [s for s in range(len(outcome.seating)) if s not in winners]
-    places = [winners] if winners else []
+    rest = [s for s in seats if s not in winners]
+    places = [winners]
     for score in sorted({outcome.scores[s] for s in rest}, reverse=True):
         places.append([s for s in rest if outcome.scores[s] == score])
     return places

@@ -16,6 +16,7 @@ from client.cli_args import no_sound_option, parse_size
 _COMMANDS = {
     "host": "client.cli_net",
     "join": "client.cli_net",
+    "ladder": "client.cli_ladder",
     "play": "client.cli_net",
     "replay": "client.cli_replay",
     "selfplay": "client.cli_play",

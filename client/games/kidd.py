@@ -303,7 +303,8 @@ class Renderer:
             size = max(8, round(fr * 0.3))
             pygame.draw.circle(s, paint.INK, tag, size)
             pygame.draw.circle(s, ROPE, tag, size, 1)
-            paint.text(s, str(f["field"]), tag, max(12, round(size * 1.45)), paint.IVORY, bold=True, anchor="center")
+            paint.text(s, str(f["field"]), tag, max(12, round(size * 1.45)), paint.IVORY, bold=True, anchor="center",
+                       symbol=True)   # the field's number, sized to its tag
 
     @staticmethod
     def _hatch(s: pygame.Surface, centre: tuple[int, int], fr: int) -> None:

@@ -611,13 +611,25 @@ class Renderer(catan.Renderer):
         vp_cards = view["revealed_vp"][seat]
         if vp_cards:
             words += "; VP: " + " + ".join(vp_cards)
-        paint.text(surface, paint.fit(words, small, inner.right - x - 2), (x + 2, y + back_h // 2), small, theme.TEXT,
-                   anchor="midleft")
         row = self._levels_rect(inner)
+        right = inner.right
+        if row is None:
+            # a short seat card (four seats on the viewer's board at 1024x600, issue 34): the improvement
+            # tracks take the tags' line and the tags go to the end of the cards' line, so neither is lost
+            row = pygame.Rect(inner.x, y + back_h + 4, inner.w, max(10, round(px * 0.8)))
+            room = inner.right - self._tags_width(view, seat, small) - x - 2
+            if row.bottom > inner.bottom + 2 or theme.font(small).size(words)[0] > room:
+                row = None   # (the tags below, where the line has room for them; the tracks left out)
+            else:
+                right = inner.right - self._tags_width(view, seat, small)
+                self._draw_tags(surface, view, seat, right + 8, y + (back_h - small) // 2, inner.right, small)
+        paint.text(surface, paint.fit(words, small, right - x - 2), (x + 2, y + back_h // 2), small, theme.TEXT,
+                   anchor="midleft")
         if row is not None:
             self._levels_row(surface, view, seat, row, small)
-            y = row.bottom + 4
-        return y
+            # (the tags are on the cards' line where the tracks took theirs: none below)
+            return row.bottom + 4 if right == inner.right else inner.bottom + small
+        return y + back_h + 4   # (the tags below the cards' line, not over it)
 
     def _levels_rect(self, inner: pygame.Rect) -> pygame.Rect | None:
         """The row of a seat card with the improvement tracks, where the tags row still fits below it."""

@@ -316,10 +316,13 @@ class Renderer:
                     layers = min(n, 4)
                     for j in range(layers - 1, -1, -1):
                         card_back(surface, card.move(j * 2, -j * 2), None if key == "solo" else key)
-                    paint.text(surface, str(n), card.center, px + 4, paint.IVORY, bold=True, anchor="center",
+                label = max(theme.min_size(), px - 7)
+                if n:   # the count above the stack's number, not over it on a small card (the viewer at 1024x600)
+                    top = card.bottom - 2 - theme.font(label).get_height()
+                    y = min(card.centery, top - (theme.font(px + 4, True).get_height() + 1) // 2)
+                    paint.text(surface, str(n), (card.centerx, y), px + 4, paint.IVORY, bold=True, anchor="center",
                                shadow=True)
-                paint.text(surface, f"#{k + 1}", (card.centerx, card.bottom - 2), max(theme.min_size(), px - 7),
-                           theme.MUTED,
+                paint.text(surface, f"#{k + 1}", (card.centerx, card.bottom - 2), label, theme.MUTED,
                            anchor="midbottom")
                 if rects is mover_stacks and str(k + 1) in highlights:
                     paint.frame(surface, card)

@@ -414,7 +414,9 @@ class Renderer:
         hint = _hint(view, highlights, chosen)
         lines = [(line, px - 2, theme.HILITE) for line in wrap(hint, px - 2, width)] if hint else []
         legend = "Pirates face the way they walk: the legs point at the field they came from."
-        lines += [(line, px - 4, theme.MUTED) for line in wrap(legend, px - 4, width)]
+        legend_lines = [(line, px - 4, theme.MUTED) for line in wrap(legend, px - 4, width)]
+        if y + px // 2 + sum(size + 3 for _, size, _ in lines + legend_lines) <= lay.info.bottom:
+            lines += legend_lines   # the legend where the notes leave it room (else it ran out of its box)
         y = max(y + px // 2, lay.info.bottom - sum(size + 3 for _, size, _ in lines))
         box = pygame.Rect(x - px // 3, y - px // 3, width + px // 3, lay.info.bottom - y + px // 3)
         paint.rounded_panel(surface, box, (20, 30, 44), theme.PANEL_EDGE, radius=8, alpha=215, width=1)

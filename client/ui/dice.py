@@ -171,8 +171,22 @@ class DicePanel:
         y = box.y
         by = named(f" by seat {roll.seat}") if roll.seat is not None else ""
         where = f", frame {roll.position + 1}" if roll.position >= 0 else ""
-        head = f"roll {roll.number}: {roll.text}{by}{where} (click it again for the histogram)"
-        rows: list[tuple[str, tuple]] = [(part, theme.HILITE) for part in wrap(head, px, box.w)]
+        head = f"roll {roll.number}: {roll.text}{by}{where}"
+        pitch = theme.font(px).get_linesize() + 1   # lines as close as the font's (12 px text at 1024x600)
+        body = self._proof_rows(box, found, px, named)
+        if (len(body) + len(wrap(head + " (click it again for the histogram)", px, box.w))) * pitch <= box.h:
+            head += " (click it again for the histogram)"   # (left out where the proof needs the line)
+        rows = [(part, theme.HILITE) for part in wrap(head, px, box.w)] + body
+        room = max(1, box.h // pitch)
+        if len(rows) > room:   # the last line that fits says that more was left out
+            rows = [*rows[:room - 1], (fit(rows[room - 1][0] + " …", px, box.w), rows[room - 1][1])]
+        for text, colour in rows:
+            draw_text(surface, text, (box.x, y), px, colour)
+            y += pitch
+
+    @staticmethod
+    def _proof_rows(box: pygame.Rect, found: ChanceProof | str, px: int, named) -> list[tuple[str, tuple]]:
+        rows: list[tuple[str, tuple]] = []
         if isinstance(found, str):
             rows += [(part, theme.MUTED) for part in wrap(found, px, box.w)]
         else:
@@ -182,10 +196,6 @@ class DicePanel:
             if found.pending:
                 rows += [(part, theme.MUTED) for part in wrap(named(found.pending), px, box.w)]
             elif found.ok:
-                rows += [(part, theme.GOOD) for part in wrap("proven: nobody could choose or change this roll",
+                rows += [(part, theme.GOOD) for part in wrap("proven: nobody could choose or change it",
                                                             px, box.w)]
-        for text, colour in rows:
-            if y + px > box.bottom:
-                break
-            draw_text(surface, text, (box.x, y), px, colour)
-            y += px + 2
+        return rows

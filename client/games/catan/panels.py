@@ -165,19 +165,27 @@ class Panels:
         y = self._seat_chips(surface, view, seat, inner, y, small)
         y = self._seat_body(surface, view, seat, inner, y, small)
         # awards and state, on the last line
-        x = inner.x
         if y + small <= inner.bottom + 2:
-            for words_, tag_colour in self._seat_tags(view, seat):
-                w = theme.font(small, True).size(words_)[0] + 8
-                if x + w > inner.right:
-                    break
-                tag = pygame.Rect(x, y - 1, w, small + 2)
-                pygame.draw.rect(surface, paint.darker(tag_colour, 0.55), tag, border_radius=4)
-                paint.text(surface, words_, tag.center, small, paint.lighter(tag_colour, 0.3), bold=True,
-                           anchor="center")
-                x += w + 4
+            self._draw_tags(surface, view, seat, inner.x, y, inner.right, small)
         if self._lit(("seat", seat, box), view):
             _outline(surface, box, 3)
+
+    def _tags_width(self, view: dict, seat: int, small: int) -> int:
+        """The room the seat's tags take on a line (`_draw_tags`)."""
+        return sum(theme.font(small, True).size(words_)[0] + 12 for words_, _ in self._seat_tags(view, seat))
+
+    def _draw_tags(self, surface: pygame.Surface, view: dict, seat: int, x: int, y: int, right: int,
+                   small: int) -> None:
+        """The seat's awards and state from `x` on the line at `y`, as many as fit before `right`."""
+        for words_, tag_colour in self._seat_tags(view, seat):
+            w = theme.font(small, True).size(words_)[0] + 8
+            if x + w > right:
+                break
+            tag = pygame.Rect(x, y - 1, w, small + 2)
+            pygame.draw.rect(surface, paint.darker(tag_colour, 0.55), tag, border_radius=4)
+            paint.text(surface, words_, tag.center, small, paint.lighter(tag_colour, 0.3), bold=True,
+                       anchor="center")
+            x += w + 4
 
     def _seat_vp(self, view: dict, seat: int) -> str:
         """Public points plus the victory point cards shown at the end; the viewer's own total in brackets."""

@@ -316,7 +316,22 @@ class Strip:
             return []
         gap = 4
         w = (inner.w - gap * (len(shown) - 1)) // len(shown)
+        font = theme.font(max(10, px - 4))
+        if len(shown) > 1 and any(font.size(self._offer_word(t))[0] > w - 6 for t in shown):
+            # two rows where one cuts the answers ("acc…" on C&K's narrow cards at 1024x600, issue 34)
+            per = -(-len(shown) // 2)
+            w = (inner.w - gap * (per - 1)) // per
+            return [(tokens, pygame.Rect(inner.x + (k % per) * (w + gap), y - (1 - k // per) * (h + gap), w, h))
+                    for k, tokens in enumerate(shown)]
         return [(tokens, pygame.Rect(inner.x + k * (w + gap), y, w, h)) for k, tokens in enumerate(shown)]
+
+    @staticmethod
+    def _offer_word(tokens: tuple[str, ...]) -> str:
+        """An answer button's caption."""
+        if tokens[0] == "confirm":
+            return PIECE_NAMES[int(tokens[1]) % 4]
+        return {"accept": "accept", "decline": "decline", "cancel": "cancel", "counter": "counter"}.get(tokens[0],
+                                                                                                        tokens[0])
 
     def _draw_offer(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
         px = self.px
@@ -352,9 +367,7 @@ class Strip:
                 paint.text(surface, part, (inner.x, y), small, colour, bold=bold)
                 y += small + 2
         for tokens, rect in buttons:
-            words = {"accept": "accept", "decline": "decline", "cancel": "cancel", "counter": "counter"}.get(tokens[0])
-            if tokens[0] == "confirm":
-                words = PIECE_NAMES[int(tokens[1]) % 4]
+            words = self._offer_word(tokens)
             pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=5)
             textfit.box(rect, "button")
             paint.text(surface, paint.fit(words, small, rect.w - 6), rect.center, small, theme.TEXT, anchor="center")

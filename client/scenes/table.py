@@ -34,7 +34,7 @@ from client.story.record import LiveChronicle
 from client.ui import clocks, dialog, textfit, theme
 from client.ui.chronicle import ChroniclePanel
 from client.ui.logview import Item
-from client.ui.widgets import Button, TextInput, draw_text, fit, panel, two_lines, wrap, wrap_lines
+from client.ui.widgets import Button, TextInput, draw_text, fit, label_size, panel, two_lines, wrap, wrap_lines
 from engines.core import COMMON_ACTIONS
 from engines.memo import Memo
 
@@ -791,11 +791,15 @@ class TableScene:
             return     # (after a game, the end screen's rematch line counts down)
         what, left = wait
         px = app.px(22)
-        line = fit(f"waiting for {what}: {left:.0f} s left, then it is given up (Esc leaves now)", px,
-                   self.board_rect.w - 24, bold=True)
+        text = f"waiting for {what}: {left:.0f} s left, then it is given up (Esc leaves now)"
+        size = label_size(text, px, self.board_rect.w - 24, bold=True)
+        lines = wrap_lines(text, size, self.board_rect.w - 24, 2, bold=True)   # (two lines at 12 px, 1024x600)
         band = pygame.Rect(self.board_rect.x + 8, self.board_rect.bottom - px * 2 - 8, self.board_rect.w - 16, px * 2)
         pygame.draw.rect(surface, theme.PANEL, band, border_radius=8)
-        draw_text(surface, line, band.center, px, theme.ACCENT, bold=True, anchor="center")
+        pitch = theme.font(size, True).get_linesize()
+        for k, line in enumerate(lines):
+            draw_text(surface, line, (band.centerx, band.centery + (2 * k - len(lines) + 1) * pitch // 2), size,
+                      theme.ACCENT, bold=True, anchor="center")
 
     def _draw_status(self, surface, side: pygame.Rect, px: int) -> int:
         status = self.ctl.status()

@@ -364,8 +364,13 @@ class Renderer(catan.Renderer):
         return menu + super()._places(lay, view)
 
     def _layout(self, rect: pygame.Rect, view: dict) -> Layout:
-        lay = layout(rect, len(view["hands"]), self.px, band=1.5, bank=4.9, dice=self.dice, hand=0.64)  # 8 kinds
+        lay = layout(rect, len(view["hands"]), self.px, band=1.6, bank=4.9, dice=self.dice, hand=0.64)  # 8 kinds
         self._place_spots(lay, view)
+        extra = self._header_extra(lay, view)
+        if extra > 0:   # the header's words wrapped beside the three dice: the island gives it their lines
+            lay = layout(rect, len(view["hands"]), self.px, band=1.6, bank=4.9, dice=self.dice, hand=0.64,
+                         header_extra=extra)
+            self._place_spots(lay, view)
         return lay
 
     # the spots outside the island: improvement tracks, decks, progress cards
@@ -538,7 +543,7 @@ class Renderer(catan.Renderer):
         words = f"cities {cities} vs knights {knights}" + ("" if attacked else " - robber locked")
         font = theme.font(small)
         room = band.w - (label.right - band.x) - px
-        step = max(px, min(round(px * 1.7), (room - font.size(words)[0] - px) // (SHIP_SPACES + 1)))
+        step = max(12, px * 2 // 3, min(round(px * 1.7), (room - font.size(words)[0] - px) // (SHIP_SPACES + 1)))
         r = max(4, min(band.h // 2 - 2, step // 2 - 1))
         x0 = label.right + px // 2 + r
         at = view.get("ship", 0)
@@ -555,8 +560,12 @@ class Renderer(catan.Renderer):
                 ship(surface, (centre[0], centre[1] + r // 4), max(3, r * 3 // 4), BARBARIAN if k else (28, 24, 26))
         x = x0 + SHIP_SPACES * step + r + px // 2
         danger = cities > knights
-        shown = paint.fit(words, small, band.right - x - px // 3)
-        paint.text(surface, shown, (x, band.centery), small, theme.BAD if danger else theme.GOOD, anchor="midleft")
+        # whole on one line, else on two (the band is two lines high: C&K's header at 1024x600, issue 34)
+        lines = wrap_lines(words, small, band.right - x - px // 3, 2)
+        pitch = font.get_linesize()
+        for k, line in enumerate(lines):
+            paint.text(surface, line, (x, band.centery + (2 * k - len(lines) + 1) * pitch // 2), small,
+                       theme.BAD if danger else theme.GOOD, anchor="midleft")
 
     def _draw_menu(self, surface: pygame.Surface, lay: Layout) -> None:
         items = self._menu_items(lay)
@@ -602,13 +611,25 @@ class Renderer(catan.Renderer):
         vp_cards = view["revealed_vp"][seat]
         if vp_cards:
             words += "; VP: " + " + ".join(vp_cards)
-        paint.text(surface, paint.fit(words, small, inner.right - x - 2), (x + 2, y + back_h // 2), small, theme.TEXT,
-                   anchor="midleft")
         row = self._levels_rect(inner)
+        right = inner.right
+        if row is None:
+            # a short seat card (four seats on the viewer's board at 1024x600, issue 34): the improvement
+            # tracks take the tags' line and the tags go to the end of the cards' line, so neither is lost
+            row = pygame.Rect(inner.x, y + back_h + 4, inner.w, max(10, round(px * 0.8)))
+            room = inner.right - self._tags_width(view, seat, small) - x - 2
+            if row.bottom > inner.bottom + 2 or theme.font(small).size(words)[0] > room:
+                row = None   # (the tags below, where the line has room for them; the tracks left out)
+            else:
+                right = inner.right - self._tags_width(view, seat, small)
+                self._draw_tags(surface, view, seat, right + 8, y + (back_h - small) // 2, inner.right, small)
+        paint.text(surface, paint.fit(words, small, right - x - 2), (x + 2, y + back_h // 2), small, theme.TEXT,
+                   anchor="midleft")
         if row is not None:
             self._levels_row(surface, view, seat, row, small)
-            y = row.bottom + 4
-        return y
+            # (the tags are on the cards' line where the tracks took theirs: none below)
+            return row.bottom + 4 if right == inner.right else inner.bottom + small
+        return y + back_h + 4   # (the tags below the cards' line, not over it)
 
     def _levels_rect(self, inner: pygame.Rect) -> pygame.Rect | None:
         """The row of a seat card with the improvement tracks, where the tags row still fits below it."""
@@ -783,8 +804,9 @@ class Renderer(catan.Renderer):
         band = pygame.Rect(card.x, card.y, card.w, max(8, card.h // 5))
         pygame.draw.rect(surface, colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
         pygame.draw.rect(surface, paint.darker(colour, 0.4), card, 1, border_radius=radius)
-        size = max(theme.MIN_TEXT, min(small, round(card.w / 4.4)))
-        paint.text(surface, paint.fit(deck, size, card.w - 4), band.center, size, TRACK_INK[deck], anchor="center")
+        size = max(theme.min_size(), min(small, round(card.w / 4.4)))
+        if theme.font(size).size(deck)[0] <= card.w - 4:   # else the band's colour alone says the deck ("polit…")
+            paint.text(surface, deck, band.center, size, TRACK_INK[deck], anchor="center")
         y = band.bottom + 3
         lines = [piece for word in card_words(name).split(" ") for piece in paint.broken(word, size, card.w - 4, True)]
         for word in lines[:4]:

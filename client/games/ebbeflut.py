@@ -290,9 +290,10 @@ class Renderer:
             pygame.draw.rect(s, fill, box.inflate(-2, -2), border_radius=4)
             pygame.draw.rect(s, SAND_DARK, box.inflate(-2, -2), 1, border_radius=4)
             if owner:
-                paint.text(s, "start", (box.centerx, box.bottom - 4), max(theme.MIN_TEXT, px - 6),
+                paint.text(s, "start", (box.centerx, box.bottom - 4), max(theme.min_size(), px - 6),
                            paint.darker(CARD_COLOURS[owner], 0.5), anchor="midbottom")
-            paint.text(s, cell["cell"], (box.x + 4, box.y + 3), max(10, px - 8), paint.darker(fill, 0.35))
+            paint.text(s, cell["cell"], (box.x + 4, box.y + 3), max(10, px - 8), paint.darker(fill, 0.35),
+                       symbol=True)   # the cell's id, faint in its corner
         for border in lay.borders:
             b = border.move(off).inflate(-max(4, border.w // 8), -max(4, border.h // 10))
             pygame.draw.rect(s, BORDER_CARD, b, border_radius=max(3, b.w // 9))
@@ -315,10 +316,13 @@ class Renderer:
                     layers = min(n, 4)
                     for j in range(layers - 1, -1, -1):
                         card_back(surface, card.move(j * 2, -j * 2), None if key == "solo" else key)
-                    paint.text(surface, str(n), card.center, px + 4, paint.IVORY, bold=True, anchor="center",
+                label = max(theme.min_size(), px - 7)
+                if n:   # the count above the stack's number, not over it on a small card (the viewer at 1024x600)
+                    top = card.bottom - 2 - theme.font(label).get_height()
+                    y = min(card.centery, top - (theme.font(px + 4, True).get_height() + 1) // 2)
+                    paint.text(surface, str(n), (card.centerx, y), px + 4, paint.IVORY, bold=True, anchor="center",
                                shadow=True)
-                paint.text(surface, f"#{k + 1}", (card.centerx, card.bottom - 2), max(theme.MIN_TEXT, px - 7),
-                           theme.MUTED,
+                paint.text(surface, f"#{k + 1}", (card.centerx, card.bottom - 2), label, theme.MUTED,
                            anchor="midbottom")
                 if rects is mover_stacks and str(k + 1) in highlights:
                     paint.frame(surface, card)
@@ -343,8 +347,8 @@ class Renderer:
             paint.text(surface, f"plays from the {side}", (inner.x, inner.y + px + 6), px - 4, theme.MUTED)
             paint.text(surface, str(colour["score"]), (inner.right, inner.y - 2), px * 2 + 6, theme.TEXT, bold=True,
                        anchor="topright")
-            paint.text(surface, "scored", (inner.right, inner.y + px * 2 + 2), max(theme.MIN_TEXT, px - 5), theme.MUTED,
-                       anchor="topright")
+            paint.text(surface, "scored", (inner.right, inner.y + px * 2 + 2), max(theme.min_size(), px - 5),
+                       theme.MUTED, anchor="topright")
             y = inner.y + px * 2 + px // 2
             held = view["held"][0 if view["solo"] else colour["seat"]]
             mini_h = max(28, min(int(lay.cell * 0.6), inner.bottom - y - px * 2))

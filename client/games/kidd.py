@@ -303,7 +303,8 @@ class Renderer:
             size = max(8, round(fr * 0.3))
             pygame.draw.circle(s, paint.INK, tag, size)
             pygame.draw.circle(s, ROPE, tag, size, 1)
-            paint.text(s, str(f["field"]), tag, max(12, round(size * 1.45)), paint.IVORY, bold=True, anchor="center")
+            paint.text(s, str(f["field"]), tag, max(12, round(size * 1.45)), paint.IVORY, bold=True, anchor="center",
+                       symbol=True)   # the field's number, sized to its tag
 
     @staticmethod
     def _hatch(s: pygame.Surface, centre: tuple[int, int], fr: int) -> None:
@@ -413,7 +414,9 @@ class Renderer:
         hint = _hint(view, highlights, chosen)
         lines = [(line, px - 2, theme.HILITE) for line in wrap(hint, px - 2, width)] if hint else []
         legend = "Pirates face the way they walk: the legs point at the field they came from."
-        lines += [(line, px - 4, theme.MUTED) for line in wrap(legend, px - 4, width)]
+        legend_lines = [(line, px - 4, theme.MUTED) for line in wrap(legend, px - 4, width)]
+        if y + px // 2 + sum(size + 3 for _, size, _ in lines + legend_lines) <= lay.info.bottom:
+            lines += legend_lines   # the legend where the notes leave it room (else it ran out of its box)
         y = max(y + px // 2, lay.info.bottom - sum(size + 3 for _, size, _ in lines))
         box = pygame.Rect(x - px // 3, y - px // 3, width + px // 3, lay.info.bottom - y + px // 3)
         paint.rounded_panel(surface, box, (20, 30, 44), theme.PANEL_EDGE, radius=8, alpha=215, width=1)

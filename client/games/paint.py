@@ -67,11 +67,11 @@ def pulse(period_ms: int = 900) -> float:
 def text(surface: pygame.Surface, words: str, pos: tuple[int, int], px: int, colour: Colour = theme.TEXT,
          bold: bool = False, anchor: str = "topleft", shadow: bool = False, symbol: bool = False) -> pygame.Rect:
     """A label on a board. `symbol`: a glyph that is looked at, not read (a number on a card's corner, a
-    miniature card's name): it keeps the size its spot allows and is not held to `theme.MIN_TEXT`."""
-    img = _rendered(words, px, bold, colour)
+    miniature card's name): it keeps the size its spot allows and is not held to `theme.min_size()`."""
+    img = _rendered(words, px, bold, colour, symbol)
     rect = img.get_rect(**{anchor: pos})
     if shadow:
-        surface.blit(_rendered(words, px, bold, (0, 0, 0)), rect.move(1, 1))
+        surface.blit(_rendered(words, px, bold, (0, 0, 0), symbol), rect.move(1, 1))
     surface.blit(img, rect)
     textfit.text(rect, words, None if symbol else theme.font_size(px))
     return rect
@@ -123,12 +123,15 @@ def seat_label(view: dict, seat: int, base: str) -> str:
 _TEXT_CACHE: Memo[tuple[str, int, bool, Colour], pygame.Surface] = Memo(2000, "(words, size, bold, colour)")
 
 
-def _rendered(words: str, px: int, bold: bool, colour: Colour) -> pygame.Surface:
-    """Rendered labels are cached: boards redraw the same few words every frame at 60 fps."""
-    key = (words, px, bold, tuple(colour))
+def _rendered(words: str, px: int, bold: bool, colour: Colour, symbol: bool = False) -> pygame.Surface:
+    """Rendered labels are cached: boards redraw the same few words every frame at 60 fps. The key holds
+    the size the font is opened at, so a symbol and a text asked at the same `px` stay apart."""
+    size = theme.glyph_size(px) if symbol else theme.font_size(px)
+    key = (words, size, bold, tuple(colour))
     img = _TEXT_CACHE.get(key)
     if img is None:
-        img = _TEXT_CACHE.put(key, theme.font(px, bold).render(words, True, colour))
+        font = theme.glyph(px, bold) if symbol else theme.font(px, bold)
+        img = _TEXT_CACHE.put(key, font.render(words, True, colour))
     return img
 
 

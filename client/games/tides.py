@@ -103,9 +103,13 @@ def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, 
     pygame.draw.rect(surface, paint.IVORY if not dim else (170, 170, 165), rect, border_radius=radius)
     band = pygame.Rect(rect.x, rect.y, rect.w, max(10, rect.h // 4))
     pygame.draw.rect(surface, tint, band, border_top_left_radius=radius, border_top_right_radius=radius)
-    size = max(10 if mini else theme.MIN_TEXT, min(px - 2, int(rect.w / max(4, len(name)) * 1.9)))
+    # a card too narrow for its name in 12 px text (the viewer's low board at 1024x600: 32 px for "cannon")
+    # shows it as a mini card does, sized to its band beside its colour and icon, rather than over the
+    # next card (the log and the choices name it in words)
+    small = mini or theme.font(theme.min_size(), True).size(name)[0] > rect.w - 4
+    size = max(10 if small else theme.min_size(), min(px - 2, int(rect.w / max(4, len(name)) * 1.9)))
     paint.text(surface, name, (band.centerx, band.centery), size, paint.IVORY, bold=True, anchor="center",
-               symbol=mini)
+               symbol=small)
     _icon(surface, name, (rect.centerx, rect.y + rect.h * 0.6), max(6, rect.w // 3), tint)
     level = (levels or {}).get(name)  # the hierarchy level, as the engine publishes it
     if level is not None and rect.h > 40:
@@ -473,7 +477,7 @@ class Renderer:
                 edge = box.right if seat == 0 else box.x
                 pygame.draw.line(surface, paint.darker(DECK, 0.45), (edge, deck.y), (edge, deck.bottom), 2)
             label_y = deck.bottom - 2 if seat == 0 else deck.y + 2
-            paint.text(surface, str(z), (cell.x + 4, label_y), max(theme.MIN_TEXT, self.px - 5),
+            paint.text(surface, str(z), (cell.x + 4, label_y), max(theme.min_size(), self.px - 5),
                        paint.darker(DECK, 0.55),
                        bold=True, anchor="bottomleft" if seat == 0 else "topleft")
             if zone["destroyed"]:
@@ -503,8 +507,9 @@ class Renderer:
                 if n > 1:
                     # beside the sailors at their height: level with the cell's number (its corner), it read
                     # as one word with the next zone's ("x23")
-                    paint.text(surface, f"x{n}", (c[0] + r + 2, c[1]), max(theme.MIN_TEXT, self.px - 4), paint.INK,
-                               bold=True, anchor="midleft")
+                    size = max(theme.min_size(), self.px - 4)   # (inside its cell: past it, "x2" ran into "3")
+                    x = min(c[0] + r + 2, cell.right - 3 - theme.font(size, True).size(f"x{n}")[0])
+                    paint.text(surface, f"x{n}", (x, c[1]), size, paint.INK, bold=True, anchor="midleft")
             # what may be clicked on the own ship right now
             if str(z) in lit:
                 paint.frame(surface, cell.inflate(-4, -4), theme.HILITE, 3)
@@ -550,7 +555,7 @@ class Renderer:
         pygame.draw.circle(surface, (20, 20, 20), (pawn.centerx + 2, pawn.centery + 3), pawn.w // 2)
         paint.disc(surface, pawn.center, pawn.w // 2, SHIP_COLOURS[holder])
         _wheel(surface, pawn.center, pawn.w // 4, paint.darker(SHIP_COLOURS[holder], 0.6))
-        paint.text(surface, "initiative", (pawn.right + 4, pawn.centery), max(theme.MIN_TEXT, px - 6), theme.TEXT,
+        paint.text(surface, "initiative", (pawn.right + 4, pawn.centery), max(theme.min_size(), px - 6), theme.TEXT,
                    anchor="midleft", shadow=True)
         if "initiative" in lit:
             paint.ring(surface, pawn.center, pawn.w // 2 + 3)
@@ -565,7 +570,7 @@ class Renderer:
             pygame.draw.polygon(surface, paint.INK, [(c[0] + sign * r, c[1]), (c[0] - sign * r // 2, c[1] - r),
                                                      (c[0] - sign * r // 2, c[1] + r)])
             paint.ring(surface, box.center, box.w // 2 + 2)
-            paint.text(surface, name, (box.centerx, box.y - 1), max(theme.MIN_TEXT, px - 6), theme.TEXT,
+            paint.text(surface, name, (box.centerx, box.y - 1), max(theme.min_size(), px - 6), theme.TEXT,
                        anchor="midbottom",
                        shadow=True)
 
@@ -581,8 +586,8 @@ class Renderer:
         y = strip.y + px_gap(strip)
         # name, crew, skulls and the hold
         x = strip.x + 8
-        small = max(theme.MIN_TEXT, px - 6)    # the captions under the cards (issue 6: 10 px at 1024x600)
-        info = max(theme.MIN_TEXT, px - 5)
+        small = max(theme.min_size(), px - 6)    # the captions under the cards (issue 6: 10 px at 1024x600)
+        info = max(theme.min_size(), px - 5)
         # the ship's name and player whole: in two lines ("Silver:" over "random bot 1") where one is not enough
         name = paint.seat_label(view, seat, SHIP_NAMES[seat])
         names = paint.label_lines(name, px + 2, int(strip.w * 0.17), bold=True)
@@ -613,8 +618,8 @@ class Renderer:
                 if counts[name] > 1:
                     badge = (box.x + box.w // 5, box.bottom - box.w // 5)
                     pygame.draw.circle(surface, paint.INK, badge, max(8, box.w // 6))
-                    paint.text(surface, f"x{counts[name]}", badge, max(theme.MIN_TEXT, px - 6), paint.IVORY, bold=True,
-                               anchor="center")
+                    paint.text(surface, f"x{counts[name]}", badge, max(theme.min_size(), px - 6), paint.IVORY,
+                               bold=True, anchor="center")
                 if name in lit and seat == me:
                     paint.frame(surface, box, theme.HILITE, 3)
             mine = seat == view.get("_me", view.get("seat"))
@@ -636,14 +641,18 @@ class Renderer:
             pygame.draw.rect(surface, theme.PANEL_EDGE, deck, 1, border_radius=6)
         paint.text(surface, f"deck {cards['deck_count']}", (deck.centerx, strip.bottom - 2), small, theme.MUTED,
                    anchor="midbottom")
-        pile = deck.move(cw + 10, 0)
+        # the captions under the deck, the discard and the exchange side by side with a space between
+        # them ("deck 3discard 1" where the cards are narrow)
+        widths = [theme.font(small).size(t)[0] for t in (f"deck {cards['deck_count']}",
+                                                          f"discard {len(cards['discard'])}")]
+        pile = deck.move(max(cw + 10, (widths[0] + widths[1]) // 2 + 10), 0)
         if cards["discard"]:
             card(surface, pile, cards["discard"][-1], px, levels=view.get("hierarchy"))
         else:
             pygame.draw.rect(surface, theme.PANEL_EDGE, pile, 1, border_radius=6)
         paint.text(surface, f"discard {len(cards['discard'])}", (pile.centerx, strip.bottom - 2), small,
                    theme.MUTED, anchor="midbottom")
-        ex_x = pile.right + 10
+        ex_x = max(pile.right + 10, pile.centerx + widths[1] // 2 + 6)
         mini = (int(cw * 0.62), int(ch * 0.62))
         swap = cards["exchange"] + cards["reserve"]
         room = strip.right - cw - 24 - ex_x - mini[0]

@@ -820,7 +820,7 @@ class LobbyScene:
         if len(cells) % 2:
             cells.append(None)
         cells += [(f"{k}: {v}", f"option:{k}", True, False) for k, v in self.options.items()]
-        cells.append((f"clock: {clock_words(CLOCKS[self.clock_index], self.game.id)}", "clock:", True, False))
+        cells.append((self._clock_label(half - 10), "clock:", True, False))
         cells.append((f"bot delay: {delay:g} s" if delay else "bot delay: none", "delay:", True, False))
         cells.append(("the rules", "rules:", True, False))   # the game's rules page (client/scenes/rules.py)
         # the rows share the room above the start buttons: closer together when the game list and the
@@ -864,6 +864,18 @@ class LobbyScene:
         self.buttons.append(Button(pygame.Rect(inner.x + half + 8, y, half, px + 14),
                                    "play, all seats here" if everyone_here else "host on the LAN", "host:",
                                    enabled=self.players > 1))
+
+    def _clock_label(self, width: int) -> str:
+        """The clock's button: "clock: game's (45 min + 5 s)", or where half the panel is too narrow for that
+        in 12 px text (1024x600, issue 34) the game's clock by its numbers alone, "clock: 45 min + 5 s"."""
+        clock = CLOCKS[self.clock_index]
+        label = f"clock: {clock_words(clock, self.game.id)}"
+        if clock == "game" and theme.font(theme.min_size()).size(label)[0] > width:
+            from netplay.gameclock import default_clock
+
+            stock, increment = default_clock(self.game.id)
+            label = f"clock: {clock_words((int(stock), int(increment)))}"
+        return label
 
     @staticmethod
     def _replay_info(entry, small: int, width: int) -> tuple[list[str], str, int]:

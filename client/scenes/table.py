@@ -34,7 +34,7 @@ from client.story.record import LiveChronicle
 from client.ui import clocks, dialog, textfit, theme
 from client.ui.chronicle import ChroniclePanel
 from client.ui.logview import Item
-from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap, wrap_lines
+from client.ui.widgets import Button, TextInput, draw_text, fit, label_size, panel, two_lines, wrap, wrap_lines
 from engines.core import COMMON_ACTIONS
 from engines.memo import Memo
 
@@ -791,11 +791,15 @@ class TableScene:
             return     # (after a game, the end screen's rematch line counts down)
         what, left = wait
         px = app.px(22)
-        line = fit(f"waiting for {what}: {left:.0f} s left, then it is given up (Esc leaves now)", px,
-                   self.board_rect.w - 24, bold=True)
+        text = f"waiting for {what}: {left:.0f} s left, then it is given up (Esc leaves now)"
+        size = label_size(text, px, self.board_rect.w - 24, bold=True)
+        lines = wrap_lines(text, size, self.board_rect.w - 24, 2, bold=True)   # (two lines at 12 px, 1024x600)
         band = pygame.Rect(self.board_rect.x + 8, self.board_rect.bottom - px * 2 - 8, self.board_rect.w - 16, px * 2)
         pygame.draw.rect(surface, theme.PANEL, band, border_radius=8)
-        draw_text(surface, line, band.center, px, theme.ACCENT, bold=True, anchor="center")
+        pitch = theme.font(size, True).get_linesize()
+        for k, line in enumerate(lines):
+            draw_text(surface, line, (band.centerx, band.centery + (2 * k - len(lines) + 1) * pitch // 2), size,
+                      theme.ACCENT, bold=True, anchor="center")
 
     def _draw_status(self, surface, side: pygame.Rect, px: int) -> int:
         status = self.ctl.status()
@@ -860,7 +864,8 @@ class TableScene:
         the dice below get the rest (issue 34, item 5: at 1280x720 a mostly empty pane left the log 4-5 lines
         and the dice tab no room for the histogram)."""
         most = int(side.h * 0.34)
-        rows = len(self.builder.candidates()) if self.legal_key else 3
+        choices = self.builder.candidates() if self.legal_key else []
+        rows = len(choices) if self.legal_key else 3
         head = 12 + px + 4 + (px + 8 if self.builder.tokens else 0)
         need = head + max(2, rows) * (px + 8) + 6
         height = max(min(most, 12 + px + 4 + 2 * (px + 8) + 6), min(most, need))
@@ -868,7 +873,29 @@ class TableScene:
             # three columns would cut the choices' words ("3. build a city impr…", issue 6): up to two
             # rows more for two columns, where the side has them
             height = max(height, min(int(side.h * 0.42), head + -(-rows // 2) * (px + 8) + 6))
+        fits = max(1, (height - head) // (px + 8))   # the rows of one line the pane holds
+        cols = 1 if rows <= fits else 2
+        captions = [self._caption(i, token) for i, token in enumerate(choices)]
+        if rows > 1 and rows <= 2 * fits and not self._fit_in(captions, -(-rows // cols), cols, side.w - 16, px):
+            # one line cuts them even at the smallest size that reads (C&K's twelve choices at 1024x600, issue
+            # 34): rows two lines high, in two columns, for as many as the side can spare
+            height = max(height, min(int(side.h * 0.46), head + -(-rows // 2) * self._tall(px) + 6))
         return height
+
+    def _caption(self, i: int, token: str) -> str:
+        """The caption of the `i`th choice shown: its number (a key plays it) and its words."""
+        return f"{i + 1}. {self.token_label(token)}" if i < 9 else self.token_label(token)
+
+    @staticmethod
+    def _tall(px: int) -> int:
+        """The pitch of the choices' rows that are two lines high."""
+        return two_lines(theme.min_size()) + 4
+
+    def _fit_in(self, captions: list[str], rows: int, cols: int, width: int, px: int) -> bool:
+        """Whether every caption reads whole on one line in `cols` columns of `rows`, `width` wide."""
+        _, widths = self._columns(captions, rows, cols, pygame.Rect(0, 0, width, 0), px)
+        floor = theme.font(theme.min_size())
+        return all(floor.size(t)[0] <= widths[i // rows] - 10 for i, t in enumerate(captions))
 
     def _draw_actions(self, surface, box: pygame.Rect, px: int) -> int:
         title = "choices"
@@ -885,8 +912,17 @@ class TableScene:
                                        enabled=self.builder.complete() is not None))
             inner = pygame.Rect(inner.x, inner.y + px + 8, inner.w, inner.h - px - 8)
         choices = self.builder.candidates()
-        rows = max(1, inner.h // (px + 8))
+        pitch = px + 8
+        rows = max(1, inner.h // pitch)
         cols = 1 if len(choices) <= rows else 2 if len(choices) <= 2 * rows else 3
+        if cols < 3 and len(choices) > 1:
+            captions = [self._caption(i, token) for i, token in enumerate(choices)]
+            tall = self._tall(px)
+            tall_rows = max(1, inner.h // tall)
+            if not self._fit_in(captions, rows, cols, inner.w, px) and len(choices) <= 2 * tall_rows:
+                # a caption that one line cuts gets two (`button_lines`): rows as high as two lines
+                pitch, rows = tall, tall_rows
+                cols = 1 if len(choices) <= rows else 2
         room = rows * cols
         first, shown = 0, choices
         if len(choices) > room:          # more than fit: pages, the last place turns them
@@ -895,13 +931,12 @@ class TableScene:
             page = self._choice_page() % pages
             first, shown = page * per, choices[page * per:(page + 1) * per]
         places = [*shown, None] if len(choices) > room else shown
-        captions = [f"more ({page + 1} of {pages})" if token is None else
-                    f"{first + i + 1}. {self.token_label(token)}" if first + i < 9 else self.token_label(token)
+        captions = [f"more ({page + 1} of {pages})" if token is None else self._caption(first + i, token)
                     for i, token in enumerate(places)]
         xs, widths = self._columns(captions, rows, cols, inner, px)
         for i, (token, caption) in enumerate(zip(places, captions, strict=True)):
             r, c = i % rows, i // rows
-            rect = pygame.Rect(xs[c], inner.y + r * (px + 8), widths[c], px + 4)
+            rect = pygame.Rect(xs[c], inner.y + r * pitch, widths[c], pitch - 4)
             self.buttons.append(Button(rect, caption, "more" if token is None else f"token:{token}"))
         if not choices and not self.legal_key:
             for n, line in enumerate(wrap_lines(self._why_not(), px - 2, inner.w, 3)):

@@ -49,6 +49,11 @@ def controller(tutorial: Tutorial) -> TutorialController:
     return ctl
 
 
+def _line(size: int) -> int:
+    """The height of a line of the coach's text at `size`, as the font draws it (12 px at least)."""
+    return theme.font(size).get_linesize()
+
+
 @dataclass(slots=True)
 class CoachLayout:
     """The coach's box laid out for a width: its font size and its lines."""
@@ -57,6 +62,8 @@ class CoachLayout:
     title: str
     lines: list[str]
     height: int
+    part: int = 0       # a page longer than the room: which of its parts is shown ("more" turns them)
+    parts: int = 1
 
 
 class TutorialTable(TableScene):
@@ -73,6 +80,7 @@ class TutorialTable(TableScene):
         self._seen: tuple | None = None     # what the coach was last told (the log's length, the choices)
         self._layout: tuple[tuple, CoachLayout] | None = None
         self._room = 0      # the room the side panel had for the coach in the picture being drawn
+        self._part: tuple[tuple, int] = ((), 0)   # (the lesson's key and page, the part of that page shown)
 
     # ------------------------------------------------------------------ the coach's moment
     def moment(self) -> Moment:
@@ -96,6 +104,8 @@ class TutorialTable(TableScene):
         kind, _, value = key.partition(":")
         if kind != "coach":
             super()._button(key, app)
+        elif value == "more":
+            self._part = (self._part[0], self._part[1] + 1)
         elif value == "next":
             self.coach.next()
         elif value == "hide":
@@ -111,22 +121,32 @@ class TutorialTable(TableScene):
         if lesson is None:
             return None
         holding = coach.holding and not self.builder.legal    # (said only while the game waits on a bot)
-        key = (lesson.key, coach.page, width, px, room, coach.waiting, holding)
+        if self._part[0] != (lesson.key, coach.page):
+            self._part = ((lesson.key, coach.page), 0)
+        key = (lesson.key, coach.page, width, px, room, coach.waiting, holding, self._part[1])
         if self._layout is not None and self._layout[0] == key:
             return self._layout[1]
 
         def frame(size: int) -> int:   # the box's height but for the page's lines
-            return 10 + size + 6 + 8 + size + 8 + (size + 3 if holding else 0) + 10
+            line = _line(size)
+            return 10 + line + 6 + 8 + line + 6 + (line + 3 if holding else 0) + 10
 
-        size = max(self.MIN_PX, px - 2)
+        floor = max(self.MIN_PX, theme.min_size())   # (12 px text: a size under it draws no smaller)
+        size = max(floor, px - 2)
         while True:    # the page at the largest size that leaves the box within the room
             lines = wrap(coach.text, size, width - 24)
-            if frame(size) + len(lines) * (size + 3) <= room or size <= self.MIN_PX:
+            if frame(size) + len(lines) * (_line(size) + 1) <= room or size <= floor:
                 break
             size -= 1
-        lines = lines[:max(1, (room - frame(size)) // (size + 3))]   # (a page too long even so: as far as it goes)
-        laid = CoachLayout(size, self._title_text(lesson.title, size, width - 24), lines,
-                           frame(size) + len(lines) * (size + 3))
+        pitch = _line(size) + 1
+        # a page too long even so (12 px text at 1024x600 under a full choices pane): in parts, whole lines
+        # each, that "more" turns before "next" (it used to shrink to a size 7 px high)
+        per = max(1, (room - frame(size)) // pitch)
+        parts = -(-len(lines) // per)
+        part = min(self._part[1], parts - 1)
+        shown = lines[part * per:(part + 1) * per]
+        laid = CoachLayout(size, self._title_text(lesson.title, size, width - 24), shown,
+                           frame(size) + len(shown) * pitch, part, parts)
         self._layout = (key, laid)
         return laid
 
@@ -165,16 +185,19 @@ class TutorialTable(TableScene):
         size = laid.px
         x, y = rect.x + 12, rect.y + 10
         draw_text(surface, laid.title, (x, y), size, theme.ACCENT, bold=True)
-        y += size + 6
+        y += _line(size) + 6
         for line in laid.lines:
             draw_text(surface, line, (x, y), size, theme.TEXT)
-            y += size + 3
+            y += _line(size) + 1
         pages = len(lesson.pages)
-        row = pygame.Rect(x, y + 8, rect.w - 24, size + 8)
+        row = pygame.Rect(x, y + 8, rect.w - 24, _line(size) + 6)
         bw = (row.w - 8) // 2
         last = self.coach.last_page
         caption = "got it" if last else f"next ({self.coach.page + 1} of {pages})"
-        self.buttons.append(Button(pygame.Rect(row.x, row.y, bw, row.h), caption, "coach:next", selected=True))
+        key = "coach:next"
+        if laid.part < laid.parts - 1:
+            caption, key = f"more ({laid.part + 1} of {laid.parts})", "coach:more"
+        self.buttons.append(Button(pygame.Rect(row.x, row.y, bw, row.h), caption, key, selected=True))
         self.buttons.append(Button(pygame.Rect(row.x + bw + 8, row.y, bw, row.h), "hide coach", "coach:hide"))
         if self.coach.holding and not self.builder.legal:     # why the bots do not move
             note = "(the bots wait until you have read this)"

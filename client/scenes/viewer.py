@@ -21,7 +21,7 @@ from client.story.record import Chronicle, from_stepper
 from client.ui import textfit, theme
 from client.ui.chronicle import ChroniclePanel
 from client.ui.logview import Item
-from client.ui.widgets import Button, draw_text, fit, panel, wrap, wrap_lines
+from client.ui.widgets import Button, draw_text, fit, panel, two_lines, wrap, wrap_lines
 from replays import sandbox
 from replays.stepping import Stepper
 
@@ -216,7 +216,7 @@ class ViewerScene:
 
         side_w = max(300, int(w * 0.28))
         top = title_px + 18
-        keys_px = max(theme.MIN_TEXT, px - 5)   # the keys under the timeline, in as many lines as they need
+        keys_px = max(theme.min_size(), px - 5)   # the keys under the timeline, in as many lines as they need
         foot = 2 * px + 64 + (len(_key_lines(keys_px, w - 48)) - 1) * (keys_px + 2)
         caption = pygame.Rect(12, top, w - side_w - 36, px + 14)
         board = self.board_rect = pygame.Rect(12, caption.bottom + 6, caption.w, h - caption.bottom - 6 - foot - 10)
@@ -276,10 +276,13 @@ class ViewerScene:
         specs = [("moves" if self.show_frames else "frames", "frames", True),
                  ("switch side", "side", mode == "revealed"),
                  ("play from here", "fork", ok)]
+        # two lines high where a caption is too long for a third of the side at 12 px ("play from h…" at 1024x600)
+        floor = theme.font(theme.min_size())
+        bh = px + 4 if all(floor.size(c)[0] <= bw - 10 for c, _, _ in specs) else max(px + 4, two_lines(px - 2))
         for i, (caption, key, enabled) in enumerate(specs):
-            self.buttons.append(Button(pygame.Rect(inner.x + i * (bw + 6), y, bw, px + 4), caption, key,
+            self.buttons.append(Button(pygame.Rect(inner.x + i * (bw + 6), y, bw, bh), caption, key,
                                        enabled=enabled))
-        y += px + 12
+        y += bh + 8
         list_box = pygame.Rect(inner.x, y, inner.w, inner.bottom - y)
         if self.show_frames:
             self._frame_list(surface, list_box, small)
@@ -343,6 +346,6 @@ class ViewerScene:
                   f"{'playing' if self.playing else 'paused'}, {SPEEDS[self.speed]} ms a step")
         draw_text(surface, fit(status, small, inner.right - total - inner.x - 12), (inner.x, row + 4), small,
                   theme.TEXT)
-        keys_px = max(theme.MIN_TEXT, px - 5)
+        keys_px = max(theme.min_size(), px - 5)
         for n, line in enumerate(_key_lines(keys_px, inner.w)):
             draw_text(surface, line, (inner.x, row + px + 14 + n * (keys_px + 2)), keys_px, theme.MUTED)

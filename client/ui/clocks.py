@@ -87,7 +87,7 @@ def warning(shown: Sequence[Chip], me: int | None) -> str:
 def _terms_lines(terms: str, px: int, width: int) -> tuple[int, list[str]]:
     """The terms under the chips, whole, in as many lines as the box's width needs (issue 6: cut on
     one line they lost the limit per move and the rest), and their size (never under the floor)."""
-    size = max(theme.MIN_TEXT, px - 5)
+    size = max(theme.min_size(), px - 5)
     return size, wrap(terms_words(terms)[0], size, max(1, width - 12)) if terms else []
 
 

@@ -9,13 +9,22 @@ from collections.abc import Callable
 
 import pygame
 
-from client.dice import Histogram, Roll, fairness
+from client.dice import Histogram, Roll, chi_square, fairness
 from client.ui import textfit, theme
 from client.ui.widgets import draw_text, fit, wrap, wrap_lines
 from engines.memo import Memo
 from replays.proof import ChanceProof
 
 EXPECTED = (236, 226, 200)
+
+
+def _verdict(h: Histogram, lead: str = "chi-square ") -> str:
+    """The chi-square test's verdict alone ("chi-square p = 0.41: as fair dice give"), for a panel too short
+    for the test in full (`fairness`)."""
+    test = chi_square(h)
+    if test is None:
+        return "too few rolls to judge yet" if h.n else "no rolls yet"
+    return lead + test.words.rsplit(", ", 1)[-1]
 
 
 class DicePanel:
@@ -43,9 +52,13 @@ class DicePanel:
             empty = ("No dice rolled yet. Every roll will show here, with a histogram against fair dice and the "
                      "proof of each." if rolling else "This game rolls no dice. Its random draws are proven by the "
                      "same commit-reveal chains, checked by the audit (netplay replay verify).")
-            for line in wrap_lines(empty, small, box.w, 4):
+            pitch = theme.font(small).get_linesize() + 1   # as many lines as the box holds (C&K at 1024x600: 3)
+            most = max(1, min(4, box.h // pitch))
+            if rolling and len(wrap(empty, small, box.w)) > most:
+                empty = "No dice rolled yet. Each roll will show here, with its proof."
+            for line in wrap_lines(empty, small, box.w, most):
                 draw_text(surface, line, (box.x, y), small, theme.MUTED)
-                y += small + 2
+                y += pitch
             return
         checked = [self._verdict(owner, r, proof) for r in rolls]
         failed = [r.number for r, ok in zip(rolls, checked, strict=True) if ok is False]
@@ -114,8 +127,12 @@ class DicePanel:
         roomy = box.h >= 9 * px
         if roomy:
             lines = [part for text in texts for part in wrap(text, px, box.w)][:4]
-        else:
-            lines = [fit("; ".join(texts), px, box.w)]
+        else:   # two lines of it where the bars keep most of the panel, the verdict alone where those cut it
+            most = 2 if box.h >= 7 * px else 1
+            lines = wrap("; ".join(texts), px, box.w)
+            if len(lines) > most:   # (the table's dice tab at 1024x600: "...p = 0.41: as fair …")
+                short = [h.title + ": " + _verdict(h, "") if len(hists) > 1 else _verdict(h) for h in hists]
+                lines = wrap_lines("; ".join(short), px, box.w, most)
         key_h = px + 4 if roomy else 0
         chart_h = box.h - len(lines) * (px + 2) - key_h - 4
         bars = sum(len(h.counts) for h in hists)
@@ -171,8 +188,22 @@ class DicePanel:
         y = box.y
         by = named(f" by seat {roll.seat}") if roll.seat is not None else ""
         where = f", frame {roll.position + 1}" if roll.position >= 0 else ""
-        head = f"roll {roll.number}: {roll.text}{by}{where} (click it again for the histogram)"
-        rows: list[tuple[str, tuple]] = [(part, theme.HILITE) for part in wrap(head, px, box.w)]
+        head = f"roll {roll.number}: {roll.text}{by}{where}"
+        pitch = theme.font(px).get_linesize() + 1   # lines as close as the font's (12 px text at 1024x600)
+        body = self._proof_rows(box, found, px, named)
+        if (len(body) + len(wrap(head + " (click it again for the histogram)", px, box.w))) * pitch <= box.h:
+            head += " (click it again for the histogram)"   # (left out where the proof needs the line)
+        rows = [(part, theme.HILITE) for part in wrap(head, px, box.w)] + body
+        room = max(1, box.h // pitch)
+        if len(rows) > room:   # the last line that fits says that more was left out
+            rows = [*rows[:room - 1], (fit(rows[room - 1][0] + " …", px, box.w), rows[room - 1][1])]
+        for text, colour in rows:
+            draw_text(surface, text, (box.x, y), px, colour)
+            y += pitch
+
+    @staticmethod
+    def _proof_rows(box: pygame.Rect, found: ChanceProof | str, px: int, named) -> list[tuple[str, tuple]]:
+        rows: list[tuple[str, tuple]] = []
         if isinstance(found, str):
             rows += [(part, theme.MUTED) for part in wrap(found, px, box.w)]
         else:
@@ -182,10 +213,6 @@ class DicePanel:
             if found.pending:
                 rows += [(part, theme.MUTED) for part in wrap(named(found.pending), px, box.w)]
             elif found.ok:
-                rows += [(part, theme.GOOD) for part in wrap("proven: nobody could choose or change this roll",
+                rows += [(part, theme.GOOD) for part in wrap("proven: nobody could choose or change it",
                                                             px, box.w)]
-        for text, colour in rows:
-            if y + px > box.bottom:
-                break
-            draw_text(surface, text, (box.x, y), px, colour)
-            y += px + 2
+        return rows

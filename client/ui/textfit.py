@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from client.ui import theme
+
 SLACK = 2  # pixels a glyph's box may stick out (antialiasing, descenders)
 
 
@@ -21,19 +23,20 @@ SLACK = 2  # pixels a glyph's box may stick out (antialiasing, descenders)
 class Frame:
     size: tuple[int, int]
     items: list[tuple[str, pygame.Rect, str]] = field(default_factory=list)  # (kind, rect, text or box kind)
-    sizes: list[tuple[int, str]] = field(default_factory=list)  # (pygame font size, text) of every text drawn
+    sizes: list[tuple[int, str]] = field(default_factory=list)  # (pixel height, text) of every text that is read
 
 
 _current: Frame | None = None
 
 
 def text(rect: pygame.Rect, words: str, px: int | None = None) -> None:
-    """A text drawn at `rect`; `px` is the size it was asked of `theme.font`, so a test can hold every
-    text to the smallest size that still reads (issue 6)."""
+    """A text drawn at `rect`; `px` is the pygame size it was opened at with `theme.font` (None: a symbol,
+    looked at rather than read). Its font's pixel height is kept, the measure `theme.MIN_TEXT` is in, so
+    a test holds every text to 12 px in truth and not to a pygame size that draws 8 (issue 34)."""
     if _current is not None and words.strip():
         _current.items.append(("text", pygame.Rect(rect), words))
         if px is not None:
-            _current.sizes.append((px, words))
+            _current.sizes.append((theme.height(px), words))
 
 
 def box(rect: pygame.Rect, kind: str = "panel") -> None:
@@ -70,7 +73,7 @@ def cut(frame: Frame) -> list[str]:
 
 
 def small(frame: Frame, floor: int) -> list[tuple[int, str]]:
-    """Every text drawn with a font size under `floor`, the smallest first."""
+    """Every text drawn with a font under `floor` pixels high, the smallest first."""
     return sorted((px, words) for px, words in frame.sizes if px < floor)
 
 

@@ -73,13 +73,28 @@ def fit(text: str, px: int, width: int, bold: bool = False) -> str:
 
 
 def label_size(text: str, px: int, width: int, bold: bool = False) -> int:
-    """The size from `px` down to the floor (`theme.MIN_TEXT`) at which `text` fits `width` pixels: a
+    """The size from `px` down to the floor (`theme.min_size()`) at which `text` fits `width` pixels: a
     label a little too long for its button reads whole a size smaller rather than cut ("build a city
     improv…"); under the floor it is cut after all, and the layout tests say so."""
     size = px
-    while size > theme.MIN_TEXT and theme.font(size, bold).size(text)[0] > width:
+    while size > theme.min_size() and theme.font(size, bold).size(text)[0] > width:
         size -= 1
     return size
+
+
+def button_lines(label: str, px: int, width: int, height: int) -> tuple[list[str], int]:
+    """A button's caption in lines, and their size: whole on one line, a size smaller if need be
+    (`label_size`); where even the smallest size that reads is too wide, over two lines if the button
+    is two lines high (the table's choices at 1024x600, issue 34); else cut."""
+    size = label_size(label, px, width)
+    if theme.font(size).size(label)[0] > width and height >= two_lines(size):
+        return wrap_lines(label, size, width, 2), size
+    return [fit(label, size, width)], size
+
+
+def two_lines(px: int) -> int:
+    """The height a button needs for two lines of text at `px`."""
+    return 2 * theme.font(px).get_linesize() + 2
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None, px: int = 20) -> pygame.Rect:
@@ -112,9 +127,11 @@ class Button:
         pygame.draw.rect(surface, colour, self.rect, border_radius=6)
         textfit.box(self.rect, "button")
         text_colour = (20, 20, 20) if self.selected else (theme.TEXT if self.enabled else theme.MUTED)
-        size = label_size(self.label, px, self.rect.w - 10)
-        label = fit(self.label, size, self.rect.w - 10)
-        draw_text(surface, label, self.rect.center, size, text_colour, anchor="center")
+        lines, size = button_lines(self.label, px, self.rect.w - 10, self.rect.h)
+        pitch = theme.font(size).get_linesize()
+        for k, line in enumerate(lines):
+            draw_text(surface, line, (self.rect.centerx, self.rect.centery + (2 * k - len(lines) + 1) * pitch // 2),
+                      size, text_colour, anchor="center")
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.enabled and self.rect.collidepoint(pos)

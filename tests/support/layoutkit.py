@@ -6,9 +6,12 @@ texts cut with an ellipsis, the texts out of their boxes)."""
 from __future__ import annotations
 
 import random
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+import pygame
 
 import engines
 from client.app import App
@@ -21,7 +24,7 @@ from client.scenes.rules import RulesScene
 from client.scenes.stats import StatsScene
 from client.scenes.table import TableScene
 from client.scenes.viewer import ViewerScene
-from client.ui import textfit
+from client.ui import textfit, theme
 from engines.game import State
 from netplay.discovery import HostInfo
 from netplay.protocol.clocks import SeatClock
@@ -32,7 +35,7 @@ from support import catanhelpers as base
 
 ARTIFACTS = Path(__file__).parents[1] / "artifacts"   # tests/artifacts
 SIZES = ((1024, 600), (1280, 720), (1920, 1080))
-FLOOR = 12   # the smallest pygame font size a text that is read may have (theme.font_size)
+FLOOR = theme.MIN_TEXT   # the smallest pixel height (font.get_height()) a text that is read may have
 
 #: the Catan positions of the table tests: four seats after the set-up, the person's turn with cards in hand
 CATAN = dict(s0=dict(settlements=[12, 23], cities=[40], roads=[19, 26, 57], hand="3brick+2lumber+2wool+3grain+2ore",
@@ -53,11 +56,41 @@ CK = dict(s0=dict(settlements=[12], cities=[23, 40], roads=[19, 26, 57, 20], wal
 class Measure:
     name: str
     size: tuple[int, int]
-    smallest: int                   # the smallest font size of any text drawn
-    small: list[tuple[int, str]]    # texts under FLOOR
+    smallest: int                   # the smallest pixel height of any text that is read
+    small: list[tuple[int, str]]    # texts under FLOOR pixels high
     cut: list[str]                  # texts drawn cut with an ellipsis
     problems: list[str]             # textfit.problems: out of the window or box, overlapping, covered
     texts: int                      # how many texts were drawn
+    frame: textfit.Frame            # what was drawn where
+    board: pygame.Rect | None       # a table's or the viewer's board, as the scene laid it out
+    board_used: float               # the share of the board's pixels painted over its bare panel
+
+
+def covered(m: Measure) -> float:
+    """The share of the window under the boxes and texts drawn (panels, buttons, cards, words) and the
+    board: a panel fixed in pixels leaves most of a large window bare."""
+    frame = m.frame
+    w, h = frame.size
+    grid = pygame.Surface((w // 8, h // 8))
+    grid.fill((0, 0, 0))
+    for rect in [r for _, r, _ in frame.items] + ([m.board] if m.board is not None else []):
+        grid.fill((255, 255, 255), pygame.Rect(rect.x // 8, rect.y // 8, -(-rect.w // 8), -(-rect.h // 8)))
+    return pygame.transform.average_color(grid)[0] / 255
+
+
+def text_height(frame: textfit.Frame) -> float:
+    """The median pixel height of the texts that are read: what a reader's eye meets most."""
+    return statistics.median(px for px, _ in frame.sizes)
+
+
+def _used(surface: pygame.Surface, rect: pygame.Rect | None) -> float:
+    """The share of `rect`'s pixels that are not the bare board panel's colour: a board whose picture
+    does not grow with its room leaves it bare around a small picture."""
+    if rect is None or rect.w <= 0 or rect.h <= 0:
+        return 0.0
+    area = surface.subsurface(rect.clip(surface.get_rect()))
+    bare = pygame.mask.from_threshold(area, theme.PANEL, (3, 3, 3, 255)).count()
+    return 1 - bare / (area.get_width() * area.get_height())
 
 
 def _table(ctl: LocalController, app: App) -> TableScene:
@@ -217,8 +250,19 @@ SCENES: dict[str, Callable[[App, dict], None]] = {
 }
 
 
+_MEASURED: dict[tuple[str, tuple[int, int], str], Measure] = {}
+
+
 def measure(name: str, size: tuple[int, int], ctx: dict, shot: bool = False) -> Measure:
-    """Build scene `name` on a window of `size`, draw it and measure that frame."""
+    """Build scene `name` on a window of `size`, draw it and measure that frame. Kept for the run: the
+    checks of one scene at one size share one build and one picture (the first one takes the screenshot)."""
+    key = (name, size, str(ctx.get("replays")))
+    if key not in _MEASURED:
+        _MEASURED[key] = _measure(name, size, ctx, shot)
+    return _MEASURED[key]
+
+
+def _measure(name: str, size: tuple[int, int], ctx: dict, shot: bool) -> Measure:
     app = App(size)
     SCENES[name](app, ctx)
     app.step([], 16)
@@ -227,5 +271,8 @@ def measure(name: str, size: tuple[int, int], ctx: dict, shot: bool = False) -> 
     if shot:
         app.screenshot(ARTIFACTS / f"layout-{name}-{size[0]}.png")
     sizes = [px for px, _ in frame.sizes]
+    board = getattr(app.scene, "board_rect", None)
+    board = pygame.Rect(board) if board is not None else None
     return Measure(name, size, min(sizes, default=0), textfit.small(frame, FLOOR), textfit.cut(frame),
-                   textfit.problems(frame), sum(kind == "text" for kind, _, _ in frame.items))
+                   textfit.problems(frame), sum(kind == "text" for kind, _, _ in frame.items), frame,
+                   board, _used(app.window, board))

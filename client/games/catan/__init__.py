@@ -115,7 +115,7 @@ class Renderer(CounterTalk, ClickInput, Panels, Strip, BoardPainter):
         lay = self._layout(rect, view)
         layout_key = (tuple((h["terrain"], h["number"]) for h in view["hexes"]),
                       tuple(h["type"] for h in view["harbours"]))
-        backdrop = self.backdrop.get((rect.size, px, layout_key), rect.size,
+        backdrop = self.backdrop.get((rect.size, px, layout_key, tuple(lay.island)), rect.size,
                                      lambda s: self._paint_island(s, rect, lay, view))
         surface.blit(backdrop, rect.topleft)
         self._draw_pieces(surface, lay, view)

@@ -92,7 +92,7 @@ class BoardPainter:
             words = "3:1" if kind == "3:1" else "2:1" if kind else "?"
             ink = RESOURCE_INK.get(kind, paint.INK)
             paint.text(s, words, (centre[0], centre[1] - (rr // 3 if kind not in ("3:1", None) else 0)),
-                       max(10, round(rr * 0.95)), ink, bold=True, anchor="center")
+                       max(10, round(rr * 0.95)), ink, bold=True, anchor="center", symbol=True)  # sized to its disc
             if kind not in ("3:1", None):
                 glyph(s, kind, (centre[0], centre[1] + rr // 2), max(3, rr // 3), ink)
         # terrain
@@ -107,7 +107,8 @@ class BoardPainter:
             _texture(s, terrain, centre, r, colour)
             number = hexinfo["number"]
             label_at = (centre[0], centre[1] + round(r * 0.62))
-            paint.text(s, f"h{h}", label_at, max(9, round(r * 0.24)), paint.darker(colour, 0.55), anchor="center")
+            paint.text(s, f"h{h}", label_at, max(9, round(r * 0.24)), paint.darker(colour, 0.55), anchor="center",
+                       symbol=True)   # the hex's id, faint on purpose
             if number:
                 tr = max(8, round(r * 0.34))
                 pygame.draw.circle(s, (0, 0, 0), (centre[0] + 1, centre[1] + 2), tr)
@@ -116,7 +117,8 @@ class BoardPainter:
                 hot = number in (6, 8)
                 ink = RED_NUMBER if hot else paint.INK
                 size = max(10, round(tr * (1.2 if hot else 1.05)))
-                paint.text(s, str(number), (centre[0], centre[1] - tr // 6), size, ink, bold=True, anchor="center")
+                paint.text(s, str(number), (centre[0], centre[1] - tr // 6), size, ink, bold=True, anchor="center",
+                           symbol=True)   # sized to its token, as the pips under it
                 dots = PIPS.get(number, 0)
                 dr = max(1, tr // 9)
                 for k in range(dots):
@@ -124,7 +126,8 @@ class BoardPainter:
                     pygame.draw.circle(s, ink, dot, dr)
             elif terrain == "desert":
                 at = (centre[0] + round(r * 0.12), centre[1] + round(r * 0.3))
-                paint.text(s, "desert", at, max(9, round(r * 0.26)), paint.darker(colour, 0.5), anchor="center")
+                paint.text(s, "desert", at, max(9, round(r * 0.26)), paint.darker(colour, 0.5), anchor="center",
+                           symbol=True)   # faint, as the hex ids
 
     def _draw_pieces(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
         self._draw_roads(surface, lay, view)

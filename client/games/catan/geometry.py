@@ -56,15 +56,16 @@ class Layout:
 
 
 def layout(rect: pygame.Rect, players: int, px: int, band: float = 0, bank: float = 4.6, dice: int = 2,
-           hand: float = 0.5) -> Layout:
+           hand: float = 0.5, header_extra: int = 0) -> Layout:
     """The board's parts; `band` (in font sizes) a row above the island, `bank` the bank's height,
     `dice` how many dice the header shows, `hand` the hand's share of the strip (the cards get the rest:
-    shares by what each shows, so that every card's name reads whole at 12 px, issue 6)."""
+    shares by what each shows, so that every card's name reads whole at 12 px, issue 6), `header_extra`
+    lines of text the header holds beyond its two (its words wrapped where the board is narrow)."""
     pad = max(6, px // 3)
     side_w = max(190, min(int(rect.w * 0.34), px * 17))
     side = pygame.Rect(rect.right - side_w - pad, rect.y + pad, side_w, rect.h - 2 * pad)
     left = pygame.Rect(rect.x + pad, rect.y + pad, side.x - rect.x - 2 * pad, rect.h - 2 * pad)
-    header = pygame.Rect(left.x, left.y, left.w, round(px * 2.1))
+    header = pygame.Rect(left.x, left.y, left.w, round(px * 2.1) + header_extra * header_pitch(px))
     strip_h = max(round(px * 6.4), int(left.h * 0.24))
     strip = pygame.Rect(left.x, left.bottom - strip_h, left.w, strip_h)
     band_rect = pygame.Rect(left.x, header.bottom + pad // 2, left.w, round(px * band))
@@ -83,6 +84,11 @@ def layout(rect: pygame.Rect, players: int, px: int, band: float = 0, bank: floa
     hand = pygame.Rect(strip.x, strip.y, split - strip.x - gap // 2, strip.h)
     cards = pygame.Rect(split + gap // 2, strip.y, strip.right - split - gap // 2, strip.h)
     return Layout(header, island, strip, side, seats, bank_rect, centre, radius, dice_rect, hand, cards, band_rect)
+
+
+def header_pitch(px: int) -> int:
+    """The distance between two lines of the header's text."""
+    return px + 3
 
 
 def _hex_points(lay: Layout, h: int, scale: float = 1.0) -> list[tuple[int, int]]:

@@ -162,6 +162,10 @@ class ClickInput:
     def _layout(self, rect: pygame.Rect, view: dict) -> Layout:
         lay = layout(rect, len(view["hands"]), self.px, dice=self.dice)
         self._place_spots(lay, view)
+        extra = self._header_extra(lay, view)
+        if extra > 0:   # the header's words wrapped: the island gives it their lines
+            lay = layout(rect, len(view["hands"]), self.px, dice=self.dice, header_extra=extra)
+            self._place_spots(lay, view)
         return lay
 
     def token_pos(self, rect: pygame.Rect, view: dict, token: str) -> tuple[int, int] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 
 from client.games import paint
-from client.games.catan.geometry import Layout
+from client.games.catan.geometry import Layout, header_pitch
 from client.games.catan.look import (
     DEV_PLURAL,
     DEV_WORDS,
@@ -17,28 +17,46 @@ from client.games.catan.look import (
 from client.games.catan.pieces import _outline, card_back, city, road, settlement
 from client.points import own_points, shown_points
 from client.ui import theme
-from client.ui.widgets import label_size
+from client.ui.widgets import label_size, wrap_lines
 
 
 class Panels:
     """The header, the seat cards and the bank (a part of `Renderer`)."""
 
-    def _draw_header(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
+    def _header_lines(self, lay: Layout, view: dict) -> tuple[list[str], int, list[str], int]:
+        """The header's words beside the dice: the step (bold) and the hint or the detail under it, each
+        whole on a line, a size smaller where the header is narrow (issue 6), else wrapped over two lines
+        at the smallest size that reads (12 px: C&K's three dice at 1024x600, issue 34). Returns the
+        step's lines and size, the hint's lines and size."""
         px = self.px
-        dice = view.get("dice")
-        self._draw_dice(surface, lay, view, self._lit(("tokens", ("roll",), lay.dice), view))
-        x = lay.dice.right + px // 2
-        width = lay.header.right - x
+        width = lay.header.right - (lay.dice.right + px // 2)
         step, detail = self._step_words(view)
+        dice = view.get("dice")
         if dice:
             detail = f"{self._roll_words(view, dice)} - {detail}"
-        hint = self._hint(lay, view)
-        # each line whole, a size smaller where the header is narrow (issue 6), cut only under the floor
+        hint = self._hint(lay, view) or detail
         size = label_size(step, px, width, bold=True)
-        paint.text(surface, paint.fit(step, size, width, bold=True), (x, lay.header.y + 1), size, theme.TEXT, bold=True)
-        small = label_size(hint or detail, px - 3, width)
-        paint.text(surface, paint.fit(hint or detail, small, width), (x, lay.header.y + px + 3), small,
-                   theme.HILITE if hint else theme.MUTED)
+        small = label_size(hint, px - 3, width)
+        return (wrap_lines(step, size, width, 2, bold=True), size, wrap_lines(hint, small, width, 2), small)
+
+    def _header_extra(self, lay: Layout, view: dict) -> int:
+        """How many lines more than two the header's words need (`layout`'s `header_extra`)."""
+        step, _, hint, _ = self._header_lines(lay, view)
+        return len(step) + len(hint) - 2
+
+    def _draw_header(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
+        px = self.px
+        self._draw_dice(surface, lay, view, self._lit(("tokens", ("roll",), lay.dice), view))
+        x = lay.dice.right + px // 2
+        step, size, hint, small = self._header_lines(lay, view)
+        y = lay.header.y + 1
+        for line in step:
+            paint.text(surface, line, (x, y), size, theme.TEXT, bold=True)
+            y += header_pitch(px)
+        colour = theme.HILITE if self._hint(lay, view) else theme.MUTED
+        for line in hint:
+            paint.text(surface, line, (x, y), small, colour)
+            y += header_pitch(px)
 
     def _die_boxes(self, lay: Layout) -> list[pygame.Rect]:
         size = lay.dice.h
@@ -147,19 +165,27 @@ class Panels:
         y = self._seat_chips(surface, view, seat, inner, y, small)
         y = self._seat_body(surface, view, seat, inner, y, small)
         # awards and state, on the last line
-        x = inner.x
         if y + small <= inner.bottom + 2:
-            for words_, tag_colour in self._seat_tags(view, seat):
-                w = theme.font(small, True).size(words_)[0] + 8
-                if x + w > inner.right:
-                    break
-                tag = pygame.Rect(x, y - 1, w, small + 2)
-                pygame.draw.rect(surface, paint.darker(tag_colour, 0.55), tag, border_radius=4)
-                paint.text(surface, words_, tag.center, small, paint.lighter(tag_colour, 0.3), bold=True,
-                           anchor="center")
-                x += w + 4
+            self._draw_tags(surface, view, seat, inner.x, y, inner.right, small)
         if self._lit(("seat", seat, box), view):
             _outline(surface, box, 3)
+
+    def _tags_width(self, view: dict, seat: int, small: int) -> int:
+        """The room the seat's tags take on a line (`_draw_tags`)."""
+        return sum(theme.font(small, True).size(words_)[0] + 12 for words_, _ in self._seat_tags(view, seat))
+
+    def _draw_tags(self, surface: pygame.Surface, view: dict, seat: int, x: int, y: int, right: int,
+                   small: int) -> None:
+        """The seat's awards and state from `x` on the line at `y`, as many as fit before `right`."""
+        for words_, tag_colour in self._seat_tags(view, seat):
+            w = theme.font(small, True).size(words_)[0] + 8
+            if x + w > right:
+                break
+            tag = pygame.Rect(x, y - 1, w, small + 2)
+            pygame.draw.rect(surface, paint.darker(tag_colour, 0.55), tag, border_radius=4)
+            paint.text(surface, words_, tag.center, small, paint.lighter(tag_colour, 0.3), bold=True,
+                       anchor="center")
+            x += w + 4
 
     def _seat_vp(self, view: dict, seat: int) -> str:
         """Public points plus the victory point cards shown at the end; the viewer's own total in brackets."""

@@ -21,16 +21,46 @@ from client.ui.widgets import wrap, wrap_lines
 from engines.catan.cards import multiset_text
 
 
+def _name_lines(name: str, width: int) -> list[str] | None:
+    """A resource's name in the lines a card `width` wide shows it in at the smallest size that reads:
+    whole, or broken in two ("lum-", "ber"); None where even two lines are too narrow."""
+    size = theme.min_size()
+    if theme.font(size).size(name)[0] <= width:
+        return [name]
+    pieces = paint.broken(name, size, width)
+    return pieces if len(pieces) == 2 and all(theme.font(size).size(x)[0] <= width for x in pieces) else None
+
+
 class Strip:
     """The hand, the composer, the own cards and the offer (a part of `Renderer`)."""
 
-    def _hand_cards(self, box: pygame.Rect, top: int, bottom: int) -> list[pygame.Rect]:
+    def _hand_cards(self, box: pygame.Rect, top: int, bottom: int, rows: int = 1) -> list[pygame.Rect]:
+        """One card per kind between `top` and `bottom`, in `rows` rows (two: `_hand_rows`)."""
         n = len(self.kinds)
-        gap = max(4 if n <= 5 else 3, self.px // (4 if n <= 5 else 6))
-        h = bottom - top
-        w = min(round(h * 0.78), (box.w - (n - 1) * gap) // n)
-        x0 = box.x + (box.w - n * w - (n - 1) * gap) // 2
-        return [pygame.Rect(x0 + k * (w + gap), top, w, h) for k in range(n)]
+        per = -(-n // rows)
+        gap = max(4 if per <= 5 else 3, self.px // (4 if per <= 5 else 6))
+        h = (bottom - top - (rows - 1) * gap) // rows
+        w = min(round(h * (0.78 if rows == 1 else 1.4)), (box.w - (per - 1) * gap) // per)
+        cards = []
+        for k in range(n):
+            row, col = divmod(k, per)
+            count = min(per, n - row * per)
+            x0 = box.x + (box.w - count * w - (count - 1) * gap) // 2
+            cards.append(pygame.Rect(x0 + col * (w + gap), top + row * (h + gap), w, h))
+        return cards
+
+    def _hand_rows(self, box: pygame.Rect, top: int, bottom: int) -> int:
+        """One row of tall cards, unless a card of that row cannot hold its name whole in 12 px text (C&K's
+        eight kinds at 1024x600 left 27 px a card, "br…", issue 34): then two rows of wider cards, where
+        each is still three lines high (a glyph, the count, the name); else one row, the names broken
+        over two lines ("lum-" over "ber")."""
+        def whole(cards: list[pygame.Rect]) -> bool:
+            return all(_name_lines(name, card.w - 2) == [name] for name, card in zip(self.kinds, cards, strict=True))
+
+        if whole(self._hand_cards(box, top, bottom)):
+            return 1
+        two = self._hand_cards(box, top, bottom, 2)
+        return 2 if whole(two) and two[0].h >= 3 * theme.font(theme.min_size()).get_linesize() else 1
 
     def _tray_buttons(self, lay: Layout) -> dict[str, tuple[pygame.Rect, pygame.Rect]]:
         px = self.px
@@ -74,7 +104,8 @@ class Strip:
         paint.text(surface, paint.fit(title, px - 2, inner.w, bold=True), (inner.x, inner.y), px - 2, theme.MUTED,
                    bold=True)
         hand = view["hands"][me]
-        cards = self._hand_cards(inner, inner.y + px + 2, inner.bottom)
+        top = inner.y + px + 2
+        cards = self._hand_cards(inner, top, inner.bottom, self._hand_rows(inner, top, inner.bottom))
         for t, (name, card) in enumerate(zip(self.kinds, cards, strict=True)):
             self._resource_card(surface, card, name, hand[t], small)
 
@@ -86,15 +117,27 @@ class Strip:
         pygame.draw.rect(surface, (0, 0, 0), card.move(1, 2), border_radius=radius)
         pygame.draw.rect(surface, colour, card, border_radius=radius)
         pygame.draw.rect(surface, paint.darker(colour, 0.5), card, 1, border_radius=radius)
-        self.glyph(surface, name, (card.centerx, card.y + card.h // 4 + 1), max(3, min(card.w, card.h) // 6), ink)
-        size = max(12, min(card.h // 3, round(card.w * 0.55)))
-        paint.text(surface, str(count), (card.centerx, card.y + card.h * 9 // 16), size, ink, bold=True,
-                   anchor="center")
-        label = max(theme.MIN_TEXT, small - 1)  # smaller where the card is too narrow for the word (eight kinds)
-        while label > theme.MIN_TEXT and theme.font(label).size(note or name)[0] > card.w - 2:
+        label = max(theme.min_size(), small - 1)  # smaller where the card is too narrow for the word (eight kinds)
+        while label > theme.min_size() and theme.font(label).size(note or name)[0] > card.w - 2:
             label -= 1
-        word = paint.fit(note or name, label, card.w - 2)
-        paint.text(surface, word, (card.centerx, card.bottom - 2), label, ink, anchor="midbottom")
+        lines = None if note else _name_lines(name, card.w - 2)
+        if lines is None:
+            lines = [paint.fit(note or name, label, card.w - 2)]
+        step = theme.font(label).get_linesize()
+        for k, word in enumerate(reversed(lines)):
+            paint.text(surface, word, (card.centerx, card.bottom - 2 - k * step), label, ink, anchor="midbottom")
+        size = max(12, min(card.h // 3, round(card.w * 0.55)))
+        name_top = card.bottom - 2 - len(lines) * step
+        if card.w > card.h:   # a wide card (a hand in two rows): the glyph beside the count, above the name
+            mid = (card.y + name_top) // 2
+            self.glyph(surface, name, (card.x + card.w // 4, mid), max(3, min(card.w // 6, (name_top - card.y) // 3)),
+                       ink)
+            paint.text(surface, str(count), (card.x + card.w * 5 // 8, mid), size, ink, bold=True, anchor="center")
+            return
+        self.glyph(surface, name, (card.centerx, card.y + card.h // 4 + 1), max(3, min(card.w, card.h) // 6), ink)
+        high = theme.font(size, True).get_height()
+        paint.text(surface, str(count), (card.centerx, min(card.y + card.h * 9 // 16, name_top - high // 2)), size,
+                   ink, bold=True, anchor="center")
 
     def _draw_tray(self, surface: pygame.Surface, lay: Layout, view: dict, options: set[tuple[int, ...]]) -> None:
         px = self.px
@@ -202,7 +245,7 @@ class Strip:
             pygame.draw.rect(surface, colour, band, border_top_left_radius=radius, border_top_right_radius=radius)
             pygame.draw.rect(surface, paint.darker(colour, 0.4), card, 1, border_radius=radius)
             words = DEV_WORDS[name].split(" ")
-            size = max(theme.MIN_TEXT, min(small, round(card.w / 4.2)))
+            size = max(theme.min_size(), min(small, round(card.w / 4.2)))
             lines = [piece for word in words for piece in paint.broken(word, size, card.w - 4)]
             y = band.bottom + 2
             for word in lines[:4]:
@@ -212,8 +255,10 @@ class Strip:
             room = card.bottom - size - 4 - y
             if room > 12:
                 dev_icon(surface, name, (card.centerx, y + room // 2), min(card.w // 3, room // 2 - 2), colour)
-            badge = f"x{count}" + (f" ({fresh} new)" if fresh and card.w > px * 3 else " new" if fresh else "")
-            paint.text(surface, paint.fit(badge, size, card.w - 4), (card.centerx, card.bottom - 2), size,
+            # the longest of the badge's forms that reads whole (the red says "new" in the shortest)
+            forms = [f"x{count} ({fresh} new)", f"x{count} new", f"x{count}"] if fresh else [f"x{count}"]
+            badge = next((f for f in forms if theme.font(size, True).size(f)[0] <= card.w - 4), forms[-1])
+            paint.text(surface, paint.fit(badge, size, card.w - 4, bold=True), (card.centerx, card.bottom - 2), size,
                        RED_NUMBER if fresh else paint.INK, bold=True, anchor="midbottom")
             if self._lit(("tokens", ("play", name), card), view):
                 _outline(surface, card, 3)
@@ -271,7 +316,22 @@ class Strip:
             return []
         gap = 4
         w = (inner.w - gap * (len(shown) - 1)) // len(shown)
+        font = theme.font(max(10, px - 4))
+        if len(shown) > 1 and any(font.size(self._offer_word(t))[0] > w - 6 for t in shown):
+            # two rows where one cuts the answers ("acc…" on C&K's narrow cards at 1024x600, issue 34)
+            per = -(-len(shown) // 2)
+            w = (inner.w - gap * (per - 1)) // per
+            return [(tokens, pygame.Rect(inner.x + (k % per) * (w + gap), y - (1 - k // per) * (h + gap), w, h))
+                    for k, tokens in enumerate(shown)]
         return [(tokens, pygame.Rect(inner.x + k * (w + gap), y, w, h)) for k, tokens in enumerate(shown)]
+
+    @staticmethod
+    def _offer_word(tokens: tuple[str, ...]) -> str:
+        """An answer button's caption."""
+        if tokens[0] == "confirm":
+            return PIECE_NAMES[int(tokens[1]) % 4]
+        return {"accept": "accept", "decline": "decline", "cancel": "cancel", "counter": "counter"}.get(tokens[0],
+                                                                                                        tokens[0])
 
     def _draw_offer(self, surface: pygame.Surface, lay: Layout, view: dict) -> None:
         px = self.px
@@ -307,9 +367,7 @@ class Strip:
                 paint.text(surface, part, (inner.x, y), small, colour, bold=bold)
                 y += small + 2
         for tokens, rect in buttons:
-            words = {"accept": "accept", "decline": "decline", "cancel": "cancel", "counter": "counter"}.get(tokens[0])
-            if tokens[0] == "confirm":
-                words = PIECE_NAMES[int(tokens[1]) % 4]
+            words = self._offer_word(tokens)
             pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=5)
             textfit.box(rect, "button")
             paint.text(surface, paint.fit(words, small, rect.w - 6), rect.center, small, theme.TEXT, anchor="center")

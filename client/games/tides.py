@@ -692,7 +692,9 @@ class Renderer:
             caption = ""
         room = slot.right - max(label_right + px // 2, slot.x - cw)  # never into the exchange's label
         if theme.font(small).size(caption)[0] > room and caption.startswith("choosing (last: "):
-            caption = "last: " + shown
+            # the longest of the shorter forms that fits whole (a cut card name reads as another card)
+            caption = next((c for c in ("last: " + shown, shown) if theme.font(small).size(c)[0] <= room),
+                           "choosing...")
         paint.text(surface, paint.fit(caption, small, room), (slot.right, strip.bottom - 2), small, theme.MUTED,
                    anchor="bottomright")
 

@@ -243,6 +243,9 @@ def test_the_resign_confirmation_waits_while_the_player_reads_it():
     _click(app, resign)
     _click(app, resign)
     assert ctl.result() is not None and ctl.result().reason == "resign"
+    app.step([], 16)
+    # the game is over: no resign or draw buttons stay on the table, disabled or not
+    assert not [b for b in table.buttons if b.key.startswith("action:")], [b.label for b in table.buttons]
 
 
 def _until_single(ctl: LocalController, rng: random.Random, tokens: int) -> str:

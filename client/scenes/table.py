@@ -834,7 +834,8 @@ class TableScene:
         bw = (inner.w - 12) // 3
         legal = set(self.legal_key or ())
         answer = "accept draw" if "accept draw" in legal else "decline draw"
-        for i, name in enumerate(("resign", "offer draw", answer)):
+        # (none once the game is over: nothing is left to resign or to offer, and the end screen says what next)
+        for i, name in enumerate(("resign", "offer draw", answer) if ending is None else ()):
             caption = name
             if name == "resign" and self.resign_armed:
                 caption = "confirm resign"

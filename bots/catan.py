@@ -636,4 +636,12 @@ def _counts(text: str) -> tuple[int, ...]:
     return tuple(counts)
 
 
-BOTS = {"random": RandomBot, "smart": SmartBot}
+def BOTS(game_id: str) -> dict[str, type]:  # noqa: N802 (the name bots.for_game looks up)
+    """The table of Catan bots. A function, so that the level modules, which build on SmartBot, are
+    imported after this one (and any of them may be imported first). "smart" is the medium bot under
+    its old name, so that replays and commands that name it keep working."""
+    from bots.catan_easy import EasyBot
+    from bots.catan_hard import HardBot
+    from bots.catan_reference import ReferenceBot
+    return {"random": RandomBot, "smart": SmartBot, "easy": EasyBot, "medium": SmartBot, "hard": HardBot,
+            "reference": ReferenceBot}

@@ -538,4 +538,10 @@ class SmartBot:
         return 0
 
 
-BOTS = {"random": RandomBot, "smart": SmartBot}
+def BOTS(game_id: str) -> dict[str, type]:  # noqa: N802 (the name bots.for_game looks up)
+    """The table of Cities & Knights bots. A function, so that the level modules, which build on
+    SmartBot, are imported after this one. "smart" is the medium bot under its old name, so that
+    replays and commands that name it keep working."""
+    from bots.catan_ck_easy import EasyBot
+    from bots.catan_ck_hard import HardBot
+    return {"random": RandomBot, "smart": SmartBot, "easy": EasyBot, "medium": SmartBot, "hard": HardBot}

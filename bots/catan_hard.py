@@ -1,26 +1,32 @@
-"""The hard Catan bot: the medium bot's table manners, with a search where a search pays.
+"""The hard Catan bot: the medium bot's table manners, with searches where a search pays.
 
 Why this split: the medium bot (bots.catan.SmartBot) trades with people sensibly (its offers, its
-answers and counter-offers are tested and liked), but it builds by a fixed order of rules of thumb.
-The hard bot keeps its manners and replaces its building, robber, discard and development card
-choices with a depth-2 expectimax over its own steps (bots.catan_search) judged by a value function of
-points, production, hand and reach (bots.catan_value). Where the search finds nothing better than
-ending the turn, the medium bot's offer to the table or to a counter-proposer gets its chance.
+answers and counter-offers are tested and liked) and saves for one target a turn; what it lacks is a
+look ahead. The hard bot keeps its manners and its target, and adds:
+- set-up: its first settlement by where the set-up leads (each of the best candidates played on with
+  the medium bot's placements as a model of the others, up to its own second pick); its second
+  settlement and its set-up roads by the value function (bots.catan_value);
+- the robber, the steal, discards and free roads by a depth-2 expectimax over its own steps
+  (bots.catan_search) judged by the value function (points, production, hand, reach, the opponents);
+- in the main step, the medium bot's choice unless a maritime trade, or two in a row, opens a city or a
+  settlement, or the search builds one, or finds a line to the winning points this turn.
+Self-play against three medium bots chose this mix: replacing the medium bot's whole main step by the
+search, or other weights of the value function, did no better (docs/bots.md).
 
-Reproducible: the search's budget is counted in engine steps, and it reads only its own knowledge
-state (other seats' development cards HIDDEN; a card it buys is valued, not drawn).
+Reproducible: every budget is counted in engine steps or candidates, and it reads only its own
+knowledge state (other seats' development cards HIDDEN; a card it buys is valued, not drawn).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bots.catan import SmartBot
+from bots.catan import Position, SmartBot
 from bots.catan_search import TurnSearch
 from bots.catan_value import VP, Weights, evaluate
 from bots.lib import game_actions
 from engines.catan.cards import DEV_TOTALS, VICTORYPOINT
-from engines.catan.state import FREE_ROAD, MAIN, ROBBER, SETUP_ROAD, SETUP_SETTLE, STEAL, STEAL_PICK
+from engines.catan.state import DISCARD, FREE_ROAD, MAIN, ROBBER, SETUP_ROAD, SETUP_SETTLE, STEAL, STEAL_PICK
 from engines.contract import HIDDEN
 from engines.core import Game, State
 
@@ -29,6 +35,8 @@ __all__ = ["HardBot", "dev_expect"]
 #: the engine steps one decision may take (about 0.1 ms each): a few tens of milliseconds at most
 BUDGET = 700
 _FREE = frozenset((ROBBER, STEAL, FREE_ROAD))
+#: the steps decided by the search alone (the main step mixes it with the medium bot's choice)
+_SEARCHED = frozenset((ROBBER, STEAL, FREE_ROAD, SETUP_SETTLE, SETUP_ROAD))
 
 
 def dev_expect(inner: Any, me: int, w: Weights) -> int:
@@ -46,21 +54,50 @@ class HardBot(SmartBot):
     name = "hard"
     weights = Weights()
     budget = BUDGET
-    #: the set-up placements by the value function too (else the medium bot's placement)
-    search_setup = True
-    #: in the main step, keep the medium bot's choice unless the search builds, or trades to build
-    hybrid = True
+    #: first settlement: how many of the best candidates are played through the set-up
+    plan_setup = 8
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         actions = game_actions(legal)
         if "decline draw" in legal or len(actions) == 1:
             return super().choose(game, state, seat, legal, rng)
         step = state.inner.step
-        searched = (MAIN, ROBBER, STEAL, FREE_ROAD, SETUP_SETTLE, SETUP_ROAD) if self.search_setup else (
-            MAIN, ROBBER, STEAL, FREE_ROAD)
-        if step in searched or (step == "discard" and len(actions) <= self.budget // 2):
-            return self._search(game, state, seat, legal, actions, rng)
+        if step == SETUP_SETTLE and not state.inner.seats[seat].settlements:
+            return self._plan_first(game, state, seat, actions, rng)
+        if step == MAIN:
+            return self._main_step(game, state, seat, legal, actions, rng)
+        if step in _SEARCHED or (step == DISCARD and len(actions) <= self.budget // 2):
+            return self._searcher(game, seat).choose(state, actions)[0]
         return super().choose(game, state, seat, legal, rng)
+
+    def _plan_first(self, game: Game, state: State, seat: int, actions: list[str], rng: Any) -> str:
+        """The first settlement by where the set-up leads: each of the best candidates (by the medium
+        bot's ranking of nodes) is played, then the others' placements by the medium bot's rules (a
+        model of them) up to this seat's second settlement, which it picks as it will (the value
+        function's best), and that position is judged by the value function. Set-up has no chance and
+        no secret, so each candidate is one line of play (a dozen placements)."""
+        pos = Position(game.view(state, seat), seat)
+        ranked = sorted(actions, key=lambda a: -pos.node_value(int(a.split()[1])))
+        rules, w = game.rules, self.weights
+        best_v, choice = None, ranked[0]
+        for a in ranked[:self.plan_setup]:
+            line = game.play(state, seat, a)
+            models: dict[int, SmartBot] = {}
+            for _ in range(40):
+                waiting = game.awaiting(line)
+                inner = line.inner
+                if waiting.kind != "move" or inner.step not in (SETUP_SETTLE, SETUP_ROAD):
+                    break
+                o = waiting.seats[0]
+                legal = game.legal(line, o)
+                if o == seat and inner.step == SETUP_SETTLE:   # its own second pick, as it will choose it
+                    line = max((game.play(line, o, b) for b in legal), key=lambda s: evaluate(rules, s.inner, seat, w))
+                    break
+                line = game.play(line, o, models.setdefault(o, SmartBot()).choose(game, line, o, legal, rng))
+            v = evaluate(rules, line.inner, seat, w)
+            if best_v is None or v > best_v:
+                best_v, choice = v, a
+        return choice
 
     def _searcher(self, game: Game, seat: int) -> TurnSearch:
         rules, w = game.rules, self.weights
@@ -68,23 +105,53 @@ class HardBot(SmartBot):
                           lambda inner, me: dev_expect(inner, me, w), MAIN, _FREE, STEAL_PICK,
                           lambda a: not a.startswith("offer "), budget=self.budget)
 
-    def _search(self, game: Game, state: State, seat: int, legal: list[str], actions: list[str], rng: Any) -> str:
-        candidates = [a for a in actions if not a.startswith("offer ")]
-        if self.hybrid and state.inner.step == MAIN:
-            medium = super().choose(game, state, seat, legal, rng)
-            if medium.startswith(("settle ", "city ")):
-                return medium
-            choice, _ = self._searcher(game, seat).choose(state, candidates)
-            if choice.startswith(("settle ", "city ")):
-                return choice
-            if choice.startswith("trade ") and any(a.startswith(("settle ", "city ")) for a in game.legal(
-                    game.play(state, seat, choice), seat)):
-                return choice
+    def _main_step(self, game: Game, state: State, seat: int, legal: list[str], actions: list[str], rng: Any) -> str:
+        """The medium bot's choice (its target, trades, offers, cards), unless the search sees better:
+        a build, a maritime trade (or two) that opens one, or a line that wins this turn."""
+        medium = super().choose(game, state, seat, legal, rng)
+        if medium.startswith(("settle ", "city ")):
             return medium
-        choice, _ = self._searcher(game, seat).choose(state, candidates)
-        if state.inner.step == MAIN and choice == "end":
-            # nothing worth doing alone: the medium bot's offers (to the table, to a counter-proposer)
-            medium = super().choose(game, state, seat, legal, rng)
-            if medium.startswith("offer "):
-                return medium
-        return choice
+        candidates = [a for a in actions if not a.startswith("offer ")]
+        trade = self._opening_trade(game, state, seat, candidates)
+        if trade:
+            return trade
+        choice, value = self._searcher(game, seat).choose(state, candidates)
+        if value >= 100 * VP or choice.startswith(("settle ", "city ")):
+            return choice
+        return medium
+
+    def _opening_trade(self, game: Game, state: State, seat: int, actions: list[str]) -> str | None:
+        """The maritime trade that opens a city (else a settlement) now or after one more trade: the one
+        whose build leaves the most cards in hand. Within the step budget."""
+        best: tuple[int, int, str] | None = None
+        steps = 0
+        for a in actions:
+            if not a.startswith("trade ") or steps >= self.budget:
+                continue
+            steps += 1
+            after = game.play(state, seat, a)
+            legal = game.legal(after, seat)
+            found = _opens(legal)
+            if found:
+                key = (found, sum(after.inner.seats[seat].hand), a)
+            else:
+                key = None
+                for b in legal:
+                    if not b.startswith("trade ") or steps >= self.budget:
+                        continue
+                    steps += 1
+                    again = game.play(after, seat, b)
+                    found = _opens(game.legal(again, seat))
+                    if found:
+                        key = (found, sum(again.inner.seats[seat].hand) - 1, a)
+                        break
+            if key is not None and (best is None or key[:2] > best[:2]):
+                best = key
+        return None if best is None else best[2]
+
+
+def _opens(legal: list[str]) -> int:
+    """2 when a city is legal, 1 a settlement, 0 neither."""
+    if any(a.startswith("city ") for a in legal):
+        return 2
+    return 1 if any(a.startswith("settle ") for a in legal) else 0

@@ -44,7 +44,8 @@ ROAD, SETTLEMENT, CITY, DEV = (1, 1, 0, 0, 0), (1, 1, 1, 1, 0), (0, 0, 0, 2, 3),
 
 @dataclass(slots=True, frozen=True)
 class Weights:
-    """The value function's knobs (ints, "points"). Tuned by self-play against the medium bot."""
+    """The value function's knobs (ints, "points"), set by hand and checked by self-play against the
+    medium bot (other settings tried did no better: docs/bots.md)."""
 
     production: int = 100      # percent: the scale of production against points and cards
     resource: tuple[int, ...] = (100, 100, 85, 105, 100)   # percent per resource (brick..ore)

@@ -16,7 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from bots.catan_ck import Position, SmartBot
-from engines.catan.state import MAIN
+from bots.catan_value import evaluate
+from engines.catan.state import MAIN, SETUP_ROAD, SETUP_SETTLE
+from engines.catan_ck.steps import SETUP_CITY
 from engines.core import Game, IllegalAction, State
 
 __all__ = ["HardBot"]
@@ -27,6 +29,9 @@ BUDGET = 60
 TRADE_COST = 120
 #: the medium bot's scores of what a trade may open: cities, settlements, improvements
 OPENS = 700
+#: first settlement: how many of the best candidates are played through the set-up
+PLAN = 8
+_SETUP = frozenset((SETUP_SETTLE, SETUP_CITY, SETUP_ROAD))
 
 
 class HardBot(SmartBot):
@@ -34,7 +39,7 @@ class HardBot(SmartBot):
     budget = BUDGET
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
-        self._game, self._state = game, state
+        self._game, self._state, self._rng = game, state, rng
         return super().choose(game, state, seat, legal, rng)
 
     def _main(self, pos: Position, actions: list[str]) -> str:
@@ -50,6 +55,32 @@ class HardBot(SmartBot):
             value = self._after(pos.me, a) - TRADE_COST
             if value > best:
                 best, choice = value, a
+        return choice
+
+    def _setup_settle(self, pos: Position, actions: list[str]) -> str:
+        """The first settlement by where the set-up leads: each of the best candidates (by the medium
+        bot's ranking) is played, then every placement up to this seat's city by the medium bot's
+        rules (a model of the others, and of its own pick), and the position judged by the base
+        game's value function (bots.catan_value: points, production, reach). Set-up has no chance
+        and no secret: one line of play per candidate."""
+        game, state, seat = self._game, self._state, pos.me
+        ranked = sorted(actions, key=lambda a: -pos.node_value(int(a.split()[1])))
+        if state.inner.seats[seat].settlements or state.inner.seats[seat].cities:
+            return ranked[0]
+        best_v, choice = None, ranked[0]
+        for a in ranked[:PLAN]:
+            line = game.play(state, seat, a)
+            models: dict[int, SmartBot] = {}
+            for _ in range(40):
+                waiting = game.awaiting(line)
+                if waiting.kind != "move" or line.inner.step not in _SETUP or line.inner.seats[seat].cities:
+                    break   # (the set-up is over, or its city stands)
+                o = waiting.seats[0]
+                legal = game.legal(line, o)
+                line = game.play(line, o, models.setdefault(o, SmartBot()).choose(game, line, o, legal, self._rng))
+            v = evaluate(game.rules, line.inner, seat)
+            if best_v is None or v > best_v:
+                best_v, choice = v, a
         return choice
 
     def _after(self, seat: int, action: str) -> int:

@@ -1,5 +1,8 @@
 """Catan bots: `random` (uniform over the legal actions) and `smart`.
 
+The levels (docs/bots.md): `medium` is this module's smart bot (`smart` stays its name); `easy`,
+`hard` and `reference` live in bots.catan_easy, bots.catan_hard and bots.catan_reference.
+
 The smart bot reads only `game.view(state, seat)` of its own knowledge state, plus the public board
 geometry of engines.catan.board and the public road-length function. It plays by rules of thumb over
 one value scale, "pips": the number of the 36 dice outcomes on which a hex produces, weighted per

@@ -1,5 +1,8 @@
 """Cities & Knights bots: `random` (uniform over the legal actions) and `smart`.
 
+The levels (docs/bots.md): `medium` is this module's smart bot (`smart` stays its name); `easy` and
+`hard` live in bots.catan_ck_easy and bots.catan_ck_hard.
+
 The smart bot reads only `game.view(state, seat)` of its own knowledge state and the public board
 geometry (engines.catan.board). Rules of thumb over one value scale, "pips" (the 36ths of a roll on
 which a hex produces):

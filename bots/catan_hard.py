@@ -56,6 +56,8 @@ class HardBot(SmartBot):
     budget = BUDGET
     #: first settlement: how many of the best candidates are played through the set-up
     plan_setup = 8
+    #: the steps the search decides alone
+    searched = _SEARCHED
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         actions = game_actions(legal)
@@ -66,7 +68,7 @@ class HardBot(SmartBot):
             return self._plan_first(game, state, seat, actions, rng)
         if step == MAIN:
             return self._main_step(game, state, seat, legal, actions, rng)
-        if step in _SEARCHED or (step == DISCARD and len(actions) <= self.budget // 2):
+        if step in self.searched or (step == DISCARD and self.searched and len(actions) <= self.budget // 2):
             return self._searcher(game, seat).choose(state, actions)[0]
         return super().choose(game, state, seat, legal, rng)
 

@@ -20,7 +20,7 @@ function of the state: same state, same choice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engines.core import COMMON_ACTIONS, Game, IllegalAction, State
@@ -50,7 +50,6 @@ class TurnSearch:
     budget: int = 600
     wide: int = 5
     nodes: int = 0
-    memo: dict = field(default_factory=dict)
 
     def choose(self, state: State, legal: list[str]) -> tuple[str, int]:
         """The best of `legal` (already narrowed by the caller if it likes) and its value."""

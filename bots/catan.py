@@ -1,5 +1,8 @@
 """Catan bots: `random` (uniform over the legal actions) and `smart`.
 
+The levels (docs/bots.md): `medium` is this module's smart bot (`smart` stays its name); `easy`,
+`hard` and `reference` live in bots.catan_easy, bots.catan_hard and bots.catan_reference.
+
 The smart bot reads only `game.view(state, seat)` of its own knowledge state, plus the public board
 geometry of engines.catan.board and the public road-length function. It plays by rules of thumb over
 one value scale, "pips": the number of the 36 dice outcomes on which a hex produces, weighted per
@@ -636,4 +639,12 @@ def _counts(text: str) -> tuple[int, ...]:
     return tuple(counts)
 
 
-BOTS = {"random": RandomBot, "smart": SmartBot}
+def BOTS(game_id: str) -> dict[str, type]:  # noqa: N802 (the name bots.for_game looks up)
+    """The table of Catan bots. A function, so that the level modules, which build on SmartBot, are
+    imported after this one (and any of them may be imported first). "smart" is the medium bot under
+    its old name, so that replays and commands that name it keep working."""
+    from bots.catan_easy import EasyBot
+    from bots.catan_hard import HardBot
+    from bots.catan_reference import ReferenceBot
+    return {"random": RandomBot, "smart": SmartBot, "easy": EasyBot, "medium": SmartBot, "hard": HardBot,
+            "reference": ReferenceBot}

@@ -1,5 +1,8 @@
 """Cities & Knights bots: `random` (uniform over the legal actions) and `smart`.
 
+The levels (docs/bots.md): `medium` is this module's smart bot (`smart` stays its name); `easy` and
+`hard` live in bots.catan_ck_easy and bots.catan_ck_hard.
+
 The smart bot reads only `game.view(state, seat)` of its own knowledge state and the public board
 geometry (engines.catan.board). Rules of thumb over one value scale, "pips" (the 36ths of a roll on
 which a hex produces):
@@ -538,4 +541,10 @@ class SmartBot:
         return 0
 
 
-BOTS = {"random": RandomBot, "smart": SmartBot}
+def BOTS(game_id: str) -> dict[str, type]:  # noqa: N802 (the name bots.for_game looks up)
+    """The table of Cities & Knights bots. A function, so that the level modules, which build on
+    SmartBot, are imported after this one. "smart" is the medium bot under its old name, so that
+    replays and commands that name it keep working."""
+    from bots.catan_ck_easy import EasyBot
+    from bots.catan_ck_hard import HardBot
+    return {"random": RandomBot, "smart": SmartBot, "easy": EasyBot, "medium": SmartBot, "hard": HardBot}

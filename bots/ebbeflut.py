@@ -59,6 +59,8 @@ class SmartBot:
     """Greedy over whole turns: the best field reachable by placing and pushing (see module doc)."""
 
     name = "smart"
+    #: positions searched per decision before the rest are scored as they stand
+    node_limit = NODE_LIMIT
 
     def __init__(self) -> None:
         # best value reachable in the turn from a position, kept across the decisions of one turn so
@@ -101,7 +103,7 @@ class SmartBot:
         actions = []
         if waiting.kind == "move" and waiting.seats == (seat,):
             actions = [a for a in game_actions(game.legal(state, seat)) if a.startswith(("push ", "place "))]
-        if not actions or self._nodes > NODE_LIMIT:
+        if not actions or self._nodes > self.node_limit:
             value = evaluate(game.view(state, seat), seat)
         else:
             value = max(self._after(game, game.play(state, seat, a), seat) for a in actions)
@@ -131,12 +133,13 @@ class EasyBot:
 
 
 class HardBot(MonteCarlo):
-    """The smart bot's best few actions, each judged by short futures (the rest of the turn, the next
-    draws and the opponent's turn, every seat played by the easy bot) scored by the same field score.
-    Where the smart bot's plan leaves nothing to compare (one action, or a draw) it plays as smart."""
+    """The smart bot's best two actions, each judged by three futures (the rest of the turn, the next
+    draws and the opponent's turn, every seat played by the smart bot) scored by the same field score.
+    Where the smart bot's plan leaves nothing to compare (one action, or a draw) it plays as smart.
+    (With the easy bot in the futures, cheaper, it lost to smart: 5 to 16 in 30 games.)"""
 
-    policy = EasyBot
-    budget = Budget(candidates=3, rollouts=4, horizon=10)
+    policy = SmartBot
+    budget = Budget(candidates=2, rollouts=3, horizon=8)
 
     def __init__(self) -> None:
         super().__init__()

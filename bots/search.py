@@ -107,7 +107,7 @@ class MonteCarlo:
 
     name = "hard"
     budget = Budget()
-    policy: type = type(None)
+    policy: type   # set by each subclass: the bot class that plays every seat in the rollouts
 
     def __init__(self) -> None:
         self._policy = self.policy()

@@ -1,5 +1,6 @@
-"""The bots: at least `random` and `smart` for every game, each using only the engine contract and
-seeing only its own seat's knowledge state (docs/engine-contract.md).
+"""The bots: the levels `easy`, `medium` and `hard`, and `random`, for every game, each using only the
+engine contract and seeing only its own seat's knowledge state (docs/engine-contract.md, docs/bots.md).
+`smart` is another name for `medium`, so that older commands, settings and tests keep working.
 
 `bots.for_game(game_id)` gives a game's bots by name; `bots.make(game_id, names, players)` builds one per
 seat. Only the front ends (client/) and tests import this package: the session takes any `Decider`,
@@ -15,20 +16,28 @@ from typing import Any
 import engines
 from bots.lib import RandomBot
 
-__all__ = ["for_game", "make"]
+__all__ = ["LEVELS", "for_game", "make"]
+
+#: the levels every game offers, weakest first (front ends list them in this order)
+LEVELS = ("easy", "medium", "hard")
 
 
 def for_game(game_id: str) -> dict[str, type]:
-    """The bots of a game by name ("random", "smart", ...); UnknownGame for an unknown id.
+    """The bots of a game by name ("random", "easy", "medium", "smart", "hard", ...); UnknownGame for an
+    unknown id.
 
     They are found by the engine package's name: `bots/<family>.py` with `BOTS` (a table, or a function of the
-    game id for a family of several games). A game without such a module is played by the random bot over
-    `legal()` under both names, so that every front end and test can seat a "smart" bot at any game."""
+    game id for a family of several games). A game without such a module is played by the random bot under
+    every name, so that every front end and test can seat any level at any game. A table that names
+    `smart` but not `medium` gets `medium` as the same class (the two names are one bot)."""
     family = engines.describe(game_id).family
     if not family or find_spec(f"{__name__}.{family}") is None:
-        return {"random": RandomBot, "smart": RandomBot}
+        return {"random": RandomBot, "smart": RandomBot, **dict.fromkeys(LEVELS, RandomBot)}
     bots = import_module(f"{__name__}.{family}").BOTS
-    return dict(bots(game_id) if callable(bots) else bots)
+    table = dict(bots(game_id) if callable(bots) else bots)
+    if "smart" in table and "medium" not in table:
+        table["medium"] = table["smart"]
+    return table
 
 
 def make(game_id: str, names: list[str], players: int) -> list[Any]:

@@ -1,10 +1,14 @@
-"""Bots for the Kidd games: `random`, and `smart`, a short lookahead through the engine contract.
+"""Bots for the Kidd games: `random`, and the levels `easy`, `medium` (also called `smart`) and `hard`.
 
-The smart bot searches its own turn and the next seat's reply (expectiminimax: the Quedah Merchant
+The medium (smart) bot searches its own turn and the next seat's reply (expectiminimax: the Quedah Merchant
 die is averaged over its faces, other seats are assumed to answer as badly for the bot as they can)
 and scores the leaves from `view()` only: material first, then mobility. In Madagaskar tall towers
 have hundreds of walks, so a reply is looked at only if it captures; a quiet reply is taken to leave
 the position's score as it is.
+
+Easy is the same evaluation one turn deep (`Greedy`: it never thinks of the reply), with a random slip
+now and then in Quedah Merchant. Hard is the medium search one turn deeper in Loyal Captain, and in the
+two games with walks a Monte Carlo search over medium's best few moves (`Search`, over bots/search.py).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from itertools import product
 from typing import Any
 
 from bots.lib import RandomBot, forced, game_actions
+from bots.search import Budget, MonteCarlo
 from engines.core import Game, Result, State
 
 WIN = 1_000_000
@@ -53,10 +58,13 @@ class SearchBot:
         obvious = forced(legal)
         if obvious is not None:
             return obvious
-        actions = game_actions(legal)
-        scored = [(self._after(game, state, seat, a, seat, self.depth), a) for a in actions]
+        scored = self.scored(game, state, seat, game_actions(legal))
         best = max(score for score, _ in scored)
         return rng.choice([a for score, a in scored if score == best])
+
+    def scored(self, game: Game, state: State, seat: int, actions: list[str]) -> list[tuple[int, str]]:
+        """Each action with its value `depth` turns deep, in the order of `actions`."""
+        return [(self._after(game, state, seat, a, seat, self.depth), a) for a in actions]
 
     def _after(self, game: Game, state: State, seat: int, action: str, me: int, turns: int) -> int:
         child = game.play(state, seat, action)
@@ -146,8 +154,70 @@ class MadagaskarBot(SearchBot):
         return captures
 
 
-_SMART = {"loyal-captain": LoyalCaptainBot, "quedah-merchant": QuedahMerchantBot, "madagaskar": MadagaskarBot}
+class Greedy:
+    """Easy's way of thinking for a Kidd game, mixed into its smart bot: the same evaluation, but only
+    the bot's own turn is looked at (depth 1: no thought of the reply), and one move in `slip` is a
+    beginner's slip, any legal move (0: none)."""
+
+    name = "easy"
+    depth = 1
+    slip = 0
+
+    def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
+        if self.slip and forced(legal) is None and rng.randrange(self.slip) == 0:
+            return rng.choice(game_actions(legal))
+        return super().choose(game, state, seat, legal, rng)  # type: ignore[misc]
+
+
+class Search(MonteCarlo):
+    """Hard's way of thinking for a Kidd game: the smart bot's best few moves (by its two-turn search),
+    each judged by short rollouts in which every seat plays the greedy one-turn bot, scored by the smart
+    bot's evaluation. It sees the Quedah Merchant dice and the third Madagaskar seat's answers that the
+    smart bot averages or leaves out."""
+
+    smart: type[SearchBot] = SearchBot
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._smart = self.smart()
+
+    def rank(self, game: Game, state: State, seat: int, actions: list[str], rng: Any) -> list[str]:
+        scored = self._smart.scored(game, state, seat, actions)
+        order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+        return [scored[i][1] for i in order]
+
+    def value(self, game: Game, state: State, seat: int) -> float:
+        result = game.result(state)
+        if result is not None:
+            return _terminal(result, seat)
+        return self._smart.evaluate(game, state, seat)
+
+
+_SMART: dict[str, type[SearchBot]] = {"loyal-captain": LoyalCaptainBot, "quedah-merchant": QuedahMerchantBot,
+                                      "madagaskar": MadagaskarBot}
+#: one move in how many the easy bot plays at random: Quedah Merchant's die leaves little for a second
+#: turn of lookahead to find, so there depth 1 alone plays about as well as smart
+_SLIP = {"loyal-captain": 0, "quedah-merchant": 4, "madagaskar": 0}
+_BUDGET = {"quedah-merchant": Budget(3, 6, 4), "madagaskar": Budget(4, 8, 6)}
+#: where hard is the smart search one turn deeper instead: Loyal Captain has no dice and few placements,
+#: so a third turn is cheap (p95 about 45 ms) and beats rollouts of the same cost
+_DEEPER = {"loyal-captain"}
+
+
+def _levels(game_id: str) -> dict[str, type]:
+    smart = _SMART[game_id]
+    greedy = type(f"{smart.__name__}Greedy", (Greedy, smart), {"slip": 0, "name": "greedy"})
+    easy = type(f"{smart.__name__}Easy", (Greedy, smart), {"slip": _SLIP[game_id]})
+    if game_id in _DEEPER:
+        hard = type(f"{smart.__name__}Hard", (smart,), {"depth": smart.depth + 1, "name": "hard"})
+    else:
+        hard = type(f"{smart.__name__}Hard", (Search,), {"smart": smart, "policy": greedy,
+                                                          "budget": _BUDGET[game_id]})
+    return {"random": RandomBot, "easy": easy, "medium": smart, "smart": smart, "hard": hard}
+
+
+_LEVELS = {game_id: _levels(game_id) for game_id in _SMART}
 
 
 def BOTS(game_id: str) -> dict[str, type]:  # noqa: N802 - the registry's name for a bot table
-    return {"random": RandomBot, "smart": _SMART[game_id]}
+    return dict(_LEVELS[game_id])

@@ -1,6 +1,7 @@
-"""Ploc bots: `random` and `smart`.
+"""Ploc bots: `random`, and the levels `easy` (no rerolls, one pair at a time), `medium` (also called
+`smart`) and `hard` (Monte Carlo over medium's best, one answer further).
 
-The smart bot plays its turn by search. Actions: every sequence of the remaining pair actions (or
+The smart (medium) bot plays its turn by search. Actions: every sequence of the remaining pair actions (or
 all-or-nothing) is tried through `legal`/`play`, in a canonical order that loses no outcome (see
 `_ActionSearch`). Rerolls: expectimax over the six faces of each die that may be rerolled, where the
 worth of a roll is the best end of turn it allows, found by a quick model of the turn (`turn_value`)
@@ -18,10 +19,11 @@ from itertools import permutations, product
 from typing import Any
 
 from bots.lib import RandomBot, forced, game_actions
+from bots.search import Budget, MonteCarlo
 from engines.core import Game, State
 from engines.memo import Memo
 
-__all__ = ["BOTS", "RandomBot", "SmartBot", "attack_rate", "score", "turn_value"]
+__all__ = ["BOTS", "EasyBot", "HardBot", "RandomBot", "SmartBot", "attack_rate", "score", "turn_value"]
 
 WIN = 10_000.0
 #: a weakened athlete against a healthy one: it dies to a die up to 2 below its partner
@@ -348,4 +350,58 @@ class _ActionSearch:
                      tuple(sorted(d["value"] for d in view["columns"][opp])))
 
 
-BOTS = {"random": RandomBot, "smart": SmartBot}
+class EasyBot:
+    """A beginner's Ploc: it never rerolls, and plays one pair at a time, whichever leaves the best race
+    right after it (the smart bot's score), without searching the order of the whole turn."""
+
+    name = "easy"
+
+    def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
+        obvious = forced(legal)
+        if obvious is not None:
+            return obvious
+        actions = game_actions(legal)
+        view = game.view(state, seat)
+        if view["phase"] == "reroll":
+            return "done" if "done" in actions else actions[0]
+        search = _ActionSearch(game, seat, len(view["match_winners"]))
+        return max(actions, key=lambda a: search.outcome(game.view(game.play(state, seat, a), seat)))
+
+
+class HardBot(MonteCarlo):
+    """The smart bot's best few actions and rerolls, each judged by short futures (the rest of the turn,
+    the opponent's roll and answer) played by the easy bot for both seats, since the smart bot in them
+    costs ten times as much, and scored by the same race. The smart bot stops at the end of its own
+    turn; this looks one answer further."""
+
+    policy = EasyBot
+    budget = Budget(candidates=3, rollouts=6, horizon=6)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._matches = 0
+
+    def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
+        self._matches = len(game.view(state, seat)["match_winners"])
+        return super().choose(game, state, seat, legal, rng)
+
+    def rank(self, game: Game, state: State, seat: int, actions: list[str], rng: Any) -> list[str]:
+        view = game.view(state, seat)
+        if view["phase"] == "reroll":
+            search = _RerollSearch(view, seat)
+            values = [search.roll(search.dice) if a == "done" else
+                      search.reroll(search.dice, search.rerolled, search.left, int(a[7:]) - 1) for a in actions]
+        else:
+            act = _ActionSearch(game, seat, self._matches)
+            values = [act.after(state, a) for a in actions]
+        order = sorted(range(len(actions)), key=lambda i: -values[i])
+        return [actions[i] for i in order]
+
+    def value(self, game: Game, state: State, seat: int) -> float:
+        result = game.result(state)
+        if result is not None:
+            return 0.0 if not result.winners else (10 * WIN if result.winners == (seat,) else -10 * WIN)
+        return _ActionSearch(game, seat, self._matches).outcome(game.view(state, seat))
+
+
+BOTS = {"random": RandomBot, "easy": EasyBot, "medium": SmartBot, "smart": SmartBot, "hard": HardBot}

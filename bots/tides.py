@@ -1,4 +1,4 @@
-"""Bots for Turning Tides: `random` and `smart`.
+"""Bots for Turning Tides: `random`, and the levels `easy`, `medium` (also called `smart`) and `hard`.
 
 The smart bot reads only `game.view(state, seat)` of its own knowledge state (the opponent's hand,
 deck and damage cards are HIDDEN there); it simulates through the engine contract for lookahead. It
@@ -15,6 +15,7 @@ from math import comb
 from typing import Any
 
 from bots.lib import RandomBot, game_actions
+from bots.search import Budget, MonteCarlo
 from engines.core import Game, State
 from engines.tides import cards as C
 from engines.tides.ship import ROUND_END
@@ -92,10 +93,14 @@ class SmartBot:
         return rng.choice(actions)
 
     def _pick(self, game: Game, state: State, view: dict, seat: int, actions: list[str], rng: Any) -> str:
+        return _top(self.pick_values(game, state, view, seat, actions, rng), rng)
+
+    def pick_values(self, game: Game, state: State, view: dict, seat: int, actions: list[str],
+                    rng: Any) -> list[tuple[int, str]]:
+        """Each card's worth: the turn played out against every card the opponent may pick, weighted."""
         enemy = 1 - seat
-        replies = _likely_picks(view, enemy)
-        best: list[str] = []
-        best_value = None
+        replies = self.replies(view, enemy)
+        values = []
         for action in actions:
             total = 0
             for reply, weight in replies:
@@ -103,11 +108,18 @@ class SmartBot:
                 if reply:
                     after = game.play(after, enemy, reply)
                 total += weight * _value(game, _play_out(game, after, rng), seat)
-            if best_value is None or total > best_value:
-                best, best_value = [action], total
-            elif total == best_value:
-                best.append(action)
-        return rng.choice(best)
+            values.append((total, action))
+        return values
+
+    def replies(self, view: dict, enemy: int) -> list[tuple[str, int]]:
+        """The opponent's picks the bot weighs its own against."""
+        return _likely_picks(view, enemy)
+
+
+def _top(values: list[tuple[int, str]], rng: Any) -> str:
+    """One of the best-valued actions, at random among equals (in the order given)."""
+    best_value = max(v for v, _ in values)
+    return rng.choice([a for v, a in values if v == best_value])
 
 
 def _likely_picks(view: dict, seat: int) -> list[tuple[str, int]]:
@@ -143,18 +155,19 @@ def _play_out(game: Game, state: State, rng: Any) -> State:
 
 
 def _best(game: Game, state: State, seat: int, actions: list[str], rng: Any, deep: bool) -> str:
-    best: list[str] = []
-    best_value = None
+    return _top(_best_values(game, state, seat, actions, rng, deep), rng)
+
+
+def _best_values(game: Game, state: State, seat: int, actions: list[str], rng: Any,
+                 deep: bool) -> list[tuple[int, str]]:
+    """Each resolution by the score after it (`deep`: after the rest of the turn, played greedily)."""
+    values = []
     for action in actions:
         after = game.play(state, seat, action)
         if deep:
             after = _play_out(game, after, rng)
-        value = _value(game, after, seat)
-        if best_value is None or value > best_value:
-            best, best_value = [action], value
-        elif value == best_value:
-            best.append(action)
-    return rng.choice(best)
+        values.append((_value(game, after, seat), action))
+    return values
 
 
 def _exchange(actions: list[str]) -> str:
@@ -169,4 +182,65 @@ def _exchange(actions: list[str]) -> str:
     return max(actions, key=lambda a: (gain(a), a == "exchange none", a))
 
 
-BOTS = {"random": RandomBot, "smart": SmartBot}
+class EasyBot(SmartBot):
+    """The smart bot's heuristics without its reading of the opponent: it picks the card that does
+    best if the opponent waits (its threat is not weighed), one pick in four is a slip (any card of
+    its hand), and it resolves its cards greedily by the score right after each, not after the rest
+    of the turn. (Without the slips it played almost as well as smart: 26 to 34 in 60 games.)"""
+
+    name = "easy"
+    #: one pick in `slip` is any card of the hand: a beginner's slip
+    slip = 4
+
+    def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
+        actions = game_actions(legal)
+        if self.slip and len(actions) > 1 and game.view(state, seat)["phase"] == "pick" \
+                and rng.randrange(self.slip) == 0:
+            return rng.choice(actions)
+        if len(actions) > 1 and game.view(state, seat)["phase"] == "resolve":
+            return _best(game, state, seat, actions, rng, deep=False)
+        return super().choose(game, state, seat, legal, rng)
+
+    def replies(self, view: dict, enemy: int) -> list[tuple[str, int]]:
+        return [("", 1)] if view["picks"][enemy] else [("pick wait", 1)]
+
+
+class _Steady(EasyBot):
+    """The hard bot's rollouts: the easy bot without slips (a future of random picks says little)."""
+
+    slip = 0
+
+
+class HardBot(MonteCarlo):
+    """The smart bot's best few cards and resolutions, each judged by a few short futures (the next
+    draws and the opponent's answers, played by the easy bot for both seats) scored by the same
+    position score. The opponent's hand stays HIDDEN in those futures: its picks range over what
+    public knowledge allows, so the bot plans against every card the opponent could hold."""
+
+    policy = _Steady
+    budget = Budget(candidates=3, rollouts=4, horizon=4)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._smart = SmartBot()
+
+    def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
+        phase = game.view(state, seat)["phase"]
+        if phase in ("pick", "resolve"):
+            return super().choose(game, state, seat, legal, rng)
+        return self._smart.choose(game, state, seat, legal, rng)
+
+    def rank(self, game: Game, state: State, seat: int, actions: list[str], rng: Any) -> list[str]:
+        view = game.view(state, seat)
+        if view["phase"] == "pick":
+            values = self._smart.pick_values(game, state, view, seat, actions, rng)
+        else:
+            values = _best_values(game, state, seat, actions, rng, deep=True)
+        order = sorted(range(len(values)), key=lambda i: -values[i][0])
+        return [values[i][1] for i in order]
+
+    def value(self, game: Game, state: State, seat: int) -> float:
+        return _value(game, state, seat)
+
+
+BOTS = {"random": RandomBot, "easy": EasyBot, "medium": SmartBot, "smart": SmartBot, "hard": HardBot}

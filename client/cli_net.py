@@ -32,7 +32,8 @@ if TYPE_CHECKING:   # (the terminal's modules are imported when a person plays h
 
 log = logging.getLogger("netplay.cli")
 
-BOT_HELP = "random or smart (every game has both; `netplay games` lists each game's bots)"
+BOT_HELP = ("easy, medium or hard (every game has the three levels; smart is medium's other name), or random "
+            "(`netplay games` lists each game's bots)")
 
 
 def _setup(verbose: bool) -> None:

@@ -28,7 +28,7 @@ __all__ = ["play_out", "selfplay", "watch"]
               help="number of games to play")
 @click.option("--seed", default=0, show_default=True, type=int, help="seed of the first game (game i uses seed+i)")
 @click.option("--bots", "bot_names", default="random,random", show_default=True,
-              help="comma-separated bot names, one per seat (repeated if fewer): random, smart")
+              help="comma-separated bot names, one per seat (repeated if fewer): easy, medium (or smart), hard, random")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 @click.option("--check/--no-check", default=False, show_default=True,
@@ -84,8 +84,8 @@ def _recorded(game_id: str, names: list[str], count: int, seed: int, players: in
 @click.command()
 @click.argument("game_id", metavar="GAME")
 @click.option("--seed", default=1, show_default=True, type=int, help="seed of the chance outcomes and the bots")
-@click.option("--bots", "bot_names", default="smart,random", show_default=True,
-              help="comma-separated bot names, one per seat: random, smart")
+@click.option("--bots", "bot_names", default="medium,random", show_default=True,
+              help="comma-separated bot names, one per seat: easy, medium (or smart), hard, random")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 def watch(game_id: str, seed: int, bot_names: str, players: int | None, option_pairs: tuple[str, ...]) -> None:

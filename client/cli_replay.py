@@ -376,7 +376,8 @@ def view(file: str, frame: int | None, seat: int | None, revealed: bool, screens
 @click.argument("file", metavar="FILE")
 @click.option("--frame", type=int, required=True, help="play on from the position after frame N (0: the start)")
 @click.option("--seat", type=int, default=None, help="the seat you play (default: the one to move there)")
-@click.option("--bot", "bot_name", default="smart", show_default=True, help="the bot that plays the other seats")
+@click.option("--bot", "bot_name", default="medium", show_default=True,
+              help="the bot that plays the other seats: easy, medium (or smart), hard, random")
 @click.option("--watch", is_flag=True, help="bots play every seat from there to the end, printed move by move; "
               "no window, no input")
 @click.option("--terminal", "use_terminal", is_flag=True, help="play in the terminal even where a display exists")

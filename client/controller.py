@@ -236,7 +236,7 @@ class LocalController:
     @property
     def names(self) -> list[str]:
         """`you` at the human's seat, the bot's name at the others, numbered when several bots share one
-        ("smart bot 1", "smart bot 2": client.names)."""
+        ("medium bot 1", "medium bot 2": client.names)."""
         return distinct([("you" if s == self.seat else f"{self.bot_names[s % len(self.bot_names)]} bot")
                          for s in range(self.players)])
 

@@ -69,7 +69,7 @@ def test_lobby_plays_a_recorded_game_against_a_bot_peer(home):
     assert _colours(_pixels(app)) > 10
     game = next(i for i, g in enumerate(lobby.games) if g.id == "loyal-captain")
     _click(app, _lobby_button(lobby, f"game:{game}").center)
-    _click(app, _lobby_button(lobby, "bot:").center)  # smart -> random
+    _click(app, _lobby_button(lobby, "bot:").center)  # medium -> hard
     assert any(b.label.startswith("bot delay: 0.6 s") for b in lobby.buttons)  # bots wait a little by default
     lobby.bot_delay_index = BOT_DELAYS.index(0.0)  # a test need not follow the moves
     _click(app, _lobby_button(lobby, "local:").center)

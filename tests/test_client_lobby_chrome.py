@@ -105,7 +105,7 @@ def test_the_lobby_remembers_its_settings(home):
     _press(app, lobby, "players:")                      # 3 -> 4 players
     _press(app, lobby, "role:1")                        # open -> hot seat
     _press(app, lobby, "role:3")                        # open -> hot seat
-    _press(app, lobby, "role:3")                        # hot seat -> bot smart
+    _press(app, lobby, "role:3")                        # hot seat -> the first bot Catan offers
     _press(app, lobby, "option:board")
     _press(app, lobby, "clock:")
     _press(app, lobby, "bot:")
@@ -120,7 +120,8 @@ def test_the_lobby_remembers_its_settings(home):
     chosen = {"game": lobby.game.id, "players": lobby.players, "roles": list(lobby.roles),
               "options": dict(lobby.options), "clock": lobby.clock_index, "bot": lobby.bot_index,
               "delay": lobby.bot_delay_index, "name": lobby.hot_seat_name(1), "address": "127.0.0.1:9"}
-    assert chosen["roles"] == ["me", "here", "open", "bot:smart"] and chosen["name"] == "Anna"
+    first_bot = f"bot:{lobby.offered_bots()[0]}"    # easy, once Catan has levels (else medium)
+    assert chosen["roles"] == ["me", "here", "open", first_bot] and chosen["name"] == "Anna"
     path = settings.settings_file(SETTINGS)
     assert path.exists() and stat.S_IMODE(path.stat().st_mode) == 0o600
     assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == [], "a temporary file is left"

@@ -41,7 +41,12 @@ def bot_table_title(game, players: int, bot: str) -> str:
     return game.title if players == 1 else f"{game.title} - you vs the {bot} bot"
 
 
-BOT_NAMES = ("smart", "random")           # every game has both (bots.registry)
+#: the bots the lobby offers, in the order its choices cycle: the levels weakest first (bots.LEVELS), then the
+#: random bot; a game offers those of them its bots table has (`LobbyScene.offered_bots`)
+BOT_NAMES = ("easy", "medium", "hard", "random")
+DEFAULT_BOT = "medium"
+#: older names a settings file or a resumed seat may carry: "smart" is the medium level's first name
+BOT_ALIASES = {"smart": "medium"}
 BOT_DELAYS = (0.6, 1.0, 2.0, 0.0, 0.3)  # seconds a bot waits before each move (the lobby's choice cycles)
 #: move clocks to host with: "game" the game's own (netplay/gameclock.py, the default), (initial seconds, seconds
 #: added per move), "untimed" (no clock, no limit per move: a player who never moves holds the game)
@@ -102,7 +107,7 @@ def _resumed_decider(name: str, delay_s: float) -> Any:
     from netplay.session import QueueDecider
 
     bot, sep, seat = name.rpartition("-bot-")
-    if sep and seat.isdigit() and bot in BOT_NAMES:
+    if sep and seat.isdigit() and (bot in BOT_NAMES or bot in BOT_ALIASES):
         return BotDecider(bot, games=10_000, delay_s=delay_s)
     return QueueDecider()
 
@@ -136,7 +141,7 @@ class LobbyScene:
         self.roles: list[str] = ["me"]  # per seat: "me", "open", "here" (hot seat) or "bot:NAME"
         self.options: dict[str, Any] = {}
         self.bot_names = list(BOT_NAMES)
-        self.bot_index = 0
+        self.bot_index = BOT_NAMES.index(DEFAULT_BOT)
         self.bot_delay_index = 0
         self.clock_index = 0
         self.setups: dict[str, dict] = {}     # per game id: its players, seats and options, as last chosen
@@ -191,7 +196,9 @@ class LobbyScene:
         roles = (self.roles + ["open"] * self.players)[:self.players]
         if "me" not in roles:
             roles[0] = "me"
-        self.roles = roles
+        offered = self.offered_bots()   # a bot seat kept from another game plays a level this one has
+        fallback = DEFAULT_BOT if DEFAULT_BOT in offered else offered[0]
+        self.roles = [f"bot:{fallback}" if r.startswith("bot:") and r[4:] not in offered else r for r in roles]
 
     def _cycle_role(self, seat: int) -> None:
         """"me" moves on to the next seat (the two swap); any other seat cycles open, hot seat, bots."""
@@ -200,9 +207,31 @@ class LobbyScene:
             other = (seat + 1) % len(roles)
             roles[seat], roles[other] = roles[other], "me"
             return
-        order = ["open", "here", *(f"bot:{name}" for name in self.bot_names)]
+        order = ["open", "here", *(f"bot:{name}" for name in self.offered_bots())]
         at = order.index(roles[seat]) if roles[seat] in order else -1
         roles[seat] = order[(at + 1) % len(order)]
+
+    def offered_bots(self) -> list[str]:
+        """The lobby's bot names the chosen game has (a game whose bots have no levels yet offers fewer)."""
+        import bots
+
+        known = bots.for_game(self.game.id)
+        return [name for name in self.bot_names if name in known] or ["random"]
+
+    def chosen_bot(self) -> str:
+        """The bot that plays the open seats of a local game: the one chosen, if this game has it, else
+        the medium level (or what the game has)."""
+        offered = self.offered_bots()
+        name = self.bot_names[self.bot_index]
+        if name in offered:
+            return name
+        return DEFAULT_BOT if DEFAULT_BOT in offered else offered[0]
+
+    def _next_bot(self) -> None:
+        """The next bot name this game offers, after the one shown."""
+        offered = self.offered_bots()
+        at = offered.index(self.chosen_bot())
+        self.bot_index = self.bot_names.index(offered[(at + 1) % len(offered)])
 
     @staticmethod
     def role_words(role: str) -> str:
@@ -274,7 +303,10 @@ class LobbyScene:
         if setup.get("players") in self.game.players:
             self.players_index = self.game.players.index(setup["players"])
         roles = setup.get("roles")
-        allowed = {"me", "open", "here", *(f"bot:{name}" for name in self.bot_names)}
+        if isinstance(roles, list):
+            roles = [f"bot:{BOT_ALIASES[r[4:]]}" if isinstance(r, str) and r[4:] in BOT_ALIASES
+                     and r.startswith("bot:") else r for r in roles]
+        allowed = {"me", "open", "here", *(f"bot:{name}" for name in self.offered_bots())}
         if isinstance(roles, list) and len(roles) == self.players and roles.count("me") == 1 \
                 and all(isinstance(r, str) and r in allowed for r in roles):
             self.roles = list(roles)
@@ -305,8 +337,10 @@ class LobbyScene:
         ids = [g.id for g in self.games]
         if saved.get("game") in ids:
             self.game_index = ids.index(saved["game"])
-        if saved.get("bot") in self.bot_names:
-            self.bot_index = self.bot_names.index(saved["bot"])
+        bot = saved.get("bot")
+        bot = BOT_ALIASES.get(bot, bot) if isinstance(bot, str) else None
+        if bot in self.bot_names:
+            self.bot_index = self.bot_names.index(bot)
         if saved.get("bot_delay") in BOT_DELAYS and not isinstance(saved.get("bot_delay"), bool):
             self.bot_delay_index = BOT_DELAYS.index(saved["bot_delay"])
         clock = saved.get("clock")
@@ -380,7 +414,7 @@ class LobbyScene:
         from netplay.identity import Identity
         from netplay.session import QueueDecider
 
-        bot = self.bot_names[self.bot_index]
+        bot = self.chosen_bot()
         try:
             ident = Identity.load()
             problem = self._local_names_problem(ident.name)
@@ -637,7 +671,7 @@ class LobbyScene:
             i = opt.choices.index(self.options[value]) if self.options[value] in opt.choices else -1
             self.options[value] = opt.choices[(i + 1) % len(opt.choices)]
         elif kind == "bot":
-            self.bot_index = (self.bot_index + 1) % len(self.bot_names)
+            self._next_bot()
         elif kind == "delay":
             self.bot_delay_index = (self.bot_delay_index + 1) % len(BOT_DELAYS)
         elif kind == "clock":
@@ -810,7 +844,7 @@ class LobbyScene:
         half = (inner.w - 8) // 2
         delay = BOT_DELAYS[self.bot_delay_index]
         cells = [(f"players: {self.players}", "players:", len(self.game.players) > 1, False),
-                 (f"bots: {self.bot_names[self.bot_index]}", "bot:", True, False)]
+                 (f"bots: {self.chosen_bot()}", "bot:", len(self.offered_bots()) > 1, False)]
         cells += [(f"{seat} {seat_style(self.game.id, seat)[1]}: {self.role_words(role)}", f"role:{seat}",
                    self.players > 1, role == "me") for seat, role in enumerate(self.roles)]
         if len(cells) % 2:

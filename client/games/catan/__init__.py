@@ -99,6 +99,10 @@ class Renderer(CounterTalk, ClickInput, Panels, Strip, BoardPainter):
         self._split: list[list[str]] = []
         self._prefixes: set[tuple[str, ...]] = set()
         self._verbs_memo: dict[tuple[str, ...], dict[str, set[str]]] = {}
+        #: the header's hint for (view, legal list, chosen tokens, the layout's spots), the objects held: a
+        #: picture asks for it up to four times (the layout's two passes, the words and their colour), and
+        #: each asks every place of the board whether it is lit (a fifth of a C&K table's drawing time)
+        self._hint_memo: tuple | None = None
         self.draft = [0] * len(self.kinds)
         self._draft_key: tuple | None = None
         self._counter_state()

@@ -87,12 +87,17 @@ class Panels:
             return ""
         if self._tray_options() is not None:
             return "put the cards together below with + and -, then ok (or pick them in the list)"
+        spots, menu, memo = tuple(lay.spots), getattr(self, "menu", None), self._hint_memo   # (C&K's verb menu)
+        if (memo is not None and memo[0] is view and memo[1] is self._legal_src and memo[2] == self.chosen
+                and memo[3] == spots and memo[5] is menu):
+            return memo[4]
         kinds = {p[0] if p[0] != "tokens" else p[1][0] for p in self._places(lay, view) if self._lit(p, view)}
         words = list(dict.fromkeys(w for k, w in self.hint_words if k in kinds))
-        if not words:
-            return "choose on the right"
-        return "click " + ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] + \
-            (" - or choose on the right" if len(words) < 3 else "")
+        hint = "choose on the right" if not words else (
+            "click " + ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+            + (" - or choose on the right" if len(words) < 3 else ""))
+        self._hint_memo = (view, self._legal_src, list(self.chosen), spots, hint, menu)
+        return hint
 
     def _step_words(self, view: dict) -> tuple[str, str]:
         step = view.get("step", "")

@@ -487,14 +487,14 @@ def test_the_lobby_seat_form_hosts_hot_seat_and_bot_seats(tmp_path: Path, monkey
         _click(app, next(b.rect for b in lobby.buttons if b.key == key and b.enabled).center)
 
     click("role:1")  # open -> hot seat
-    click("role:2")  # open -> hot seat -> bot smart
+    click("role:2")  # open -> hot seat -> the weakest bot level (easy)
     click("role:2")
-    assert lobby.roles == ["me", "here", "bot:smart"]
+    assert lobby.roles == ["me", "here", "bot:easy"]
     click("role:0")  # "me" moves on: the two seats swap
-    assert lobby.roles == ["here", "me", "bot:smart"] and lobby.seat == 1
+    assert lobby.roles == ["here", "me", "bot:easy"] and lobby.seat == 1
     click("role:1")
     click("role:2")  # and on, round the table
-    assert lobby.roles == ["me", "bot:smart", "here"]
+    assert lobby.roles == ["me", "bot:easy", "here"]
     assert any(b.label == "play, all seats here" for b in lobby.buttons)
     app.screenshot(ARTIFACTS / "lobby-seat-form.png")
     click("host:")
@@ -508,7 +508,7 @@ def test_the_lobby_seat_form_hosts_hot_seat_and_bot_seats(tmp_path: Path, monkey
                 break
         assert table.cover == 0 and table.ctl.humans() == [0, 2]
         names = table.ctl.names
-        assert names[2] == "player 2 (white)" and names[1] == "smart-bot-1"
+        assert names[2] == "player 2 (white)" and names[1] == "easy-bot-1"
     finally:
         table.on_leave(app)
 

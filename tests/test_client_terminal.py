@@ -143,8 +143,8 @@ def test_a_local_table_logs_chance_in_words_as_watch_does(gid: str, roll: str) -
 def test_games_lists_players_options_and_bots_in_words() -> None:
     out = CliRunner().invoke(main, ["games"]).output
     assert "(1 players)" not in out and "1 player " in out and "2 or 3 players" in out
-    assert "bots: random, smart" in out and "False" not in out and "(D13)" not in out
-    assert "random or smart" in CliRunner().invoke(main, ["play", "--help"]).output
+    assert "bots: easy, hard, medium, random, smart" in out and "False" not in out and "(D13)" not in out
+    assert "easy, medium or hard" in CliRunner().invoke(main, ["play", "--help"]).output
 
 
 class _Flaky(LocalController):

@@ -17,7 +17,7 @@ import pygame
 import pytest
 from support.clickplay import _button, _colours, _pixels, _play_one
 from support.cpuclock import measure
-from support.quick import LONG, long_only
+from support.quick import long_only
 
 import engines
 from client.app import App
@@ -36,9 +36,7 @@ AWAITING_RENDERER: set[str] = set()
 #: a Catan game of random moves lasts thousands of actions: by clicks it is played to its round limit
 #: (docs/rules/catan.md, option max_rounds), which ends it with the final reveal like any other end; Cities &
 #: Knights likewise (docs/rules/catan-ck.md: the round limit ends it at once, every point being public)
-#: (the quick run's C&K game by clicks stops at 12 rounds: the round limit's end is what it checks, and 25 rounds of
-#: it cost 37 CPU-seconds, the suite's costliest test but the campaign's chunks)
-OPTIONS = {"catan": {"max_rounds": "40"}, "catan-ck": {"max_rounds": "25" if LONG else "12"}}
+OPTIONS = {"catan": {"max_rounds": "40"}, "catan-ck": {"max_rounds": "25"}}
 
 
 def _players(gid: str) -> int:
@@ -67,9 +65,10 @@ def test_every_game_has_a_board_renderer() -> None:
     assert isinstance(renderer_for("no-such-game"), TextRenderer)  # the fallback for a game added later
 
 
-#: the quick run clicks through Cities & Knights (the base game's board and pieces, and more)
-BY_CLICKS = [long_only(gid, "the base board is clicked through in [catan-ck]") if gid == "catan" else gid
-             for gid in RENDERED]
+#: (the quick run clicks through neither Catan to its end: C&K's board is clicked in test_client_catan_ck and
+#: test_full_hd_game_under_way[catan-ck], its end in test_session_games; it cost 30-37 CPU-seconds here)
+BY_CLICKS = [long_only(gid, "the Catan boards are clicked in test_client_catan*.py and test_full_hd_game_under_way")
+             if gid in ("catan", "catan-ck") else gid for gid in RENDERED]
 
 
 @pytest.mark.parametrize("gid", BY_CLICKS)

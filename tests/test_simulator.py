@@ -5,7 +5,7 @@ of simulator/adversary.py, alone or two colluding seats of four), and every inva
 simulator/invariants.py asserted on every run: no crash, no honest seat blamed, bounded time, agreement of
 honest copies (or a proof naming the equivocator), bounded memory, liveness.
 
-The quick form runs `QUICK` seeded runs (600: the suite's 10-minute budget on two cores allows no more) as
+The quick form runs `QUICK` seeded runs (480: the suite's 10-minute budget on two cores allows no more) as
 `CHUNKS` tests that the parallel runner spreads over its workers; `NETPLAY_LONG=1` runs `LONG_RUNS` (100,000),
 each chunk on every core. A failing run prints the one command that replays it (`python -m simulator --seed N -v`),
 and every seed that found a bug stays in `REGRESSIONS`."""
@@ -24,7 +24,7 @@ from simulator.run import QUICK_MIX, Plan, campaign, command, crash_plan, plan_f
 from simulator.world import Faults
 
 LONG = os.environ.get("NETPLAY_LONG") == "1"
-QUICK = 600
+QUICK = 480
 LONG_RUNS = 100_000
 FIRST = 1_000_000 if LONG else 0
 

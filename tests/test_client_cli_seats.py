@@ -28,7 +28,7 @@ def _verify(path: Path) -> subprocess.CompletedProcess:
 def test_four_seat_catan_with_two_bot_seats_on_the_host_and_two_on_a_joiner(tmp_path: Path) -> None:
     with processes() as procs:
         host = cli_host(tmp_path, "catan", "--players", "4", "--seats", "0,1", "--bot", "smart", "--bot", "1=random",
-                        "--name", "hostbot", "--option", "max_rounds=30", "-q")
+                        "--name", "hostbot", "--option", "max_rounds=12", "-q")   # seats, not the deck
         procs.append(host)
         join = cli_join(tmp_path, host.address(), "--seats", "2", "--bot", "smart", "--name", "joinbot", "-q")
         procs.append(join)

@@ -29,8 +29,12 @@ ROUNDS = {"catan": "30", "catan-ck": "20"}
 GAMES = ["catan", long_only("catan-ck", "C&K over the network: test_session_games.py[catan-ck]")]
 
 
-def _short(game: str) -> tuple[str, ...]:
-    return ("--game", game, "--option", f"max_rounds={ROUNDS[game]}")
+#: the hot-seat game of base Catan checks the seats, not the deck (the four-peer game deals): 12 rounds
+HOT_SEAT_ROUNDS = {"catan": "12", "catan-ck": ROUNDS["catan-ck"]}
+
+
+def _short(game: str, rounds: dict[str, str] = ROUNDS) -> tuple[str, ...]:
+    return ("--game", game, "--option", f"max_rounds={rounds[game]}")
 
 
 def _verified(procs_: list) -> list[str]:
@@ -72,7 +76,7 @@ def test_four_catan_peers_with_bots(tmp_path: Path, game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_hot_seat_peer_with_two_people_beside_two_bot_peers(tmp_path: Path, game: str) -> None:
     with processes() as procs:
-        host = deck_peer(tmp_path, "host", *_short(game), "--also", "1", "--humans", "2", tag="host")
+        host = deck_peer(tmp_path, "host", *_short(game, HOT_SEAT_ROUNDS), "--also", "1", "--humans", "2", tag="host")
         procs.append(host)
         address = host.address()
         joiners = [deck_peer(tmp_path, "join", address, "--bot", "smart", tag=f"join{i}") for i in range(2)]

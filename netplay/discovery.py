@@ -71,6 +71,7 @@ class HostInfo:
     fingerprint: str
     free_seats: int
     terms: str = ""               # the agreed terms in words (clock, limits), shown before joining
+    watch: int = 0                # spectators it still takes (0: none, or it allows none): its game runs
 
     @property
     def address(self) -> str:
@@ -86,15 +87,17 @@ class HostInfo:
 
 
 def _txt(game: str, version: str, fingerprint: str, free_seats: int, host_name: str,
-         terms: str = "") -> dict[str, str]:
+         terms: str = "", watch: int = 0) -> dict[str, str]:
     if not _FINGERPRINT.fullmatch(fingerprint):
         raise ValueError(f"not a key fingerprint: {fingerprint!r}")
-    if free_seats < 0:
-        raise ValueError("free seats cannot be negative")
+    if free_seats < 0 or watch < 0:
+        raise ValueError("free seats or spectator places cannot be negative")
     txt = {"game": game, "version": version, "fingerprint": fingerprint, "seats": str(free_seats),
            "host": host_name}
     if terms:
         txt["terms"] = terms[:200]
+    if watch:
+        txt["watch"] = str(watch)   # absent when 0: an older netplay's list reads the record as before
     for key, value in txt.items():
         if len(key) + 1 + len(value.encode()) > 255:
             raise ValueError(f"TXT entry {key} is too long for DNS-SD")
@@ -144,7 +147,7 @@ class Advertisement:
         for key, value in changes.items():
             txt[mapping.get(key, key)] = str(value)
         txt = _txt(txt["game"], txt["version"], txt["fingerprint"], int(txt["seats"]), txt["host"],
-                   txt.get("terms", ""))
+                   txt.get("terms", ""), int(txt.get("watch", "0")))
         self.info = ServiceInfo(SERVICE, self.info.name, port=self.info.port, properties=txt,
                                 addresses=self.info.addresses, server=self.info.server)
         self._txt = txt
@@ -154,8 +157,10 @@ class Advertisement:
 @contextlib.contextmanager
 def advertise(*, port: int, game: str, version: str, fingerprint: str, free_seats: int, host_name: str,
               terms: str = "", addresses: Sequence[str] | None = None,
-              interfaces: Sequence[str] | None = None) -> Iterator[Advertisement]:
-    txt = _txt(game, version, fingerprint, free_seats, host_name, terms)
+              interfaces: Sequence[str] | None = None, watch: int = 0) -> Iterator[Advertisement]:
+    """Register the host on the LAN until the block ends. `watch`: the spectators its game still takes
+    (`update(watch=...)` once the game is on; netplay watch and the lobby's "watch" read it)."""
+    txt = _txt(game, version, fingerprint, free_seats, host_name, terms, watch)
     instance = _instance_name(host_name, fingerprint)
     server = re.sub(r"[^a-z0-9-]", "-", f"netplay-{fingerprint}") + ".local."
     info = ServiceInfo(SERVICE, f"{instance}.{SERVICE}", port=port, properties=txt,
@@ -185,6 +190,9 @@ def _host_info(info: ServiceInfo) -> HostInfo | None:
         if not re.fullmatch(r"\d{1,4}", props["seats"]):
             raise ValueError(f"bad free seats '{shown(props['seats'], 20)}'")
         seats = int(props["seats"])
+        if not re.fullmatch(r"\d{1,3}", props.get("watch", "0")):
+            raise ValueError(f"bad spectator places '{shown(props['watch'], 20)}'")
+        watch = int(props.get("watch", "0"))
         name = props.get("host", "")
         if not is_name(name):
             raise ValueError(f"the host's name '{shown(name, 80)}' is not 1..{MAX_NAME} printable characters")
@@ -198,7 +206,7 @@ def _host_info(info: ServiceInfo) -> HostInfo | None:
         suffix = "." + SERVICE
         instance = shown(info.name[:-len(suffix)] if info.name.endswith(suffix) else info.name, 80)
         return HostInfo(instance, name, addresses, info.port, props["game"], props["version"], fingerprint, seats,
-                        props.get("terms", ""))
+                        props.get("terms", ""), watch)
     except (KeyError, ValueError, UnicodeDecodeError, AttributeError) as exc:
         log.info("ignoring netplay advertisement %s: %s", shown(getattr(info, "name", "?"), 120), shown(exc, 200))
         return None

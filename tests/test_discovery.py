@@ -41,6 +41,20 @@ def test_advertisement_is_read_back_and_bad_ones_ignored() -> None:
     assert _host_info(info(good, addresses=())) is None
 
 
+def test_a_running_game_says_how_many_spectators_it_takes() -> None:
+    """The `watch` field: absent (0) for a host that takes none, so a record reads as an older netplay's did;
+    a number of at most three digits; anything else draws no entry."""
+    assert "watch" not in _txt("ploc", "1", FP, 0, "alice")
+    running = _txt("ploc", "1", FP, 0, "alice", watch=3)
+    assert running["watch"] == "3"
+    assert _host_info(info(running)).watch == 3
+    assert _host_info(info(_txt("ploc", "1", FP, 1, "alice"))).watch == 0
+    for bad in ("-1", "x", "1000", ""):
+        assert _host_info(info({**running, "watch": bad})) is None
+    with pytest.raises(ValueError, match="negative"):
+        _txt("g", "1", FP, 0, "a", watch=-1)
+
+
 def test_instance_name_is_a_single_label() -> None:
     name = _instance_name("alice.smith@box.local", Identity.generate().fingerprint)
     assert "." not in name and len(name.encode()) <= 63

@@ -21,7 +21,7 @@ _COMMANDS = {
     "replay": "client.cli_replay",
     "selfplay": "client.cli_play",
     "stats": "client.cli_stats",
-    "watch": "client.cli_play",
+    "watch": "client.cli_watch",
 }
 
 

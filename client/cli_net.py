@@ -232,11 +232,18 @@ def _check_port(ctx: click.Context, param: click.Parameter, port: int) -> int:
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--no-advertise", is_flag=True, help="do not announce the game on the LAN (zeroconf)")
+@click.option("--spectators", default=0, show_default=True, type=click.IntRange(0, 64),
+              help="how many spectators may watch at once (`netplay watch HOST:PORT`); 0: none. Part of the terms "
+                   "every player agrees to")
+@click.option("--spectator-delay", default=8, show_default=True, type=click.IntRange(0, 1 << 20), metavar="FRAMES",
+              help="with --spectators: a spectator sees each frame only once this many frames followed it (or the "
+                   "game is over); part of the terms, and every spectator's copy proves it was kept")
 @_terms_options
 @_peer_options
 @_common
 def host(game_id: str | None, resume: bool, seat: int | None, seats_text: str | None, port: int, bind: str,
-         option_pairs: tuple[str, ...], players: int | None, no_advertise: bool, clock: str | None,
+         option_pairs: tuple[str, ...], players: int | None, no_advertise: bool, spectators: int,
+         spectator_delay: int, clock: str | None,
          move_limit: float | None, untimed: bool, lateness: float | None, frame_time: float | None,
          bot_values: tuple[str, ...], games: int, name: str | None, bot_delay: float, quiet: bool,
          replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
@@ -247,8 +254,10 @@ def host(game_id: str | None, resume: bool, seat: int | None, seats_text: str | 
     from client.cli_args import parse_options
     from netplay.host import HostSession
     from netplay.transport import ListenFailed
+    from replays.header import Spectating
 
     _setup(verbose)
+    spectating = Spectating(spectators, spectator_delay) if spectators else None
     if resume:
         _resume_host(bot_values, games, name, bot_delay, quiet, replay_dir, fsync, no_advertise, bind)
         return
@@ -278,6 +287,7 @@ def host(game_id: str | None, resume: bool, seat: int | None, seats_text: str | 
         try:
             session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs),
                                   seat=seat, bind=bind, port=port, known_peers=_known_peers(), also=also,
+                                  spectating=spectating,
                                   on_free_seats=free_seats, **_session_options(replay_dir, reveal_timeout, fsync,
                                                                                 quiet or bool(people), clock,
                                                                                 move_limit, untimed, lateness,
@@ -296,6 +306,9 @@ def host(game_id: str | None, resume: bool, seat: int | None, seats_text: str | 
         click.echo(f"terms: {session.terms_text()}")
         for address in _shown_addresses(bind):
             click.echo(f"join with: netplay join {address}:{session.port}/{ident.fingerprint}")
+        if spectating is not None:
+            click.echo(f"spectators: {spectating.describe()}; watch with: netplay watch "
+                       f"{_shown_addresses(bind)[0]}:{session.port}/{ident.fingerprint}")
         if not no_advertise and session.players > 1:
             advert.extend(_advertise(stack, session, bind, ident))
             free_seats(session.free_seats())

@@ -81,11 +81,13 @@ def _recorded(game_id: str, names: list[str], count: int, seed: int, players: in
     return tally
 
 
+BOT_NAMES_HELP = "comma-separated bot names, one per seat: easy, medium (or smart), hard, random"
+
+
 @click.command()
 @click.argument("game_id", metavar="GAME")
 @click.option("--seed", default=1, show_default=True, type=int, help="seed of the chance outcomes and the bots")
-@click.option("--bots", "bot_names", default="medium,random", show_default=True,
-              help="comma-separated bot names, one per seat: easy, medium (or smart), hard, random")
+@click.option("--bots", "bot_names", default="medium,random", show_default=True, help=BOT_NAMES_HELP)
 @click.option("--players", default=None, type=int, help="number of seats (default: the game's smallest count)")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="game option, repeatable")
 def watch(game_id: str, seed: int, bot_names: str, players: int | None, option_pairs: tuple[str, ...]) -> None:

@@ -65,6 +65,7 @@ from replays.randomness import (
     salt_for,
     seed_commitment,
 )
+from replays.releases import sign_release
 from replays.writer import replay_filename
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "docs" / "vectors"
@@ -526,8 +527,12 @@ def wire_messages() -> dict[str, Any]:
         "rematch": ([],),
         "bye": ("no more games",),
     }
+    spectators = ("watch", "release")     # (after the resume hello: the entries before them stay where they were)
+    released = sign_release(host, SESSION, public_bytes(_key("spectator")), 1, _b("hash"), 9, _b("tip hash"))
+    later = {"watch": (wire.PROTO, "0.1.0", 0),
+             "release": (frame_bytes, b"", 9, _b("tip hash"), released.sig)}
     session = []
-    for tag in wire.SHAPES:
+    for tag in (t for t in wire.SHAPES if t not in spectators):
         fields = samples[tag]
         data = wire.pack(tag, *fields)
         assert wire.unpack(data)[0] == tag
@@ -535,6 +540,14 @@ def wire_messages() -> dict[str, Any]:
     session.append({"tag": "hello", "fields": typed((wire.PROTO, "0.1.0", [SESSION, 41, _b("hash")], 7003)),
                     "hex": wire.pack("hello", wire.PROTO, "0.1.0", [SESSION, 41, _b("hash")], 7003).hex(),
                     "note": "a resume (with the port of the joiner's direct links)"})
+    notes = {"watch": "a spectator's first message (docs/protocol.md \"Spectators\"): watch from frame 0",
+             "release": "a spectator's (docs/protocol.md \"Spectators\"): the release signed by the host key for "
+                        "the vector key \"spectator\", frame 1 with the bytes _b(\"hash\"), at tip 9 with the bytes "
+                        "_b(\"tip hash\")"}
+    for tag in spectators:
+        data = wire.pack(tag, *later[tag])
+        assert wire.unpack(data)[0] == tag
+        session.append({"tag": tag, "fields": typed(later[tag]), "hex": data.hex(), "note": notes[tag]})
     curve_host, curve_join = _b("curve/host"), _b("curve/joiner")
     nonce, join_nonce, host_nonce = _b("client nonce"), _b("join nonce"), _b("host nonce")
     card_msg = _card_message("host-name", host_pub, curve_host, 7001, nonce)

@@ -28,6 +28,7 @@ from netplay.protocol.state import Phase
 from netplay.session import Decider, PeerState, Session, version
 from netplay.transcript import ResumeError, check_seeds, read_own_replay
 from netplay.transport import HostTransport, Incoming
+from replays.header import Spectating
 from replays.ledger import Dispute, Rejected, SeatSecrets
 
 log = logging.getLogger("netplay.session")
@@ -40,12 +41,12 @@ class HostSession(Session):
                  options: dict[str, Any] | None = None, seat: int = 0, bind: str = "127.0.0.1", port: int = 0,
                  known_peers: KnownPeers | None = None, also: dict[int, tuple[str, Decider]] | None = None,
                  on_free_seats: Callable[[int], None] | None = None, machine: HostMachine | None = None,
-                 **kwargs: Any):
+                 spectating: Spectating | None = None, **kwargs: Any):
         super().__init__(identity, decider, game=game_id, **kwargs)
         if machine is None:
             machine = HostMachine(identity, decider, game_id, players=players, options=options, seat=seat, also=also,
                                   terms=self.terms, entropy=os.urandom, wall_clock=lambda: int(time.time()),
-                                  version=version())
+                                  version=version(), spectating=spectating)
         self.machine = machine
         self.on_free_seats = on_free_seats
         self.transport = HostTransport(identity, bind, port, known_peers=known_peers, accept=self._admit)
@@ -118,8 +119,13 @@ class HostSession(Session):
             self._receive(event.peer, event.data)
 
     def _send(self, to: bytes, data: bytes) -> None:
-        if self.transport is not None:
-            self.transport.send(to, data)
+        if self.transport is not None and not self.transport.send(to, data) \
+                and to in self.machine.spectators.watchers:
+            # a spectator that does not read (its send queue full) is let go, never waited for: the players
+            # must not feel it (docs/protocol.md "Spectators")
+            self.machine.spectators.unlinked(to)
+            self.machine.spectators.dropped += 1
+            self.transport.drop(to)
 
     def _hangup(self, to: bytes) -> None:
         if self.transport is not None:

@@ -59,11 +59,16 @@ SHAPES: dict[str, tuple[Any, ...]] = {
     "dispute": (_B, _S),                  # the signed frame that proves it, reason
     "rematch": (_L,),                     # seats that agreed so far (a joiner sends [])
     "bye": (_S,),                         # reason
+    # a spectator's (docs/protocol.md "Spectators"): it asks to watch from a frame number, and the host answers
+    # with the header and then each frame with its signed release (replays/releases.py)
+    "watch": (_I, _S, _I),                # proto, netplay version, from seq (0: the start)
+    "release": (_B, _B, _I, _B, _B),      # frame bytes, the host's cert (b"" with 2 seats), tip seq, tip hash,
+                                          # the host's signature of the release
 }
 
 #: `refused` codes: why the host will not have this peer (a joiner's rule depends on which)
 REFUSALS = frozenset({"version", "full", "in-progress", "seat", "over", "fork", "session", "header", "name", "key",
-                      "lobby", "self"})
+                      "lobby", "self", "spectators"})
 #: `reject` codes: why the host did not sequence this peer's frame
 REJECTS = frozenset({"premature", "late", "host-frame", "untimed", "frame", "closed"})
 
@@ -119,6 +124,10 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
     if tag == "offer" and not _terms_ok(fields[6]):
         raise Malformed("offer: terms must be [reveal ms, nil or [clock ms, increment ms], move ms or nil, frame ms, "
                         "lateness ms]")
+    if tag == "release" and (len(fields[0]) > MAX_FRAME or len(fields[1]) not in (0, 64) or len(fields[3]) != 32
+                             or len(fields[4]) != 64):
+        raise Malformed("release: a frame, a certificate of 64 bytes (or none), a 32-byte tip hash, a 64-byte "
+                        "signature")
     if tag in ("frame", "dispute") and len(fields[0]) > MAX_FRAME:
         raise Malformed(f"{tag} of {len(fields[0])} bytes, over the {MAX_FRAME} byte cap")
     out_of_range = _ranges(tag, fields)
@@ -161,6 +170,7 @@ MAX_SEQ = 1 << 40      # no game has more frames; larger numbers are refused bef
 _RANGES: dict[str, tuple[tuple[int, int, int], ...]] = {
     "ack": ((0, 0, MAX_SEQ),), "want": ((0, 0, MAX_SEQ),), "reject": ((0, -1, MAX_SEQ),),
     "synced": ((0, -1, MAX_SEQ),), "chat": ((0, -1, 63),), "offer": ((3, 1, 64),),
+    "watch": ((2, 0, MAX_SEQ),), "release": ((2, 0, MAX_SEQ),),
 }
 
 
@@ -180,7 +190,11 @@ def _is_int(value: Any) -> bool:
 def _terms_ok(terms: list) -> bool:
     def ms(value: Any) -> bool:       # (the ranges are the joiner's to judge: it declines with the reason)
         return _is_int(value) and -MAX_SEQ <= value <= MAX_SEQ
-    if len(terms) != 5:
+    if len(terms) == 6:     # the spectators' terms, [most, delay frames], only when spectators may watch
+        extra = terms[5]
+        if not (isinstance(extra, list) and len(extra) == 2 and all(ms(v) for v in extra)):
+            return False
+    elif len(terms) != 5:
         return False
     clock = terms[1]
     clock_ok = clock is None or (isinstance(clock, list) and len(clock) == 2 and all(ms(c) for c in clock))
@@ -188,10 +202,15 @@ def _terms_ok(terms: list) -> bool:
             and (terms[2] is None or ms(terms[2])) and ms(terms[3]) and ms(terms[4]))
 
 
-def terms_message(terms: Any) -> list:
-    """The `offer`'s terms field for a replays.header.Terms (the header adds the host's seat)."""
-    return [terms.reveal_timeout_ms, None if terms.clock is None else list(terms.clock), terms.move_ms,
-            terms.frame_limit_ms, terms.lateness_ms]
+def terms_message(terms: Any, spectating: Any = None) -> list:
+    """The `offer`'s terms field for a replays.header.Terms (the header adds the host's seat), with the
+    spectators' terms (replays.header.Spectating) as a sixth item only when spectators may watch: an offer of a
+    game nobody may watch is byte for byte what it was."""
+    out = [terms.reveal_timeout_ms, None if terms.clock is None else list(terms.clock), terms.move_ms,
+           terms.frame_limit_ms, terms.lateness_ms]
+    if spectating is not None:
+        out.append([spectating.most, spectating.delay])
+    return out
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:

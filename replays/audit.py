@@ -29,6 +29,7 @@ from replays.ledger import Dispute, Ledger, Rejected
 from replays.parallel import cores, pmap
 from replays.randomness import DealUnsupported
 from replays.reader import Replay, parse_replay, read_replay
+from replays.releases import verify_release
 from replays.safetext import shown
 
 __all__ = ["Verdict", "audit_file", "audit_replay", "audit_bytes", "host_seat", "relay_lines", "EXIT"]
@@ -185,10 +186,14 @@ def _verify_signatures(replay: Replay, ledger: Ledger) -> None:
 def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callable[[int, int], None] | None) -> Verdict:
     header = replay.header
     _verify_signatures(replay, ledger)
+    watched = replay.spectator is not None
+    closed_at: int | None = None     # the frame that ended the game (a spectator's copy: from there on, no delay)
     try:
         for n, frame in enumerate(replay.frames):
             ledger.accept(frame)
             verdict.checked = n + 1
+            if watched and closed_at is None and ledger.closed:
+                closed_at = n
             if on_frame is not None:
                 on_frame(n, len(replay.frames))
     except Rejected as exc:
@@ -226,6 +231,15 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
             verdict.dispute = {"frame": at, "seat": seat, "claimed": "two signed frames", "allowed": "one frame per "
                                "slot", "rule": "equivocation", "reason": reason}
         return verdict
+    early = _releases(replay, ledger, closed_at) if watched else None
+    if early is not None:
+        seat, reason, at = early
+        verdict.status, verdict.reason, verdict.frame, verdict.blame = "invalid", reason, at, seat
+        if seat is not None:
+            verdict.dispute = {"frame": at, "seat": seat, "claimed": "a release before the delay",
+                               "allowed": "frame k released once frame k + delay is sequenced, or the game is over",
+                               "rule": "spectator delay", "reason": reason}
+        return verdict
     for done in ledger.answered:
         verdict.notes.append(f"seat {done.claimant} claimed in frame {done.frame_no} that seat {done.blamed} withheld "
                              f"its {done.kind} frame; seat {done.blamed} answered in time")
@@ -237,6 +251,9 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
                           f"co-signed by all {header.players} seats")
         if replay.skipped:
             verdict.reason += f"; {replay.skipped} record(s) no signature covers were skipped (see the notes)"
+        if watched:
+            verdict.reason += (f"; a spectator's copy: the complete game, and all {len(replay.releases)} releases "
+                               f"checked: no frame reached this spectator before its delay")
         return verdict
     if ledger.claim is not None:
         return _claimed(ledger, verdict)
@@ -244,6 +261,14 @@ def _verdict(replay: Replay, ledger: Ledger, verdict: Verdict, on_frame: Callabl
     awaited = ledger.awaited()
     count = len(replay.frames)
     verdict.frame = count
+    if watched:
+        spectating = header.spectating
+        delay = spectating.delay if spectating is not None else 0
+        verdict.reason = (f"a public-view copy (a spectator's), checked as far as the public information goes up to "
+                          f"frame {count}: every frame genuine and legal as far as it can be without the secrets, "
+                          f"and all {len(replay.releases)} releases on time ({delay} frame(s) behind); the game is "
+                          "not over in this copy, so its secrets were not revealed yet")
+        return verdict
     if awaited is None:
         verdict.reason = f"unfinished at frame {count}: the transcript stops early"
         return verdict
@@ -317,6 +342,42 @@ def _twins(replay: Replay, ledger: Ledger) -> tuple[int | None, str, int] | None
             return None, f"a twin record for frame {seq} proves nothing (the file was altered)", seq
         return twin.seat, (f"seat {twin.seat} signed two different frames as frame {seq} (the file's frame and "
                            "the twin record's, both signed by that seat)"), seq
+    return None
+
+
+def _releases(replay: Replay, ledger: Ledger, closed_at: int | None) -> tuple[int | None, str, int] | None:
+    """Check a spectator's copy's releases (replays/releases.py, docs/replay-format.md): each signed by the host's
+    seat for this spectator, for the frame just before it; and each on time: frame k let go only when its tip t
+    was at least k + delay, or the game was over at t; a tip the copy holds must be that frame. An early release
+    is the host's own signature: it is blamed. A release that proves nothing (a bad signature, another frame) is
+    an altered file, nobody blamed. (seat or None, reason, frame) for the first problem."""
+    header = replay.header
+    spectating = header.spectating
+    host = header.terms.host_seat if header.terms is not None else None
+    frames = replay.frames
+    if spectating is None or host is None or replay.spectator is None:
+        return None, "a spectator's copy whose header lets nobody watch (the file was altered)", 0
+    public = ledger.publics[host]
+    for before, release in replay.releases:
+        k = release.seq
+        if k != before - 1 or frames[k].hash != release.hash \
+                or not verify_release(public, header.session, replay.spectator, release):
+            return None, (f"the release record after frame {before - 1} is not the host's signed release of that "
+                          "frame for this spectator (the file was altered)"), max(before - 1, 0)
+        ended = closed_at is not None and release.tip >= closed_at
+        if release.tip < k or (release.tip < k + spectating.delay and not ended):
+            return host, (f"frame {k} reached a spectator before its delay: the host (seat {host}) released it when "
+                          f"frame {release.tip} was its last, under the delay of {spectating.delay} frames (its signed "
+                          "release is in this copy)"), k
+        if release.tip < len(frames) and frames[release.tip].hash != release.tip_hash:
+            return host, (f"frame {k} reached a spectator before its delay: the host (seat {host}) released it naming "
+                          f"as frame {release.tip} a frame that is not this game's frame {release.tip} (its signed "
+                          "release is in this copy)"), k
+    released = [release.seq for _, release in replay.releases]
+    if released != list(range(len(frames))):
+        missing = next((n for n, k in enumerate(released) if n != k), len(released))
+        return None, (f"frame {missing} of this spectator's copy has no release of its own (every frame a spectator "
+                      "receives comes with one): the file was altered"), missing
     return None
 
 

@@ -12,12 +12,14 @@ from replays import codec
 from replays.crypto import hash_parts
 from replays.safetext import MAX_NAME, is_name, shown
 
-__all__ = ["Header", "MAGIC", "FORMAT_MAJOR", "FORMAT_MINOR", "MAX_CREATED", "Terms", "VersionError",
-           "header_from_value"]
+__all__ = ["Header", "MAGIC", "FORMAT_MAJOR", "FORMAT_MINOR", "MAX_CREATED", "Spectating", "Terms", "VersionError",
+           "header_from_value", "MAX_SPECTATORS", "MAX_SPECTATOR_DELAY"]
 
 MAGIC = "netplay-replay"
 FORMAT_MAJOR = 2           # the format this netplay writes (2: frame protocol 2, terms in the header)
-FORMAT_MINOR = 1           # 2.1: the terms carry the move limit, the frame time, lateness and the host seat
+FORMAT_MINOR = 2           # 2.1: the terms carry the move limit, the frame time, lateness and the host seat;
+                           # 2.2: the spectators' terms appended after the terms (written only when spectators
+                           # may watch: every other header is still written as 2.1)
 MAX_SEATS = 16
 MAX_OPTIONS = 64
 MAX_OPTION_TEXT = 200
@@ -26,6 +28,33 @@ MAX_CREATED = 253_402_300_799
 MIN_TIMEOUT_MS = 1_000
 MAX_TIMEOUT_MS = 24 * 3600 * 1000
 MIN_FRAME_MS = 100
+MAX_SPECTATORS = 64
+MAX_SPECTATOR_DELAY = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Spectating:
+    """Who may watch the game live, and how far behind (format 2.2, the header's field after the terms): at
+    most `most` spectators at once, each frame k shown to them only once frame k + `delay` is sequenced (or the
+    game is over). Part of the header so that every seat agrees to it by accepting the header, as to any term:
+    a player who did not want a spectator, or wanted a longer delay, declines."""
+
+    most: int
+    delay: int
+
+    def value(self) -> tuple:
+        return (self.most, self.delay)
+
+    @staticmethod
+    def from_value(value: Any) -> Spectating | None:
+        """The field, or None when it is not [most 1..64, delay 0..2^20] (ints)."""
+        if (type(value) is tuple and len(value) == 2 and all(type(v) is int for v in value)
+                and 1 <= value[0] <= MAX_SPECTATORS and 0 <= value[1] <= MAX_SPECTATOR_DELAY):
+            return Spectating(value[0], value[1])
+        return None
+
+    def describe(self) -> str:
+        return f"up to {self.most} spectator(s), {self.delay} frame(s) behind"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +176,7 @@ class Header:
     #: when the session started, unix seconds (given by the caller; the logic reads no clock)
     created: int
     major: int = FORMAT_MAJOR
-    minor: int = FORMAT_MINOR
+    minor: int = 1             # what a header without spectators is written as (FORMAT_MINOR is what is read)
     #: what the seats agreed to (format 2); None for a format 1 file (frame protocol 1)
     terms: Terms | None = None
     #: fields a newer minor version appended (kept, so the header hash stays the writer's)
@@ -162,6 +191,14 @@ class Header:
             agreed = (self.terms.value(),)
         return (MAGIC, self.major, self.minor, self.game, self.rules_version, self.players, self.options,
                 self.seats, self.session, self.created, *agreed, *self.extra)
+
+    @property
+    def spectating(self) -> Spectating | None:
+        """The spectators' terms (format 2.2: the first field after the terms), None when nobody may watch (a
+        2.1 header, or a later minor's field that is not one: only a 2.2 header is held to its shape)."""
+        if self.major != 2 or self.minor < 2 or not self.extra:
+            return None
+        return Spectating.from_value(self.extra[0])
 
     @property
     def protocol(self) -> int:
@@ -181,9 +218,15 @@ class Header:
 
     @staticmethod
     def make(game: str, rules_version: str, players: int, options: dict[str, Any], seats: list[tuple[bytes, str]],
-             session: bytes, created: int, terms: Terms | None = None) -> Header:
+             session: bytes, created: int, terms: Terms | None = None,
+             spectating: Spectating | None = None) -> Header:
+        """A header as this netplay writes it: format 2.1, or 2.2 with the spectators' field when spectators may
+        watch (so every header of a game nobody may watch stays byte for byte what it was)."""
         opts = tuple(sorted((str(k), v) for k, v in options.items()))
         terms = terms if terms is not None else Terms()
+        if spectating is not None and terms.extended:
+            return Header(game, rules_version, players, opts, tuple((bytes(k), str(n)) for k, n in seats), session,
+                          int(created), minor=2, terms=terms, extra=(spectating.value(),))
         return Header(game, rules_version, players, opts, tuple((bytes(k), str(n)) for k, n in seats), session,
                       int(created), minor=1 if terms.extended else 0, terms=terms)
 
@@ -251,4 +294,8 @@ def header_from_value(value: Any) -> Header:
     terms = Terms.from_value(value[10])
     if terms.host_seat is not None and terms.host_seat >= players:
         raise _fail(f"the host seat {terms.host_seat} is not a seat of this {players}-seat game")
-    return Header(game, rules, players, options, seats, session, created, major, minor, terms, tuple(value[11:]))
+    extra = tuple(value[11:])
+    if minor == 2 and (not terms.extended or not extra or Spectating.from_value(extra[0]) is None):
+        raise _fail(f"a format 2.2 header ends with the spectators' terms [most 1..{MAX_SPECTATORS}, delay "
+                    f"0..{MAX_SPECTATOR_DELAY} frames] after terms of seven items")
+    return Header(game, rules, players, options, seats, session, created, major, minor, terms, extra)

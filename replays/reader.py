@@ -16,6 +16,7 @@ from replays.certs import Cert
 from replays.frames import Frame, frame_from_value
 from replays.header import FORMAT_MAJOR, FORMAT_MINOR, Header, header_from_value
 from replays.links import MAX_LINK_PAIRS, links_from_value, links_record
+from replays.releases import RELEASE_TAG, SPECTATOR_TAG, Release, release_from_value, spectator_from_value
 from replays.safetext import shown
 
 # Cert (replays/certs.py) and the links record (replays/links.py) live in pure modules, because the session's
@@ -74,6 +75,11 @@ class Replay:
     #: the writing peer knew them (the host relayed between them); None when the file holds none. Unsigned:
     #: the writer's word (docs/replay-format.md "Layout")
     links: tuple[tuple[int, int], ...] | None = None
+    #: a spectator's copy (format 2.2): the spectator's key from its `spectator` record, else None
+    spectator: bytes | None = None
+    #: the host's releases of the frames to that spectator, with the number of frames before each record (format
+    #: 2.2; replays/releases.py): the audit checks every one against the delay of the header's spectators' terms
+    releases: list[tuple[int, Release]] = field(default_factory=list)
 
 
 def _twin(value: tuple, header: Header) -> tuple[int, Frame] | None:
@@ -142,6 +148,10 @@ def parse_replay(data: bytes) -> Replay:
             cert = cert_from_value(value, header.minor) if header.major >= 2 else None
             twin = _twin(value, header) if value[0] == "twin" else None
             links = links_from_value(value, header) if value[0] == "links" else None
+            if (header.major, header.minor) >= (2, 2) and value[0] in (RELEASE_TAG, SPECTATOR_TAG):
+                _spectators(replay, value, index, offset)
+                replay.end = offset + len(raw)
+                continue
             if cert is not None:
                 replay.certs.append(cert)
             elif twin is not None:
@@ -176,6 +186,27 @@ def parse_replay(data: bytes) -> Replay:
     if unknown.count:
         replay.notes.append(unknown.summary())
     return replay
+
+
+def _spectators(replay: Replay, value: tuple, index: int, offset: int) -> None:
+    """A spectator's record (format 2.2): one `spectator` record before the first frame, a `release` after each
+    frame; any other shape, a second `spectator` record, or a release before it is an altered file."""
+    at = max(len(replay.frames) - 1, 0)
+    if value[0] == SPECTATOR_TAG:
+        key = spectator_from_value(value)
+        if key is None or replay.spectator is not None or replay.frames:
+            why = "a spectator record of the wrong shape" if key is None else \
+                "a second spectator record, or one after the first frame"
+            replay.bad_records.append((at, index, offset, why))
+            return
+        replay.spectator = key
+        return
+    release = release_from_value(value)
+    if release is None or replay.spectator is None:
+        why = "a release record of the wrong shape" if release is None else "a release record in no spectator's copy"
+        replay.bad_records.append((at, index, offset, why))
+        return
+    replay.releases.append((len(replay.frames), release))
 
 
 class _Unknown:

@@ -37,7 +37,7 @@ from netplay.protocol.core import EXIT_FAILED, EXIT_OK, RESEND_S, Link, link_wor
 from netplay.protocol.state import Event, LinkStage, Phase
 from replays import codec
 from replays.crypto import fingerprint, public_bytes, sign, verify
-from replays.header import Header, Terms, header_from_value
+from replays.header import Header, Spectating, Terms, header_from_value
 from replays.ledger import SeatSecrets
 from replays.links import links_record
 from replays.safetext import check_name
@@ -104,6 +104,7 @@ class LobbyHost(Protocol):
     players: int
     @property
     def resume(self) -> ResumeAtHost: ...   # read only: a seam (seams.py) the machine's own class fits
+    spectating: Spectating | None
     terms: Terms
     version: str
     wall_clock: Callable[[], int]
@@ -258,7 +259,8 @@ class HostLobby:
         if not self.lobby_id:
             self.lobby_id = m.entropy(LOBBY_ID_BYTES)
         m.send(key, "offer", wire.PROTO, game.id, game.rules_version, m.players,
-               [[k, v] for k, v in sorted(m.options.items())], m.version, wire.terms_message(m.terms), self.lobby_id)
+               [[k, v] for k, v in sorted(m.options.items())], m.version, wire.terms_message(m.terms, m.spectating),
+               self.lobby_id)
 
     def on_ready(self, key: bytes, more: list, mesh_port: int, statement: bytes) -> None:
         m = self.m
@@ -386,7 +388,7 @@ class HostLobby:
                 _, key, name = next(e for e in seated[s].extra if e[0] == s)
                 seats.append((key, name))
         m.header = Header.make(m.game.id, m.game.rules_version, m.players, m.options, seats, m.entropy(16),
-                               m.wall_clock(), m.terms)
+                               m.wall_clock(), m.terms, m.spectating)
         self.header_at = m.now
         data = wire.pack("header", m.header.encode())
         peers = self.peers_message(seated) if m.players > 2 else None
@@ -456,6 +458,7 @@ class JoinLobby:
         self.m = machine
         self.offer: tuple | None = None
         self.offered_terms: Terms | None = None
+        self.offered_spectating: Spectating | None = None
         self.lobby_id = b""                           # the host's, from its offer (our address statement names it)
         self.faults: dict[int, str] = {}              # seat -> how the host bent that seat's own address
         self.peers: dict[int, tuple[bytes, str]] = {}   # seat -> (peer key, address) of the other joiners
@@ -528,7 +531,14 @@ class JoinLobby:
         except codec.FormatError as exc:
             self.decline(f"the host's terms are out of bounds ({wire.clip(str(terms), 80)}): {exc.reason}")
             return
+        spectating = None
+        if len(terms) == 6:
+            spectating = Spectating.from_value(tuple(terms[5]))
+            if spectating is None:
+                self.decline(f"the host's spectators' terms are out of bounds ({wire.clip(str(terms[5]), 80)})")
+                return
         self.offered_terms = offered_terms
+        self.offered_spectating = spectating
         self.lobby_id = bytes(lobby_id)
         self.answered()
         self.ready_at = m.now
@@ -617,6 +627,8 @@ class JoinLobby:
                                                    terms.frame_ms, terms.lateness_ms) != (
                 offered.reveal_timeout_ms, offered.clock, offered.move_ms, offered.frame_ms, offered.lateness_ms):
             return "the terms (timeouts, clock, limits) differ from the offer"
+        if header.spectating != self.offered_spectating or (header.minor >= 2 and header.spectating is None):
+            return "the spectators' terms (how many may watch, how far behind) differ from the offer"
         for key in (m.identity.public_key, *(public_bytes(k) for _, k, _ in m.also)):
             if sum(k == key for k, _ in header.seats) != 1:
                 return "each of our keys is not at exactly one seat"

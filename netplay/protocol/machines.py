@@ -17,17 +17,18 @@ from netplay.protocol.book import Book
 from netplay.protocol.claims import Claims
 from netplay.protocol.core import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, JOINER_GRACE, Decider, Link, Machine, link_words
 from netplay.protocol.following import Follower
-from netplay.protocol.lobby import HostLobby, JoinLobby
+from netplay.protocol.lobby import HostLobby, JoinLobby, name_problem
 from netplay.protocol.rematch import HostRematch, JoinRematch
 from netplay.protocol.resume import HostResume, JoinResume
 from netplay.protocol.saved import SavedSeat
 from netplay.protocol.sequencing import Sequencer
+from netplay.protocol.spectators import HostSpectators
 from netplay.protocol.state import Event, LinkStage, Phase
 from netplay.protocol.waits import FILL_S, JoinWaits, Wait, host_wait
 from replays import codec
 from replays.crypto import fingerprint, public_bytes
 from replays.frames import Frame, decode_frame
-from replays.header import Terms
+from replays.header import Spectating, Terms
 from replays.ledger import Dispute, Rejected, SeatSecrets
 
 log = logging.getLogger("netplay.session")
@@ -60,7 +61,7 @@ class HostMachine(Machine):
                  options: dict[str, Any] | None = None, seat: int = 0,
                  also: dict[int, tuple[str, Decider]] | None = None,
                  terms: Terms, entropy: Callable[[int], bytes], wall_clock: Callable[[], int], version: str = "0",
-                 address: str = ""):
+                 address: str = "", spectating: Spectating | None = None):
         game = engines.get(game_id)
         players = players if players is not None else game.players[0]
         if not 0 <= seat < players:
@@ -73,6 +74,8 @@ class HostMachine(Machine):
         self.version = version
         self.address = address
         self.wall_clock = wall_clock
+        #: who may watch, and how far behind (the header's 2.2 field; None: nobody)
+        self.spectating = spectating
         #: more seats on this machine: seat -> (name, key, decider), each with a key of its own
         self.also: dict[int, tuple[str, Any, Decider]] = {}
         for extra, (name, extra_decider) in sorted((also or {}).items()):
@@ -91,6 +94,7 @@ class HostMachine(Machine):
         self.claims = Claims(self)
         self.resume = HostResume(self)
         self.rematch = HostRematch(self)
+        self.spectators = HostSpectators(self)
         self.handlers = {
             "hello": self.lobby.on_hello, "ready": self.lobby.on_ready, "decline": self.lobby.on_decline,
             "start": self.lobby.on_start, "frame": self.sequencer.on_frame, "ack": self.sequencer.on_ack,
@@ -131,6 +135,8 @@ class HostMachine(Machine):
     def linked(self, now: float, key: bytes, name: str, address: str = "") -> None:
         self.now = now
         link = self.links.get(key)
+        if link is None and self.spectators.linked(key, name):
+            return      # a spectator: never one of the players' links
         if link is None:
             link = self.links[key] = Link(key, name, changed=now, address=address)
             self.lobby.linked(link)
@@ -145,6 +151,8 @@ class HostMachine(Machine):
 
     def unlinked(self, now: float, key: bytes, reason: str) -> None:
         self.now = now
+        if self.spectators.unlinked(key):
+            return
         link = self.links.get(key)
         if link is None:
             return
@@ -166,10 +174,23 @@ class HostMachine(Machine):
         self.work()
         self.claims.tick()
         self.sequencer.tick()
+        self.spectators.tick()
         self.rematch.tick()
 
+    def receive(self, now: float, key: bytes, data: bytes) -> None:
+        """A spectator's message goes to the spectators' own small table (netplay/protocol/spectators.py), never
+        to the players' handlers: whatever a spectator sends, it cannot act, claim, acknowledge or relay."""
+        self.now = now
+        if self.outcome is None and self.spectators.takes(key, data):
+            return
+        super().receive(now, key, data)
+
     def admit(self, key: bytes, name: str) -> str | None:
-        return self.lobby.admit(key, name)
+        refused = self.lobby.admit(key, name)
+        if refused is None or key == self.identity.public_key or self.spectators.is_seat(key) \
+                or name_problem(name) is not None:
+            return refused
+        return self.spectators.admit(key, refused)
 
     def waiting(self) -> Wait | None:
         return host_wait(self)

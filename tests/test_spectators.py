@@ -1,0 +1,277 @@
+"""Spectators on the state machines alone (netplay/protocol/spectators.py, netplay/protocol/watching.py): a host,
+a joiner and spectators wired in memory, the clock counted, no socket. What it shows: a frame reaches a
+spectator only once the delay's frames after it are sequenced, and the copy's audit names the host for a
+release signed too early; nothing secret reaches a spectator before the seeds (and the scan that says so finds
+a seed sent early); a spectator cannot act; more spectators than the terms allow are refused. Over real
+processes: tests/test_spectators_cli.py."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import deque
+
+from bots.decider import BotDecider
+from netplay import wire
+from netplay.identity import Identity
+from netplay.protocol import effects as fx
+from netplay.protocol.machines import HostMachine, JoinMachine
+from netplay.protocol.watching import WatchMachine
+from replays import codec
+from replays.audit import audit_bytes
+from replays.crypto import hash_parts
+from replays.frames import decode_frame, make_frame
+from replays.header import Spectating, Terms
+from replays.randomness import chain_secret, private_mac
+from replays.releases import sign_release, spectator_record
+
+TERMS = Terms.agreed(10_000, None, 60_000, 500, 5_000, 0)
+GAME = "turning-tides"
+
+
+class Table:
+    """A host, one joiner and any spectators, passing messages in order; each peer's file kept as bytes."""
+
+    def __init__(self, spectating: Spectating | None, seed: int = 7, game: str = GAME, options: dict | None = None):
+        rng = random.Random(seed)
+        self.entropy = lambda n: bytes(rng.getrandbits(8) for _ in range(n))
+        self.host_id, self.join_id = Identity.generate("host"), Identity.generate("joiner")
+        self.host = HostMachine(self.host_id, BotDecider("random", seed=seed), game, terms=TERMS, options=options,
+                                entropy=self.entropy, wall_clock=lambda: 1_700_000_000, spectating=spectating)
+        self.joiner = JoinMachine(self.join_id, BotDecider("random", seed=seed + 1), host_key=self.host_id.public_key,
+                                  address="x", entropy=self.entropy, wall_clock=lambda: 1_700_000_000)
+        self.now = 0.0
+        self.queue: deque[tuple[bytes, bytes, bytes]] = deque()   # (to, from, data)
+        self.files: dict[bytes, bytearray] = {}
+        self.watchers: dict[bytes, WatchMachine] = {}
+        self.received: dict[bytes, list[bytes]] = {}
+        self.hungup: list[bytes] = []
+        self.link(self.join_id)
+
+    def machine(self, key: bytes):
+        if key == self.host_id.public_key:
+            return self.host
+        return self.joiner if key == self.join_id.public_key else self.watchers[key]
+
+    def link(self, ident: Identity) -> None:
+        key = ident.public_key
+        if self.host.admit(key, ident.name) is not None:
+            raise PermissionError(self.host.admit(key, ident.name))
+        self.host.linked(self.now, key, ident.name, "127.0.0.1")
+        self.machine(key).linked(self.now, self.host_id.public_key, "host")
+        self.carry(self.host_id.public_key)
+        self.carry(key)
+
+    def watch(self, ident: Identity) -> WatchMachine:
+        watcher = WatchMachine(ident, self.host_id.public_key)
+        self.received[ident.public_key] = []
+        watcher.on_message = self.received[ident.public_key].append
+        self.watchers[ident.public_key] = watcher
+        self.link(ident)
+        return watcher
+
+    def carry(self, key: bytes) -> None:
+        for effect in self.machine(key).drain():
+            if isinstance(effect, fx.Send):
+                self.queue.append((effect.to, key, effect.data))
+            elif isinstance(effect, fx.OpenReplay):
+                self.files[key] = bytearray(effect.header.encode())
+                if key in self.watchers:
+                    self.files[key] += codec.encode(spectator_record(key))
+            elif isinstance(effect, fx.Write):
+                self.files[key] += (effect.frame or b"") + b"".join(codec.encode(r) for r in effect.records)
+            elif isinstance(effect, fx.Hangup):
+                self.hungup.append(effect.to)
+
+    def step(self) -> None:
+        self.now += 0.01
+        for _ in range(len(self.queue)):
+            to, sender, data = self.queue.popleft()
+            if to in self.watchers or to in (self.host_id.public_key, self.join_id.public_key):
+                self.machine(to).receive(self.now, sender, data)
+                self.carry(to)
+        for key in (self.host_id.public_key, self.join_id.public_key, *self.watchers):
+            self.machine(key).tick(self.now)
+            self.carry(key)
+
+    def run(self, until, limit: int = 20_000) -> None:
+        for _ in range(limit):
+            if until():
+                return
+            self.step()
+        raise AssertionError("the table did not get there")
+
+    def over(self) -> bool:
+        book = self.host.book
+        return book is not None and book.ledger.closed and all(w.outcome is not None for w in self.watchers.values())
+
+
+def test_a_frame_reaches_a_spectator_only_once_the_delay_is_sequenced_and_an_early_release_names_the_host():
+    delay = 6
+    table = Table(Spectating(2, delay), game="quedah-merchant")
+    spectator = Identity.generate("spectator")
+    watcher = table.watch(spectator)
+    worst = []
+
+    def check() -> bool:
+        book = table.host.book
+        if book is not None and not book.ledger.closed and watcher.held:
+            worst.append(book.seq - (watcher.held - 1))
+            assert watcher.held - 1 <= book.seq - delay
+        return table.over()
+    table.run(check)
+    assert worst and min(worst) == delay           # never closer than the delay while the game ran
+    assert watcher.outcome.code == 0 and watcher.held == len(table.host.book.frames)   # flushed at the end
+    copy = bytes(table.files[spectator.public_key])
+    verdict = audit_bytes(copy, name="copy.npr")
+    assert verdict.status == "valid", verdict.reason
+    assert "spectator's copy" in verdict.reason and "before its delay" in verdict.reason
+    # the players' files are 2.2 (the header carries the terms) and hold no release
+    host_file = audit_bytes(bytes(table.files[table.host_id.public_key]), name="host.npr")
+    assert host_file.status == "valid" and b"release" not in bytes(table.files[table.host_id.public_key])
+    # a cut copy is a public-view copy, checked as far as it goes
+    records = [raw for _, raw, _ in codec.iter_records(copy)]
+    cut = audit_bytes(b"".join(records[:2 + 2 * 20]), name="cut.npr")
+    assert cut.status == "unfinished" and "public-view copy" in cut.reason and "frame 20" in cut.reason
+    # the host signs a release of frame 10 at tip 12 (too early for a delay of 6): the audit names it
+    frames = table.host.book.frames
+    early = sign_release(table.host_id.private_key, table.host.book.header.session, spectator.public_key, 10,
+                         frames[10].hash, 12, frames[12].hash)
+    forged = records[:2 + 2 * 10 + 1] + [codec.encode(early.value())] + records[2 + 2 * 11:]
+    verdict = audit_bytes(b"".join(forged), name="early.npr")
+    assert verdict.status == "invalid" and verdict.blame == table.host.host_seat_number
+    assert "frame 10 reached a spectator before its delay" in verdict.reason
+    # ... and a release naming a tip hash that is not that frame's, too; a release nobody signed names nobody
+    wrong_tip = sign_release(table.host_id.private_key, table.host.book.header.session, spectator.public_key, 10,
+                             frames[10].hash, 30, frames[29].hash)
+    forged = records[:2 + 2 * 10 + 1] + [codec.encode(wrong_tip.value())] + records[2 + 2 * 11:]
+    assert audit_bytes(b"".join(forged), name="tip.npr").blame == table.host.host_seat_number
+    unsigned = early.value()[:5] + (bytes(64),)
+    forged = records[:2 + 2 * 10 + 1] + [codec.encode(unsigned)] + records[2 + 2 * 11:]
+    verdict = audit_bytes(b"".join(forged), name="unsigned.npr")
+    assert verdict.status == "invalid" and verdict.blame is None and "altered" in verdict.reason
+
+
+def _secrets(table: Table) -> list[bytes]:
+    """Every secret of the finished game, from its seed frames: each seat's seed, the chain secrets it derives,
+    its private chance contributions and the salts of its secret choices, opened only in the seed frame
+    (replays/randomness.py; a salt of a round revealed during the game is public from its reveal on)."""
+    book = table.host.book
+    session = book.header.session
+    out = []
+    for frame in book.frames:
+        if frame.kind == "seed":
+            seed, secret, openings = frame.body
+            out += [seed, secret, *(salt for _, salt in openings)]
+            out += [chain_secret(seed, session, frame.seat, g) for g in range(4)]
+            out += [private_mac(seed, session, i) for i in range(200)]
+    return out
+
+
+def _leaks(received: list[bytes], secrets: list[bytes], before_seed: bool = True) -> list[bytes]:
+    seen = []
+    for data in received:
+        if before_seed and data.startswith(wire.pack("release", b"", b"", 0, b"", b"")[:2]):
+            tag, fields = wire.unpack(data)
+            if decode_frame(fields[0]).kind == "seed":
+                break
+        seen.append(data)
+    blob = b"".join(seen)
+    return [s for s in secrets if s in blob]
+
+
+def test_nothing_secret_reaches_a_spectator_before_the_seeds_and_the_scan_finds_a_seed_sent_early():
+    table = Table(Spectating(1, 0))      # the full game: private draws and secret steps kept to the end
+    spectator = Identity.generate("spectator")
+    table.watch(spectator)
+    table.run(table.over)
+    secrets = _secrets(table)
+    assert len(secrets) > 400 and all(f.body[2] for f in table.host.book.frames if f.kind == "seed")
+    received = table.received[spectator.public_key]
+    assert _leaks(received, secrets) == []
+    assert _leaks(received, secrets, before_seed=False) != []     # the seeds do come, at the end: the scan sees
+    # a lying host: at frame 5 it signs its seed frame and releases it to the spectator (a leak in a signed
+    # frame), and says its seed in an unsigned chat-like reason as well
+    liar = Table(Spectating(1, 0), seed=7)
+    watcher = liar.watch(spectator)
+    liar.run(lambda: watcher.held >= 5)
+    book, host = liar.host.book, liar.host
+    seat = host.host_seat_number
+    seed = book.ledger.me.seed if book.ledger.me is not None else b""
+    session = book.header.session
+    leak = make_frame(host.identity.private_key, session, book.seq + 1, book.last_hash, seat, "seed",
+                      (seed, chain_secret(seed, session, seat, 0), ()), hash_parts("digest", b"x"))
+    watcher.held_before = watcher.held
+    skipped = book.frames[watcher.held:]
+    for frame in skipped:     # the host shows what it holds at once, then its seed
+        tip = book.frames[book.seq]
+        release = sign_release(host.identity.private_key, session, spectator.public_key, frame.seq, frame.hash,
+                               tip.seq, tip.hash)
+        watcher.receive(liar.now, host.identity.public_key,
+                        wire.pack("release", frame.encode(), b"", tip.seq, tip.hash, release.sig))
+    release = sign_release(host.identity.private_key, session, spectator.public_key, leak.seq, leak.hash, leak.seq,
+                           leak.hash)
+    watcher.receive(liar.now, host.identity.public_key,
+                    wire.pack("release", leak.encode(), b"", leak.seq, leak.hash, release.sig))
+    liar.carry(spectator.public_key)
+    assert seed in _leaks(liar.received[spectator.public_key][:-1] + [leak.encode()], [seed], before_seed=False)
+    assert watcher.outcome is not None and watcher.outcome.code == 4
+    verdict = audit_bytes(bytes(liar.files[spectator.public_key]), name="leak.npr")
+    assert verdict.status == "invalid" and verdict.blame == seat, verdict.reason
+
+
+def test_a_spectator_cannot_act_and_too_many_spectators_are_refused():
+    table = Table(Spectating(1, 4), game="quedah-merchant")
+    spectator = Identity.generate("spectator")
+    watcher = table.watch(spectator)
+    table.run(lambda: table.host.book is not None and table.host.book.seq >= 10 and watcher.held >= 3)
+    book = table.host.book
+    before = (len(book.frames), dict(table.host.links), table.host.phase)
+    frame = book.frames[-1]
+    lying = make_frame(spectator.private_key, book.header.session, book.seq + 1, book.last_hash, 0, "act",
+                       ("anything",), frame.digest)
+    for message in (wire.pack("frame", lying.encode(), b""), wire.pack("ack", book.seq, frame.hash, b"", b""),
+                    wire.pack("chat", -1, "hello"), wire.pack("relay", table.join_id.public_key, b"x"),
+                    wire.pack("hello", wire.PROTO, "v", None, 0), wire.pack("dispute", frame.encode(), "no"),
+                    wire.pack("rematch", [])):
+        table.host.receive(table.now, spectator.public_key, message)
+        table.host.tick(table.now)
+        sent = [wire.unpack(e.data)[0] for e in table.host.drain() if isinstance(e, fx.Send)]
+        assert "chat" not in sent and "reject" not in sent and "relayed" not in sent
+    assert (len(book.frames), table.host.links, table.host.phase) == before
+    assert spectator.public_key not in table.host.links and table.join_id.public_key in table.host.links
+    # a second spectator is refused by the transport's rule, with the reason; a seat's key is a player's
+    second = Identity.generate("second")
+    assert "1 spectator(s) already" in table.host.admit(second.public_key, second.name)
+    assert table.host.admit(table.join_id.public_key, table.join_id.name) is None
+    table.run(table.over)
+    assert audit_bytes(bytes(table.files[spectator.public_key]), name="c.npr").status == "valid"
+
+
+def test_a_game_without_spectators_refuses_a_watcher_and_keeps_its_2_1_header():
+    table = Table(None, game="quedah-merchant")
+    table.run(lambda: table.host.book is not None and table.host.book.seq >= 3)
+    watcher = Identity.generate("watcher")
+    reason = table.host.admit(watcher.public_key, watcher.name)
+    assert reason is not None and "this game allows no spectators" in reason
+    assert table.host.book.header.minor == 1 and table.host.book.header.extra == ()
+    # a watch in the lobby of a game that allows none is refused with the code
+    lobby = Table(None, seed=3)
+    ident = Identity.generate("early")
+    lobby.host.linked(0.0, ident.public_key, ident.name)
+    lobby.host.receive(0.0, ident.public_key, wire.pack("watch", wire.PROTO, "v", 0))
+    sent = [wire.unpack(e.data) for e in lobby.host.drain() if isinstance(e, fx.Send) and e.to == ident.public_key]
+    assert ("refused", ["spectators", "this game allows no spectators"]) in sent
+
+
+def test_the_joiner_declines_a_header_whose_spectators_terms_differ_from_the_offer():
+    table = Table(Spectating(2, 8), game="quedah-merchant")
+    lobby = table.joiner.lobby
+    table.run(lambda: table.joiner.header is not None)
+    header = table.joiner.header
+    assert header.minor == 2 and header.spectating == Spectating(2, 8)
+    lobby.offered_spectating = Spectating(2, 9)
+    assert "spectators' terms" in lobby.check_header(header)
+    lobby.offered_spectating = None
+    assert "spectators' terms" in lobby.check_header(header)
+    assert os.environ is not None

@@ -1,0 +1,62 @@
+"""`netplay host --spectators N` and `netplay watch HOST:PORT` as a user meets them: three real processes over
+loopback (a host and a joiner, bots, and a spectator), the spectator's copy the complete game; and the one-line
+error of an address where nobody answers. Machine-level: tests/test_spectators.py."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from support import cpuclock
+from support.cpuclock import Budget, finished
+from support.sessionhelpers import CLI, ROOT, Proc, cli_host, cli_join, processes, replays_of, verdict
+
+from replays.reader import read_replay
+
+
+def _line(proc: Proc, pattern: str, timeout: float = 20.0) -> re.Match:
+    """A line the process prints, waited for in CPU seconds (tests/support/cpuclock.py), not on the clock."""
+    budget = Budget(timeout, (proc.proc.pid,), wall_cap=max(120.0, 6 * timeout))
+    while not budget.over():
+        found = re.search(pattern, proc.out)
+        if found:
+            return found
+        assert proc.proc.poll() is None, proc.describe()
+        time.sleep(0.05)
+    raise AssertionError(f"{proc.tag} never printed {pattern!r}\n{proc.describe()}")
+
+
+def test_a_spectator_watches_a_live_game_and_its_copy_is_the_complete_game(tmp_path: Path) -> None:
+    with processes() as procs:
+        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--spectators", "2", "--spectator-delay", "5")
+        procs.append(host)
+        watch = _line(host, r"watch with: netplay watch (\S+)").group(1)
+        copy = tmp_path / "copy.npr"
+        spectator = Proc([*CLI, "watch", watch, "--out", str(copy), "--no-fsync"], tmp_path / "spectator", "spectator")
+        procs.append(spectator)
+        _line(host, r"spectator \S+ \(\S+\) watches from frame 0")       # in before the game starts
+        joiner = cli_join(tmp_path, host.address(), "--bot", "random", "-q")
+        procs.append(joiner)
+        assert finished(joiner.proc, 60) == 0, joiner.describe()
+        assert finished(spectator.proc, 60) == 0, spectator.describe()
+        assert finished(host.proc, 60) == 0, host.describe()
+    out = spectator.out
+    assert "5 frame(s) behind the players" in out and re.search(r"frame 5: chance: die", out), out
+    assert f"the copy is {copy}" in out
+    seen = verdict(copy)
+    assert seen.status == "valid" and "spectator's copy" in seen.reason, seen.reason
+    (played,) = replays_of(host)
+    (joined,) = replays_of(joiner)
+    assert verdict(played).result == seen.result and verdict(joined).status == "valid"
+    mine, theirs = read_replay(copy), read_replay(played)
+    assert [f.hash for f in mine.frames] == [f.hash for f in theirs.frames] == [f.hash for f in
+                                                                                  read_replay(joined).frames]
+    assert theirs.header == mine.header and theirs.header.minor == 2 and not theirs.releases
+
+
+def test_watching_where_nobody_answers_is_a_one_line_error(tmp_path: Path) -> None:
+    env = {"NETPLAY_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    result = cpuclock.run([*CLI, "watch", "127.0.0.1:9", "--connect-timeout", "1"], 30, cwd=ROOT, env=env)
+    assert result.returncode == 1 and "no netplay host answered at 127.0.0.1:9" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -284,10 +284,15 @@ def host(game_id: str | None, resume: bool, seat: int | None, seats_text: str | 
                 with contextlib.suppress(Exception):
                     advert[0].update(free_seats=n)
 
+        def watch_places(n: int) -> None:   # the advert's `watch`: the lobby's "watch" and netplay watch read it
+            if advert:
+                with contextlib.suppress(Exception):
+                    advert[0].update(watch=n)
+
         try:
             session = HostSession(ident, decider, game_id, players=players, options=parse_options(option_pairs),
                                   seat=seat, bind=bind, port=port, known_peers=_known_peers(), also=also,
-                                  spectating=spectating,
+                                  spectating=spectating, on_watch_places=watch_places,
                                   on_free_seats=free_seats, **_session_options(replay_dir, reveal_timeout, fsync,
                                                                                 quiet or bool(people), clock,
                                                                                 move_limit, untimed, lateness,
@@ -312,6 +317,7 @@ def host(game_id: str | None, resume: bool, seat: int | None, seats_text: str | 
         if not no_advertise and session.players > 1:
             advert.extend(_advertise(stack, session, bind, ident))
             free_seats(session.free_seats())
+            watch_places(session.watch_places())
         if session.free_seats():
             click.echo(f"waiting for {session.free_seats()} more player(s)...")
         outcome = _drive(session, decider, None if people else "bots")

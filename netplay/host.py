@@ -41,7 +41,8 @@ class HostSession(Session):
                  options: dict[str, Any] | None = None, seat: int = 0, bind: str = "127.0.0.1", port: int = 0,
                  known_peers: KnownPeers | None = None, also: dict[int, tuple[str, Decider]] | None = None,
                  on_free_seats: Callable[[int], None] | None = None, machine: HostMachine | None = None,
-                 spectating: Spectating | None = None, **kwargs: Any):
+                 spectating: Spectating | None = None,
+                 on_watch_places: Callable[[int], None] | None = None, **kwargs: Any):
         super().__init__(identity, decider, game=game_id, **kwargs)
         if machine is None:
             machine = HostMachine(identity, decider, game_id, players=players, options=options, seat=seat, also=also,
@@ -49,6 +50,10 @@ class HostSession(Session):
                                   version=version(), spectating=spectating)
         self.machine = machine
         self.on_free_seats = on_free_seats
+        #: told the spectators' places left whenever that number changes (the LAN advert says it: discovery's
+        #: `watch`), as `on_free_seats` is told the seats
+        self.on_watch_places = on_watch_places
+        self._watch_seen = -1
         self.transport = HostTransport(identity, bind, port, known_peers=known_peers, accept=self._admit)
         self.address = self.transport.address
         self.port = self.transport.port
@@ -137,6 +142,21 @@ class HostSession(Session):
             self._free_seen = free
             if self.on_free_seats is not None:
                 self.on_free_seats(free)
+        places = self.watch_places()
+        if places != self._watch_seen:
+            self._watch_seen = places
+            if self.on_watch_places is not None:
+                self.on_watch_places(places)
+
+    def watch_places(self) -> int:
+        """How many more spectators this game takes now: the terms' most less those watching, from the lobby on
+        (a spectator may come before the seats are taken and is sent the header when the game starts); 0 for a
+        game nobody may watch, and once it is over."""
+        spectating = self.machine.spectating
+        if spectating is None or self.phase in (Phase.OVER, Phase.DONE):
+            return 0
+        watching = sum(1 for w in self.machine.spectators.watchers.values() if w.watching)
+        return max(0, spectating.most - watching)
 
     def close(self) -> None:
         with self.lock:

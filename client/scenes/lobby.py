@@ -51,6 +51,10 @@ BOT_DELAYS = (0.6, 1.0, 2.0, 0.0, 0.3)  # seconds a bot waits before each move (
 #: move clocks to host with: "game" the game's own (netplay/gameclock.py, the default), (initial seconds, seconds
 #: added per move), "untimed" (no clock, no limit per move: a player who never moves holds the game)
 CLOCKS: tuple[tuple[int, int] | str, ...] = ("game", (60, 2), (300, 3), (600, 5), (1800, 10), "untimed")
+#: spectators a game hosted here takes (0: none; the LAN list shows "watch" for a game that takes some), each frame
+#: shown to them `SPECTATOR_DELAY` frames behind the players: part of the terms every player agrees to
+SPECTATORS = (0, 4, 8)
+SPECTATOR_DELAY = 8
 SETTINGS = "lobby"      # the file the lobby remembers its settings in (client.settings)
 MAX_ADDRESS = 200
 MAX_NAME = 32           # a hot-seat player's name, as typed here (it must also pass netplay's check_name)
@@ -144,6 +148,7 @@ class LobbyScene:
         self.bot_index = BOT_NAMES.index(DEFAULT_BOT)
         self.bot_delay_index = 0
         self.clock_index = 0
+        self.spectators_index = 0
         self.setups: dict[str, dict] = {}     # per game id: its players, seats and options, as last chosen
         self.name_inputs: dict[int, TextInput] = {}   # per seat: the name of a hot-seat player
         self._remembered: dict | None = None  # the settings as last saved (saved again when they change)
@@ -325,6 +330,7 @@ class LobbyScene:
         return {"game": self.game.id, "setups": self.setups, "bot": self.bot_names[self.bot_index],
                 "bot_delay": BOT_DELAYS[self.bot_delay_index],
                 "clock": clock if isinstance(clock, str) else list(clock),
+                "spectators": SPECTATORS[self.spectators_index],
                 "names": names, "address": self.last_address}
 
     def _restore(self, saved: dict) -> None:
@@ -347,6 +353,9 @@ class LobbyScene:
         clock = tuple(clock) if isinstance(clock, list) else clock
         if clock in CLOCKS:    # an older file's None (no clock, ten minutes a move) is not offered any more
             self.clock_index = CLOCKS.index(clock)
+        spectators = saved.get("spectators")
+        if spectators in SPECTATORS and not isinstance(spectators, bool):
+            self.spectators_index = SPECTATORS.index(spectators)
         names = saved.get("names")
         for seat, name in (names.items() if isinstance(names, dict) else ()):
             if isinstance(seat, str) and seat.isdigit() and int(seat) < 8 and isinstance(name, str) \
@@ -453,9 +462,17 @@ class LobbyScene:
                 self._say(f"could not host: {problem}", ok=False)
                 return None
             decider = QueueDecider()
+            adverts: list = []
+
+            def watch_places(n: int) -> None:   # the advert's `watch` follows the spectators (discovery)
+                for ad in adverts:
+                    with contextlib.suppress(Exception):
+                        ad.update(watch=n)
+
             session = HostSession(ident, decider, self.game.id, players=self.players, options=dict(self.options),
                                   seat=self.seat, bind="0.0.0.0", port=0, known_peers=KnownPeers.default(),
-                                  replay_dir=self.replay_dir, also=self._extra_seats(), clock=self.clock)
+                                  replay_dir=self.replay_dir, also=self._extra_seats(), clock=self.clock,
+                                  spectating=self.spectating, on_watch_places=watch_places)
         except Exception as exc:
             self._say(f"could not host: {exc}", ok=False)
             return None
@@ -467,8 +484,10 @@ class LobbyScene:
         try:
             ad = discovery.advertise(port=session.port, game=self.game.id, version=version(),
                                      fingerprint=ident.fingerprint, free_seats=session.free_seats(),
-                                     host_name=ident.name, terms=net.controller.terms())
+                                     host_name=ident.name, terms=net.controller.terms(),
+                                     watch=session.watch_places())
             ad.__enter__()
+            adverts.append(ad)
             net.closers.append(lambda: ad.__exit__(None, None, None))
         except Exception as exc:
             advert = f"the LAN advert failed ({exc}): give the address below"
@@ -575,6 +594,44 @@ class LobbyScene:
         return ident
 
     @property
+    def spectating(self) -> Any:
+        """The spectators' terms of a game hosted here (replays.header.Spectating), or None: nobody watches."""
+        from replays.header import Spectating
+
+        most = SPECTATORS[self.spectators_index]
+        return Spectating(most, SPECTATOR_DELAY) if most and self.players > 1 else None
+
+    def watch(self, app, address: str) -> None:
+        """Watch a LAN game: connect in the background (as a join does), then the spectator's table
+        (client/scenes/watching.py), which steps the session in the UI's loop."""
+        if self.joining is not None:
+            self._say("already connecting; wait for the answer", ok=False)
+            return
+        self._say(f"connecting to {address} to watch...")
+        self.joining = threading.Thread(target=self._connect_watch, args=(address,), name="netplay-watch",
+                                        daemon=True)
+        self.joining.start()
+
+    def _connect_watch(self, address: str) -> None:
+        from netplay.identity import Identity, KnownPeers
+        from netplay.watcher import WatchSession
+
+        try:
+            session = WatchSession(Identity.load(), address, known_peers=KnownPeers.default(),
+                                   replay_dir=self.replay_dir)
+            outcome: Any = ("watch", session, address)
+        except Exception as exc:  # refused (no spectators, places taken), key changed, nobody there...
+            outcome = f"could not watch {address}: {exc}"
+        with self._lock:
+            self.joined = outcome
+
+    def _watched(self, path: Any, message: str) -> None:
+        from client.scenes.watching import copy_words
+
+        self._say(f"{message}; {copy_words(path)}")
+        self._refresh_replays()
+
+    @property
     def clock(self) -> Any:
         """The move clock chosen for a game started here, as a session takes it (netplay.gameclock's
         GAME_CLOCK or UNTIMED, or seconds)."""
@@ -676,6 +733,10 @@ class LobbyScene:
             self.bot_delay_index = (self.bot_delay_index + 1) % len(BOT_DELAYS)
         elif kind == "clock":
             self.clock_index = (self.clock_index + 1) % len(CLOCKS)
+        elif kind == "spectators":
+            self.spectators_index = (self.spectators_index + 1) % len(SPECTATORS)
+        elif kind == "watch":
+            self.watch(app, value)
         elif kind == "filter":
             games = self.replay_list.games() if self.replay_list else []
             order = [None, *games]
@@ -721,6 +782,11 @@ class LobbyScene:
         self.joining = None
         if isinstance(joined, str):
             self._say(joined, ok=False)
+        elif joined[0] == "watch":
+            from client.scenes.watching import WatchScene
+
+            self._say("")
+            app.push(WatchScene(joined[1], joined[2], on_close=self._watched))
         else:
             self._say("")
             self._open_table(app, *joined)
@@ -813,7 +879,8 @@ class LobbyScene:
             # words and the terms under both, across the panel
             heads = wrap_lines(head, px - 1, inner.w - 80, 2, bold=True)
             # the key's words first, whole: what two people compare aloud to tell look-alikes apart
-            keys = wrap(f"{host.words} - {host.free_seats} free, v{host.version}", small, inner.w)
+            watching = f", {host.watch} may watch" if host.watch else ""
+            keys = wrap(f"{host.words} - {host.free_seats} free{watching}, v{host.version}", small, inner.w)
             terms, timed = clocks.terms_words(host.terms)
             said = wrap_lines(terms, small, inner.w, 3, bold=timed)
             height = max(len(heads) * px, px + 8) + (len(keys) + len(said)) * (small + 2) + 10
@@ -822,8 +889,12 @@ class LobbyScene:
             for n, line in enumerate(heads):
                 draw_text(surface, line, (inner.x, y + n * px), px - 1, theme.BAD if doubtful else theme.TEXT,
                           bold=True)
-            self.buttons.append(Button(pygame.Rect(inner.right - 70, y + 2, 70, px + 6), "join",
-                                       f"join:{host.address}", enabled=host.free_seats > 0))
+            if host.watch and not host.free_seats:    # a game under way that takes spectators
+                self.buttons.append(Button(pygame.Rect(inner.right - 70, y + 2, 70, px + 6), "watch",
+                                           f"watch:{host.address}"))
+            else:
+                self.buttons.append(Button(pygame.Rect(inner.right - 70, y + 2, 70, px + 6), "join",
+                                           f"join:{host.address}", enabled=host.free_seats > 0))
             y += max(len(heads) * px, px + 8)
             for line in keys:
                 draw_text(surface, line, (inner.x, y), small, theme.TEXT if doubtful else theme.MUTED)
@@ -856,6 +927,9 @@ class LobbyScene:
         cells += [(f"{k}: {v}", f"option:{k}", True, False) for k, v in self.options.items()]
         cells.append((self._clock_label(half - 10), "clock:", True, False))
         cells.append((f"bot delay: {delay:g} s" if delay else "bot delay: none", "delay:", True, False))
+        watchers = SPECTATORS[self.spectators_index]
+        cells.append((f"spectators: up to {watchers}" if watchers else "spectators: none", "spectators:",
+                      self.players > 1, False))
         cells.append(("the rules", "rules:", True, False))   # the game's rules page (client/scenes/rules.py)
         # the rows share the room above the start buttons: closer together when the game list and the
         # settings are long, and the games in two columns when even that is not enough

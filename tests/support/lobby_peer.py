@@ -5,6 +5,8 @@ discovery on) driven by synthetic events and clicks, headless (SDL's dummy drive
     python tests/support/lobby_peer.py host GAME      # picks GAME, clicks "host on the LAN", plays its seat
     python tests/support/lobby_peer.py join GAME [--screenshot OUT.png]
                                                       # waits until GAME is in the LAN list, clicks its "join"
+    python tests/support/lobby_peer.py watch GAME [--screenshot OUT.png]
+                                                      # waits until GAME is under way in the list, clicks "watch"
 
 Both then play their seat by clicks (tests/support/clickplay.py) to the end of the game, and leave the
 table.
@@ -12,7 +14,9 @@ The configuration directory is $NETPLAY_HOME, as for `netplay`; the replay goes 
 
 Prints JSON lines: {"event": "lobby"} once drawn; the host {"event": "hosting", "addresses": [...]};
 the joiner {"event": "found", "hosts": [...]} when the game is listed, {"event": "screenshot", "path": P};
-both {"event": "table"}, {"event": "over", "result": ..., "moves": N}, {"event": "left", "replay": P},
+both {"event": "table"}, {"event": "over", "result": ..., "moves": N}, {"event": "left", "replay": P}; a spectator
+{"event": "found"}, {"event": "watching"} once its table follows the game, {"event": "watched", "copy": P,
+"code": N, "message": ...} when the watch ended;
 and {"event": "error", "message": ...} (then exit status 1). Every wait is bounded by --cpu seconds of
 this process's CPU, or --wall seconds on the clock (a hang). {"quit": true} on stdin ends it early.
 """
@@ -45,6 +49,7 @@ from client.app import App  # noqa: E402
 from client.scenes.hosting import HostingScene  # noqa: E402
 from client.scenes.lobby import LobbyScene  # noqa: E402
 from client.scenes.table import TableScene  # noqa: E402
+from client.scenes.watching import WatchScene  # noqa: E402
 from support.clickplay import _button, _click, _play_one  # noqa: E402
 
 
@@ -127,6 +132,37 @@ def join(app: App, lobby: LobbyScene, clock: Clock, game_id: str, screenshot: st
         raise AssertionError(f"the join did not start: {lobby.message}")
 
 
+def watch(app: App, lobby: LobbyScene, clock: Clock, game_id: str, screenshot: str | None) -> None:
+    """Wait until GAME is under way in the LAN list (no seat free, places to watch), click its "watch", follow it
+    to the end, then leave the spectator's table."""
+    def listed() -> list:
+        with lobby._lock:
+            return [h for h in lobby.hosts if h.game == game_id and h.watch > 0 and h.free_seats == 0]
+
+    wait_for(app, clock, f"waiting for {game_id} under way in the LAN list", lambda: bool(listed()))
+    found = listed()
+    app.step([], 16)
+    emit(event="found", hosts=[{"name": h.host_name, "address": h.address, "watch": h.watch} for h in found])
+    _click(app, lobby_button(lobby, f"watch:{found[0].address}").center)
+    wait_for(app, clock, "waiting for the spectator's table", lambda: isinstance(app.scene, WatchScene)
+             or (lobby.joining is None and bool(lobby.message) and not lobby.message_ok))
+    scene = app.scene
+    if not isinstance(scene, WatchScene):
+        raise AssertionError(f"no spectator's table: {lobby.message}")
+    wait_for(app, clock, f"waiting for the game's frames ({scene.status()})",
+             lambda: scene.viewer is not None or scene.closed)
+    emit(event="watching", frames=scene.frames, status=scene.status())
+    if screenshot:
+        app.step([], 16)
+        emit(event="screenshot", path=str(app.screenshot(screenshot)))
+    wait_for(app, clock, "watching the game to its end", lambda: scene.closed)
+    app.step([], 16)
+    outcome = scene.session.machine.outcome
+    emit(event="watched", copy=str(scene.session.path), code=outcome.code if outcome else None,
+         message=scene.message, frames=scene.frames)
+    scene.leave(app)
+
+
 def play(app: App, lobby: LobbyScene, clock: Clock, seed: int) -> None:
     wait_for(app, clock, "waiting for the table", lambda: isinstance(app.scene, TableScene)
              or (lobby.joining is None and bool(lobby.message) and not lobby.message_ok))
@@ -164,7 +200,7 @@ def play(app: App, lobby: LobbyScene, clock: Clock, seed: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("role", choices=("host", "join"))
+    parser.add_argument("role", choices=("host", "join", "watch"))
     parser.add_argument("game")
     parser.add_argument("--screenshot", default=None)
     parser.add_argument("--cpu", type=float, default=90.0, help="CPU seconds this peer may spend")
@@ -177,6 +213,9 @@ def main() -> int:
         app.push(lobby)
         app.step([], 16)
         emit(event="lobby", discovery=lobby.browser is not None, message=lobby.message)
+        if args.role == "watch":
+            watch(app, lobby, clock, args.game, args.screenshot)
+            return 0
         if args.role == "host":
             host(app, lobby, clock, args.game)
         else:

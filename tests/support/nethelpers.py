@@ -132,9 +132,10 @@ def _ip(*args: str) -> None:
 
 @contextlib.contextmanager
 def namespaces(count: int = 2, multicast: bool = False) -> Iterator[list[tuple[str, str]]]:
-    """`count` (1 or 2) fresh namespaces; with two, a veth pair joins them as 10.199.N.1/30 and
-    10.199.N.2/30. Yields [(namespace, address), ...]; always deletes the namespaces (which removes
-    the veth pair with them)."""
+    """`count` (1, 2 or 3) fresh namespaces; with two, a veth pair joins them as 10.199.N.1/30 and
+    10.199.N.2/30; with three, one LAN: a bridge in the first namespace (10.199.N.1/24) with a veth to each
+    other one (10.199.N.2, 10.199.N.3), so all three reach each other and share multicast. Yields
+    [(namespace, address), ...]; always deletes the namespaces (which removes the links with them)."""
     tag = secrets.token_hex(3)
     subnet = 1 + secrets.randbelow(250)
     names = [f"np-test-{tag}-{i}" for i in range(count)]
@@ -160,6 +161,28 @@ def namespaces(count: int = 2, multicast: bool = False) -> Iterator[list[tuple[s
                     _ip("-n", name, "link", "set", dev, "multicast", "on")
                     _ip("-n", name, "route", "add", "224.0.0.0/4", "dev", dev)
                 result.append((name, f"10.199.{subnet}.{host}"))
+        elif count == 3:
+            bridge = "npbr0"
+            _ip("-n", names[0], "link", "add", bridge, "type", "bridge")
+            _ip("-n", names[0], "addr", "add", f"10.199.{subnet}.1/24", "dev", bridge)
+            _ip("-n", names[0], "link", "set", bridge, "up")
+            result = [(names[0], f"10.199.{subnet}.1")]
+            for n, name in enumerate(names[1:], 2):
+                hub, end = f"npv{tag}h{n}", f"npv{tag}e{n}"
+                _ip("link", "add", hub, "type", "veth", "peer", "name", end)
+                _ip("link", "set", hub, "netns", names[0])
+                _ip("link", "set", end, "netns", name)
+                _ip("-n", names[0], "link", "set", hub, "master", bridge)
+                _ip("-n", names[0], "link", "set", hub, "up")
+                _ip("-n", name, "addr", "add", f"10.199.{subnet}.{n}/24", "dev", end)
+                _ip("-n", name, "link", "set", end, "up")
+                if multicast:
+                    _ip("-n", name, "link", "set", end, "multicast", "on")
+                    _ip("-n", name, "route", "add", "224.0.0.0/4", "dev", end)
+                result.append((name, f"10.199.{subnet}.{n}"))
+            if multicast:
+                _ip("-n", names[0], "link", "set", bridge, "multicast", "on")
+                _ip("-n", names[0], "route", "add", "224.0.0.0/4", "dev", bridge)
         elif multicast:
             _ip("-n", names[0], "route", "add", "224.0.0.0/4", "dev", "lo")
         yield result

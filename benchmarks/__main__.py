@@ -11,7 +11,21 @@ import sys
 import time
 import traceback
 
-from benchmarks import ab, audit, catan, deals, deck, engines, hostile, idle, mesh, session, stages, transport
+from benchmarks import (
+    ab,
+    audit,
+    catan,
+    deals,
+    deck,
+    engines,
+    hostile,
+    idle,
+    mesh,
+    session,
+    spectators,
+    stages,
+    transport,
+)
 from benchmarks.measure import Figure, cpu_seconds, libraries
 
 GROUPS = {
@@ -26,13 +40,14 @@ GROUPS = {
     "deck": ("decks: a shuffle with its proof and a strip's check vs one scalar multiplication", deck),
     "deals": ("decks on the wire: one deal with four peers vs the raw round trip", deals),
     "mesh": ("the joiners' direct links: per move and per deal with four peers, mesh vs star", mesh),
+    "spectators": ("spectators: per move of a four-peer Catan game, 8 watching vs none", spectators),
     "catan": ("catan: random four-seat self-play, base game and C&K, vs catanatron", catan),
     "idle": ("idle: the window's CPU at rest (lobby, a table waiting, the viewer) vs drawing every frame", idle),
 }
 #: runs per figure (rounds for ab), (full, quick); what else --quick shortens is in each group's figures()
 RUNS = {"engines": (5, 1), "audit": (4, 1), "hostile": (3, 1), "transport": (5, 2), "session": (5, 1),
         "stages": (3, 1), "ab": (5, 2), "deck": (5, 2), "deals": (3, 1), "mesh": (3, 1), "catan": (3, 1),
-        "idle": (3, 1)}
+        "idle": (3, 1), "spectators": (3, 1)}
 
 
 def _epilog() -> str:

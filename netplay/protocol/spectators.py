@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from netplay import wire
 from netplay.protocol import effects as fx
@@ -42,8 +42,10 @@ SPECTATOR_TAGS = frozenset({"watch", "want", "bye"})
 WANT_S = 1.0          # one `want` a second is answered
 
 
+@runtime_checkable
 class SpectatorsHost(Protocol):
-    """What of the host's machine the spectators read and call."""
+    """What of the host's machine the spectators read and call (tests/test_protocol_state.py holds the module
+    to it)."""
 
     book: Book | None
     header: Header | None
@@ -58,7 +60,6 @@ class SpectatorsHost(Protocol):
     def phase(self) -> Phase: ...
     def say(self, line: str) -> None: ...
     def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
-    def seat_of_key(self, key: bytes) -> int | None: ...
 
 
 @dataclass(slots=True)

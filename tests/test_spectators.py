@@ -58,9 +58,10 @@ class Table:
         if self.host.admit(key, ident.name) is not None:
             raise PermissionError(self.host.admit(key, ident.name))
         self.host.linked(self.now, key, ident.name, "127.0.0.1")
-        self.machine(key).linked(self.now, self.host_id.public_key, "host")
         self.carry(self.host_id.public_key)
-        self.carry(key)
+        if key in self.watchers or key == self.join_id.public_key:    # (else: a connection and nothing more)
+            self.machine(key).linked(self.now, self.host_id.public_key, "host")
+            self.carry(key)
 
     def watch(self, ident: Identity) -> WatchMachine:
         watcher = WatchMachine(ident, self.host_id.public_key)
@@ -221,7 +222,7 @@ def test_nothing_secret_reaches_a_spectator_before_the_seeds_and_the_scan_finds_
 
 
 def test_a_spectator_cannot_act_and_too_many_spectators_are_refused():
-    table = Table(Spectating(1, 4), game="quedah-merchant")
+    table = Table(Spectating(2, 4), game="quedah-merchant")
     spectator = Identity.generate("spectator")
     watcher = table.watch(spectator)
     table.run(lambda: table.host.book is not None and table.host.book.seq >= 10 and watcher.held >= 3)
@@ -240,9 +241,18 @@ def test_a_spectator_cannot_act_and_too_many_spectators_are_refused():
         assert "chat" not in sent and "reject" not in sent and "relayed" not in sent
     assert (len(book.frames), table.host.links, table.host.phase) == before
     assert spectator.public_key not in table.host.links and table.join_id.public_key in table.host.links
-    # a second spectator is refused by the transport's rule, with the reason; a seat's key is a player's
-    second = Identity.generate("second")
-    assert "1 spectator(s) already" in table.host.admit(second.public_key, second.name)
+    # a would-be player let in as a spectator learns that there is no seat; a third spectator is refused by
+    # the transport's rule, with the reason; a seat's key is a player's
+    player = Identity.generate("player")
+    table.link(player)
+    table.host.receive(table.now, player.public_key, wire.pack("hello", wire.PROTO, "v", None, 0))
+    effects = table.host.drain()
+    assert ("refused", ["in-progress", "a game is in progress here and every seat is taken"]) in [
+        wire.unpack(e.data) for e in effects if isinstance(e, fx.Send) and e.to == player.public_key]
+    assert fx.Hangup(player.public_key) in effects and player.public_key not in table.host.links
+    table.link(Identity.generate("second"))
+    third = Identity.generate("third")
+    assert "2 spectator(s) already" in table.host.admit(third.public_key, third.name)
     assert table.host.admit(table.join_id.public_key, table.join_id.name) is None
     table.run(table.over)
     assert audit_bytes(bytes(table.files[spectator.public_key]), name="c.npr").status == "valid"

@@ -120,6 +120,7 @@ class HostMachine(Machine):
         secrets += [SeatSecrets(s, identity.seat_key(name), bytes.fromhex(seed)) for s, seed, name in saved.extra]
         machine.book = Book.rebuild(header, frames, certs, secrets, machine.game)
         machine.header = header
+        machine.spectating = header.spectating       # the terms the players agreed to still hold
         machine.move(Event.RESUME)
         machine.groups = {int(first): [int(s) for s in rest] for first, rest in saved.groups}
         for first, rest in machine.groups.items():

@@ -148,10 +148,15 @@ class HostSpectators:
             assert link is not None
             m.links.pop(key, None)          # from now on a spectator, never a player of this lobby
             self.watchers[key] = Watcher(key, link.name, m.now)
+        watcher = self.watchers[key]
+        if tag == "hello" and not watcher.watching:
+            # a would-be player let in because spectators may watch: it learns why there is no seat for it
+            self.let_go(key, "in-progress", "a game is in progress here and every seat is taken")
+            return True
         if tag not in SPECTATOR_TAGS:
             log.warning("dropped a %s message from spectator %s: a spectator may not send it", tag, key.hex()[:8])
             return True
-        getattr(self, f"on_{tag}")(self.watchers[key], *fields)
+        getattr(self, f"on_{tag}")(watcher, *fields)
         return True
 
     def on_watch(self, watcher: Watcher, proto: int, peer_version: str, from_seq: int) -> None:

@@ -170,6 +170,7 @@ class HostMachine(Machine):
     def tick(self, now: float) -> None:
         self.now = now
         if self.outcome is not None:
+            self.spectators.tick()     # while the host lingers, what is left of a finished game still goes out
             return
         self.lobby.tick()
         self.work()
@@ -182,7 +183,7 @@ class HostMachine(Machine):
         """A spectator's message goes to the spectators' own small table (netplay/protocol/spectators.py), never
         to the players' handlers: whatever a spectator sends, it cannot act, claim, acknowledge or relay."""
         self.now = now
-        if self.outcome is None and self.spectators.takes(key, data):
+        if self.spectators.takes(key, data):
             return
         super().receive(now, key, data)
 

@@ -16,13 +16,14 @@ from netplay import wire
 from netplay.identity import Identity
 from netplay.protocol import effects as fx
 from netplay.protocol.machines import HostMachine, JoinMachine
-from netplay.protocol.watching import WatchMachine
+from netplay.protocol.watching import Prefix, WatchMachine
 from replays import codec
 from replays.audit import audit_bytes
 from replays.crypto import hash_parts
 from replays.frames import decode_frame, make_frame
 from replays.header import Spectating, Terms
 from replays.randomness import chain_secret, private_mac
+from replays.reader import parse_replay
 from replays.releases import sign_release, spectator_record
 
 TERMS = Terms.agreed(10_000, None, 60_000, 500, 5_000, 0)
@@ -285,3 +286,28 @@ def test_the_joiner_declines_a_header_whose_spectators_terms_differ_from_the_off
     lobby.offered_spectating = None
     assert "spectators' terms" in lobby.check_header(header)
     assert os.environ is not None
+
+
+def test_a_late_spectator_catches_up_at_once_and_one_that_leaves_comes_back_from_what_it_holds():
+    table = Table(Spectating(1, 3), game="quedah-merchant")
+    table.run(lambda: table.host.book is not None and table.host.book.seq >= 40)
+    spectator = Identity.generate("late")
+    due = table.host.book.seq - 3 + 1
+    watcher = table.watch(spectator)
+    table.step()
+    table.step()
+    assert due <= watcher.held <= table.host.book.seq - 3 + 1    # every due frame at once (two steps), none closer
+    key = spectator.public_key
+    table.host.unlinked(table.now, key, "gone")                     # it leaves ...
+    table.run(lambda: table.host.book.seq >= 60)
+    replay = parse_replay(bytes(table.files[key]))
+    back = WatchMachine(spectator, table.host_id.public_key,
+                        prefix=Prefix(replay.header, replay.frames, [r for _, r in replay.releases]))
+    table.watchers[key] = back                                      # ... and comes back with what it holds
+    table.link(spectator)
+    asked = [wire.unpack(data) for to, sender, data in table.queue if sender == key]
+    assert asked == [("watch", [wire.PROTO, "0", len(replay.frames)])] and len(replay.frames) >= 20
+    table.run(table.over)
+    assert back.outcome.code == 0 and back.held == len(table.host.book.frames)
+    verdict = audit_bytes(bytes(table.files[key]), name="back.npr")
+    assert verdict.status == "valid", verdict.reason

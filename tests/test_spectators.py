@@ -33,26 +33,35 @@ GAME = "turning-tides"
 class Table:
     """A host, one joiner and any spectators, passing messages in order; each peer's file kept as bytes."""
 
-    def __init__(self, spectating: Spectating | None, seed: int = 7, game: str = GAME, options: dict | None = None):
+    def __init__(self, spectating: Spectating | None, seed: int = 7, game: str = GAME, options: dict | None = None,
+                 players: int = 2):
         rng = random.Random(seed)
         self.entropy = lambda n: bytes(rng.getrandbits(8) for _ in range(n))
-        self.host_id, self.join_id = Identity.generate("host"), Identity.generate("joiner")
+        self.host_id = Identity.generate("host")
         self.host = HostMachine(self.host_id, BotDecider("random", seed=seed), game, terms=TERMS, options=options,
-                                entropy=self.entropy, wall_clock=lambda: 1_700_000_000, spectating=spectating)
-        self.joiner = JoinMachine(self.join_id, BotDecider("random", seed=seed + 1), host_key=self.host_id.public_key,
-                                  address="x", entropy=self.entropy, wall_clock=lambda: 1_700_000_000)
+                                players=players, entropy=self.entropy, wall_clock=lambda: 1_700_000_000,
+                                spectating=spectating)
+        self.joiners = {}
+        for n in range(players - 1):
+            ident = Identity.generate(f"joiner{n}")
+            self.joiners[ident.public_key] = JoinMachine(ident, BotDecider("random", seed=seed + 1 + n),
+                                                         host_key=self.host_id.public_key, address="x",
+                                                         entropy=self.entropy, wall_clock=lambda: 1_700_000_000)
+        self.joiner = next(iter(self.joiners.values()))
+        self.join_id = self.joiner.identity
         self.now = 0.0
         self.queue: deque[tuple[bytes, bytes, bytes]] = deque()   # (to, from, data)
         self.files: dict[bytes, bytearray] = {}
         self.watchers: dict[bytes, WatchMachine] = {}
         self.received: dict[bytes, list[bytes]] = {}
         self.hungup: list[bytes] = []
-        self.link(self.join_id)
+        for joiner in self.joiners.values():
+            self.link(joiner.identity)
 
     def machine(self, key: bytes):
         if key == self.host_id.public_key:
             return self.host
-        return self.joiner if key == self.join_id.public_key else self.watchers[key]
+        return self.joiners[key] if key in self.joiners else self.watchers[key]
 
     def link(self, ident: Identity) -> None:
         key = ident.public_key
@@ -60,7 +69,7 @@ class Table:
             raise PermissionError(self.host.admit(key, ident.name))
         self.host.linked(self.now, key, ident.name, "127.0.0.1")
         self.carry(self.host_id.public_key)
-        if key in self.watchers or key == self.join_id.public_key:    # (else: a connection and nothing more)
+        if key in self.watchers or key in self.joiners:    # (else: a connection and nothing more)
             self.machine(key).linked(self.now, self.host_id.public_key, "host")
             self.carry(key)
 
@@ -89,10 +98,10 @@ class Table:
         self.now += 0.01
         for _ in range(len(self.queue)):
             to, sender, data = self.queue.popleft()
-            if to in self.watchers or to in (self.host_id.public_key, self.join_id.public_key):
+            if to in self.watchers or to in self.joiners or to == self.host_id.public_key:
                 self.machine(to).receive(self.now, sender, data)
                 self.carry(to)
-        for key in (self.host_id.public_key, self.join_id.public_key, *self.watchers):
+        for key in (self.host_id.public_key, *self.joiners, *self.watchers):
             self.machine(key).tick(self.now)
             self.carry(key)
 
@@ -310,4 +319,16 @@ def test_a_late_spectator_catches_up_at_once_and_one_that_leaves_comes_back_from
     table.run(table.over)
     assert back.outcome.code == 0 and back.held == len(table.host.book.frames)
     verdict = audit_bytes(bytes(table.files[key]), name="back.npr")
+    assert verdict.status == "valid", verdict.reason
+
+
+def test_with_three_seats_a_spectator_gets_the_hosts_certificates_and_its_copy_holds_them():
+    table = Table(Spectating(1, 2), seed=5, game="madagaskar", players=3)
+    spectator = Identity.generate("spectator")
+    watcher = table.watch(spectator)
+    table.run(table.over)
+    assert watcher.outcome.code == 0
+    replay = parse_replay(bytes(table.files[spectator.public_key]))
+    assert len(replay.certs) == len(replay.frames) == len(replay.releases)
+    verdict = audit_bytes(bytes(table.files[spectator.public_key]), name="three.npr")
     assert verdict.status == "valid", verdict.reason

@@ -120,7 +120,7 @@ class HostSpectators:
         link = m.links.get(key)
         if link is not None and link.seat is None:
             m.links.pop(key, None)
-        log.warning("letting spectator %s go: %s", fingerprint(key), reason)
+        (log.warning if code else log.info)("letting spectator %s go: %s", fingerprint(key), reason)
         m.send(key, "refused" if code else "bye", *((code, wire.clip(reason)) if code else (wire.clip(reason),)))
         m.outbox.append(fx.Hangup(key))
         if watcher is not None or link is not None:

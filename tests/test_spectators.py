@@ -250,6 +250,13 @@ def test_a_spectator_cannot_act_and_too_many_spectators_are_refused():
         sent = [wire.unpack(e.data)[0] for e in table.host.drain() if isinstance(e, fx.Send)]
         assert "chat" not in sent and "reject" not in sent and "relayed" not in sent
     assert (len(book.frames), table.host.links, table.host.phase) == before
+    # a flood of `watch` and `want` from the start: one burst a second at most, never one a message
+    for _ in range(50):
+        for message in (wire.pack("watch", wire.PROTO, "v", 0), wire.pack("want", 0)):
+            table.host.receive(table.now, spectator.public_key, message)
+        table.host.tick(table.now)
+    sent = [e for e in table.host.drain() if isinstance(e, fx.Send) and e.to == spectator.public_key]
+    assert len(sent) <= book.seq + 1
     assert spectator.public_key not in table.host.links and table.join_id.public_key in table.host.links
     # a would-be player let in as a spectator learns that there is no seat; a third spectator is refused by
     # the transport's rule, with the reason; a seat's key is a player's

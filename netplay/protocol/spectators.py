@@ -173,10 +173,11 @@ class HostSpectators:
         if others >= spectating.most:
             self.let_go(watcher.key, "spectators", f"this game has its {spectating.most} spectator(s) already")
             return
-        if not watcher.watching:
-            m.say(f"spectator {wire.clip(watcher.name, 64)} ({fingerprint(watcher.key)}) watches from frame "
-                  f"{from_seq}")
-        watcher.watching, watcher.next = True, from_seq
+        if watcher.watching:          # a repeated watch is a want, answered at most once a second (no flood
+            self.on_want(watcher, from_seq)   # makes the host sign and send more than one burst a second)
+            return
+        m.say(f"spectator {wire.clip(watcher.name, 64)} ({fingerprint(watcher.key)}) watches from frame {from_seq}")
+        watcher.watching, watcher.next, watcher.served_at = True, from_seq, m.now
 
     def on_want(self, watcher: Watcher, seq: int) -> None:
         if watcher.watching and self.m.now - watcher.served_at >= WANT_S:

@@ -51,8 +51,13 @@ class WatchSession:
         self.writer: ReplayWriter | None = None
         self.path: Path | None = None
         prefix = self._prefix()
-        self.transport: JoinTransport | None = JoinTransport(identity, address, known_peers,
-                                                             connect_timeout_s=connect_timeout_s)
+        try:
+            self.transport: JoinTransport | None = JoinTransport(identity, address, known_peers,
+                                                                 connect_timeout_s=connect_timeout_s)
+        except BaseException:
+            if self.writer is not None:      # a copy we were to continue: left as it was
+                self.writer.close()
+            raise
         try:
             self.machine = WatchMachine(identity, self.transport.host_key, version=version(), prefix=prefix)
         except (Rejected, Dispute, ValueError) as exc:   # the copy's own frames do not check: not ours to go on

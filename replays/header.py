@@ -54,7 +54,7 @@ class Spectating:
         return None
 
     def describe(self) -> str:
-        return f"up to {self.most} spectator(s), {self.delay} frame(s) behind"
+        return f"up to {self.most} spectator(s) may watch, {self.delay} frame(s) behind"
 
 
 @dataclass(frozen=True, slots=True)

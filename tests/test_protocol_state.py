@@ -277,7 +277,7 @@ def _used(module: Any, cls: type) -> set[str]:
 
 
 def _features() -> list[tuple[Any, type, type, str]]:
-    from netplay.protocol import claims, following, lobby, rematch, resume, sequencing
+    from netplay.protocol import claims, following, lobby, rematch, resume, sequencing, spectators
     return [(claims, claims.Claims, claims.ClaimsMachine, "host"),
             (claims, claims.Claims, claims.ClaimsMachine, "joiner"),
             (lobby, lobby.HostLobby, lobby.LobbyHost, "host"), (lobby, lobby.JoinLobby, lobby.LobbyJoiner, "joiner"),
@@ -286,7 +286,8 @@ def _features() -> list[tuple[Any, type, type, str]]:
             (resume, resume.HostResume, resume.ResumeHost, "host"),
             (resume, resume.JoinResume, resume.ResumeJoiner, "joiner"),
             (sequencing, sequencing.Sequencer, sequencing.SequencerHost, "host"),
-            (following, following.Follower, following.FollowerJoiner, "joiner")]
+            (following, following.Follower, following.FollowerJoiner, "joiner"),
+            (spectators, spectators.HostSpectators, spectators.SpectatorsHost, "host")]
 
 
 @pytest.mark.parametrize("module, cls, protocol, role", _features(), ids=lambda v: getattr(v, "__name__", str(v)))

@@ -16,13 +16,14 @@ from netplay import wire
 from netplay.identity import Identity
 from netplay.protocol import effects as fx
 from netplay.protocol.machines import HostMachine, JoinMachine
-from netplay.protocol.watching import WatchMachine
+from netplay.protocol.watching import Prefix, WatchMachine
 from replays import codec
 from replays.audit import audit_bytes
 from replays.crypto import hash_parts
 from replays.frames import decode_frame, make_frame
 from replays.header import Spectating, Terms
 from replays.randomness import chain_secret, private_mac
+from replays.reader import parse_replay
 from replays.releases import sign_release, spectator_record
 
 TERMS = Terms.agreed(10_000, None, 60_000, 500, 5_000, 0)
@@ -32,35 +33,45 @@ GAME = "turning-tides"
 class Table:
     """A host, one joiner and any spectators, passing messages in order; each peer's file kept as bytes."""
 
-    def __init__(self, spectating: Spectating | None, seed: int = 7, game: str = GAME, options: dict | None = None):
+    def __init__(self, spectating: Spectating | None, seed: int = 7, game: str = GAME, options: dict | None = None,
+                 players: int = 2):
         rng = random.Random(seed)
         self.entropy = lambda n: bytes(rng.getrandbits(8) for _ in range(n))
-        self.host_id, self.join_id = Identity.generate("host"), Identity.generate("joiner")
+        self.host_id = Identity.generate("host")
         self.host = HostMachine(self.host_id, BotDecider("random", seed=seed), game, terms=TERMS, options=options,
-                                entropy=self.entropy, wall_clock=lambda: 1_700_000_000, spectating=spectating)
-        self.joiner = JoinMachine(self.join_id, BotDecider("random", seed=seed + 1), host_key=self.host_id.public_key,
-                                  address="x", entropy=self.entropy, wall_clock=lambda: 1_700_000_000)
+                                players=players, entropy=self.entropy, wall_clock=lambda: 1_700_000_000,
+                                spectating=spectating)
+        self.joiners = {}
+        for n in range(players - 1):
+            ident = Identity.generate(f"joiner{n}")
+            self.joiners[ident.public_key] = JoinMachine(ident, BotDecider("random", seed=seed + 1 + n),
+                                                         host_key=self.host_id.public_key, address="x",
+                                                         entropy=self.entropy, wall_clock=lambda: 1_700_000_000)
+        self.joiner = next(iter(self.joiners.values()))
+        self.join_id = self.joiner.identity
         self.now = 0.0
         self.queue: deque[tuple[bytes, bytes, bytes]] = deque()   # (to, from, data)
         self.files: dict[bytes, bytearray] = {}
         self.watchers: dict[bytes, WatchMachine] = {}
         self.received: dict[bytes, list[bytes]] = {}
         self.hungup: list[bytes] = []
-        self.link(self.join_id)
+        for joiner in self.joiners.values():
+            self.link(joiner.identity)
 
     def machine(self, key: bytes):
         if key == self.host_id.public_key:
             return self.host
-        return self.joiner if key == self.join_id.public_key else self.watchers[key]
+        return self.joiners[key] if key in self.joiners else self.watchers[key]
 
     def link(self, ident: Identity) -> None:
         key = ident.public_key
         if self.host.admit(key, ident.name) is not None:
             raise PermissionError(self.host.admit(key, ident.name))
         self.host.linked(self.now, key, ident.name, "127.0.0.1")
-        self.machine(key).linked(self.now, self.host_id.public_key, "host")
         self.carry(self.host_id.public_key)
-        self.carry(key)
+        if key in self.watchers or key in self.joiners:    # (else: a connection and nothing more)
+            self.machine(key).linked(self.now, self.host_id.public_key, "host")
+            self.carry(key)
 
     def watch(self, ident: Identity) -> WatchMachine:
         watcher = WatchMachine(ident, self.host_id.public_key)
@@ -87,10 +98,10 @@ class Table:
         self.now += 0.01
         for _ in range(len(self.queue)):
             to, sender, data = self.queue.popleft()
-            if to in self.watchers or to in (self.host_id.public_key, self.join_id.public_key):
+            if to in self.watchers or to in self.joiners or to == self.host_id.public_key:
                 self.machine(to).receive(self.now, sender, data)
                 self.carry(to)
-        for key in (self.host_id.public_key, self.join_id.public_key, *self.watchers):
+        for key in (self.host_id.public_key, *self.joiners, *self.watchers):
             self.machine(key).tick(self.now)
             self.carry(key)
 
@@ -221,7 +232,7 @@ def test_nothing_secret_reaches_a_spectator_before_the_seeds_and_the_scan_finds_
 
 
 def test_a_spectator_cannot_act_and_too_many_spectators_are_refused():
-    table = Table(Spectating(1, 4), game="quedah-merchant")
+    table = Table(Spectating(2, 4), game="quedah-merchant")
     spectator = Identity.generate("spectator")
     watcher = table.watch(spectator)
     table.run(lambda: table.host.book is not None and table.host.book.seq >= 10 and watcher.held >= 3)
@@ -239,10 +250,26 @@ def test_a_spectator_cannot_act_and_too_many_spectators_are_refused():
         sent = [wire.unpack(e.data)[0] for e in table.host.drain() if isinstance(e, fx.Send)]
         assert "chat" not in sent and "reject" not in sent and "relayed" not in sent
     assert (len(book.frames), table.host.links, table.host.phase) == before
+    # a flood of `watch` and `want` from the start: one burst a second at most, never one a message
+    for _ in range(50):
+        for message in (wire.pack("watch", wire.PROTO, "v", 0), wire.pack("want", 0)):
+            table.host.receive(table.now, spectator.public_key, message)
+        table.host.tick(table.now)
+    sent = [e for e in table.host.drain() if isinstance(e, fx.Send) and e.to == spectator.public_key]
+    assert len(sent) <= book.seq + 1
     assert spectator.public_key not in table.host.links and table.join_id.public_key in table.host.links
-    # a second spectator is refused by the transport's rule, with the reason; a seat's key is a player's
-    second = Identity.generate("second")
-    assert "1 spectator(s) already" in table.host.admit(second.public_key, second.name)
+    # a would-be player let in as a spectator learns that there is no seat; a third spectator is refused by
+    # the transport's rule, with the reason; a seat's key is a player's
+    player = Identity.generate("player")
+    table.link(player)
+    table.host.receive(table.now, player.public_key, wire.pack("hello", wire.PROTO, "v", None, 0))
+    effects = table.host.drain()
+    assert ("refused", ["in-progress", "a game is in progress here and every seat is taken"]) in [
+        wire.unpack(e.data) for e in effects if isinstance(e, fx.Send) and e.to == player.public_key]
+    assert fx.Hangup(player.public_key) in effects and player.public_key not in table.host.links
+    table.link(Identity.generate("second"))
+    third = Identity.generate("third")
+    assert "2 spectator(s) already" in table.host.admit(third.public_key, third.name)
     assert table.host.admit(table.join_id.public_key, table.join_id.name) is None
     table.run(table.over)
     assert audit_bytes(bytes(table.files[spectator.public_key]), name="c.npr").status == "valid"
@@ -275,3 +302,40 @@ def test_the_joiner_declines_a_header_whose_spectators_terms_differ_from_the_off
     lobby.offered_spectating = None
     assert "spectators' terms" in lobby.check_header(header)
     assert os.environ is not None
+
+
+def test_a_late_spectator_catches_up_at_once_and_one_that_leaves_comes_back_from_what_it_holds():
+    table = Table(Spectating(1, 3), game="quedah-merchant")
+    table.run(lambda: table.host.book is not None and table.host.book.seq >= 40)
+    spectator = Identity.generate("late")
+    due = table.host.book.seq - 3 + 1
+    watcher = table.watch(spectator)
+    table.step()
+    table.step()
+    assert due <= watcher.held <= table.host.book.seq - 3 + 1    # every due frame at once (two steps), none closer
+    key = spectator.public_key
+    table.host.unlinked(table.now, key, "gone")                     # it leaves ...
+    table.run(lambda: table.host.book.seq >= 60)
+    replay = parse_replay(bytes(table.files[key]))
+    back = WatchMachine(spectator, table.host_id.public_key,
+                        prefix=Prefix(replay.header, replay.frames, [r for _, r in replay.releases]))
+    table.watchers[key] = back                                      # ... and comes back with what it holds
+    table.link(spectator)
+    asked = [wire.unpack(data) for to, sender, data in table.queue if sender == key]
+    assert asked == [("watch", [wire.PROTO, "0", len(replay.frames)])] and len(replay.frames) >= 20
+    table.run(table.over)
+    assert back.outcome.code == 0 and back.held == len(table.host.book.frames)
+    verdict = audit_bytes(bytes(table.files[key]), name="back.npr")
+    assert verdict.status == "valid", verdict.reason
+
+
+def test_with_three_seats_a_spectator_gets_the_hosts_certificates_and_its_copy_holds_them():
+    table = Table(Spectating(1, 2), seed=5, game="madagaskar", players=3)
+    spectator = Identity.generate("spectator")
+    watcher = table.watch(spectator)
+    table.run(table.over)
+    assert watcher.outcome.code == 0
+    replay = parse_replay(bytes(table.files[spectator.public_key]))
+    assert len(replay.certs) == len(replay.frames) == len(replay.releases)
+    verdict = audit_bytes(bytes(table.files[spectator.public_key]), name="three.npr")
+    assert verdict.status == "valid", verdict.reason

@@ -545,7 +545,8 @@ class JoinLobby:
         m.game, m.players = game, players
         self.offer = (game_id, rules, players, resolved)
         m.say(f"the host offers {game.title or game_id} for {players} players "
-              f"(netplay {wire.clip(host_version, 40)}; {offered_terms.describe()})")
+              f"(netplay {wire.clip(host_version, 40)}; {offered_terms.describe()}"
+              f"{'; ' + spectating.describe() if spectating is not None else ''})")
         for _, _, extra in m.also:
             extra.prepare(game)
         if players > 2:

@@ -120,6 +120,7 @@ class HostMachine(Machine):
         secrets += [SeatSecrets(s, identity.seat_key(name), bytes.fromhex(seed)) for s, seed, name in saved.extra]
         machine.book = Book.rebuild(header, frames, certs, secrets, machine.game)
         machine.header = header
+        machine.spectating = header.spectating       # the terms the players agreed to still hold
         machine.move(Event.RESUME)
         machine.groups = {int(first): [int(s) for s in rest] for first, rest in saved.groups}
         for first, rest in machine.groups.items():
@@ -169,6 +170,7 @@ class HostMachine(Machine):
     def tick(self, now: float) -> None:
         self.now = now
         if self.outcome is not None:
+            self.spectators.tick()     # while the host lingers, what is left of a finished game still goes out
             return
         self.lobby.tick()
         self.work()
@@ -181,7 +183,7 @@ class HostMachine(Machine):
         """A spectator's message goes to the spectators' own small table (netplay/protocol/spectators.py), never
         to the players' handlers: whatever a spectator sends, it cannot act, claim, acknowledge or relay."""
         self.now = now
-        if self.outcome is None and self.spectators.takes(key, data):
+        if self.spectators.takes(key, data):
             return
         super().receive(now, key, data)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from netplay import wire
 from netplay.protocol import effects as fx
@@ -42,8 +42,10 @@ SPECTATOR_TAGS = frozenset({"watch", "want", "bye"})
 WANT_S = 1.0          # one `want` a second is answered
 
 
+@runtime_checkable
 class SpectatorsHost(Protocol):
-    """What of the host's machine the spectators read and call."""
+    """What of the host's machine the spectators read and call (tests/test_protocol_state.py holds the module
+    to it)."""
 
     book: Book | None
     header: Header | None
@@ -58,7 +60,6 @@ class SpectatorsHost(Protocol):
     def phase(self) -> Phase: ...
     def say(self, line: str) -> None: ...
     def send(self, to: bytes, tag: str, *fields: Any) -> None: ...
-    def seat_of_key(self, key: bytes) -> int | None: ...
 
 
 @dataclass(slots=True)
@@ -119,7 +120,7 @@ class HostSpectators:
         link = m.links.get(key)
         if link is not None and link.seat is None:
             m.links.pop(key, None)
-        log.warning("letting spectator %s go: %s", fingerprint(key), reason)
+        (log.warning if code else log.info)("letting spectator %s go: %s", fingerprint(key), reason)
         m.send(key, "refused" if code else "bye", *((code, wire.clip(reason)) if code else (wire.clip(reason),)))
         m.outbox.append(fx.Hangup(key))
         if watcher is not None or link is not None:
@@ -147,10 +148,15 @@ class HostSpectators:
             assert link is not None
             m.links.pop(key, None)          # from now on a spectator, never a player of this lobby
             self.watchers[key] = Watcher(key, link.name, m.now)
+        watcher = self.watchers[key]
+        if tag == "hello" and not watcher.watching:
+            # a would-be player let in because spectators may watch: it learns why there is no seat for it
+            self.let_go(key, "in-progress", "a game is in progress here and every seat is taken")
+            return True
         if tag not in SPECTATOR_TAGS:
             log.warning("dropped a %s message from spectator %s: a spectator may not send it", tag, key.hex()[:8])
             return True
-        getattr(self, f"on_{tag}")(self.watchers[key], *fields)
+        getattr(self, f"on_{tag}")(watcher, *fields)
         return True
 
     def on_watch(self, watcher: Watcher, proto: int, peer_version: str, from_seq: int) -> None:
@@ -167,10 +173,11 @@ class HostSpectators:
         if others >= spectating.most:
             self.let_go(watcher.key, "spectators", f"this game has its {spectating.most} spectator(s) already")
             return
-        if not watcher.watching:
-            m.say(f"spectator {wire.clip(watcher.name, 64)} ({fingerprint(watcher.key)}) watches from frame "
-                  f"{from_seq}")
-        watcher.watching, watcher.next = True, from_seq
+        if watcher.watching:          # a repeated watch is a want, answered at most once a second (no flood
+            self.on_want(watcher, from_seq)   # makes the host sign and send more than one burst a second)
+            return
+        m.say(f"spectator {wire.clip(watcher.name, 64)} ({fingerprint(watcher.key)}) watches from frame {from_seq}")
+        watcher.watching, watcher.next, watcher.served_at = True, from_seq, m.now
 
     def on_want(self, watcher: Watcher, seq: int) -> None:
         if watcher.watching and self.m.now - watcher.served_at >= WANT_S:

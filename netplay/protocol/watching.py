@@ -16,6 +16,7 @@ records); the shell writes the `spectator` record right after the header.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,8 +111,9 @@ class WatchMachine:
         except wire.Malformed as exc:
             log.warning("spectator: dropped a message from the host: %s", exc.reason)
             return
-        handler = {"header": self._on_header, "release": self._on_release, "refused": self._on_refused,
-                   "bye": self._on_bye}.get(tag)
+        handlers: dict[str, Callable[..., None]] = {"header": self._on_header, "release": self._on_release,
+                                                    "refused": self._on_refused, "bye": self._on_bye}
+        handler = handlers.get(tag)
         if handler is None:
             log.warning("spectator: dropped a %s message: a spectator does not take it", tag)
             return

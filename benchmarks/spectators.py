@@ -110,7 +110,10 @@ def measure(spectators: int) -> dict[str, Any]:
                    for i in range(PEERS - 1)]
         for p in joiners:
             p.start()
+        cpu = time.process_time()
         outcome = host.run(max_seconds=600)
+        cpu = time.process_time() - cpu
+        frames = len(host.transcript.ledger.frames)
         reports = [out.get(timeout=120) for _ in (*joiners, *watchers)]
         for p in (*joiners, *watchers):
             p.join(30)
@@ -118,7 +121,8 @@ def measure(spectators: int) -> dict[str, Any]:
                 p.kill()
     if outcome is None or outcome.code != 0 or any(code != 0 for _, code in reports):
         raise RuntimeError(f"the benchmark game did not end normally: {outcome and outcome.message}, {reports}")
-    return {"moves": moves, "watched": sum(1 for kind, _ in reports if kind == "spectator")}
+    return {"moves": moves, "watched": sum(1 for kind, _ in reports if kind == "spectator"),
+            "host_cpu_per_frame": cpu / max(1, frames)}
 
 
 def figures(runs: int = 3, quick: bool = False, say=print) -> list[Figure]:
@@ -130,6 +134,8 @@ def figures(runs: int = 3, quick: bool = False, say=print) -> list[Figure]:
     watched = Figure("spectators", f"per move, 4-peer Catan, {SPECTATORS} spectators watching, p50", "us",
                      baseline=base)
     ratio = Figure("spectators", f"{SPECTATORS} spectators / none, per move p50 (aim: <= 1.10)", "x")
+    host_cpu = {0: Figure("spectators", "the host's CPU per frame, nobody watching", "us"),
+                SPECTATORS: Figure("spectators", f"the host's CPU per frame, {SPECTATORS} watching", "us")}
     for run in range(1 if quick else runs):
         raw_us = bench_transport.raw_round_trip(n=300 if quick else 1000, size=256)["p50_us"]
         p50: dict[int, float] = {}
@@ -138,11 +144,12 @@ def figures(runs: int = 3, quick: bool = False, say=print) -> list[Figure]:
             if count and result["watched"] != count:
                 raise RuntimeError(f"{result['watched']} of {count} spectators watched to the end")
             p50[count] = percentile(result["moves"], 0.5) * 1e6
+            host_cpu[count].add(result["host_cpu_per_frame"] * 1e6)
             (watched if count else alone).add(p50[count], raw_us)
         ratio.add(p50[SPECTATORS] / p50[0])
-    for fig in (alone, watched, ratio):
+    for fig in (alone, watched, ratio, *host_cpu.values()):
         say(f"  {fig.line()}")
-    return [alone, watched, ratio]
+    return [alone, watched, ratio, *host_cpu.values()]
 
 
 if __name__ == "__main__":

@@ -60,3 +60,30 @@ def test_watching_where_nobody_answers_is_a_one_line_error(tmp_path: Path) -> No
     result = cpuclock.run([*CLI, "watch", "127.0.0.1:9", "--connect-timeout", "1"], 30, cwd=ROOT, env=env)
     assert result.returncode == 1 and "no netplay host answered at 127.0.0.1:9" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_spectator_that_stops_reading_never_holds_up_the_game(tmp_path: Path) -> None:
+    """A spectator process frozen (SIGSTOP: it neither reads nor answers, as a half-open link or a hung machine)
+    once it watches: the host sends it frames without waiting, the players play on to the end, and the host's
+    close waits for it no longer than for the players' last acknowledgements."""
+    import os
+    import signal
+
+    with processes() as procs:
+        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--spectators", "1", "--spectator-delay", "2")
+        procs.append(host)
+        watch = _line(host, r"watch with: netplay watch (\S+)").group(1)
+        spectator = Proc([*CLI, "watch", watch, "--out", str(tmp_path / "copy.npr"), "--no-fsync"],
+                         tmp_path / "spectator", "spectator")
+        procs.append(spectator)
+        _line(host, r"spectator \S+ \(\S+\) watches from frame 0")
+        os.kill(spectator.proc.pid, signal.SIGSTOP)
+        try:
+            joiner = cli_join(tmp_path, host.address(), "--bot", "random", "-q")
+            procs.append(joiner)
+            assert finished(joiner.proc, 60) == 0, joiner.describe()
+            assert finished(host.proc, 60) == 0, host.describe()
+        finally:
+            os.kill(spectator.proc.pid, signal.SIGCONT)
+    (played,) = replays_of(host)
+    assert verdict(played).status == "valid"

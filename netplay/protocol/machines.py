@@ -326,11 +326,16 @@ class HostMachine(Machine):
     def lingers(self, now: float) -> bool:
         """After `close_requested`: whether the shell still waits (polling, feeding what comes, ticking) before
         it says goodbye: a joiner lacks the last frame, and the wait for it, or for a seat that may come back
-        for it, has not run out at `now`."""
+        for it, has not run out at `now`; or a spectator is still owed frames, within the same first wait."""
         plan = self.linger
-        if plan is None or self.book is None or not self.unacked(now):
+        if plan is None or self.book is None:
             return False
-        return now < plan.until or (plan.for_returns and bool(self.awaiting_return(now)) and now < plan.away_until)
+        if self.unacked(now) and (now < plan.until or (plan.for_returns and bool(self.awaiting_return(now))
+                                                       and now < plan.away_until)):
+            return True
+        # a spectator still owed the game's last frames (a slow one: they go a burst a tick) is waited for as
+        # long as the joiners' acknowledgements are, never longer: one that does not read is not waited for
+        return now < plan.until and self.spectators.behind(self.book)
 
     def goodbye(self) -> bytes:
         """The `bye` every joiner is told once the wait is over: why the host closed, as it stood at the close."""

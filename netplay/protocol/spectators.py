@@ -206,6 +206,11 @@ class HostSpectators:
                 watcher.header_sent = True
             self.release(watcher, book)
 
+    def behind(self, book: Book) -> bool:
+        """Whether a spectator watching is still owed frames of the game (its end is flushed to it at a burst a
+        tick): the host's close waits for that, within its own end-of-session wait (machines.py `lingers`)."""
+        return any(w.watching and w.next <= book.seq for w in self.watchers.values())
+
     def due(self, book: Book) -> int:
         """The last frame a spectator may hold now: the tip less the delay, or everything once the game is over."""
         spectating = self.m.spectating

@@ -41,6 +41,17 @@ def copy_filename(header) -> str:
     return replay_filename(header)[: -len(SUFFIX)] + ".spectator" + SUFFIX
 
 
+def _fresh(path: Path) -> Path:
+    """`path`, or where a copy of that game already is (a spectator that left and watches again from the start
+    without naming its copy), the same name numbered: ..._3f2a9c01-2.spectator.npr."""
+    stem = path.name[: -len(".spectator" + SUFFIX)]
+    n = 1
+    while path.exists() and n < 1000:
+        n += 1
+        path = path.with_name(f"{stem}-{n}.spectator{SUFFIX}")
+    return path
+
+
 class WatchSession:
     def __init__(self, identity: Identity, address: str, *, out: str | Path | None = None,
                  replay_dir: str | Path | None = None, known_peers: KnownPeers | None = None,
@@ -129,7 +140,7 @@ class WatchSession:
             elif isinstance(effect, fx.OpenReplay):
                 if self.writer is None:
                     folder = self.replay_dir if self.replay_dir is not None else paths.replays_dir()
-                    self.path = self.out if self.out is not None else folder / copy_filename(effect.header)
+                    self.path = self.out if self.out is not None else _fresh(folder / copy_filename(effect.header))
                     self.writer = ReplayWriter(self.path, effect.header, sync=self.fsync)
                     self.writer.append_record(spectator_record(self.identity.public_key))
             elif isinstance(effect, fx.Write) and self.writer is not None and effect.frame is not None:

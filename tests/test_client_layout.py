@@ -29,6 +29,7 @@ from support.layoutkit import FLOOR, SCENES, SIZES
 from client.games import paint
 from client.ui import textfit, theme
 from client.ui.widgets import Button, label_size, wrap_lines
+from replays.stepping import Stepper
 
 #: the Catan games end after this many rounds here (the replays test_client_textfit records too)
 SHORT = {"max_rounds": "25"}
@@ -55,6 +56,20 @@ def test_nothing_is_cut_and_no_text_is_under_12(name: str, size: tuple[int, int]
     assert not m.small, f"{name} at {size}: under {FLOOR} px: {sorted(set(m.small))[:10]}"
 
 
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_tides_cards_name_themselves_in_text_that_reads(size: tuple[int, int], ctx: dict) -> None:
+    """Every card of both hands in the Turning Tides viewer says its name in 12 px text (issue 34: at 1024x600
+    the viewer's low board made the cards 32 px wide and their names symbols too small to read), in the
+    picture the test above measured."""
+    stepper = Stepper.load(ctx["tides"])
+    stepper.seek(stepper.count // 2)
+    view = stepper.merged_view(seat=0)
+    hands = {name for seat in view["cards"] for name in seat.get("hand") or []}
+    assert hands, "the replay's middle shows no hand"
+    read = {words for px, words in layoutkit.measure("viewer-tides", size, ctx, shot=True).frame.sizes
+            if px >= FLOOR}
+    assert hands <= read, f"at {size} drawn as symbols, not read: {sorted(hands - read)}"
 
 
 def test_the_measures_can_fail() -> None:

@@ -77,7 +77,15 @@ def layout(rect: pygame.Rect, columns: tuple[tuple[float, ...], ...], px: int) -
     channel = sea.h - head - 2 * ship_h
     ship_y = (sea.y + head + ship_h + channel - channel // 6, sea.y + head + channel // 6)
     card_h = strip_h - px - 10
-    return Layout((bottom, top), sea, zone_w, ship_h, ship_y, (int(card_h * 0.68), card_h), columns)
+    return Layout((bottom, top), sea, zone_w, ship_h, ship_y, (card_width(card_h), card_h), columns)
+
+
+def card_width(card_h: int) -> int:
+    """A card two thirds as wide as high, but never too narrow for the longest card name in bold 12 px text:
+    on the viewer's low board at 1024x600 a 32 px card could only show its name as a symbol too small to read
+    (issue 34), while the strip has room to spare beside the hand."""
+    name_w = max(theme.font(theme.min_size(), True).size(name)[0] for name in CARD_STYLE)
+    return max(int(card_h * 0.68), name_w + 6)
 
 
 # ---------------------------------------------------------------------- pieces
@@ -94,23 +102,33 @@ def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, 
         pygame.draw.rect(surface, (44, 58, 92), rect, border_radius=radius)
         inner = rect.inflate(-max(4, rect.w // 6), -max(4, rect.w // 6))
         pygame.draw.rect(surface, (64, 84, 128), inner, 2, border_radius=radius)
-        _wheel(surface, inner.center, max(5, inner.w // 3), (150, 170, 210))
+        _wheel(surface, inner.center, max(5, min(inner.w, int(inner.h * 0.68)) // 3), (150, 170, 210))
         pygame.draw.rect(surface, (20, 26, 40), rect, 1, border_radius=radius)
         return
     tint = CARD_STYLE.get(name, (120, 120, 120))
     if dim:
         tint = paint.mix(tint, (90, 90, 90), 0.6)
     pygame.draw.rect(surface, paint.IVORY if not dim else (170, 170, 165), rect, border_radius=radius)
-    band = pygame.Rect(rect.x, rect.y, rect.w, max(10, rect.h // 4))
+    # (a name that is read gets a band its 12 px text fits in: "wait" rose out of a 12 px band at 1024x600)
+    reads = not mini and theme.font(theme.min_size(), True).size(name)[0] <= rect.w - 4
+    band = pygame.Rect(rect.x, rect.y, rect.w, max(10, rect.h // 4, theme.height(theme.min_size()) + 2 if reads else 0))
     pygame.draw.rect(surface, tint, band, border_top_left_radius=radius, border_top_right_radius=radius)
-    # a card too narrow for its name in 12 px text (the viewer's low board at 1024x600: 32 px for "cannon")
-    # shows it as a mini card does, sized to its band beside its colour and icon, rather than over the
-    # next card (the log and the choices name it in words)
-    small = mini or theme.font(theme.min_size(), True).size(name)[0] > rect.w - 4
+    # a card too narrow for its name in 12 px text (a mini card of the exchange's fan: every other card is laid
+    # out wide enough, `card_width`) shows it sized to its band beside its colour and icon, rather than over
+    # the next card (the log and the choices name it in words)
+    small = not reads
     size = max(10 if small else theme.min_size(), min(px - 2, int(rect.w / max(4, len(name)) * 1.9)))
+    if not small:   # never wider or higher than the card's band (the width rule above is a rule of thumb)
+        while size > theme.min_size() and (theme.font(size, True).size(name)[0] > rect.w - 4
+                                           or theme.height(size) > band.h):
+            size -= 1
     paint.text(surface, name, (band.centerx, band.centery), size, paint.IVORY, bold=True, anchor="center",
                symbol=small)
-    _icon(surface, name, (rect.centerx, rect.y + rect.h * 0.6), max(6, rect.w // 3), tint)
+    # the icon sized to the card's body under the band, as on a card of the usual shape (a card widened for
+    # its name, `card_width`, keeps it inside)
+    body = rect.bottom - band.bottom
+    _icon(surface, name, (rect.centerx, band.bottom + body * 0.5), max(6, min(rect.w // 3, int(rect.h * 0.68) // 3,
+                                                                             body * 2 // 5)), tint)
     level = (levels or {}).get(name)  # the hierarchy level, as the engine publishes it
     if level is not None and rect.h > 40:
         spot = (rect.right - max(7, rect.w // 7), rect.bottom - max(7, rect.w // 7))
@@ -223,7 +241,7 @@ class Renderer:
         cw, ch = lay.card
         kinds = list(dict.fromkeys(hand))
         x0 = strip.x + int(strip.w * 0.18)
-        room = int(strip.w * 0.42) - 12
+        room = piles_x(strip, lay) - x0 - 12
         step = min(cw + 6, (room - cw) // max(1, len(kinds) - 1)) if len(kinds) > 1 else cw
         return [(name, pygame.Rect(x0 + k * step, strip.y + px_gap(strip), cw, ch)) for k, name in enumerate(kinds)]
 
@@ -237,7 +255,7 @@ class Renderer:
         x0 = strip.x + int(strip.w * 0.18)
         if hand is not None:
             hand = list(dict.fromkeys(hand))  # one card per kind, its count on it
-            room = int(strip.w * 0.42) - 12
+            room = piles_x(strip, lay) - x0 - 12
             step = min(cw + 6, (room - cw) // max(1, len(hand) - 1)) if len(hand) > 1 else cw
             lay.hand = [(name, pygame.Rect(x0 + k * step, strip.y + px_gap(strip), cw, ch))
                         for k, name in enumerate(hand)]
@@ -632,7 +650,7 @@ class Renderer:
                 card(surface, pygame.Rect(hx + k * step, y, cw, ch), None, px)
             paint.text(surface, f"hand: {n} hidden", (hx, strip.bottom - 2), small, theme.MUTED, anchor="bottomleft")
         # deck, discard, exchange, damage
-        px2 = strip.x + int(strip.w * 0.6)
+        px2 = piles_x(strip, lay)
         deck = pygame.Rect(px2, y, cw, ch)
         if cards["deck_count"]:
             for k in range(min(3, cards["deck_count"]) - 1, -1, -1):
@@ -729,6 +747,19 @@ def _mover(view: dict, verb: str) -> int:
             return seat
     seat = view.get("seat")
     return seat if seat in (0, 1) else 0
+
+
+def piles_x(strip: pygame.Rect, lay: Layout) -> int:
+    """Where a strip's deck starts: at 60 % of it, or earlier where the deck, the discard pile, the exchange
+    and this turn's card need more room to its right (cards widened for their names, `card_width`), so that
+    none of them lies over the next."""
+    cw, _ = lay.card
+    caption = theme.font(theme.min_size())
+    pile = max(cw + 10, (caption.size("deck 10")[0] + caption.size("discard 10")[0]) // 2 + 10)
+    exchange = max(cw + 10, cw // 2 + caption.size("discard 10")[0] // 2 + 6)
+    fan = max(int(cw * 0.62) * 2, caption.size("exchange")[0]) + 10
+    need = pile + exchange + fan + cw + 24
+    return min(strip.x + int(strip.w * 0.6), strip.right - need)
 
 
 def px_gap(strip: pygame.Rect) -> int:

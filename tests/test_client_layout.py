@@ -72,6 +72,20 @@ def test_the_tides_cards_name_themselves_in_text_that_reads(size: tuple[int, int
     assert hands <= read, f"at {size} drawn as symbols, not read: {sorted(hands - read)}"
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_waiting_timed_table_names_every_chip_and_counts_down_beside_the_board(size: tuple[int, int],
+                                                                                 ctx: dict) -> None:
+    """A timed LAN table waiting for the others (issue 34): each clock chip names its seat whole (machine names
+    like "host-303f8c1e2d" were cut to "host-303f8…" two chips a row), and the countdown's band lies under the
+    board, not over the Kidd board's legend."""
+    m = layoutkit.measure("timed-waiting", size, ctx, shot=True)
+    texts = [words for kind, _, words in m.frame.items if kind == "text"]
+    for name in ("host-303f8c1e2d", "joiner-9b2e4a70c4", "joiner-51d0c3aa97"):
+        assert name in texts, f"{name} is not in a chip at {size}"
+    bands = [r for kind, r, what in m.frame.items if kind == "box" and what == "banner"]
+    assert len(bands) == 1 and m.board is not None and not bands[0].colliderect(m.board), (bands, m.board)
+
+
 def test_the_measures_can_fail() -> None:
     """A cut label and a text under 12 px are reported (the recorder itself is not a formality); a text
     asked of `theme.font` small is set at the floor, 12 px high in truth, and a symbol keeps its size."""

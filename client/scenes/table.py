@@ -601,6 +601,9 @@ class TableScene:
         banner = self._peer_lines(px, w - side_w - 60) if ending is None else []
         board_top = top + (len(banner) * (px + 2) + 22 if banner else 0)
         self.board_rect = pygame.Rect(12, board_top, w - side_w - 36, h - board_top - 12)
+        countdown = self._countdown_lines(app)
+        if countdown is not None:   # the countdown's band below the board, never over its legend or pieces
+            self.board_rect.h -= countdown[2] + 6
         side = pygame.Rect(w - side_w - 12, top, side_w, h - top - 12)
         self.buttons = []
 
@@ -640,7 +643,8 @@ class TableScene:
             renderer.draw(surface, self.board_rect, view, highlights, list(self.builder.tokens), px)
             if self.last_move_ms and self.last_action and hasattr(renderer, "mark"):
                 renderer.mark(surface, self.board_rect, view, self.last_action, self.last_seat)
-        self._draw_countdown(surface, app)
+        if countdown is not None:
+            self._draw_countdown(surface, countdown)
         self._draw_alarm(surface, px)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
@@ -782,20 +786,30 @@ class TableScene:
         waiting = getattr(self.ctl, "waiting", None)
         return waiting() if waiting is not None else None
 
-    def _draw_countdown(self, surface, app) -> None:
+    def _countdown_lines(self, app) -> tuple[int, list[str], int] | None:
         """Under "waiting for the game to start": what the session waits for, how long it still waits before it
-        leaves by itself (netplay/protocol/waits.py), and the way to leave now."""
+        leaves by itself (netplay/protocol/waits.py), and the way to leave now; as (size, lines, the band's
+        height), None while nothing is waited for. The band takes its own room under the board: drawn over
+        the board's foot it hid the Kidd boards' legend and notes (issue 34)."""
         wait = self._wait()
         ending = getattr(self.ctl, "ending", None)
         if wait is None or (ending is not None and ending() is not None):
-            return     # (after a game, the end screen's rematch line counts down)
+            return None     # (after a game, the end screen's rematch line counts down)
         what, left = wait
         px = app.px(22)
+        width = self.board_rect.w - 40
         text = f"waiting for {what}: {left:.0f} s left, then it is given up (Esc leaves now)"
-        size = label_size(text, px, self.board_rect.w - 24, bold=True)
-        lines = wrap_lines(text, size, self.board_rect.w - 24, 2, bold=True)   # (two lines at 12 px, 1024x600)
-        band = pygame.Rect(self.board_rect.x + 8, self.board_rect.bottom - px * 2 - 8, self.board_rect.w - 16, px * 2)
+        size = label_size(text, px, width, bold=True)
+        lines = wrap_lines(text, size, width, 2, bold=True)   # (two lines at 12 px, 1024x600)
+        pitch = theme.font(size, True).get_linesize()
+        return size, lines, max(px * 2, len(lines) * pitch + 12)
+
+    def _draw_countdown(self, surface, countdown: tuple[int, list[str], int]) -> None:
+        size, lines, band_h = countdown
+        board = self.board_rect
+        band = pygame.Rect(board.x, board.bottom + 6, board.w, band_h)
         pygame.draw.rect(surface, theme.PANEL, band, border_radius=8)
+        textfit.box(band, "banner")
         pitch = theme.font(size, True).get_linesize()
         for k, line in enumerate(lines):
             draw_text(surface, line, (band.centerx, band.centery + (2 * k - len(lines) + 1) * pitch // 2), size,

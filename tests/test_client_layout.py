@@ -37,13 +37,15 @@ SHORT = {"max_rounds": "25"}
 
 @pytest.fixture(scope="module")
 def ctx(recorded, tmp_path_factory) -> dict:
-    """The replays the lobby, the statistics and the viewer show: a Catan game and a Turning Tides one."""
+    """The replays the lobby, the statistics and the viewer show: a Catan game and a Turning Tides one; and a
+    Cities & Knights game of three seats for the viewer alone (the one test_client_textfit records)."""
     folder = tmp_path_factory.mktemp("layout-replays")
     tides = recorded("turning-tides", ("smart", "random"), 2)
     catan = recorded("catan", ("smart", "random"), 2, **SHORT)
     for path in (tides, catan):
         shutil.copy(path, folder / path.name)
-    return {"replays": folder, "tides": folder / tides.name, "catan": folder / catan.name}
+    return {"replays": folder, "tides": folder / tides.name, "catan": folder / catan.name,
+            "catan-ck": recorded("catan-ck", ("smart", "random"), 2, **SHORT)}
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -81,10 +81,10 @@ def layout(rect: pygame.Rect, columns: tuple[tuple[float, ...], ...], px: int) -
 
 
 def card_width(card_h: int) -> int:
-    """A card two thirds as wide as high, but never too narrow for the longest card name in bold 12 px text:
-    on the viewer's low board at 1024x600 a 32 px card could only show its name as a symbol too small to read
-    (issue 34), while the strip has room to spare beside the hand."""
-    name_w = max(theme.font(theme.min_size(), True).size(name)[0] for name in CARD_STYLE)
+    """A card two thirds as wide as high, but never too narrow for the longest card name in 12 px text (bold
+    where the card is wide enough): on the viewer's low board at 1024x600 a 32 px card could only show its name
+    as a symbol too small to read (issue 34), while the strip has room to spare beside the hand."""
+    name_w = max(theme.font(theme.min_size()).size(name)[0] for name in CARD_STYLE)
     return max(int(card_h * 0.68), name_w + 6)
 
 
@@ -110,7 +110,8 @@ def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, 
         tint = paint.mix(tint, (90, 90, 90), 0.6)
     pygame.draw.rect(surface, paint.IVORY if not dim else (170, 170, 165), rect, border_radius=radius)
     # (a name that is read gets a band its 12 px text fits in: "wait" rose out of a 12 px band at 1024x600)
-    reads = not mini and theme.font(theme.min_size(), True).size(name)[0] <= rect.w - 4
+    reads = not mini and theme.font(theme.min_size()).size(name)[0] <= rect.w - 4
+    bold = mini or theme.font(theme.min_size(), True).size(name)[0] <= rect.w - 4
     band = pygame.Rect(rect.x, rect.y, rect.w, max(10, rect.h // 4, theme.height(theme.min_size()) + 2 if reads else 0))
     pygame.draw.rect(surface, tint, band, border_top_left_radius=radius, border_top_right_radius=radius)
     # a card too narrow for its name in 12 px text (a mini card of the exchange's fan: every other card is laid
@@ -119,10 +120,10 @@ def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, 
     small = not reads
     size = max(10 if small else theme.min_size(), min(px - 2, int(rect.w / max(4, len(name)) * 1.9)))
     if not small:   # never wider or higher than the card's band (the width rule above is a rule of thumb)
-        while size > theme.min_size() and (theme.font(size, True).size(name)[0] > rect.w - 4
+        while size > theme.min_size() and (theme.font(size, bold).size(name)[0] > rect.w - 4
                                            or theme.height(size) > band.h):
             size -= 1
-    paint.text(surface, name, (band.centerx, band.centery), size, paint.IVORY, bold=True, anchor="center",
+    paint.text(surface, name, (band.centerx, band.centery), size, paint.IVORY, bold=bold, anchor="center",
                symbol=small)
     # the icon sized to the card's body under the band, as on a card of the usual shape (a card widened for
     # its name, `card_width`, keeps it inside)

@@ -258,6 +258,7 @@ SCENES: dict[str, Callable[[App, dict], None]] = {
     "error": _error,
     "viewer-tides": _viewer("tides"),
     "viewer-catan": _viewer("catan"),
+    "viewer-catan-ck": _viewer("catan-ck"),
     "catan": _at("catan", lambda: base.position(players=4, **CATAN)),
     "catan-setup": _played("catan", 4, 0),
     "catan-ck": _at("catan-ck", lambda: ck.position(players=4, **CK)),

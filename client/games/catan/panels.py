@@ -182,7 +182,12 @@ class Panels:
     def _draw_tags(self, surface: pygame.Surface, view: dict, seat: int, x: int, y: int, right: int,
                    small: int) -> None:
         """The seat's awards and state from `x` on the line at `y`, as many as fit before `right`."""
-        for words_, tag_colour in self._seat_tags(view, seat):
+        self._draw_tag_list(surface, self._seat_tags(view, seat), x, y, right, small)
+
+    @staticmethod
+    def _draw_tag_list(surface: pygame.Surface, tags: list[tuple[str, paint.Colour]], x: int, y: int, right: int,
+                       small: int) -> None:
+        for words_, tag_colour in tags:
             w = theme.font(small, True).size(words_)[0] + 8
             if x + w > right:
                 break

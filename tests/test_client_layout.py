@@ -26,6 +26,8 @@ import pytest
 from support import layoutkit
 from support.layoutkit import FLOOR, SCENES, SIZES
 
+from client.app import App
+
 from client.games import paint
 from client.ui import textfit, theme
 from client.ui.widgets import Button, label_size, wrap_lines
@@ -86,6 +88,52 @@ def test_a_waiting_timed_table_names_every_chip_and_counts_down_beside_the_board
         assert name in texts, f"{name} is not in a chip at {size}"
     bands = [r for kind, r, what in m.frame.items if kind == "box" and what == "banner"]
     assert len(bands) == 1 and m.board is not None and not bands[0].colliderect(m.board), (bands, m.board)
+
+
+def _panel_of(frame: textfit.Frame, rect: pygame.Rect) -> pygame.Rect:
+    return min((r for kind, r, what in frame.items if kind == "box" and what == "panel" and r.contains(rect)),
+               key=lambda r: r.w * r.h)
+
+
+def _layout_of(app) -> tuple[dict[str, pygame.Rect], textfit.Frame]:
+    with textfit.recording(app.size) as frame:
+        app.step([], 16)
+    return {b.key: pygame.Rect(b.rect) for b in app.scene.buttons}, frame
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_log_gets_the_room_the_move_panels_do_not_need_and_nothing_moves_under_the_mouse(
+        size: tuple[int, int], ctx: dict) -> None:
+    """The "your move" panel keeps the lines it shows and two for a refusal's notice, not three empty ones and a
+    second head line; the choices pane holds no empty row (issue 34: a pane mostly empty over a log of four
+    lines). Within the person's turn neither moves: a refusal's notice leaves every button where it was, and a
+    choice that changes how many choices there are moves none above them."""
+    app = App(size)
+    SCENES["catan"](app, ctx)
+    app.step([], 16)
+    table = app.scene
+    before, frame = _layout_of(app)
+    resign = before["action:resign"]
+    status = _panel_of(frame, resign)
+    px = app.px(20)
+    assert status.bottom - resign.bottom <= 2 * px + 24, f"{status.bottom - resign.bottom} px under the buttons"
+    tokens = [rect for key, rect in before.items() if key.startswith("token:")]
+    choices = _panel_of(frame, tokens[0])
+    assert choices.bottom - max(r.bottom for r in tokens) <= 16, "an empty row in the choices pane"
+    log = table.chronicle.log.rect
+    assert log.y > choices.bottom and log.h >= 4 * px, f"the log is {log.h} px high"
+
+    table.say("a refusal in words: this choice is not possible now because of a long enough reason")
+    said, frame = _layout_of(app)
+    assert said == before, "a notice moved a button"
+    assert any("a refusal" in words for kind, _, words in frame.items if kind == "text")
+
+    play = next(key for key in before if key == "token:play")
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=before[play].center, button=1)], 16)
+    chosen, frame = _layout_of(app)
+    assert table.builder.tokens == ["play"], table.builder.tokens
+    assert all(chosen[key] == rect for key, rect in before.items() if key.startswith("action:")), "a button moved"
+    assert _panel_of(frame, chosen["undo"]).y == choices.y, "the choices pane moved"
 
 
 def test_the_measures_can_fail() -> None:

@@ -27,7 +27,6 @@ from support import layoutkit
 from support.layoutkit import FLOOR, SCENES, SIZES
 
 from client.app import App
-
 from client.games import paint
 from client.ui import textfit, theme
 from client.ui.widgets import Button, label_size, wrap_lines

@@ -29,7 +29,7 @@ from support.layoutkit import FLOOR, SCENES, SIZES
 from client.app import App
 from client.games import paint
 from client.ui import textfit, theme
-from client.ui.widgets import Button, label_size, wrap_lines
+from client.ui.widgets import EDGE, HEADER_GAP, Button, label_size, wrap_lines
 from replays.stepping import Stepper
 
 #: the Catan games end after this many rounds here (the replays test_client_textfit records too)
@@ -133,6 +133,21 @@ def test_the_log_gets_the_room_the_move_panels_do_not_need_and_nothing_moves_und
     assert table.builder.tokens == ["play"], table.builder.tokens
     assert all(chosen[key] == rect for key, rect in before.items() if key.startswith("action:")), "a button moved"
     assert _panel_of(frame, chosen["undo"]).y == choices.y, "the choices pane moved"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", ["lobby", "stats", "rules-catan"])
+def test_a_pages_top_buttons_keep_their_margins(name: str, size: tuple[int, int], ctx: dict) -> None:
+    """The buttons at a page's top right sit as the lobby's do: the rightmost flush with the panels' right edge,
+    all at least 16 px (`HEADER_GAP`) above the panels (issue 34: the statistics page's "back" sat 4 px inside
+    the panels' edge, the rules page's 10 px over its page). Measured on the pictures of the test above."""
+    m = layoutkit.measure(name, size, ctx, shot=True)
+    panels = [r for kind, r, what in m.frame.items if kind == "box" and what == "panel"]
+    top = min(r.y for r in panels)
+    header = [r for kind, r, what in m.frame.items if kind == "box" and what == "button" and r.bottom <= top]
+    assert header, f"{name}: no button above the panels"
+    assert max(r.right for r in header) == max(r.right for r in panels) == size[0] - EDGE, (header, panels)
+    assert all(r.y >= EDGE and top - r.bottom >= HEADER_GAP for r in header), (header, top)
 
 
 def test_the_measures_can_fail() -> None:

@@ -606,9 +606,16 @@ class Renderer(catan.Renderer):
         backs = [(deck, k) for deck in DECKS for k in range(min(progress["undisclosed"][deck], 3))]
         backs_w = sum(back_w // 2 + 1 for _ in backs) + sum(back_w // 2 + 3 for d in DECKS
                                                              if progress["undisclosed"][d])
+        font = theme.font(small)
+        if font.size(words)[0] > inner.w - 2:
+            # too long for the line even alone (four names at 1024x600): the count, whole, rather than names cut
+            # short; the log names each card as it is drawn and played
+            many = f"{count} progress card{'s' * (count != 1)}"
+            shorter = [f"{many}; VP: " + " + ".join(vp_cards), f"{many}; {len(vp_cards)} VP"] if vp_cards else [many]
+            words = next((w for w in shorter if font.size(w)[0] <= inner.w - 2), shorter[-1])
         x = inner.x
-        if theme.font(small).size(words)[0] <= inner.w - backs_w - 2:   # (else the words alone: their count
-            for deck, k in backs:                                        # says what the backs would)
+        if font.size(words)[0] <= inner.w - backs_w - 2:   # (else the words alone: their count says what the
+            for deck, k in backs:                           # backs would)
                 card_back(surface, pygame.Rect(x, y, back_w, back_h), TRACK_COLOURS[deck])
                 x += back_w // 2 + 1 + (back_w // 2 + 3 if k == min(progress["undisclosed"][deck], 3) - 1 else 0)
         row = self._levels_rect(inner)

@@ -28,6 +28,7 @@ from support.layoutkit import FLOOR, SCENES, SIZES
 
 from client.app import App
 from client.games import paint
+from client.scenes.viewer import ViewerScene
 from client.ui import textfit, theme
 from client.ui.widgets import EDGE, HEADER_GAP, Button, label_size, wrap_lines
 from replays.stepping import Stepper
@@ -148,6 +149,20 @@ def test_a_pages_top_buttons_keep_their_margins(name: str, size: tuple[int, int]
     assert header, f"{name}: no button above the panels"
     assert max(r.right for r in header) == max(r.right for r in panels) == size[0] - EDGE, (header, panels)
     assert all(r.y >= EDGE and top - r.bottom >= HEADER_GAP for r in header), (header, top)
+
+
+def test_the_viewers_caption_gives_a_long_account_the_lines_it_needs() -> None:
+    """Above the viewer's board a position's account reads whole: in two lines a size smaller where one is not
+    enough, in more at 12 px where even two are not (a barbarian attack's, issue 34), never cut."""
+    pygame.display.init()
+    pygame.font.init()
+    attack = ("move 356: Random-1 rolls 3 (red 1, white 2); event die: ship; Nothing is produced on 3; The barbarians "
+              "attack: 2 cities against 2 knight strength (smart-0 1 and smart-2 1); Catan is saved: smart-2 and "
+              "smart-0 tie and each pick a progress card")
+    for text, most in ((attack, 4), ("the end: Smart-2 won with 13 victory points (13 to win)", 2)):
+        size, lines = ViewerScene._caption_lines(text, 18, 640)
+        assert 1 <= len(lines) <= most and not any("…" in line for line in lines), lines
+        assert " ".join(lines) == text and all(theme.font(size, True).size(line)[0] <= 640 for line in lines)
 
 
 def test_the_measures_can_fail() -> None:

@@ -92,10 +92,12 @@ def card_width(card_h: int) -> int:
 
 
 def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, dim: bool = False,
-         levels: dict | None = None, mini: bool = False) -> None:
+         levels: dict | None = None, mini: bool = False, shown: int | None = None) -> bool:
     """A play card face up (`name`) or face down (None): colour band, name, hierarchy level, icon. A
     `mini` card (the exchange's fan) is a picture of the card: its name is sized to its band, a symbol
-    beside its colour and icon, not a text held to the floor."""
+    beside its colour and icon, not a text held to the floor. A card the next one of a fan covers shows
+    only its left `shown` pixels: its name there where it reads whole in them, else none (its colour and
+    icon tell it apart; the caller names it in words). Returns whether the name was written."""
     radius = max(3, rect.w // 8)
     pygame.draw.rect(surface, (0, 0, 0), rect.move(2, 3), border_radius=radius)
     if name is None:
@@ -104,27 +106,29 @@ def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, 
         pygame.draw.rect(surface, (64, 84, 128), inner, 2, border_radius=radius)
         _wheel(surface, inner.center, max(5, min(inner.w, int(inner.h * 0.68)) // 3), (150, 170, 210))
         pygame.draw.rect(surface, (20, 26, 40), rect, 1, border_radius=radius)
-        return
+        return True
     tint = CARD_STYLE.get(name, (120, 120, 120))
     if dim:
         tint = paint.mix(tint, (90, 90, 90), 0.6)
     pygame.draw.rect(surface, paint.IVORY if not dim else (170, 170, 165), rect, border_radius=radius)
     # (a name that is read gets a band its 12 px text fits in: "wait" rose out of a 12 px band at 1024x600)
-    reads = not mini and theme.font(theme.min_size()).size(name)[0] <= rect.w - 4
-    bold = mini or theme.font(theme.min_size(), True).size(name)[0] <= rect.w - 4
+    room = rect.w if shown is None else min(rect.w, shown)
+    reads = not mini and theme.font(theme.min_size()).size(name)[0] <= room - 4
+    bold = mini or theme.font(theme.min_size(), True).size(name)[0] <= room - 4
     band = pygame.Rect(rect.x, rect.y, rect.w, max(10, rect.h // 4, theme.height(theme.min_size()) + 2 if reads else 0))
     pygame.draw.rect(surface, tint, band, border_top_left_radius=radius, border_top_right_radius=radius)
     # a card too narrow for its name in 12 px text (a mini card of the exchange's fan: every other card is laid
     # out wide enough, `card_width`) shows it sized to its band beside its colour and icon, rather than over
     # the next card (the log and the choices name it in words)
     small = not reads
-    size = max(10 if small else theme.min_size(), min(px - 2, int(rect.w / max(4, len(name)) * 1.9)))
+    size = max(10 if small else theme.min_size(), min(px - 2, int(room / max(4, len(name)) * 1.9)))
     if not small:   # never wider or higher than the card's band (the width rule above is a rule of thumb)
-        while size > theme.min_size() and (theme.font(size, bold).size(name)[0] > rect.w - 4
+        while size > theme.min_size() and (theme.font(size, bold).size(name)[0] > room - 4
                                            or theme.height(size) > band.h):
             size -= 1
-    paint.text(surface, name, (band.centerx, band.centery), size, paint.IVORY, bold=bold, anchor="center",
-               symbol=small)
+    if shown is None or reads:
+        paint.text(surface, name, (band.x + room // 2, band.centery), size, paint.IVORY, bold=bold, anchor="center",
+                   symbol=small)
     # the icon sized to the card's body under the band, as on a card of the usual shape (a card widened for
     # its name, `card_width`, keeps it inside)
     body = rect.bottom - band.bottom
@@ -137,6 +141,7 @@ def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, 
         paint.text(surface, str(level), spot, max(10, rect.w // 5), paint.IVORY, bold=True, anchor="center",
                    symbol=True)   # the level in its coloured dot, like a pip
     pygame.draw.rect(surface, paint.darker(tint, 0.4), rect, 2, border_radius=radius)
+    return shown is None or reads
 
 
 def _wheel(surface: pygame.Surface, centre: tuple[int, int], r: int, colour: paint.Colour) -> None:
@@ -632,8 +637,12 @@ class Renderer:
         if hand is not None:
             counts = {name: hand.count(name) for name in hand}
             boxes = lay.hand if seat == me else self._hand_boxes(strip, hand, lay)
-            for name, box in boxes:
-                card(surface, box, name, px, levels=view.get("hierarchy"))
+            unnamed = []   # covered cards too narrow a strip for their names: the caption names them
+            for k, (name, box) in enumerate(boxes):
+                after = boxes[k + 1][1].x - box.x if k + 1 < len(boxes) else None
+                if not card(surface, box, name, px, levels=view.get("hierarchy"),
+                            shown=after if after is not None and after < box.w else None):
+                    unnamed.append(name)
                 if counts[name] > 1:
                     badge = (box.x + box.w // 5, box.bottom - box.w // 5)
                     pygame.draw.circle(surface, paint.INK, badge, max(8, box.w // 6))
@@ -642,8 +651,11 @@ class Renderer:
                 if name in lit and seat == me:
                     paint.frame(surface, box, theme.HILITE, 3)
             mine = seat == view.get("_me", view.get("seat"))
-            paint.text(surface, "your hand" if mine else "hand (revealed)" if "_names" in view and seat != me else
-                       "hand", (hx, strip.bottom - 2), small, theme.MUTED, anchor="bottomleft")
+            caption = ("your hand" if mine else "hand (revealed)" if "_names" in view and seat != me else "hand")
+            named = f"{caption}, also {', '.join(unnamed)}" if unnamed else caption
+            if theme.font(small).size(named)[0] <= piles_x(strip, lay) - hx - 8:
+                caption = named   # (else the covered cards by their colour and icon alone, as in the log)
+            paint.text(surface, caption, (hx, strip.bottom - 2), small, theme.MUTED, anchor="bottomleft")
         else:
             n = cards["hand_count"]
             step = min(cw // 3, int(strip.w * 0.3) // max(1, n))

@@ -218,8 +218,12 @@ class ViewerScene:
         keys_px = max(theme.min_size(), px - 5)   # the keys under the timeline, in as many lines as they need
         foot = 2 * px + 64 + (len(_key_lines(keys_px, w - 48)) - 1) * (keys_px + 2)
         # two lines high at every position, so that the board does not jump as the replay steps on: the last
-        # position's "who won, with the score" needs them at 1024x600 (issue 34: "…random-1 3, s…")
-        caption = pygame.Rect(12, top, w - side_w - 36, 2 * theme.font(px, True).get_linesize() + 10)
+        # position's "who won, with the score" needs them at 1024x600 (issue 34: "…random-1 3, s…"); more at the
+        # few positions whose account needs them even at 12 px
+        caption_w = w - side_w - 36
+        size, lines = self._caption_lines(self._caption_words()[0], px, caption_w - 24)
+        caption = pygame.Rect(12, top, caption_w, max(2 * theme.font(px, True).get_linesize(),
+                                                      len(lines) * theme.font(size, True).get_linesize()) + 10)
         board = self.board_rect = pygame.Rect(12, caption.bottom + 6, caption.w, h - caption.bottom - 6 - foot - 10)
         side = pygame.Rect(w - side_w - 12, top, side_w, board.bottom - top)
         pygame.draw.rect(surface, theme.PANEL, board, border_radius=10)
@@ -251,7 +255,7 @@ class ViewerScene:
         if theme.font(small).size(players)[0] <= width and head.bottom + theme.height(small) <= bottom - 2:
             draw_text(surface, players, (16, head.bottom), small, theme.ACCENT)
 
-    def _draw_caption(self, surface, band: pygame.Rect, px: int) -> None:
+    def _caption_words(self) -> tuple[str, tuple[int, int, int]]:
         """Above the board: what led here, in the log's words, or at the last position who won and why."""
         done = self.st.moves_done()
         ending = replay_ending(self.st) if self.st.position == self.st.count - 1 else None
@@ -259,19 +263,26 @@ class ViewerScene:
         entries = [e for e in self.chronicle_of().entries if e.position <= position]
         here = [e.text for e in entries if e.position == position] or [e.text for e in entries[-1:]]
         if ending is not None:
-            text, colour = f"the end: {ending_line(ending)}", theme.ACCENT
-        elif done and here:
-            text = f"move {done}: " + "; ".join(here)
-            colour = theme.HILITE if entries[-1].position == position else theme.MUTED
-        else:
-            text, colour = "the start: the game is set up", theme.MUTED
+            return f"the end: {ending_line(ending)}", theme.ACCENT
+        if done and here:
+            return f"move {done}: " + "; ".join(here), theme.HILITE if entries[-1].position == position else theme.MUTED
+        return "the start: the game is set up", theme.MUTED
+
+    @staticmethod
+    def _caption_lines(text: str, px: int, width: int) -> tuple[int, list[str]]:
+        """The caption whole in two lines, a size smaller where need be; in more where even the smallest size
+        that reads needs them (a barbarian attack's whole account, four at most)."""
+        size = px
+        while size > theme.min_size() and len(wrap(text, size, width, bold=True)) > 2:
+            size -= 1    # two lines a size smaller rather than a cut
+        return size, wrap_lines(text, size, width, 4, bold=True)
+
+    def _draw_caption(self, surface, band: pygame.Rect, px: int) -> None:
+        text, colour = self._caption_words()
         pygame.draw.rect(surface, (14, 20, 28), band, border_radius=8)
         textfit.box(band, "caption")
         pygame.draw.rect(surface, colour, band, width=2, border_radius=8)
-        size = px
-        while size > theme.min_size() and len(wrap(text, size, band.w - 24, bold=True)) > 2:
-            size -= 1    # two lines a size smaller rather than a cut
-        lines = wrap_lines(text, size, band.w - 24, 2, bold=True)
+        size, lines = self._caption_lines(text, px, band.w - 24)
         pitch = theme.font(size, True).get_linesize()
         for k, line in enumerate(lines):
             draw_text(surface, line, (band.x + 12, band.centery + (2 * k - len(lines) + 1) * pitch // 2), size,

@@ -31,7 +31,6 @@ from client.games import paint
 from client.scenes.viewer import ViewerScene
 from client.ui import textfit, theme
 from client.ui.widgets import EDGE, HEADER_GAP, Button, label_size, wrap_lines
-from replays.stepping import Stepper
 
 #: the Catan games end after this many rounds here (the replays test_client_textfit records too)
 SHORT = {"max_rounds": "25"}
@@ -66,7 +65,7 @@ def test_the_tides_cards_name_themselves_in_text_that_reads(size: tuple[int, int
     """Every card of both hands in the Turning Tides viewer says its name in 12 px text (issue 34: at 1024x600
     the viewer's low board made the cards 32 px wide and their names symbols too small to read), in the
     picture the test above measured."""
-    stepper = Stepper.load(ctx["tides"])
+    stepper = layoutkit.loaded(ctx["tides"])
     stepper.seek(stepper.count // 2)
     view = stepper.merged_view(seat=0)
     hands = {name for seat in view["cards"] for name in seat.get("hand") or []}

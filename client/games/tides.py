@@ -135,7 +135,7 @@ def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, 
     _icon(surface, name, (rect.centerx, band.bottom + body * 0.5), max(6, min(rect.w // 3, int(rect.h * 0.68) // 3,
                                                                              body * 2 // 5)), tint)
     level = (levels or {}).get(name)  # the hierarchy level, as the engine publishes it
-    if level is not None and rect.h > 40:
+    if level is not None and rect.h > 40 and shown is None:   # (a covered card's corner is under the next)
         spot = (rect.right - max(7, rect.w // 7), rect.bottom - max(7, rect.w // 7))
         pygame.draw.circle(surface, tint, spot, max(6, rect.w // 8))
         paint.text(surface, str(level), spot, max(10, rect.w // 5), paint.IVORY, bold=True, anchor="center",
@@ -242,11 +242,10 @@ class Renderer:
         return seat if seat in (0, 1) else 0
 
     @staticmethod
-    def _hand_boxes(strip: pygame.Rect, hand: list[str], lay: Layout) -> list[tuple[str, pygame.Rect]]:
-        """Where a hand lies in a strip: one card per kind, overlapping when many."""
+    def _hand_boxes(strip: pygame.Rect, hand: list[str], lay: Layout, x0: int) -> list[tuple[str, pygame.Rect]]:
+        """Where a hand lies in a strip from `x0` (`info_column`): one card per kind, overlapping when many."""
         cw, ch = lay.card
         kinds = list(dict.fromkeys(hand))
-        x0 = strip.x + int(strip.w * 0.18)
         room = piles_x(strip, lay) - x0 - 12
         step = min(cw + 6, (room - cw) // max(1, len(kinds) - 1)) if len(kinds) > 1 else cw
         return [(name, pygame.Rect(x0 + k * step, strip.y + px_gap(strip), cw, ch)) for k, name in enumerate(kinds)]
@@ -258,7 +257,7 @@ class Renderer:
         strip = lay.strips[me]
         cw, ch = lay.card
         hand = view["cards"][me].get("hand")
-        x0 = strip.x + int(strip.w * 0.18)
+        x0 = info_column(strip, view, me, self.px)[0]
         if hand is not None:
             hand = list(dict.fromkeys(hand))  # one card per kind, its count on it
             room = piles_x(strip, lay) - x0 - 12
@@ -605,7 +604,6 @@ class Renderer:
         colour = SHIP_COLOURS[seat]
         paint.rounded_panel(surface, strip, (22, 32, 46), theme.PANEL_EDGE, radius=8, alpha=230, width=1)
         cards = view["cards"][seat]
-        ship = view["ships"][seat]
         cw, ch = lay.card
         y = strip.y + px_gap(strip)
         # name, crew, skulls and the hold
@@ -613,21 +611,10 @@ class Renderer:
         small = max(theme.min_size(), px - 6)    # the captions under the cards (issue 6: 10 px at 1024x600)
         info = max(theme.min_size(), px - 5)
         # the ship's name and player whole: in two lines ("Silver:" over "random bot 1") where one is not enough
-        name = paint.seat_label(view, seat, SHIP_NAMES[seat])
-        names = paint.label_lines(name, px + 2, int(strip.w * 0.17), bold=True)
+        hx, names, wrapped = info_column(strip, view, seat, px)
         for k, line in enumerate(names):
             paint.text(surface, line, (x, strip.y + 4 + k * (px + 2)), px + 2, colour, bold=True)
         top = strip.y + px + 8 + (len(names) - 1) * (px + 2)
-        hold = ship["hold"]
-        lines = [f"crew {ship['crew']}   skulls {ship['skulls']}",
-                 f"hold: {'captain, ' if hold['captain'] else ''}{hold['sailors']} sailors, {hold['cannons']} cannons"]
-        if ship.get("promotion_due"):
-            lines.append("promotion due")
-        if view.get("pawn") == seat:
-            lines.append("holds the initiative")
-        hx = strip.x + int(strip.w * 0.18)
-        # the facts wrapped to their column, so none runs under the hand
-        wrapped = [part for line in lines for part in wrap(line, info, hx - x - 8)]
         pitch = theme.font(info).get_linesize() + 1
         room = max(1, (strip.bottom - top) // pitch)
         for k, line in enumerate(wrapped[:room]):
@@ -636,20 +623,21 @@ class Renderer:
         hand = cards.get("hand")
         if hand is not None:
             counts = {name: hand.count(name) for name in hand}
-            boxes = lay.hand if seat == me else self._hand_boxes(strip, hand, lay)
+            boxes = lay.hand if seat == me else self._hand_boxes(strip, hand, lay, hx)
             unnamed = []   # covered cards too narrow a strip for their names: the caption names them
-            for k, (name, box) in enumerate(boxes):
-                after = boxes[k + 1][1].x - box.x if k + 1 < len(boxes) else None
-                if not card(surface, box, name, px, levels=view.get("hierarchy"),
-                            shown=after if after is not None and after < box.w else None):
+            shown = [boxes[k + 1][1].x - box.x if k + 1 < len(boxes) and boxes[k + 1][1].x - box.x < box.w else None
+                     for k, (_, box) in enumerate(boxes)]
+            for (name, box), part in zip(boxes, shown, strict=True):
+                if not card(surface, box, name, px, levels=view.get("hierarchy"), shown=part):
                     unnamed.append(name)
+                if name in lit and seat == me:
+                    paint.frame(surface, box, theme.HILITE, 3)
+            for (name, box), part in zip(boxes, shown, strict=True):   # over the fan: in each card's own strip
                 if counts[name] > 1:
-                    badge = (box.x + box.w // 5, box.bottom - box.w // 5)
+                    badge = (box.x + min(box.w // 5, (part or box.w) // 2), box.bottom - box.w // 5)
                     pygame.draw.circle(surface, paint.INK, badge, max(8, box.w // 6))
                     paint.text(surface, f"x{counts[name]}", badge, max(theme.min_size(), px - 6), paint.IVORY,
                                bold=True, anchor="center")
-                if name in lit and seat == me:
-                    paint.frame(surface, box, theme.HILITE, 3)
             mine = seat == view.get("_me", view.get("seat"))
             caption = ("your hand" if mine else "hand (revealed)" if "_names" in view and seat != me else "hand")
             named = f"{caption}, also {', '.join(unnamed)}" if unnamed else caption
@@ -760,6 +748,34 @@ def _mover(view: dict, verb: str) -> int:
             return seat
     seat = view.get("seat")
     return seat if seat in (0, 1) else 0
+
+
+def info_column(strip: pygame.Rect, view: dict, seat: int, px: int) -> tuple[int, list[str], list[str]]:
+    """Where a strip's hand starts, after the column of the ship's name and facts (crew, skulls, the hold...),
+    and that column's lines: 18 % of the strip, or as much more (30 % at most) as its lines need to be there
+    whole, wrapped to it, so that none runs under the hand or is left out (at 1024x600 the viewer's low strip
+    lost the hold's "cannons", issue 34)."""
+    info = max(theme.min_size(), px - 5)
+    ship = view["ships"][seat]
+    hold = ship["hold"]
+    lines = [f"crew {ship['crew']}   skulls {ship['skulls']}",
+             f"hold: {'captain, ' if hold['captain'] else ''}{hold['sailors']} sailors, {hold['cannons']} cannons"]
+    if ship.get("promotion_due"):
+        lines.append("promotion due")
+    if view.get("pawn") == seat:
+        lines.append("holds the initiative")
+    name = paint.seat_label(view, seat, SHIP_NAMES[seat])
+    pitch = theme.font(info).get_linesize() + 1
+    chosen = (0, [], [])
+    for share in (18, 20, 22, 24, 26, 28, 30):
+        hx = strip.x + strip.w * share // 100
+        names = paint.label_lines(name, px + 2, hx - strip.x - 8, bold=True)
+        wrapped = [part for line in lines for part in wrap(line, info, hx - strip.x - 16)]
+        top = strip.y + px + 8 + (len(names) - 1) * (px + 2)
+        chosen = (hx, names, wrapped)
+        if len(wrapped) <= max(1, (strip.bottom - top) // pitch):
+            break
+    return chosen
 
 
 def piles_x(strip: pygame.Rect, lay: Layout) -> int:

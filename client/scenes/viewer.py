@@ -64,6 +64,7 @@ class ViewerScene:
         self._cache: tuple[int, str, int, dict] | None = None
         self.chronicle = ChroniclePanel()          # the log in words and the dice (client/ui/chronicle.py)
         self._chronicles: dict[str, Chronicle] = {}
+        self._rooms: dict[tuple[str, int, int], int] = {}   # the caption's height by view and width
 
     # ------------------------------------------------------------------ helpers
     def _view(self) -> dict:
@@ -217,13 +218,8 @@ class ViewerScene:
         side_w = max(300, int(w * 0.28))
         keys_px = max(theme.min_size(), px - 5)   # the keys under the timeline, in as many lines as they need
         foot = 2 * px + 64 + (len(_key_lines(keys_px, w - 48)) - 1) * (keys_px + 2)
-        # two lines high at every position, so that the board does not jump as the replay steps on: the last
-        # position's "who won, with the score" needs them at 1024x600 (issue 34: "…random-1 3, s…"); more at the
-        # few positions whose account needs them even at 12 px
         caption_w = w - side_w - 36
-        size, lines = self._caption_lines(self._caption_words()[0], px, caption_w - 24)
-        caption = pygame.Rect(12, top, caption_w, max(2 * theme.font(px, True).get_linesize(),
-                                                      len(lines) * theme.font(size, True).get_linesize()) + 10)
+        caption = pygame.Rect(12, top, caption_w, self._caption_room(px, caption_w - 24) + 10)
         board = self.board_rect = pygame.Rect(12, caption.bottom + 6, caption.w, h - caption.bottom - 6 - foot - 10)
         side = pygame.Rect(w - side_w - 12, top, side_w, board.bottom - top)
         pygame.draw.rect(surface, theme.PANEL, board, border_radius=10)
@@ -267,6 +263,28 @@ class ViewerScene:
         if done and here:
             return f"move {done}: " + "; ".join(here), theme.HILITE if entries[-1].position == position else theme.MUTED
         return "the start: the game is set up", theme.MUTED
+
+    def _caption_room(self, px: int, width: int) -> int:
+        """The caption's height, the same at every position of the replay in this view, so that the board does
+        not jump as the replay steps on: two lines (the last position's "who won, with the score" needs them at
+        1024x600, issue 34: "…random-1 3, s…"), or what its longest account needs even at 12 px (a barbarian
+        attack's). Worked out once for a view and a width, from the few longest accounts."""
+        key = (self.st.mode, px, width)
+        if key not in self._rooms:
+            groups: dict[int, list[str]] = {}
+            for entry in self.chronicle_of().entries:
+                groups.setdefault(entry.position, []).append(entry.text)
+            prefix = f"move {len(self.st.moves())}: "
+            texts = [prefix + "; ".join(here) for here in groups.values()]
+            ending = replay_ending(self.st)
+            if ending is not None:
+                texts.append(f"the end: {ending_line(ending)}")
+            font = theme.font(theme.min_size(), True)
+            longest = sorted(texts, key=lambda t: font.size(t)[0], reverse=True)[:3]
+            heights = [len(lines) * theme.font(size, True).get_linesize()
+                       for size, lines in (self._caption_lines(t, px, width) for t in longest)]
+            self._rooms[key] = max([2 * theme.font(px, True).get_linesize(), *heights])
+        return self._rooms[key]
 
     @staticmethod
     def _caption_lines(text: str, px: int, width: int) -> tuple[int, list[str]]:

@@ -164,6 +164,20 @@ def test_the_viewers_caption_gives_a_long_account_the_lines_it_needs() -> None:
         assert " ".join(lines) == text and all(theme.font(size, True).size(line)[0] <= 640 for line in lines)
 
 
+def test_the_viewers_board_keeps_its_place_as_the_replay_steps_on(ctx: dict) -> None:
+    """The caption above the viewer's board is as high at every position (its longest account's lines), so
+    the board never jumps while the replay steps on, at the start, a barbarian attack or the end."""
+    app = App(SIZES[0])
+    stepper = layoutkit.loaded(ctx["catan-ck"])
+    app.push(ViewerScene(stepper))
+    boards = set()
+    for position in (-1, stepper.count // 3, stepper.count // 2, stepper.count - 1):
+        stepper.seek(position)
+        app.step([], 16)
+        boards.add(tuple(app.scene.board_rect))
+    assert len(boards) == 1, boards
+
+
 def test_the_measures_can_fail() -> None:
     """A cut label and a text under 12 px are reported (the recorder itself is not a formality); a text
     asked of `theme.font` small is set at the floor, 12 px high in truth, and a symbol keeps its size."""

@@ -24,7 +24,7 @@ from client.moves import split_actions
 from client.scenes.lobby import LobbyScene
 from client.scenes.table import TableScene
 from client.scenes.viewer import ViewerScene
-from client.ui import textfit
+from client.ui import textfit, theme
 from netplay.session import PeerState
 from replays.stepping import Stepper
 
@@ -33,7 +33,10 @@ SIZES = [(1024, 600), (1920, 1080)]
 GAMES = sorted(engines.GAMES)
 
 
-def _check(app: App, name: str) -> None:
+def _check(app: App, name: str, whole: bool = False) -> None:
+    """Every text in its box; with `whole`, also none cut with an ellipsis and none that is read under 12 px,
+    as test_client_layout holds the tables (the viewer of every game, issue 34: a C&K seat card's
+    "intrigue, master mercha…")."""
     app.step([], 16)
     with textfit.recording(app.size) as frame:
         app.step([], 16)
@@ -42,6 +45,10 @@ def _check(app: App, name: str) -> None:
     assert len(texts) > 5, f"{name}: hardly any text was recorded"
     found = textfit.problems(frame)
     assert not found, f"{name} at {app.size}: " + "\n".join(found[:12])
+    if whole:
+        assert not textfit.cut(frame), f"{name} at {app.size}: cut with an ellipsis: {textfit.cut(frame)[:8]}"
+        small = textfit.small(frame, theme.MIN_TEXT)
+        assert not small, f"{name} at {app.size}: under {theme.MIN_TEXT} px: {sorted(set(small))[:10]}"
 
 
 def _advance(ctl: LocalController, rng: random.Random, moves: int) -> None:
@@ -131,12 +138,12 @@ def test_every_viewer_fits(gid: str, size: tuple[int, int], replays) -> None:
     viewer = ViewerScene(stepper)
     app.push(viewer)
     stepper.seek(stepper.count // 2)
-    _check(app, f"viewer-{gid}-middle")
+    _check(app, f"viewer-{gid}-middle", whole=True)
     stepper.seek(stepper.count - 1)
-    _check(app, f"viewer-{gid}-end")
+    _check(app, f"viewer-{gid}-end", whole=True)
     stepper.set_mode("seat 1" if stepper.header.players > 1 else "spectator")
     viewer.show_frames = True
-    _check(app, f"viewer-{gid}-frames")
+    _check(app, f"viewer-{gid}-frames", whole=True)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

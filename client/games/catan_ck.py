@@ -590,14 +590,6 @@ class Renderer(catan.Renderer):
         progress = view["progress"][seat]
         back_h = max(10, round(px * 0.9))
         back_w = max(7, back_h * 2 // 3)
-        x = inner.x
-        for deck in DECKS:
-            hidden = progress["undisclosed"][deck]
-            for _ in range(min(hidden, 3)):
-                card_back(surface, pygame.Rect(x, y, back_w, back_h), TRACK_COLOURS[deck])
-                x += back_w // 2 + 1
-            if hidden:
-                x += back_w // 2 + 3
         named = progress.get("cards") if seat != view.get("seat") else None
         known = named if named is not None else progress["known"]
         count = progress["count"]
@@ -611,25 +603,56 @@ class Renderer(catan.Renderer):
         vp_cards = view["revealed_vp"][seat]
         if vp_cards:
             words += "; VP: " + " + ".join(vp_cards)
+        backs = [(deck, k) for deck in DECKS for k in range(min(progress["undisclosed"][deck], 3))]
+        backs_w = sum(back_w // 2 + 1 for _ in backs) + sum(back_w // 2 + 3 for d in DECKS
+                                                             if progress["undisclosed"][d])
+        font = theme.font(small)
+        if font.size(words)[0] > inner.w - 2:
+            # too long for the line even alone (four names at 1024x600): the count, whole, rather than names cut
+            # short; the log names each card as it is drawn and played
+            many = f"{count} progress card{'s' * (count != 1)}"
+            shorter = [f"{many}; VP: " + " + ".join(vp_cards), f"{many}; {len(vp_cards)} VP"] if vp_cards else [many]
+            words = next((w for w in shorter if font.size(w)[0] <= inner.w - 2), shorter[-1])
+        x = inner.x
+        if font.size(words)[0] <= inner.w - backs_w - 2:   # (else the words alone: their count says what the
+            for deck, k in backs:                           # backs would)
+                card_back(surface, pygame.Rect(x, y, back_w, back_h), TRACK_COLOURS[deck])
+                x += back_w // 2 + 1 + (back_w // 2 + 3 if k == min(progress["undisclosed"][deck], 3) - 1 else 0)
         row = self._levels_rect(inner)
-        right = inner.right
-        if row is None:
-            # a short seat card (four seats on the viewer's board at 1024x600, issue 34): the improvement
-            # tracks take the tags' line and the tags go to the end of the cards' line, so neither is lost
+        short = row is None
+        if short:
+            # a short seat card (three or four seats on the viewer's board at 1024x600, issue 34): the
+            # improvement tracks take the tags' line, and the tags that the card and the bank do not already
+            # show go to its right end, before the knights, walls and road
             row = pygame.Rect(inner.x, y + back_h + 4, inner.w, max(10, round(px * 0.8)))
-            room = inner.right - self._tags_width(view, seat, small) - x - 2
-            if row.bottom > inner.bottom + 2 or theme.font(small).size(words)[0] > room:
-                row = None   # (the tags below, where the line has room for them; the tracks left out)
-            else:
-                right = inner.right - self._tags_width(view, seat, small)
-                self._draw_tags(surface, view, seat, right + 8, y + (back_h - small) // 2, inner.right, small)
-        paint.text(surface, paint.fit(words, small, right - x - 2), (x + 2, y + back_h // 2), small, theme.TEXT,
-                   anchor="midleft")
-        if row is not None:
+            if row.bottom > inner.bottom + 2:
+                row = None   # (no line for the tracks: the tags below the cards' line, where they fit)
+        paint.text(surface, paint.fit(words, small, inner.right - x - 2), (x + 2, y + back_h // 2), small,
+                   theme.TEXT, anchor="midleft")
+        if row is None:
+            return y + back_h + 4   # (the tags below the cards' line, not over it)
+        if not short:
             self._levels_row(surface, view, seat, row, small)
-            # (the tags are on the cards' line where the tracks took theirs: none below)
-            return row.bottom + 4 if right == inner.right else inner.bottom + small
-        return y + back_h + 4   # (the tags below the cards' line, not over it)
+            return row.bottom + 4
+        science = self._track_cells(row)[1]["science"]
+        tags, width = [], 0
+        for tag in self._short_tags(view, seat):   # as many tags as fit beside the tracks; the facts in the rest
+            w = theme.font(small, True).size(tag[0])[0] + 12
+            if width + w > row.right - science.right - 8:
+                break
+            tags, width = [*tags, tag], width + w
+        left = row.right - width + 4
+        self._levels_row(surface, view, seat, row, small, facts_right=left - 4 if tags else None)
+        if tags:
+            self._draw_tag_list(surface, tags, left, row.centery - small // 2, row.right, small)
+        return inner.bottom + small   # (the tags are on the tracks' line: none below)
+
+    def _short_tags(self, view: dict, seat: int) -> list[tuple[str, paint.Colour]]:
+        """The tags of a short seat card: those that nothing else on the card or in the bank shows (the longest
+        road and the merchant are named on the bank's line, a metropolis frames its track, the seat to act has
+        its card lit)."""
+        shown_elsewhere = {"Longest Road", "merchant", "to act"} | {f"{t} metropolis" for t in DECKS}
+        return [(w, c) for w, c in self._seat_tags(view, seat) if w not in shown_elsewhere]
 
     def _levels_rect(self, inner: pygame.Rect) -> pygame.Rect | None:
         """The row of a seat card with the improvement tracks, where the tags row still fits below it."""
@@ -650,9 +673,11 @@ class Renderer(catan.Renderer):
         row = self._levels_rect(lay.seats[seat].inflate(-px // 2 - 4, -px // 3 - 2))
         return self._track_cells(row)[1] if row is not None else {}
 
-    def _levels_row(self, surface: pygame.Surface, view: dict, seat: int, row: pygame.Rect, small: int) -> None:
+    def _levels_row(self, surface: pygame.Surface, view: dict, seat: int, row: pygame.Rect, small: int,
+                    facts_right: int | None = None) -> None:
         """Three tracks of five levels (framed where the seat holds the track's metropolis), then the
-        knights (active strength / all), the walls and the road length."""
+        knights (active strength / all), the walls and the road length, from `facts_right` (default: the
+        row's end) leftwards as far as they fit."""
         levels = view["levels"][seat]
         cell, boxes = self._track_cells(row)
         for track, box in boxes.items():
@@ -677,7 +702,7 @@ class Renderer(catan.Renderer):
                  ("road", str(view["longest_road"]["lengths"][seat]))]
         font = theme.font(small)
         icon = max(4, small * 2 // 5)
-        x = row.right
+        x = row.right if facts_right is None else facts_right
         colour = piece_colour(seat)
         for kind, number in reversed(facts):
             width = font.size(number)[0]

@@ -77,47 +77,71 @@ def layout(rect: pygame.Rect, columns: tuple[tuple[float, ...], ...], px: int) -
     channel = sea.h - head - 2 * ship_h
     ship_y = (sea.y + head + ship_h + channel - channel // 6, sea.y + head + channel // 6)
     card_h = strip_h - px - 10
-    return Layout((bottom, top), sea, zone_w, ship_h, ship_y, (int(card_h * 0.68), card_h), columns)
+    return Layout((bottom, top), sea, zone_w, ship_h, ship_y, (card_width(card_h), card_h), columns)
+
+
+def card_width(card_h: int) -> int:
+    """A card two thirds as wide as high, but never too narrow for the longest card name in 12 px text (bold
+    where the card is wide enough): on the viewer's low board at 1024x600 a 32 px card could only show its name
+    as a symbol too small to read (issue 34), while the strip has room to spare beside the hand."""
+    name_w = max(theme.font(theme.min_size()).size(name)[0] for name in CARD_STYLE)
+    return max(int(card_h * 0.68), name_w + 6)
 
 
 # ---------------------------------------------------------------------- pieces
 
 
 def card(surface: pygame.Surface, rect: pygame.Rect, name: str | None, px: int, dim: bool = False,
-         levels: dict | None = None, mini: bool = False) -> None:
+         levels: dict | None = None, mini: bool = False, shown: int | None = None) -> bool:
     """A play card face up (`name`) or face down (None): colour band, name, hierarchy level, icon. A
     `mini` card (the exchange's fan) is a picture of the card: its name is sized to its band, a symbol
-    beside its colour and icon, not a text held to the floor."""
+    beside its colour and icon, not a text held to the floor. A card the next one of a fan covers shows
+    only its left `shown` pixels: its name there where it reads whole in them, else none (its colour and
+    icon tell it apart; the caller names it in words). Returns whether the name was written."""
     radius = max(3, rect.w // 8)
     pygame.draw.rect(surface, (0, 0, 0), rect.move(2, 3), border_radius=radius)
     if name is None:
         pygame.draw.rect(surface, (44, 58, 92), rect, border_radius=radius)
         inner = rect.inflate(-max(4, rect.w // 6), -max(4, rect.w // 6))
         pygame.draw.rect(surface, (64, 84, 128), inner, 2, border_radius=radius)
-        _wheel(surface, inner.center, max(5, inner.w // 3), (150, 170, 210))
+        _wheel(surface, inner.center, max(5, min(inner.w, int(inner.h * 0.68)) // 3), (150, 170, 210))
         pygame.draw.rect(surface, (20, 26, 40), rect, 1, border_radius=radius)
-        return
+        return True
     tint = CARD_STYLE.get(name, (120, 120, 120))
     if dim:
         tint = paint.mix(tint, (90, 90, 90), 0.6)
     pygame.draw.rect(surface, paint.IVORY if not dim else (170, 170, 165), rect, border_radius=radius)
-    band = pygame.Rect(rect.x, rect.y, rect.w, max(10, rect.h // 4))
+    # (a name that is read gets a band its 12 px text fits in: "wait" rose out of a 12 px band at 1024x600)
+    room = rect.w if shown is None else min(rect.w, shown)
+    reads = not mini and theme.font(theme.min_size()).size(name)[0] <= room - 4
+    bold = mini or theme.font(theme.min_size(), True).size(name)[0] <= room - 4
+    band = pygame.Rect(rect.x, rect.y, rect.w, max(10, rect.h // 4, theme.height(theme.min_size()) + 2 if reads else 0))
     pygame.draw.rect(surface, tint, band, border_top_left_radius=radius, border_top_right_radius=radius)
-    # a card too narrow for its name in 12 px text (the viewer's low board at 1024x600: 32 px for "cannon")
-    # shows it as a mini card does, sized to its band beside its colour and icon, rather than over the
-    # next card (the log and the choices name it in words)
-    small = mini or theme.font(theme.min_size(), True).size(name)[0] > rect.w - 4
-    size = max(10 if small else theme.min_size(), min(px - 2, int(rect.w / max(4, len(name)) * 1.9)))
-    paint.text(surface, name, (band.centerx, band.centery), size, paint.IVORY, bold=True, anchor="center",
-               symbol=small)
-    _icon(surface, name, (rect.centerx, rect.y + rect.h * 0.6), max(6, rect.w // 3), tint)
+    # a card too narrow for its name in 12 px text (a mini card of the exchange's fan: every other card is laid
+    # out wide enough, `card_width`) shows it sized to its band beside its colour and icon, rather than over
+    # the next card (the log and the choices name it in words)
+    small = not reads
+    size = max(10 if small else theme.min_size(), min(px - 2, int(room / max(4, len(name)) * 1.9)))
+    if not small:   # never wider or higher than the card's band (the width rule above is a rule of thumb)
+        while size > theme.min_size() and (theme.font(size, bold).size(name)[0] > room - 4
+                                           or theme.height(size) > band.h):
+            size -= 1
+    if shown is None or reads:
+        paint.text(surface, name, (band.x + room // 2, band.centery), size, paint.IVORY, bold=bold, anchor="center",
+                   symbol=small)
+    # the icon sized to the card's body under the band, as on a card of the usual shape (a card widened for
+    # its name, `card_width`, keeps it inside)
+    body = rect.bottom - band.bottom
+    _icon(surface, name, (rect.centerx, band.bottom + body * 0.5), max(6, min(rect.w // 3, int(rect.h * 0.68) // 3,
+                                                                             body * 2 // 5)), tint)
     level = (levels or {}).get(name)  # the hierarchy level, as the engine publishes it
-    if level is not None and rect.h > 40:
+    if level is not None and rect.h > 40 and shown is None:   # (a covered card's corner is under the next)
         spot = (rect.right - max(7, rect.w // 7), rect.bottom - max(7, rect.w // 7))
         pygame.draw.circle(surface, tint, spot, max(6, rect.w // 8))
         paint.text(surface, str(level), spot, max(10, rect.w // 5), paint.IVORY, bold=True, anchor="center",
                    symbol=True)   # the level in its coloured dot, like a pip
     pygame.draw.rect(surface, paint.darker(tint, 0.4), rect, 2, border_radius=radius)
+    return shown is None or reads
 
 
 def _wheel(surface: pygame.Surface, centre: tuple[int, int], r: int, colour: paint.Colour) -> None:
@@ -218,12 +242,11 @@ class Renderer:
         return seat if seat in (0, 1) else 0
 
     @staticmethod
-    def _hand_boxes(strip: pygame.Rect, hand: list[str], lay: Layout) -> list[tuple[str, pygame.Rect]]:
-        """Where a hand lies in a strip: one card per kind, overlapping when many."""
+    def _hand_boxes(strip: pygame.Rect, hand: list[str], lay: Layout, x0: int) -> list[tuple[str, pygame.Rect]]:
+        """Where a hand lies in a strip from `x0` (`info_column`): one card per kind, overlapping when many."""
         cw, ch = lay.card
         kinds = list(dict.fromkeys(hand))
-        x0 = strip.x + int(strip.w * 0.18)
-        room = int(strip.w * 0.42) - 12
+        room = piles_x(strip, lay) - x0 - 12
         step = min(cw + 6, (room - cw) // max(1, len(kinds) - 1)) if len(kinds) > 1 else cw
         return [(name, pygame.Rect(x0 + k * step, strip.y + px_gap(strip), cw, ch)) for k, name in enumerate(kinds)]
 
@@ -234,10 +257,10 @@ class Renderer:
         strip = lay.strips[me]
         cw, ch = lay.card
         hand = view["cards"][me].get("hand")
-        x0 = strip.x + int(strip.w * 0.18)
+        x0 = info_column(strip, view, me, self.px)[0]
         if hand is not None:
             hand = list(dict.fromkeys(hand))  # one card per kind, its count on it
-            room = int(strip.w * 0.42) - 12
+            room = piles_x(strip, lay) - x0 - 12
             step = min(cw + 6, (room - cw) // max(1, len(hand) - 1)) if len(hand) > 1 else cw
             lay.hand = [(name, pygame.Rect(x0 + k * step, strip.y + px_gap(strip), cw, ch))
                         for k, name in enumerate(hand)]
@@ -581,7 +604,6 @@ class Renderer:
         colour = SHIP_COLOURS[seat]
         paint.rounded_panel(surface, strip, (22, 32, 46), theme.PANEL_EDGE, radius=8, alpha=230, width=1)
         cards = view["cards"][seat]
-        ship = view["ships"][seat]
         cw, ch = lay.card
         y = strip.y + px_gap(strip)
         # name, crew, skulls and the hold
@@ -589,21 +611,10 @@ class Renderer:
         small = max(theme.min_size(), px - 6)    # the captions under the cards (issue 6: 10 px at 1024x600)
         info = max(theme.min_size(), px - 5)
         # the ship's name and player whole: in two lines ("Silver:" over "random bot 1") where one is not enough
-        name = paint.seat_label(view, seat, SHIP_NAMES[seat])
-        names = paint.label_lines(name, px + 2, int(strip.w * 0.17), bold=True)
+        hx, names, wrapped = info_column(strip, view, seat, px)
         for k, line in enumerate(names):
             paint.text(surface, line, (x, strip.y + 4 + k * (px + 2)), px + 2, colour, bold=True)
         top = strip.y + px + 8 + (len(names) - 1) * (px + 2)
-        hold = ship["hold"]
-        lines = [f"crew {ship['crew']}   skulls {ship['skulls']}",
-                 f"hold: {'captain, ' if hold['captain'] else ''}{hold['sailors']} sailors, {hold['cannons']} cannons"]
-        if ship.get("promotion_due"):
-            lines.append("promotion due")
-        if view.get("pawn") == seat:
-            lines.append("holds the initiative")
-        hx = strip.x + int(strip.w * 0.18)
-        # the facts wrapped to their column, so none runs under the hand
-        wrapped = [part for line in lines for part in wrap(line, info, hx - x - 8)]
         pitch = theme.font(info).get_linesize() + 1
         room = max(1, (strip.bottom - top) // pitch)
         for k, line in enumerate(wrapped[:room]):
@@ -612,19 +623,27 @@ class Renderer:
         hand = cards.get("hand")
         if hand is not None:
             counts = {name: hand.count(name) for name in hand}
-            boxes = lay.hand if seat == me else self._hand_boxes(strip, hand, lay)
-            for name, box in boxes:
-                card(surface, box, name, px, levels=view.get("hierarchy"))
+            boxes = lay.hand if seat == me else self._hand_boxes(strip, hand, lay, hx)
+            unnamed = []   # covered cards too narrow a strip for their names: the caption names them
+            shown = [boxes[k + 1][1].x - box.x if k + 1 < len(boxes) and boxes[k + 1][1].x - box.x < box.w else None
+                     for k, (_, box) in enumerate(boxes)]
+            for (name, box), part in zip(boxes, shown, strict=True):
+                if not card(surface, box, name, px, levels=view.get("hierarchy"), shown=part):
+                    unnamed.append(name)
+                if name in lit and seat == me:
+                    paint.frame(surface, box, theme.HILITE, 3)
+            for (name, box), part in zip(boxes, shown, strict=True):   # over the fan: in each card's own strip
                 if counts[name] > 1:
-                    badge = (box.x + box.w // 5, box.bottom - box.w // 5)
+                    badge = (box.x + min(box.w // 5, (part or box.w) // 2), box.bottom - box.w // 5)
                     pygame.draw.circle(surface, paint.INK, badge, max(8, box.w // 6))
                     paint.text(surface, f"x{counts[name]}", badge, max(theme.min_size(), px - 6), paint.IVORY,
                                bold=True, anchor="center")
-                if name in lit and seat == me:
-                    paint.frame(surface, box, theme.HILITE, 3)
             mine = seat == view.get("_me", view.get("seat"))
-            paint.text(surface, "your hand" if mine else "hand (revealed)" if "_names" in view and seat != me else
-                       "hand", (hx, strip.bottom - 2), small, theme.MUTED, anchor="bottomleft")
+            caption = ("your hand" if mine else "hand (revealed)" if "_names" in view and seat != me else "hand")
+            named = f"{caption}, also {', '.join(unnamed)}" if unnamed else caption
+            if theme.font(small).size(named)[0] <= piles_x(strip, lay) - hx - 8:
+                caption = named   # (else the covered cards by their colour and icon alone, as in the log)
+            paint.text(surface, caption, (hx, strip.bottom - 2), small, theme.MUTED, anchor="bottomleft")
         else:
             n = cards["hand_count"]
             step = min(cw // 3, int(strip.w * 0.3) // max(1, n))
@@ -632,7 +651,7 @@ class Renderer:
                 card(surface, pygame.Rect(hx + k * step, y, cw, ch), None, px)
             paint.text(surface, f"hand: {n} hidden", (hx, strip.bottom - 2), small, theme.MUTED, anchor="bottomleft")
         # deck, discard, exchange, damage
-        px2 = strip.x + int(strip.w * 0.6)
+        px2 = piles_x(strip, lay)
         deck = pygame.Rect(px2, y, cw, ch)
         if cards["deck_count"]:
             for k in range(min(3, cards["deck_count"]) - 1, -1, -1):
@@ -729,6 +748,47 @@ def _mover(view: dict, verb: str) -> int:
             return seat
     seat = view.get("seat")
     return seat if seat in (0, 1) else 0
+
+
+def info_column(strip: pygame.Rect, view: dict, seat: int, px: int) -> tuple[int, list[str], list[str]]:
+    """Where a strip's hand starts, after the column of the ship's name and facts (crew, skulls, the hold...),
+    and that column's lines: 18 % of the strip, or as much more (30 % at most) as its lines need to be there
+    whole, wrapped to it, so that none runs under the hand or is left out (at 1024x600 the viewer's low strip
+    lost the hold's "cannons", issue 34)."""
+    info = max(theme.min_size(), px - 5)
+    ship = view["ships"][seat]
+    hold = ship["hold"]
+    lines = [f"crew {ship['crew']}   skulls {ship['skulls']}",
+             f"hold: {'captain, ' if hold['captain'] else ''}{hold['sailors']} sailors, {hold['cannons']} cannons"]
+    if ship.get("promotion_due"):
+        lines.append("promotion due")
+    if view.get("pawn") == seat:
+        lines.append("holds the initiative")
+    name = paint.seat_label(view, seat, SHIP_NAMES[seat])
+    pitch = theme.font(info).get_linesize() + 1
+    chosen = (0, [], [])
+    for share in (18, 20, 22, 24, 26, 28, 30):
+        hx = strip.x + strip.w * share // 100
+        names = paint.label_lines(name, px + 2, hx - strip.x - 8, bold=True)
+        wrapped = [part for line in lines for part in wrap(line, info, hx - strip.x - 16)]
+        top = strip.y + px + 8 + (len(names) - 1) * (px + 2)
+        chosen = (hx, names, wrapped)
+        if len(wrapped) <= max(1, (strip.bottom - top) // pitch):
+            break
+    return chosen
+
+
+def piles_x(strip: pygame.Rect, lay: Layout) -> int:
+    """Where a strip's deck starts: at 60 % of it, or earlier where the deck, the discard pile, the exchange
+    and this turn's card need more room to its right (cards widened for their names, `card_width`), so that
+    none of them lies over the next."""
+    cw, _ = lay.card
+    caption = theme.font(theme.min_size())
+    pile = max(cw + 10, (caption.size("deck 10")[0] + caption.size("discard 10")[0]) // 2 + 10)
+    exchange = max(cw + 10, cw // 2 + caption.size("discard 10")[0] // 2 + 6)
+    fan = max(int(cw * 0.62) * 2, caption.size("exchange")[0]) + 10
+    need = pile + exchange + fan + cw + 24
+    return min(strip.x + int(strip.w * 0.6), strip.right - need)
 
 
 def px_gap(strip: pygame.Rect) -> int:

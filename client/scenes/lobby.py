@@ -33,7 +33,7 @@ from client.games import seat_style
 from client.names import distinct
 from client.replaylist import ReplayList
 from client.ui import clocks, textfit, theme
-from client.ui.widgets import Button, TextInput, draw_text, fit, panel, wrap, wrap_lines
+from client.ui.widgets import EDGE, Button, TextInput, draw_text, fit, header_bottom, panel, wrap, wrap_lines
 
 
 def bot_table_title(game, players: int, bot: str) -> str:
@@ -820,11 +820,12 @@ class LobbyScene:
         draw_text(surface, fit("board games on your LAN - every move signed, every game a replay", px,
                                learn.x - name.right - 48), (name.right + 24, name.bottom - px - 2), px, theme.MUTED)
         col = (w - 48) // 3
-        top = 60
+        top = max(60, header_bottom(px))   # (16 px under the buttons above, as on every page)
         body = h - top - 56
         self._draw_lan(surface, pygame.Rect(12, top, col, body), px)
         self._draw_start(surface, pygame.Rect(24 + col, top, col, body), px)
-        self._draw_replays(surface, pygame.Rect(36 + 2 * col, top, col, body), px)
+        # (the last column to the window's margin, flush with the buttons above it, whatever the rounding)
+        self._draw_replays(surface, pygame.Rect(36 + 2 * col, top, w - EDGE - 36 - 2 * col, body), px)
         if self.message:
             colour = theme.GOOD if self.message_ok else theme.BAD
             draw_text(surface, fit(self.message, px, w - 36), (18, h - 40), px, colour)
@@ -840,7 +841,7 @@ class LobbyScene:
         sounds = getattr(app, "sounds", None)
         caption = f"sound: {'on' if sounds is not None and sounds.enabled else 'off'}"
         width = theme.font(px).size("sound: off")[0] + 24
-        rect = pygame.Rect(w - 12 - width, 12, width, px + 8)
+        rect = pygame.Rect(w - EDGE - width, EDGE, width, px + 8)
         self.buttons.append(Button(rect, caption, "sound:", enabled=sounds is not None))
         return rect
 

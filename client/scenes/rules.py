@@ -11,7 +11,7 @@ import pygame
 
 import engines
 from client.ui import markdown, textfit, theme
-from client.ui.widgets import Button, draw_text, fit, wrap
+from client.ui.widgets import Button, draw_text, fit, header_bottom, header_buttons, wrap
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -115,11 +115,11 @@ class RulesScene:
         px = app.px(20)
         title_px = app.px(28)
         self.buttons = []
-        back = Button(pygame.Rect(w - 16 - px * 5, 10, px * 5, title_px + 4), "back", "back")
+        back = header_buttons(w, px, [("back", "back", True)])[0]
         self.buttons.append(back)
         draw_text(surface, fit(self.title, title_px, back.rect.x - 40, bold=True), (16, 10), title_px, theme.ACCENT,
                   bold=True)
-        top = title_px + 24
+        top = max(title_px + 24, header_bottom(px))
         toc_w = min(round(300 * app.scale), w // 5) if w >= 1100 else 0   # wider with the text it holds
         page = pygame.Rect(12 + (toc_w + 12 if toc_w else 0), top, w - 24 - (toc_w + 12 if toc_w else 0), h - top - 12)
         pygame.draw.rect(surface, theme.PANEL, page, border_radius=10)

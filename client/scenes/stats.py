@@ -13,7 +13,7 @@ import pygame
 from client.stats import PlayerStats, ReplayStats, Stats, SummaryCache, game_title
 from client.ui import textfit, theme
 from client.ui.dice import DicePanel
-from client.ui.widgets import Button, draw_text, fit, panel, wrap, wrap_lines
+from client.ui.widgets import Button, draw_text, fit, header_bottom, header_buttons, panel, wrap, wrap_lines
 
 #: the number columns after the player's name: (heading, the figure of a player)
 COLUMNS: tuple[tuple[str, str], ...] = (("games", "games"), ("wins", "wins"), ("losses", "losses"),
@@ -110,9 +110,7 @@ class StatsScene:
         small = max(12, px - 4)
         title_px = app.px(28)
         stats = self.stats
-        self.buttons = [Button(pygame.Rect(w - 16 - px * 5, 10, px * 5, title_px + 4), "back", "back"),
-                        Button(pygame.Rect(w - 28 - px * 11, 10, px * 6, title_px + 4), "refresh", "refresh",
-                               enabled=not self.work.running())]
+        self.buttons = header_buttons(w, px, [("back", "back", True), ("refresh", "refresh", not self.work.running())])
         head = draw_text(surface, "Statistics", (16, 10), title_px, theme.ACCENT, bold=True)
         about = "players of the replays on this machine, from the files whose signatures verify"
         draw_text(surface, fit(about, small, self.buttons[1].rect.x - head.right - 40),
@@ -120,7 +118,7 @@ class StatsScene:
         y = head.bottom + 8
         colour = theme.BAD if stats.not_counted else theme.MUTED
         draw_text(surface, fit(stats.head(), px - 2, w - 32), (16, y), px - 2, colour)
-        top = y + px + 6
+        top = max(y + px + 6, header_bottom(px))
         body = pygame.Rect(12, top, w - 24, h - top - 12)
         if stats.players and w >= 1500:   # wide: the details beside the table
             side = max(480, body.w * 2 // 5)

@@ -66,6 +66,7 @@ class TableScene:
         self._alarm_seen: tuple[int, int] = (0, 0)   # (id of the chronicle, entries of it looked at)
         self.log_seen = 0
         self.notice = ""              # the one feedback line: why something did not happen
+        self._status_lines: tuple[tuple[bool, bool], int, int] | None = None   # `_status_room`
         self.notice_bad = True
         self.notice_ms = 0
         self.resign_armed = False     # the resign button waits for its confirming click (no time limit)
@@ -601,6 +602,9 @@ class TableScene:
         banner = self._peer_lines(px, w - side_w - 60) if ending is None else []
         board_top = top + (len(banner) * (px + 2) + 22 if banner else 0)
         self.board_rect = pygame.Rect(12, board_top, w - side_w - 36, h - board_top - 12)
+        countdown = self._countdown_lines(app)
+        if countdown is not None:   # the countdown's band below the board, never over its legend or pieces
+            self.board_rect.h -= countdown[2] + 6
         side = pygame.Rect(w - side_w - 12, top, side_w, h - top - 12)
         self.buttons = []
 
@@ -640,7 +644,8 @@ class TableScene:
             renderer.draw(surface, self.board_rect, view, highlights, list(self.builder.tokens), px)
             if self.last_move_ms and self.last_action and hasattr(renderer, "mark"):
                 renderer.mark(surface, self.board_rect, view, self.last_action, self.last_seat)
-        self._draw_countdown(surface, app)
+        if countdown is not None:
+            self._draw_countdown(surface, countdown)
         self._draw_alarm(surface, px)
         if self.flash_ms:
             width = 1 + 3 * self.flash_ms // 450  # a fading frame marks the move just made
@@ -782,20 +787,30 @@ class TableScene:
         waiting = getattr(self.ctl, "waiting", None)
         return waiting() if waiting is not None else None
 
-    def _draw_countdown(self, surface, app) -> None:
+    def _countdown_lines(self, app) -> tuple[int, list[str], int] | None:
         """Under "waiting for the game to start": what the session waits for, how long it still waits before it
-        leaves by itself (netplay/protocol/waits.py), and the way to leave now."""
+        leaves by itself (netplay/protocol/waits.py), and the way to leave now; as (size, lines, the band's
+        height), None while nothing is waited for. The band takes its own room under the board: drawn over
+        the board's foot it hid the Kidd boards' legend and notes (issue 34)."""
         wait = self._wait()
         ending = getattr(self.ctl, "ending", None)
         if wait is None or (ending is not None and ending() is not None):
-            return     # (after a game, the end screen's rematch line counts down)
+            return None     # (after a game, the end screen's rematch line counts down)
         what, left = wait
         px = app.px(22)
+        width = self.board_rect.w - 40
         text = f"waiting for {what}: {left:.0f} s left, then it is given up (Esc leaves now)"
-        size = label_size(text, px, self.board_rect.w - 24, bold=True)
-        lines = wrap_lines(text, size, self.board_rect.w - 24, 2, bold=True)   # (two lines at 12 px, 1024x600)
-        band = pygame.Rect(self.board_rect.x + 8, self.board_rect.bottom - px * 2 - 8, self.board_rect.w - 16, px * 2)
+        size = label_size(text, px, width, bold=True)
+        lines = wrap_lines(text, size, width, 2, bold=True)   # (two lines at 12 px, 1024x600)
+        pitch = theme.font(size, True).get_linesize()
+        return size, lines, max(px * 2, len(lines) * pitch + 12)
+
+    def _draw_countdown(self, surface, countdown: tuple[int, list[str], int]) -> None:
+        size, lines, band_h = countdown
+        board = self.board_rect
+        band = pygame.Rect(board.x, board.bottom + 6, board.w, band_h)
         pygame.draw.rect(surface, theme.PANEL, band, border_radius=8)
+        textfit.box(band, "banner")
         pitch = theme.font(size, True).get_linesize()
         for k, line in enumerate(lines):
             draw_text(surface, line, (band.centerx, band.centery + (2 * k - len(lines) + 1) * pitch // 2), size,
@@ -816,21 +831,23 @@ class TableScene:
         notice = wrap(self.notice, px - 2, side.w - 16) if self.notice else []
         if len(notice) > 2:  # two lines at most: the second one says that more was cut
             notice = [notice[0], fit(" ".join(notice[1:]), px - 2, side.w - 16)]
-        # the last move wraps into the lines the notice leaves (three in all): cut on one line it lost
-        # the end of what happened ("walks from field 5 to field 11 (1 s…")
+        # the last move in up to three lines: cut on one line it lost the end of what happened ("walks from
+        # field 5 to field 11 (1 s…")
         last = wrap(f"last move: {self._last_words()}", px - 2, side.w - 16) if self.last_move else []
-        if len(last) > 3 - len(notice):
-            keep = max(1, 3 - len(notice))
-            last = [*last[:keep - 1], fit(" ".join(last[keep - 1:]), px - 2, side.w - 16)]
-        # a fixed layout: the buttons never move under the mouse (resign's second click must hit it)
-        box = pygame.Rect(side.x, side.y, side.w, 12 + 2 * (px + 4) + px + 12 + 3 * px + 4)
+        if len(last) > 3:
+            last = [*last[:2], fit(" ".join(last[2:]), px - 2, side.w - 16)]
+        heads, lines = self._status_room(ending is None, len(head), len(notice) + len(last))
+        if len(notice) + len(last) > lines:
+            last = []   # (the notice first: it says why a click did nothing; the log keeps the last move)
+        # as high as its lines, which change only between turns: the buttons below never move under the mouse
+        box = pygame.Rect(side.x, side.y, side.w, 12 + heads * (px + 4) + px + 12 + lines * px + 4)
         inner = panel(surface, box)
         colour = theme.GOOD if self.legal_key else theme.MUTED
         y = inner.y
         for line in head:
             draw_text(surface, line, (inner.x, y), px + 2, colour, bold=True)
             y += px + 4
-        y = inner.y + 2 * (px + 4)
+        y = inner.y + heads * (px + 4)
         bw = (inner.w - 12) // 3
         legal = set(self.legal_key or ())
         answer = "accept draw" if "accept draw" in legal else "decline draw"
@@ -851,6 +868,27 @@ class TableScene:
             y += px
         return box.bottom + 8
 
+    def _mine(self) -> bool:
+        """Whether the person has a move of the game to choose now (not only resign or a draw)."""
+        return any(a not in COMMON_ACTIONS for a in self.legal_key or ())
+
+    def _status_room(self, playing: bool, heads: int, lines: int) -> tuple[int, int]:
+        """The lines the status panel keeps for its head and for the last move and the notice: what they need,
+        fixed for a turn. Set afresh when the person's turn begins or ends (or the game), then only grown (the
+        log below gives way; the choices and buttons it holds stay put), so that a refusal's notice in the
+        person's turn never moves a choice under the mouse: two lines are kept for it then (the last move gives
+        its lines up to it). It was three lines for them at all times, and two for the head: a pane mostly
+        empty above a log of four lines (issue 34)."""
+        period = (self._mine(), playing)
+        floor = 2 if period[0] else 0
+        lines = min(3, max(lines, floor))
+        held = self._status_lines
+        if held is None or held[0] != period:
+            self._status_lines = (period, max(1, heads), lines)
+        else:
+            self._status_lines = (period, max(held[1], heads), max(held[2], lines))
+        return self._status_lines[1], self._status_lines[2]
+
     def _page_tokens(self) -> tuple:
         return (self.legal_key, tuple(self.builder.tokens))
 
@@ -868,8 +906,10 @@ class TableScene:
         choices = self.builder.candidates() if self.legal_key else []
         rows = len(choices) if self.legal_key else 3
         head = 12 + px + 4 + (px + 8 if self.builder.tokens else 0)
-        need = head + max(2, rows) * (px + 8) + 6
-        height = max(min(most, 12 + px + 4 + 2 * (px + 8) + 6), min(most, need))
+        # as high as the choices there are (one row for one: the log gets the rest), the same for the same
+        # number of them; the three lines of why there is nothing to choose, at their own pitch
+        need = head + max(1, rows) * (px + 8) + 6 if self.legal_key else head + 3 * px + 6
+        height = min(most, need)
         if rows > 2 * ((height - head) // (px + 8)):
             # three columns would cut the choices' words ("3. build a city impr…", issue 6): up to two
             # rows more for two columns, where the side has them

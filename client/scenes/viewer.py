@@ -21,7 +21,7 @@ from client.story.record import Chronicle, from_stepper
 from client.ui import textfit, theme
 from client.ui.chronicle import ChroniclePanel
 from client.ui.logview import Item
-from client.ui.widgets import Button, draw_text, fit, panel, two_lines, wrap, wrap_lines
+from client.ui.widgets import Button, draw_text, fit, label_size, panel, two_lines, wrap, wrap_lines
 from replays import sandbox
 from replays.stepping import Stepper
 
@@ -64,6 +64,7 @@ class ViewerScene:
         self._cache: tuple[int, str, int, dict] | None = None
         self.chronicle = ChroniclePanel()          # the log in words and the dice (client/ui/chronicle.py)
         self._chronicles: dict[str, Chronicle] = {}
+        self._rooms: dict[tuple[str, int, int], int] = {}   # the caption's height by view and width
 
     # ------------------------------------------------------------------ helpers
     def _view(self) -> dict:
@@ -211,14 +212,14 @@ class ViewerScene:
                  for n, line in enumerate(badge)]
         badge_rect = rects[0].unionall(rects[1:])
         title_px = app.px(28)
-        draw_text(surface, fit(self.title, title_px, badge_rect.x - 36, bold=True), (16, 10), title_px, theme.ACCENT,
-                  bold=True)
+        top = title_px + 18
+        self._draw_title(surface, title_px, badge_rect.x - 36, top)
 
         side_w = max(300, int(w * 0.28))
-        top = title_px + 18
         keys_px = max(theme.min_size(), px - 5)   # the keys under the timeline, in as many lines as they need
         foot = 2 * px + 64 + (len(_key_lines(keys_px, w - 48)) - 1) * (keys_px + 2)
-        caption = pygame.Rect(12, top, w - side_w - 36, px + 14)
+        caption_w = w - side_w - 36
+        caption = pygame.Rect(12, top, caption_w, self._caption_room(px, caption_w - 24) + 10)
         board = self.board_rect = pygame.Rect(12, caption.bottom + 6, caption.w, h - caption.bottom - 6 - foot - 10)
         side = pygame.Rect(w - side_w - 12, top, side_w, board.bottom - top)
         pygame.draw.rect(surface, theme.PANEL, board, border_radius=10)
@@ -235,7 +236,22 @@ class ViewerScene:
         for button in self.buttons:
             button.draw(surface, mouse, px - 2)
 
-    def _draw_caption(self, surface, band: pygame.Rect, px: int) -> None:
+    def _draw_title(self, surface, title_px: int, width: int, bottom: int) -> None:
+        """The title whole: on one line where it fits, else the game on the first line and the players under it,
+        a size smaller where need be; where not even that fits, the game alone (the side panel names every
+        seat): three or four names cut it to "… vs rand…" (issue 34)."""
+        if theme.font(title_px, True).size(self.title)[0] <= width:
+            draw_text(surface, self.title, (16, 10), title_px, theme.ACCENT, bold=True)
+            return
+        game = f"Replay: {self.st.game.title}"
+        players = " vs ".join(self.names)
+        size = label_size(game, title_px, width, bold=True)
+        head = draw_text(surface, fit(game, size, width, bold=True), (16, 4), size, theme.ACCENT, bold=True)
+        small = label_size(players, max(theme.min_size(), title_px * 2 // 3), width)
+        if theme.font(small).size(players)[0] <= width and head.bottom + theme.height(small) <= bottom - 2:
+            draw_text(surface, players, (16, head.bottom), small, theme.ACCENT)
+
+    def _caption_words(self) -> tuple[str, tuple[int, int, int]]:
         """Above the board: what led here, in the log's words, or at the last position who won and why."""
         done = self.st.moves_done()
         ending = replay_ending(self.st) if self.st.position == self.st.count - 1 else None
@@ -243,17 +259,52 @@ class ViewerScene:
         entries = [e for e in self.chronicle_of().entries if e.position <= position]
         here = [e.text for e in entries if e.position == position] or [e.text for e in entries[-1:]]
         if ending is not None:
-            text, colour = f"the end: {ending_line(ending)}", theme.ACCENT
-        elif done and here:
-            text = f"move {done}: " + "; ".join(here)
-            colour = theme.HILITE if entries[-1].position == position else theme.MUTED
-        else:
-            text, colour = "the start: the game is set up", theme.MUTED
+            return f"the end: {ending_line(ending)}", theme.ACCENT
+        if done and here:
+            return f"move {done}: " + "; ".join(here), theme.HILITE if entries[-1].position == position else theme.MUTED
+        return "the start: the game is set up", theme.MUTED
+
+    def _caption_room(self, px: int, width: int) -> int:
+        """The caption's height, the same at every position of the replay in this view, so that the board does
+        not jump as the replay steps on: two lines (the last position's "who won, with the score" needs them at
+        1024x600, issue 34: "…random-1 3, s…"), or what its longest account needs even at 12 px (a barbarian
+        attack's). Worked out once for a view and a width, from the few longest accounts."""
+        key = (self.st.mode, px, width)
+        if key not in self._rooms:
+            groups: dict[int, list[str]] = {}
+            for entry in self.chronicle_of().entries:
+                groups.setdefault(entry.position, []).append(entry.text)
+            prefix = f"move {len(self.st.moves())}: "
+            texts = [prefix + "; ".join(here) for here in groups.values()]
+            ending = replay_ending(self.st)
+            if ending is not None:
+                texts.append(f"the end: {ending_line(ending)}")
+            font = theme.font(theme.min_size(), True)
+            longest = sorted(texts, key=lambda t: font.size(t)[0], reverse=True)[:3]
+            heights = [len(lines) * theme.font(size, True).get_linesize()
+                       for size, lines in (self._caption_lines(t, px, width) for t in longest)]
+            self._rooms[key] = max([2 * theme.font(px, True).get_linesize(), *heights])
+        return self._rooms[key]
+
+    @staticmethod
+    def _caption_lines(text: str, px: int, width: int) -> tuple[int, list[str]]:
+        """The caption whole in two lines, a size smaller where need be; in more where even the smallest size
+        that reads needs them (a barbarian attack's whole account, four at most)."""
+        size = px
+        while size > theme.min_size() and len(wrap(text, size, width, bold=True)) > 2:
+            size -= 1    # two lines a size smaller rather than a cut
+        return size, wrap_lines(text, size, width, 4, bold=True)
+
+    def _draw_caption(self, surface, band: pygame.Rect, px: int) -> None:
+        text, colour = self._caption_words()
         pygame.draw.rect(surface, (14, 20, 28), band, border_radius=8)
         textfit.box(band, "caption")
         pygame.draw.rect(surface, colour, band, width=2, border_radius=8)
-        draw_text(surface, fit(text, px, band.w - 24, bold=True), (band.x + 12, band.centery), px, colour, bold=True,
-                  anchor="midleft")
+        size, lines = self._caption_lines(text, px, band.w - 24)
+        pitch = theme.font(size, True).get_linesize()
+        for k, line in enumerate(lines):
+            draw_text(surface, line, (band.x + 12, band.centery + (2 * k - len(lines) + 1) * pitch // 2), size,
+                      colour, bold=True, anchor="midleft")
 
     def _draw_side(self, surface, box: pygame.Rect, px: int) -> None:
         small = px - 3
@@ -293,22 +344,41 @@ class ViewerScene:
                                 self.names, px, position=self.st.position, extra=close)
 
     def _frame_list(self, surface, box: pygame.Rect, px: int) -> None:
-        """The protocol frames (the toggle), numbered as everywhere: #k moved the game to frame k."""
-        row_h = px + 3
-        rows = max(1, box.h // row_h)
+        """The protocol frames (the toggle), numbered as everywhere: #k moved the game to frame k. Each frame
+        whole, in as many lines as it needs (two or three at 1024x600: "#603 seat 2 shares its next random
+        value; …" was cut, issue 34), the current one in the middle where the list allows."""
+        pitch = px + 3
         pos = self.st.position
-        start = max(-1, min(pos - rows // 2, self.st.count - rows))
+        cache: dict[int, list[str]] = {}
+
+        def lines(n: int) -> list[str]:
+            if n not in cache:
+                cache[n] = wrap_lines(self.st.describe(n), px, box.w - 20, 4)   # (12 px for the indent)
+            return cache[n]
+
+        first, last, used = pos, pos, len(lines(pos)) * pitch   # the frames shown: first..last
+        above = True
+        while True:   # outwards from the current frame: one above, one below, while they fit
+            grown = False
+            for side in ((True, False) if above else (False, True)):
+                n = first - 1 if side else last + 1
+                if -1 <= n < self.st.count and used + len(lines(n)) * pitch <= box.h:
+                    used += len(lines(n)) * pitch
+                    first, last = (n, last) if side else (first, n)
+                    grown = True
+            if not grown:
+                break
         y = box.y
-        for n in range(start, min(self.st.count, start + rows)):
-            text = self.st.describe(n)
+        for n in range(first, last + 1):
             current = n == pos
-            rect = pygame.Rect(box.x, y, box.w, row_h)
+            rect = pygame.Rect(box.x, y, box.w, len(lines(n)) * pitch)
             if current:
                 pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=4)
             colour = theme.BAD if n in self.st.disputes else (theme.HILITE if current else theme.TEXT)
-            draw_text(surface, fit(text, px, box.w - 8), (box.x + 4, y + 1), px, colour)
+            for k, line in enumerate(lines(n)):
+                draw_text(surface, line, (box.x + 4 + (12 if k else 0), y + 1 + k * pitch), px, colour)
             self.rows.append((rect, n))
-            y += row_h
+            y += rect.h
 
     def _draw_timeline(self, surface, box: pygame.Rect, px: int) -> None:
         inner = panel(surface, box)

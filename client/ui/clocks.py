@@ -96,44 +96,85 @@ def _warning_lines(shown: Sequence[Chip], px: int, me: int | None, width: int) -
     return wrap(words, px - 2, max(1, width - 12), bold=True) if words else []
 
 
+def _times(chip: Chip) -> str:
+    return " / ".join(t for t in (chip.left, f"move {chip.limit}" if chip.limit else "") if t)
+
+
+def _name_room(chip: Chip, px: int, width: int) -> int:
+    """The pixels a chip `width` wide leaves its name beside its mark and its times."""
+    return width - 6 - theme.font(px - 1, chip.running).size(_times(chip))[0] - 13 - 12
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """How the chips lie in a box: `per_row` chips a row, each `height` high, the name beside the times or,
+    where even a whole row is too narrow for it (`stacked`), above them."""
+
+    per_row: int
+    height: int
+    stacked: bool
+
+    @property
+    def pitch(self) -> int:
+        return self.height + 4
+
+
+def arrange(shown: Sequence[Chip], px: int, width: int) -> Arrangement:
+    """Two chips a row where every name reads whole beside its times; else one a row; else each name on
+    its own line above its times. A seat named after its machine ("host-303f8c1e2d") was cut to "host-303f8…"
+    in half a row at 1024x600 (issue 34): the name is what tells the chips apart."""
+    inner = max(1, width - 12)
+    font = theme.font(px - 3)
+    for per_row in (2, 1):
+        chip_w = (inner - 6) // 2 if per_row == 2 else inner
+        if all(font.size(c.name)[0] <= _name_room(c, px, chip_w) for c in shown):
+            return Arrangement(per_row, px + 6, False)
+    return Arrangement(1, 2 * font.get_linesize() + 8, True)
+
+
 def height(shown: Sequence[Chip], px: int, me: int | None, terms: str = "", width: int = 10**6) -> int:
     """The room `draw` takes for these chips in a box `width` wide (0 when there are none)."""
     if not shown:
         return 0
-    rows = (len(shown) + 1) // 2
+    lay = arrange(shown, px, width)
+    rows = -(-len(shown) // lay.per_row)
     size, lines = _terms_lines(terms, px, width)
-    return (12 + rows * (px + 10) + len(_warning_lines(shown, px, me, width)) * (px + 2)
+    return (12 + rows * lay.pitch + len(_warning_lines(shown, px, me, width)) * (px + 2)
             + len(lines) * (size + 3))
 
 
 def draw(surface: pygame.Surface, box: pygame.Rect, shown: Sequence[Chip], px: int, me: int | None,
          colour_of: Callable[[int], tuple[int, int, int]], terms: str = "") -> None:
-    """Two chips a row: a seat-coloured mark, the name, the time left (and this decision's limit);
-    then the warning for this screen's seat, and the terms (the clock first)."""
+    """The chips as `arrange` lays them: a seat-coloured mark, the name, the time left (and this decision's
+    limit); then the warning for this screen's seat, and the terms (the clock first)."""
     pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
     pygame.draw.rect(surface, theme.PANEL_EDGE, box, width=1, border_radius=8)
     textfit.box(box, "panel")
     inner = box.inflate(-12, -12)
-    width = (inner.w - 6) // 2
+    lay = arrange(shown, px, box.w)
+    width = (inner.w - 6) // 2 if lay.per_row == 2 else inner.w
     small = px - 3
     for i, chip in enumerate(shown):
-        rect = pygame.Rect(inner.x + (i % 2) * (width + 6), inner.y + (i // 2) * (px + 10), width, px + 6)
+        col, row = i % lay.per_row, i // lay.per_row
+        rect = pygame.Rect(inner.x + col * (width + 6), inner.y + row * lay.pitch, width, lay.height)
         edge = theme.BAD if chip.low else theme.ACCENT if chip.running else theme.PANEL_EDGE
         pygame.draw.rect(surface, (60, 24, 24) if chip.low else theme.BUTTON if chip.running else theme.BUTTON_DOWN,
                          rect, border_radius=5)
         pygame.draw.rect(surface, edge, rect, width=2 if chip.running else 1, border_radius=5)
         textfit.box(rect, "clock")
-        mark = pygame.Rect(rect.x + 5, rect.centery - 4, 8, 8)
-        pygame.draw.rect(surface, colour_of(chip.seat), mark)
-        times = " / ".join(t for t in (chip.left, f"move {chip.limit}" if chip.limit else "") if t)
         colour = theme.BAD if chip.low else theme.TEXT if chip.running else theme.MUTED
-        time_rect = draw_text(surface, times, (rect.right - 6, rect.centery), px - 1, colour, bold=chip.running,
+        line = theme.font(small).get_linesize()
+        name_y = rect.y + 4 + line // 2 if lay.stacked else rect.centery
+        mark = pygame.Rect(rect.x + 5, name_y - 4, 8, 8)
+        pygame.draw.rect(surface, colour_of(chip.seat), mark)
+        times_y = rect.bottom - 4 - line // 2 if lay.stacked else rect.centery
+        time_rect = draw_text(surface, _times(chip), (rect.right - 6, times_y), px - 1, colour, bold=chip.running,
                               anchor="midright")
-        room = time_rect.x - mark.right - 12
+        room = (rect.right - 6 if lay.stacked else time_rect.x) - mark.right - 12
         if room > small:
-            draw_text(surface, fit(chip.name, small, room), (mark.right + 5, rect.centery), small, colour,
+            draw_text(surface, fit(chip.name, small, room), (mark.right + 5, name_y), small, colour,
                       anchor="midleft")
-    y = inner.y + ((len(shown) + 1) // 2) * (px + 10)
+    y = inner.y + -(-len(shown) // lay.per_row) * lay.pitch
     for line in _warning_lines(shown, px, me, box.w):
         draw_text(surface, line, (inner.x, y), px - 2, theme.BAD, bold=True)
         y += px + 2

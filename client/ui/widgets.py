@@ -109,6 +109,32 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None, 
     return inner
 
 
+#: a page's buttons at its top right keep this far from the window's edge (flush with the panels below them)
+#: and at least `HEADER_GAP` above those panels, as the lobby's do
+EDGE = 12
+HEADER_GAP = 16
+
+
+def header_buttons(w: int, px: int, specs: list[tuple[str, str, bool]]) -> list[Button]:
+    """A page's buttons at its top right, the first one rightmost, placed as the lobby places its own: flush with
+    the right edge of the panels below, `px + 8` high, 8 apart. The statistics page set its "back" 4 px inside
+    the panels' edge on a title-high button, unlike every other page (issue 34); `header_bottom` is where the
+    page's panels may start."""
+    out: list[Button] = []
+    x = w - EDGE
+    for caption, key, enabled in specs:
+        width = theme.font(px).size(caption)[0] + 24
+        x -= width
+        out.append(Button(pygame.Rect(x, EDGE, width, px + 8), caption, key, enabled=enabled))
+        x -= 8
+    return out
+
+
+def header_bottom(px: int) -> int:
+    """The least y of a panel under `header_buttons`."""
+    return EDGE + px + 8 + HEADER_GAP
+
+
 @dataclass(slots=True)
 class Button:
     rect: pygame.Rect

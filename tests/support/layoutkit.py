@@ -146,6 +146,29 @@ def _timed(app: App, _: dict) -> None:
     _table(ctl, app)
 
 
+@dataclass
+class _TimedWaiting(_Timed):
+    """A timed LAN table whose game has not begun: the others are still joining, so the table counts down
+    the wait over the board (its start position drawn) and its chips name seats after their machines
+    ("host-303f8…" was cut in its chip, and the Kidd board's legend showed behind the countdown)."""
+
+    @property
+    def names(self) -> list[str]:
+        return ["host-303f8c1e2d", "joiner-9b2e4a70c4", "joiner-51d0c3aa97"]
+
+    def clocks(self) -> list[SeatClock]:
+        return [SeatClock(s, 1200.0, False, None) for s in range(self.players)]
+
+    def waiting(self) -> tuple[str, float]:
+        return "the other players", 87.0
+
+
+def _timed_waiting(app: App, _: dict) -> None:
+    ctl = _TimedWaiting(engines.get("madagaskar"), 0, ["random"], players=3, seed=3, bot_delay_ms=10**9)
+    ctl.poll(0)
+    _table(ctl, app)
+
+
 def _lan(app: App, ctx: dict) -> None:
     """The lobby with games on the LAN, timed and untimed, one with its terms not announced, and a game
     this user left to resume (its "resume" button was cut to "resu…")."""
@@ -209,9 +232,24 @@ def _stats(app: App, ctx: dict) -> None:
         page.select(player)
 
 
+_LOADED: dict[Path, tuple[Stepper, str]] = {}
+
+
+def loaded(path: Path) -> Stepper:
+    """The replay at `path` loaded once for the run (its audit re-checks every frame: 1.3 CPU seconds for a
+    Cities & Knights game, which each of the three sizes paid), in its first view again."""
+    if path not in _LOADED:
+        stepper = Stepper.load(path)
+        _LOADED[path] = stepper, stepper.mode
+    stepper, mode = _LOADED[path]
+    if stepper.mode != mode:
+        stepper.set_mode(mode)
+    return stepper
+
+
 def _viewer(key: str) -> Callable[[App, dict], None]:
     def build(app: App, ctx: dict) -> None:
-        stepper = Stepper.load(ctx[key])
+        stepper = loaded(ctx[key])
         app.push(ViewerScene(stepper))
         stepper.seek(stepper.count // 2)
     return build
@@ -235,6 +273,7 @@ SCENES: dict[str, Callable[[App, dict], None]] = {
     "error": _error,
     "viewer-tides": _viewer("tides"),
     "viewer-catan": _viewer("catan"),
+    "viewer-catan-ck": _viewer("catan-ck"),
     "catan": _at("catan", lambda: base.position(players=4, **CATAN)),
     "catan-setup": _played("catan", 4, 0),
     "catan-ck": _at("catan-ck", lambda: ck.position(players=4, **CK)),
@@ -246,6 +285,7 @@ SCENES: dict[str, Callable[[App, dict], None]] = {
     "ploc": _played("ploc", 2, 9),
     "turning-tides": _played("turning-tides", 2, 9),
     "timed-madagaskar": _timed,
+    "timed-waiting": _timed_waiting,
     "ploc-end": _played("ploc", 2, 10**6),
 }
 

@@ -182,7 +182,12 @@ class Panels:
     def _draw_tags(self, surface: pygame.Surface, view: dict, seat: int, x: int, y: int, right: int,
                    small: int) -> None:
         """The seat's awards and state from `x` on the line at `y`, as many as fit before `right`."""
-        for words_, tag_colour in self._seat_tags(view, seat):
+        self._draw_tag_list(surface, self._seat_tags(view, seat), x, y, right, small)
+
+    @staticmethod
+    def _draw_tag_list(surface: pygame.Surface, tags: list[tuple[str, paint.Colour]], x: int, y: int, right: int,
+                       small: int) -> None:
+        for words_, tag_colour in tags:
             w = theme.font(small, True).size(words_)[0] + 8
             if x + w > right:
                 break
@@ -305,9 +310,17 @@ class Panels:
         paint.rounded_panel(surface, lay.bank, (30, 40, 54), theme.PANEL_EDGE, radius=8, alpha=240, width=1)
         small = max(10, px - 4)
         awards = self._bank_awards(view)
-        title = paint.text(surface, "bank", (lay.bank.x + px // 2, lay.bank.y + 4), px - 2, theme.MUTED, bold=True)
-        paint.text(surface, paint.fit(awards, small, lay.bank.right - title.right - px), (lay.bank.right - px // 2,
-                   lay.bank.y + 5), small, theme.MUTED, anchor="topright")
+        font = theme.font(small)
+        room = lay.bank.w - px - theme.font(px - 2, True).size("bank")[0] - px // 2
+        if font.size(awards)[0] > room:
+            awards = awards.replace("   ", "  ")   # (closer together before the title gives way)
+        if font.size(awards)[0] <= room:
+            title = paint.text(surface, "bank", (lay.bank.x + px // 2, lay.bank.y + 4), px - 2, theme.MUTED, bold=True)
+            room = lay.bank.right - title.right - px
+        else:   # the awards in the title's place: a short seat card leaves its tags to them (catan_ck)
+            room = lay.bank.w - px
+        paint.text(surface, paint.fit(awards, small, room), (lay.bank.right - px // 2, lay.bank.y + 5), small,
+                   theme.MUTED, anchor="topright")
         chip_w, chip_h, y = self._bank_chips(lay)
         for t, name in enumerate(self.kinds):
             chip = lay.spots[("bank", name)]

@@ -37,7 +37,8 @@ class LocalRecord:
     actions: int = 0
 
 
-def make_seats(players: int, seed: int | None, chain_length: int = DEFAULT_CHAIN) -> tuple[bytes, list[SeatSecrets]]:
+def make_seats(players: int, seed: int | str | None,
+               chain_length: int = DEFAULT_CHAIN) -> tuple[bytes, list[SeatSecrets]]:
     """A session id and each seat's ephemeral key and seed: random, or reproducible from `seed`."""
     if seed is None:
         session = os.urandom(16)
@@ -60,7 +61,8 @@ class SignedMatch:
 
     def __init__(self, game: Game | str, bots: Any, seed: int = 0, players: int | None = None,
                  options: dict[str, Any] | None = None, reproducible: bool = False,
-                 chain_length: int = DEFAULT_CHAIN, created: int | None = None, terms: Terms | None = None):
+                 chain_length: int = DEFAULT_CHAIN, created: int | None = None, terms: Terms | None = None,
+                 secrets_seed: str | None = None):
         self.game = game = engines.get(game) if isinstance(game, str) else game
         self.players = players if players is not None else game.players[0]
         resolved = game.check_options(dict(options or {}))
@@ -69,7 +71,10 @@ class SignedMatch:
         if len(self.bots) != self.players:
             raise ValueError(f"{len(self.bots)} bots for {self.players} seats")
         self.rngs = [random.Random(f"{seed}/{seat}") for seat in range(self.players)]
-        self.session, self.secrets = make_seats(self.players, seed if reproducible else None, chain_length)
+        # `secrets_seed`: the session and the seats' secrets from a seed of their own (a test's recording that must
+        # be the same game in every run, yet another session than any other recording)
+        self.session, self.secrets = make_seats(
+            self.players, secrets_seed if secrets_seed is not None else seed if reproducible else None, chain_length)
         names = [getattr(b, "name", "bot") for b in self.bots]
         self.header = Header.make(game.id, game.rules_version, self.players, resolved,
                                   [(public_bytes(s.key), f"{names[s.seat]}-{s.seat}") for s in self.secrets],
@@ -126,6 +131,7 @@ def record_match(
     max_frames: int = 1_000_000,
     stop_after: int | None = None,
     on_frame: Callable[[Frame], None] | None = None,
+    secrets_seed: str | None = None,
 ) -> LocalRecord:
     """Play one bot game through the ledger and write its replay.
 
@@ -135,7 +141,8 @@ def record_match(
     `stop_after` ends the recording after that many frames, leaving an unfinished game (as if the
     peers vanished); running past `max_frames` without an end is an error.
     """
-    match = SignedMatch(game_id, bots, seed, players, options, reproducible, chain_length, created)
+    match = SignedMatch(game_id, bots, seed, players, options, reproducible, chain_length, created,
+                        secrets_seed=secrets_seed)
     writer = None
     if write:
         if path is not None:

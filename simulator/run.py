@@ -20,6 +20,7 @@ from simulator.deciders import SimBot
 from simulator.invariants import Report, check, lobby_bound, waiting_for_players
 from simulator.liar import Liar, Setting, draw_coalition, draw_setting
 from simulator.sessions import session_bound
+from simulator.watchers import EarlyRelease, check_watchers, spectator_liar
 from simulator.world import Faults, World
 
 __all__ = ["Plan", "plan_for", "lobby_plan", "simulate", "campaign", "Result", "command"]
@@ -66,6 +67,9 @@ class Plan:
     settings: dict[int, Setting] = field(default_factory=dict)   # peer index -> the generic liar's setting
     games: int = 1                                              # games the honest seats want (rematches)
     absent: tuple[int, ...] = ()                                # joiners that never come
+    spectators: int = 0                                         # spectators watching (their own peers)
+    spectator_liars: dict[int, str] = field(default_factory=dict)  # spectator number -> its strategy
+    host_leaks: bool = False                                    # the host releases to spectators at once
 
     def describe(self) -> str:
         who = ", ".join(f"peer {i} {self.settings[i].describe() if i in self.settings else s}"
@@ -79,6 +83,10 @@ class Plan:
                                            ("drops", f.drops), ("kills", f.kills)) if v]
         if f.partition:
             faults.append(f"partition {f.partition}")
+        if self.spectators:
+            liars = "".join(f", spectator {n} {s}" for n, s in sorted(self.spectator_liars.items()))
+            who += f"; {self.spectators} spectator(s){liars}" + ("; the host releases at once" if self.host_leaks
+                                                                  else "")
         return (f"seed {self.seed}: {self.game} x{self.players} {self.options or ''}, {who}"
                 + (f"; faults: {', '.join(faults)}" if faults else "")
                 + (f"; {self.rematches} rematch(es)" if self.rematches else ""))
@@ -169,7 +177,31 @@ def plan_for(seed: int, quick: bool = False, generic: bool = True) -> Plan:
     if generic:
         _generic(plan, quick)
     _lobby_and_rematches(plan)
+    _spectators(plan, quick)
     return plan
+
+
+#: of the runs of one game: 1 or 2 spectators watch (issue 35), drawn apart from the plan; fewer in the quick
+#: campaign (a run with spectators costs about three times an average one: each checks every frame)
+SPECTATOR_SHARE = {False: 0.1, True: 0.05}
+
+
+def _spectators(plan: Plan, quick: bool) -> None:
+    """Spectators for a share of the runs, from a random stream of their own: every other draw of the plan stays
+    as it was (the seeds that found bugs stay those runs; none of those seeds draws spectators). Of the runs with
+    spectators, some have one that floods (`watchers.Flood`), some a host that releases at once
+    (`watchers.EarlyRelease`)."""
+    rng = random.Random(f"watchers/{plan.seed}")
+    if plan.players < 2 or plan.games > 1 or plan.rematches or plan.absent or rng.random() >= SPECTATOR_SHARE[quick]:
+        return
+    if any(s.split(":")[0] in adv.LOBBY_STRATEGIES for s in plan.liars.values()):
+        return
+    plan.spectators = rng.choice((1, 2))
+    roll = rng.random()
+    if roll < 0.3:
+        plan.spectator_liars = {0: "flood"}
+    elif roll < 0.45 and 0 not in plan.liars:
+        plan.host_leaks = True
 
 
 LOBBY_SHARE = 0.04      # of the runs: a lobby liar (adversary.LOBBY_STRATEGIES) alone, with a rematch to hold
@@ -257,7 +289,7 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
     games = max(plan.games, plan.rematches + 1)   # (the lobby liars' plans ask for rematches by count)
     world = World(plan.seed, plan.game, plan.players, options=plan.options, terms=plan.terms, faults=plan.faults,
                   deciders=lambda index, w: SimBot(w, plan.seed, think=plan.think, rematches=games - 1),
-                  max_time=until, absent=frozenset(plan.absent), games=games)
+                  max_time=until, absent=frozenset(plan.absent), games=games, spectators=plan.spectators)
     world.think_max = plan.think
     keys = [p.key for p in world.peers]
     for index, strategy in plan.liars.items():
@@ -269,6 +301,12 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
         if strategy == "wrong-seed":
             world.tamper_saved = _wrong_seed(index)
             world.faults.kills = 1
+    for n, strategy in plan.spectator_liars.items():
+        watcher = world.watchers[n]
+        watcher.adversary = spectator_liar(strategy, random.Random(f"spectator-liar/{plan.seed}/{n}"), world,
+                                           watcher.index)
+    if plan.host_leaks and 0 not in plan.liars:
+        world.peers[0].adversary = EarlyRelease(random.Random(f"early-release/{plan.seed}"))
     world.start()
     horizon = (8.0 + 0.05 * _expected_frames(plan.game)) * plan.games
     world.plan_faults(horizon, only=[i for i, s in plan.liars.items() if s == "wrong-seed"] or None)
@@ -282,7 +320,10 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
     def over() -> bool:
         # (a host that ended runs its end-of-session wait to its goodbye: HostMachine.close_requested, lingers)
         if all(p.outcome is not None or p.crash is not None or waiting_for_players(world, p) for p in honest) \
-                and (host.outcome is None or host.machine is None or 0 in world.closed):
+                and (host.outcome is None or host.machine is None or 0 in world.closed) \
+                and all(w.outcome is not None or w.crash is not None or w.machine is None or host.outcome is None
+                        or (0 in world.closed and frozenset((0, w.index)) not in world.links)
+                        for w in world.watchers):   # a spectator is told the end (or bye) once the host closed
             return True
         if not any(p.disk.frames for p in world.peers):
             # a lobby that never starts (of the first game, or of a rematch): run on past its bound, then judged
@@ -309,6 +350,7 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
                   and not plan.absent)
     report = check(world, honest_only=not plan.liars and repairable and not plan.faults.drops and
                    not plan.faults.kills, repairable=repairable, audit=plan.seed % AUDIT_EVERY == 0)
+    check_watchers(world, report)
     return world, report
 
 

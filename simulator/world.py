@@ -14,8 +14,11 @@ blank or wrong address fails, as the real transport's dial would, so a host that
 addresses in `peers` really leaves that pair to its relay), and the host's admission rule is asked when a
 joiner connects. A joiner listens at 10.0.0.(n+1):(8000+n) and connects to the host from 10.0.0.(n+1).
 Some joiners may never come (`absent`: a lobby that never fills), and a session may play several games
-(`games`: every honest decider votes for a rematch until that many were played). What each peer did and
-saw is kept for the invariants (simulator/invariants.py).
+(`games`: every honest decider votes for a rematch until that many were played). A run may have spectators
+(`spectators`: the host's terms then allow that many, `spectator_delay` frames behind): each is a
+`WatchMachine` peer of its own (index `WATCHER` + n, in `watchers`, never among `peers`: no invariant of the
+players counts it) that connects to the host at a random moment of the first seconds, from the lobby on. What
+each peer did and saw is kept for the invariants (simulator/invariants.py).
 """
 
 from __future__ import annotations
@@ -34,17 +37,19 @@ from netplay.protocol import effects as fx
 from netplay.protocol.core import Machine, Outcome
 from netplay.protocol.machines import HostMachine, JoinMachine
 from netplay.protocol.state import Phase
+from netplay.protocol.watching import WatchMachine
 from netplay.transcript import ResumeError, check_seeds
 from netplay.transport import parse_address
 from replays.codec import decode
 from replays.crypto import fingerprint
 from replays.frames import Frame, frame_from_value
-from replays.header import Terms
+from replays.header import Spectating, Terms
 from replays.ledger import SeatSecrets
 
 __all__ = ["World", "Faults", "SimPeer", "identity_for"]
 
 LINGER_POLL_S = 0.05    # the host's shell polls this often while it lingers at the close (netplay/host.py)
+WATCHER = 100           # the index of the first spectator (players are 0..3)
 
 
 @dataclass(slots=True)
@@ -99,6 +104,8 @@ class SimPeer:
         self.crash: str | None = None        # an exception that escaped the machine (an invariant's failure)
         self.games: list[int] = []           # the frames of each game it played before the current one
         self.sessions: dict[bytes, int] = {}  # every game (session id) this peer opened -> the frames it wrote
+        #: a spectator's: (frame number, the host's last sequenced frame when that frame arrived), per frame
+        self.arrivals: list[tuple[int, int]] = []
 
     @property
     def key(self) -> bytes:
@@ -151,10 +158,17 @@ class SimPeer:
                     cert = next((r[4] for r in effect.records if r and r[0] == "cert"), b"")
                     self.disk.certs.append(cert)
                 self.disk.records.extend(effect.records)
-                if effect.frame is not None and self.machine is not None:
+                if effect.frame is not None and isinstance(self.machine, WatchMachine):
+                    host = world.peers[0].machine
+                    tip = host.book.seq if host is not None and host.book is not None else -1
+                    self.arrivals.append((len(self.disk.frames) - 1, tip))
+                elif effect.frame is not None and self.machine is not None:
                     self._note_ack()
             elif isinstance(effect, fx.OpenReplay):
                 old = self.disk.header
+                if not hasattr(self.machine, "book"):           # a spectator: its copy's header
+                    self.disk = Disk(effect.header)
+                    continue
                 if old is None or old.session != effect.header.session:
                     self.acked = {}           # a new game (a rematch): its frame numbers start again
                     if old is not None:       # the game before it is kept by its own file
@@ -197,7 +211,7 @@ class World:
                  terms: Terms | None = None, faults: Faults | None = None,
                  deciders: Callable[[int, World], Any] | None = None, tick_s: float = 0.25,
                  max_time: float = 7200.0, max_events: int = 2_000_000, absent: frozenset[int] = frozenset(),
-                 games: int = 1):
+                 games: int = 1, spectators: int = 0, spectator_delay: int = 4):
         self.seed = seed
         self.rng = random.Random(f"netplay-sim/{seed}")
         self.game_id, self.players = game_id, players
@@ -209,7 +223,9 @@ class World:
         self.events: list[tuple[float, int, str, tuple]] = []
         self._order = 0
         self.peers = [SimPeer(self, n, identity_for(str(seed), n)) for n in range(players)]
-        self.by_key = {p.key: p for p in self.peers}
+        self.spectating = Spectating(spectators, spectator_delay) if spectators else None
+        self.watchers = [SimPeer(self, WATCHER + n, identity_for(f"{seed}/spectator", n)) for n in range(spectators)]
+        self.by_key = {p.key: p for p in (*self.peers, *self.watchers)}
         self.links: set[frozenset[int]] = set()       # pairs with an open connection
         self.mesh_wanted: set[frozenset[int]] = set()  # joiner pairs that dialled each other
         self.history: list[tuple[float, str, tuple]] = []
@@ -235,13 +251,27 @@ class World:
         host = self.peers[0]
         host.machine = HostMachine(host.identity, self.make_decider(0, self), self.game_id, players=self.players,
                                    options=self.options, seat=0, terms=self.terms, entropy=host.entropy,
-                                   wall_clock=lambda: 1_700_000_000, address=f"10.0.0.1:{self.port}")
+                                   wall_clock=lambda: 1_700_000_000, address=f"10.0.0.1:{self.port}",
+                                   spectating=self.spectating)
         self._attach(host)
         for peer in self.peers[1:]:
             if peer.index not in self.absent:
                 self.boot_joiner(peer)
         for peer in self.peers:
             self.schedule(self.tick_s, "tick", (peer.index,))
+        for watcher in self.watchers:
+            watcher.machine = WatchMachine(watcher.identity, host.key, version="sim")
+            self._attach(watcher)
+            self.schedule(self.rng.uniform(0.0, 0.5), "connect", (watcher.index, 0))
+            self.schedule(self.tick_s, "tick", (watcher.index,))
+
+    def peer(self, index: int) -> SimPeer:
+        """A player by its index, or a spectator (index `WATCHER` + n)."""
+        return self.watchers[index - WATCHER] if index >= WATCHER else self.peers[index]
+
+    def others(self, index: int) -> list[int]:
+        """Every other peer's index, the spectators' included (what a peer killed or closed disconnects from)."""
+        return [i for i in (*range(self.players), *(w.index for w in self.watchers)) if i != index]
 
     def _attach(self, peer: SimPeer) -> None:
         if peer.adversary is not None and peer.machine is not None:
@@ -289,7 +319,7 @@ class World:
             getattr(self, f"_do_{kind}")(*args)
 
     def _do_tick(self, index: int) -> None:
-        peer = self.peers[index]
+        peer = self.peer(index)
         if peer.machine is not None and peer.outcome is None:
             adversary = peer.adversary
             peer.run(lambda m: (m.tick(self.now), adversary is not None and adversary.tick(m)))
@@ -300,7 +330,7 @@ class World:
         pair = frozenset((src, dst))
         if pair not in self.links or self._generation.get(pair, 0) != generation:
             return   # the link dropped meanwhile: what was in flight is lost
-        peer, sender = self.peers[dst], self.peers[src]
+        peer, sender = self.peer(dst), self.peer(src)
         if peer.machine is None:
             return
         if peer.adversary is not None:
@@ -323,9 +353,14 @@ class World:
     def connect(self, a: int, b: int) -> bool:
         """Open the connection a -> b (b listens): both are told; the host asks its admission rule."""
         pair = frozenset((a, b))
-        pa, pb = self.peers[a], self.peers[b]
+        pa, pb = self.peer(a), self.peer(b)
         if pa.machine is None or pb.machine is None or pair in self.links or not self.may_talk(a, b) \
                 or a in self.closed or b in self.closed:
+            return False
+        if a >= WATCHER and isinstance(pb.machine, JoinMachine):
+            # a joiner's listener admits only keys that hold a seat of the game (netplay/links.py): a spectator's
+            # holds none
+            self.history.append((self.now, "refused", (a, "you hold no seat here")))
             return False
         if isinstance(pb.machine, HostMachine):
             reason = pb.machine.admit(pa.key, pa.identity.name)
@@ -341,7 +376,7 @@ class World:
         return True
 
     def _do_connect(self, a: int, b: int) -> None:
-        if not self.connect(a, b) and self.peers[a].machine is not None and self.peers[a].outcome is None \
+        if not self.connect(a, b) and self.peer(a).machine is not None and self.peer(a).outcome is None \
                 and frozenset((a, b)) not in self.links and (b == 0 or frozenset((a, b)) in self.mesh_wanted):
             self.schedule(0.5, "connect", (a, b))     # the transport keeps trying
 
@@ -352,7 +387,7 @@ class World:
         self.links.discard(pair)
         self.history.append((self.now, "down", (a, b)))
         for x, y in ((a, b), (b, a)):
-            peer, other = self.peers[x], self.peers[y]
+            peer, other = self.peer(x), self.peer(y)
             if peer.machine is not None:
                 peer.give(lambda m, k=other.key: m.unlinked(self.now, k, reason))
 
@@ -445,7 +480,7 @@ class World:
 
     def _kill_if_due(self, peer: SimPeer) -> None:
         machine = peer.machine
-        if not self.kills_due or machine is None or machine.book is None:
+        if not self.kills_due or machine is None or getattr(machine, "book", None) is None:
             return
         frames = len(machine.book.frames)
         for due in [k for k in self.kills_due if k[0] == peer.index and k[1] <= frames]:
@@ -465,9 +500,8 @@ class World:
             return
         if peer.machine.phase is not Phase.PLAY or peer.machine.book is None or not peer.machine.book.frames:
             return
-        for other in range(self.players):
-            if other != index:
-                self.disconnect(index, other, "silent")
+        for other in self.others(index):
+            self.disconnect(index, other, "silent")
         peer.machine = None
         peer.kills += 1
         peer.dead_since = self.now
@@ -491,7 +525,7 @@ class World:
                                                wall_clock=lambda: 1_700_000_000, address=f"10.0.0.1:{self.port}")
             self._attach(peer)
             peer.carry_out(peer.machine.drain())
-            for other in self.peers[1:]:
+            for other in (*self.peers[1:], *self.watchers):
                 if other.machine is not None:
                     self.schedule(self._latency() + 0.1, "connect", (other.index, 0))
         else:
@@ -526,13 +560,12 @@ class World:
         self.closed.add(index)
         self.history.append((self.now, "closed", (index,)))
         bye = machine.goodbye()
-        for other in self.peers:
+        for other in (*self.peers, *self.watchers):
             if frozenset((index, other.index)) in self.links:
                 self.send(peer, other.key, bye)
         # the ports close once the goodbye has had the time to leave (the real transport's linger)
         self.schedule(self.faults.latency[1] + 0.2, "close_links", (index,))
 
     def _do_close_links(self, index: int) -> None:
-        for other in range(self.players):
-            if other != index:
-                self.disconnect(index, other, "closed the connection")
+        for other in self.others(index):
+            self.disconnect(index, other, "closed the connection")

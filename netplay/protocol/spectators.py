@@ -40,6 +40,7 @@ __all__ = ["HostSpectators", "SpectatorsHost", "Watcher", "SPECTATOR_TAGS"]
 #: what the host takes from a spectator; every other tag is dropped
 SPECTATOR_TAGS = frozenset({"watch", "want", "bye"})
 WANT_S = 1.0          # one `want` a second is answered
+TOLD_S = 2.5          # after its end is said, a spectator's `want` of a frame lost on the way is still answered
 
 
 @runtime_checkable
@@ -73,6 +74,8 @@ class Watcher:
     header_sent: bool = False
     next: int = 0
     served_at: float = -1e9
+    told_end: bool = False      # the game is over and every frame went: said once, with a `bye`
+    told_at: float = 0.0
 
 
 class HostSpectators:
@@ -209,7 +212,8 @@ class HostSpectators:
     def behind(self, book: Book) -> bool:
         """Whether a spectator watching is still owed frames of the game (its end is flushed to it at a burst a
         tick): the host's close waits for that, within its own end-of-session wait (machines.py `lingers`)."""
-        return any(w.watching and w.next <= book.seq for w in self.watchers.values())
+        return any(w.watching and (w.next <= book.seq or (w.told_end and self.m.now - w.told_at < TOLD_S))
+                   for w in self.watchers.values())
 
     def due(self, book: Book) -> int:
         """The last frame a spectator may hold now: the tip less the delay, or everything once the game is over."""
@@ -222,8 +226,12 @@ class HostSpectators:
         m = self.m
         last = self.due(book)
         if watcher.next > last or book.seq < 0:
-            if book.ledger.closed and watcher.next > book.seq and m.phase is not Phase.PLAY:
-                self.let_go(watcher.key, "", "the game is over: every frame was shown")
+            if book.ledger.closed and watcher.next > book.seq and m.phase is not Phase.PLAY and not watcher.told_end:
+                # told, not hung up: the last frames may still be on their way on this connection, and a hang-up
+                # would drop them (the spectator stops by itself once its copy is whole; the host's close ends
+                # the connection after its linger)
+                watcher.told_end, watcher.told_at = True, m.now
+                m.send(watcher.key, "bye", "the game is over: every frame was shown")
             return
         tip = book.frames[book.seq]
         session = book.header.session

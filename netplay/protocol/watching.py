@@ -38,6 +38,8 @@ __all__ = ["WatchMachine", "Prefix", "WANT_S"]
 
 WANT_S = 1.0        # a gap is asked for again at most this often
 WATCH_S = 2.0       # an unanswered `watch` is sent again after this
+AHEAD = 512         # frames kept that came ahead of a missing one (bounded: a host can send any number)
+BYE_S = 3.0         # after the host's `bye`, a copy that still lacks frames waits this long for them
 
 
 @dataclass(slots=True)
@@ -70,6 +72,14 @@ class WatchMachine:
         #: releases whose tip frame has not come yet (checked when it does); the frame that ended the game
         self.unchecked: list[Release] = []
         self.closed_at: int | None = None
+        #: a frame was missed (one numbered ahead came): while the copy stalls, `want` is asked again every
+        #: `WANT_S` (the want itself, or the frames it brought, may be lost too)
+        self.gap = False
+        self.ahead: dict[int, tuple] = {}   # releases of frames after a missing one, by number (at most `AHEAD`)
+        self.wanted_held = -1
+        #: the host's `bye` while the copy was not whole: (when, its words); the spectator asks for what it lacks
+        #: and ends only when the link goes, or after `BYE_S` without a frame
+        self.bye: tuple[float, str] | None = None
         if prefix is not None:
             self._take_header(prefix.header, opened=True)
             ledger = self.ledger
@@ -94,9 +104,18 @@ class WatchMachine:
         self.now = now
         if key == self.host_key and self.up:
             self.up, self.gone_at = False, now
+            if self.bye is not None:
+                self._left(self.bye[1])
 
     def tick(self, now: float) -> None:
         self.now = now
+        if self.outcome is None and self.up and (self.gap or self.bye is not None) and now - self.want_at >= WANT_S:
+            if self.held == self.wanted_held and self.bye is not None and now - self.bye[0] >= BYE_S:
+                self._left(self.bye[1])
+                return
+            if self.held == self.wanted_held or self.bye is not None:
+                self._want()
+            self.wanted_held = self.held
         if self.outcome is None and self.up and self.header is None and now - self.watch_at >= WATCH_S:
             self._watch()
 
@@ -171,6 +190,13 @@ class WatchMachine:
             self._finish(EXIT_FAILED, f"cannot watch this game: {exc}")
 
     def _on_release(self, data: bytes, cert: bytes, tip: int, tip_hash: bytes, sig: bytes) -> None:
+        """A frame and its release; then those kept because they came ahead of a missing one, in order."""
+        args: tuple | None = (data, cert, tip, tip_hash, sig)
+        while args is not None and self.outcome is None:
+            self._release(*args)
+            args = self.ahead.pop(self.held, None)
+
+    def _release(self, data: bytes, cert: bytes, tip: int, tip_hash: bytes, sig: bytes) -> None:
         header, ledger = self.header, self.ledger
         if header is None or ledger is None:
             return
@@ -189,9 +215,11 @@ class WatchMachine:
         if frame.seq < self.held:
             return            # a copy of one we hold
         if frame.seq > self.held:
+            self.gap = True
+            if len(self.ahead) < AHEAD or frame.seq in self.ahead:    # kept (signed: checked again when applied)
+                self.ahead[frame.seq] = (data, cert, tip, tip_hash, sig)
             if self.now - self.want_at >= WANT_S:
-                self.want_at = self.now
-                self.outbox.append(fx.Send(self.host_key, wire.pack("want", self.held)))
+                self._want()
             return
         if header.players > 2 and not verify_cert(header.seats[host_seat][0], header.session, frame.seq, frame.hash,
                                                   cert):
@@ -221,6 +249,8 @@ class WatchMachine:
                 if ledger.status == "complete" else ledger.status
             self._say(f"game over: {result}")
             self._finish(EXIT_OK if ledger.status == "complete" else EXIT_FAILED, f"game over: {result}")
+            # said at once, so the host waits for this spectator no longer (its shell says it again at its close)
+            self.outbox.append(fx.Send(self.host_key, wire.pack("bye", "the spectator has the whole game")))
 
     def _check_releases(self) -> None:
         """Every release whose tip this copy now holds: on time (tip >= k + delay, or the game over at the tip)
@@ -248,10 +278,23 @@ class WatchMachine:
     def _on_refused(self, code: str, reason: str) -> None:
         self._finish(EXIT_FAILED, f"the host refused: {wire.clip(reason)}")
 
+    def _want(self) -> None:
+        self.want_at, self.wanted_held = self.now, self.held
+        self.outbox.append(fx.Send(self.host_key, wire.pack("want", self.held)))
+
     def _on_bye(self, reason: str) -> None:
         ledger = self.ledger
         if ledger is not None and ledger.closed:
             return
+        if ledger is None or not self.up:
+            self._left(reason)
+            return
+        # the host may have said it sent everything while a frame of it was lost on the way: ask for the rest
+        # while the link stays up (the host lingers for a spectator it owes frames), then end
+        self.bye = (self.now, reason)
+        self._want()
+
+    def _left(self, reason: str) -> None:
         self._finish(EXIT_FAILED, f"the host left (in its own words: {wire.clip(reason)}); the copy stops at frame "
                                   f"{self.held}")
 

@@ -6,11 +6,11 @@ games have the same terms (spectators allowed, the same delay), so only the watc
 The host times a move: from the moment its bot has chosen an `act` until all three joiners have acknowledged it
 (as benchmarks/mesh.py does), and counts the spectators' frames it let go. Reported against the raw ZeroMQ round
 trip measured in the same run, and as the ratio watched / unwatched (the issue's aim: within 1.10). On one 2-core
-machine the spectators' own work (a signature and the ledger per frame, each) competes with the players' for the
-cores, which a spectator on another machine would not. So each spectator process runs at the lowest priority
-(nice 19), as near as one
-machine comes to spectators on machines of their own; what remains is the host's own work for them (a signed
-release per frame and spectator, and the sends) and the cores they still take."""
+machine the spectators' own work (a signature and the ledger per frame, each) would compete with the players'
+for the cores, which spectators on other machines do not: so the players (the host and the joiners) run on half
+the cores and the spectators on the other half, in both runs alike, the spectators at the lowest priority (nice
+19). What remains is the host's own work for them (a signed release per frame and spectator, the sends), shown
+as the host's CPU per frame, and what sharing one machine still costs (memory, the kernel, the loopback)."""
 
 from __future__ import annotations
 
@@ -34,8 +34,24 @@ DELAY = 8
 OPTIONS = {"max_rounds": "8"}
 
 
+def _cores() -> tuple[set[int], set[int]]:
+    """(the players' cores, the spectators' cores): on a machine of two cores or more the spectators get cores of
+    their own, as spectators on machines of their own would (Linux's affinity); the same cores for both runs."""
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if len(cores) < 2:
+        return set(cores), set(cores)
+    half = len(cores) // 2
+    return set(cores[:half]), set(cores[half:])
+
+
+def _pin(cores: set[int]) -> None:
+    if cores and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cores)
+
+
 def _joiner(address: str, home: str, out: Any) -> None:
     os.environ["NETPLAY_HOME"] = home
+    _pin(_cores()[0])
     from bots.decider import BotDecider
     from netplay.identity import Identity
     from netplay.joiner import JoinSession
@@ -48,6 +64,7 @@ def _joiner(address: str, home: str, out: Any) -> None:
 
 def _spectator(address: str, home: str, out: Any) -> None:
     os.environ["NETPLAY_HOME"] = home
+    _pin(_cores()[1])
     os.nice(19)     # a spectator's machine is its own: here its work takes only what the players leave
     from netplay.identity import Identity
     from netplay.watcher import WatchSession
@@ -74,6 +91,15 @@ def measure(spectators: int) -> dict[str, Any]:
             return action
 
     bot = TimedBot("medium", games=1)
+    everything = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+    _pin(_cores()[0])        # the host too: the players share their cores, in both runs alike
+    try:
+        return _measure(spectators, bot, HostSession, Identity, Spectating)
+    finally:
+        _pin(everything)
+
+
+def _measure(spectators: int, bot: Any, HostSession: Any, Identity: Any, Spectating: Any) -> dict[str, Any]:  # noqa: N803
     with tempfile.TemporaryDirectory(prefix="netplay-bench-") as tmp, netplay_home(os.path.join(tmp, "home")):
         host = HostSession(Identity.generate("bench-host"), bot, "catan", players=PEERS, options=dict(OPTIONS),
                            replay_dir=os.path.join(tmp, "host"), fsync=False,

@@ -65,7 +65,7 @@ def test_watching_where_nobody_answers_is_a_one_line_error(tmp_path: Path) -> No
 def test_a_spectator_that_stops_reading_never_holds_up_the_game(tmp_path: Path) -> None:
     """A spectator process frozen (SIGSTOP: it neither reads nor answers, as a half-open link or a hung machine)
     once it watches: the host sends it frames without waiting, the players play on to the end, and the host's
-    close waits for it no longer than for the players' last acknowledgements."""
+    close waits for it a bounded time (SPECTATOR_WAIT_S)."""
     import os
     import signal
 

@@ -38,6 +38,9 @@ __all__ = ["ACK_WAIT_S", "HostMachine", "JoinMachine", "Linger", "MESH_TAGS"]
 #: what one joiner takes from another (directly, or relayed by the host)
 MESH_TAGS = frozenset({"frame", "ack", "want", "dispute"})
 ACK_WAIT_S = 3.0      # at the end, how long the host waits for every joiner to confirm the last frame
+#: at the end of a game, how long the host waits for a slow spectator still owed the last frames: nobody of the
+#: game waits on it any more (the players have their result), only the host's own process
+SPECTATOR_WAIT_S = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,7 @@ class Linger:
     away_until: float
     for_returns: bool
     bye: bytes            # what the joiners are told at the end of it (why, as it stood at the close)
+    watch_until: float = 0.0   # (the game over) until when for a spectator still owed the last frames
 
 
 class HostMachine(Machine):
@@ -316,7 +320,8 @@ class HostMachine(Machine):
         # at most the away limit in all, however often a seat comes and goes without confirming
         ended = self.book is not None and self.book.ledger.closed
         away = self.deadlines.timeout if self.deadlines is not None else 0.0
-        self.linger = Linger(now + wait, now + away, bool(wait) and ended, self._goodbye())
+        self.linger = Linger(now + wait, now + away, bool(wait) and ended, self._goodbye(),
+                             now + (SPECTATOR_WAIT_S if ended and wait else wait))
         if self.linger.for_returns:
             self.tick(now)
             for link in self.awaiting_return():   # killed during the last frames: it may come back
@@ -333,9 +338,9 @@ class HostMachine(Machine):
         if self.unacked(now) and (now < plan.until or (plan.for_returns and bool(self.awaiting_return(now))
                                                        and now < plan.away_until)):
             return True
-        # a spectator still owed the game's last frames (a slow one: they go a burst a tick) is waited for as
-        # long as the joiners' acknowledgements are, never longer: one that does not read is not waited for
-        return now < plan.until and self.spectators.behind(self.book)
+        # a spectator still owed the game's last frames (a slow one: they go a burst a tick) is waited for, once
+        # the game is over, up to SPECTATOR_WAIT_S, never longer: one that never reads costs that wait at most
+        return now < max(plan.until, plan.watch_until) and self.spectators.behind(self.book)
 
     def goodbye(self) -> bytes:
         """The `bye` every joiner is told once the wait is over: why the host closed, as it stood at the close."""

@@ -461,7 +461,7 @@ def join(address: str | None, resume: bool, game_filter: str | None, browse_seco
     _exit(_drive(session, decider, None if people else "bots"))
 
 
-def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
+def _pick_host(seconds: float, game: str | None, pick_first: bool, watching: bool = False) -> str:
     """A host found on the LAN: a bot's own pick (`pick_first`), or a person's from a numbered list.
 
     Anyone may advertise under any name, so every entry shows its key's fingerprint words, hosts whose
@@ -471,13 +471,16 @@ def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
     pinned to their keys first and the doubtful ones last. A bot never picks among look-alikes nor an
     impostor of a pinned name (it says why, and asks for HOST:PORT/FINGERPRINT), and what it picks by
     itself is joined without pinning (`_lan_pins`); a person's list has no default when its first entry
-    is in doubt (`discovery.default_choice`)."""
+    is in doubt (`discovery.default_choice`). `watching`: the games under way that take spectators
+    (`netplay watch` without an address), on the same terms."""
     from netplay import discovery
     from netplay.names import spelled
     click.echo(f"looking for hosts on the LAN for {seconds:g} s...")
-    hosts = [h for h in discovery.browse(seconds, game=game) if h.free_seats > 0]
+    found = discovery.browse(seconds, game=game)
+    hosts = [h for h in found if (h.watch > 0 and h.free_seats == 0 if watching else h.free_seats > 0)]
     if not hosts:
-        raise click.ClickException("no netplay host with a free seat found on the LAN; give HOST:PORT")
+        raise click.ClickException("no game under way that takes spectators found on the LAN; give HOST:PORT"
+                                   if watching else "no netplay host with a free seat found on the LAN; give HOST:PORT")
     known = _known_peers()
     standings = discovery.assess(hosts, known)
     hosts = [s.host for s in standings]
@@ -495,10 +498,11 @@ def _pick_host(seconds: float, game: str | None, pick_first: bool) -> str:
     else:
         for i, h in enumerate(hosts, 1):
             click.echo(f"  {i}. {discovery.describe(h, hosts, known)}")
-        number = click.prompt("join which", type=click.IntRange(1, len(hosts)),
+        number = click.prompt("watch which" if watching else "join which", type=click.IntRange(1, len(hosts)),
                               default=discovery.default_choice(standings))
         chosen = hosts[number - 1]
-    click.echo(f"joining {chosen.game} hosted by {chosen.host_name} (key {chosen.fingerprint}, words: {chosen.words})")
+    click.echo(f"{'watching' if watching else 'joining'} {chosen.game} hosted by {chosen.host_name} (key "
+               f"{chosen.fingerprint}, words: {chosen.words})")
     return chosen.address
 
 

@@ -1,7 +1,8 @@
 """Issue 35's whole path on three machines of one LAN (network namespaces: a bridge in the first, a veth to each
 of the others): two players' peers play Catan in the first two, as the README writes the commands (`netplay
 host` advertised on the LAN, `netplay join`), and two spectators in the third find the game in their Pygame
-lobby's LAN list (zeroconf, live), click "watch" and follow it to its end (tests/support/lobby_peer.py, headless).
+lobby's LAN list (zeroconf, live), click "watch" and follow it to its end (tests/support/lobby_peer.py, headless);
+a third watches in the terminal, `netplay watch` with no address, picking the game from the LAN's list.
 Every spectator's copy verifies as a spectator's copy of the complete game, frame for frame the players' own."""
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def test_spectators_on_a_third_machine_watch_a_catan_game_through_the_lobby(tmp_
             # the players: the host's peer holds seats 0 and 1, the joiner's 2 and 3, all bots; a bot waits
             # 0.2 s before each move, so the game lasts while the spectators find it (their lobby's list)
             host = Proc([*CLI, "host", "catan", "--players", "4", "--seats", "0,1", "--bot", "medium", "--bind",
-                         "0.0.0.0", "--spectators", str(SPECTATORS), "--spectator-delay", "8", "--option",
+                         "0.0.0.0", "--spectators", str(SPECTATORS + 1), "--spectator-delay", "8", "--option",
                          "max_rounds=8", "--bot-delay", "0.2", "--no-fsync", "--replay-dir",
                          str(tmp_path / "host" / "replays"), "-q"], tmp_path / "host", "host", prefix=in_netns(ns_host))
             procs.append(host)
@@ -62,19 +63,27 @@ def test_spectators_on_a_third_machine_watch_a_catan_game_through_the_lobby(tmp_
                 found = watcher.event("found", timeout=60)
                 assert found["hosts"][0]["address"] == address, found
                 assert watcher.event("watching", timeout=60)["frames"] > 0
+            # the terminal's spectator: the game is under way (the lobbies saw it so), listed, picked as 1
+            terminal = Proc([*CLI, "watch", "--browse-seconds", "3", "--no-fsync", "--replay-dir",
+                             str(tmp_path / "terminal" / "replays")], tmp_path / "terminal", "terminal",
+                            prefix=[*in_netns(ns_watch), "env", "USER=watcher-t", "LOGNAME=watcher-t"], stdin="1\n")
+            procs.append(terminal)
             watchers[0].event("screenshot", timeout=30)
             ends = [watcher.event("watched", timeout=300) for watcher in watchers]
             assert finished(joiner.proc, 120) == 0, joiner.describe()
             assert finished(host.proc, 120) == 0, host.describe()
             for watcher in watchers:
                 assert finished(watcher.proc, 30) == 0, watcher.stderr[-3000:]
+            assert finished(terminal.proc, 60) == 0, terminal.describe()
         assert all(end["code"] == 0 for end in ends), ends
         (played,) = replays_of(host)
         (joined,) = replays_of(joiner)
         frames = [f.hash for f in read_replay(played).frames]
         assert [f.hash for f in read_replay(joined).frames] == frames
-        for end in ends:
-            copy = Path(end["copy"])
+        assert "watching catan hosted by" in terminal.out and "frame 20:" in terminal.out, terminal.out[-2000:]
+        copies = [Path(end["copy"]) for end in ends] + list((tmp_path / "terminal" / "replays").glob("*.npr"))
+        assert len(copies) == SPECTATORS + 1
+        for copy in copies:
             seen = verdict(copy)
             assert seen.status == "valid" and "spectator's copy" in seen.reason, seen.reason
             mine = read_replay(copy)

@@ -23,6 +23,7 @@ from typing import Any
 
 from bots.catan import Position, SmartBot
 from bots.catan_search import TurnSearch
+from bots.catan_trade import best_offer
 from bots.catan_value import VP, Weights, evaluate
 from bots.lib import game_actions
 from engines.catan.cards import DEV_TOTALS, VICTORYPOINT
@@ -58,6 +59,8 @@ class HardBot(SmartBot):
     plan_setup = 8
     #: the steps the search decides alone
     searched = _SEARCHED
+    #: offers to one player, of the trade that player would take (bots.catan_trade)
+    domestic = True
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         actions = game_actions(legal)
@@ -113,6 +116,10 @@ class HardBot(SmartBot):
         medium = super().choose(game, state, seat, legal, rng)
         if medium.startswith(("settle ", "city ")):
             return medium
+        if self.domestic and state.inner.domestic:
+            offer = self._offer_to_one(game, state, seat, actions)
+            if offer:
+                return offer
         candidates = [a for a in actions if not a.startswith("offer ")]
         trade = self._opening_trade(game, state, seat, candidates)
         if trade:
@@ -121,6 +128,20 @@ class HardBot(SmartBot):
         if value >= 100 * VP or choice.startswith(("settle ", "city ")):
             return choice
         return medium
+
+    def _offer_to_one(self, game: Game, state: State, seat: int, actions: list[str]) -> str | None:
+        """The offer the bot gains most by among those a player would accept (bots.catan_trade), within
+        the engine's offers a turn and the offer memory's manners (each player asked once a turn)."""
+        inner = state.inner
+        if inner.offers >= 3:
+            return None
+        view = game.view(state, seat)
+        allowed = dict.fromkeys(actions)
+        proposal = best_offer(game, state, seat, allowed,
+                              lambda o, give, get: o in self.offers.askable(view, seat, give, get), self.weights)
+        if proposal is None:
+            return None
+        return self.offers.ask(view, seat, proposal.seat, proposal.give, proposal.get, proposal.text, allowed)
 
     def _opening_trade(self, game: Game, state: State, seat: int, actions: list[str]) -> str | None:
         """The maritime trade that opens a city (else a settlement) now or after one more trade: the one

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.catan import Position, SmartBot
+from bots.catan_plan import endgame_target
 from bots.catan_search import TurnSearch
 from bots.catan_trade import best_offer
 from bots.catan_value import VP, Weights, evaluate
@@ -61,6 +62,8 @@ class HardBot(SmartBot):
     searched = _SEARCHED
     #: offers to one player, of the trade that player would take (bots.catan_trade)
     domestic = True
+    #: the end game's target: the soonest point (bots.catan_plan)
+    endgame = True
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         actions = game_actions(legal)
@@ -128,6 +131,14 @@ class HardBot(SmartBot):
         if value >= 100 * VP or choice.startswith(("settle ", "city ")):
             return choice
         return medium
+
+    def _pick_target(self, pos: Position) -> tuple[str, int]:
+        """The medium bot's target, but in the end game the build of the soonest point (bots.catan_plan)."""
+        if self.endgame:
+            found = endgame_target(pos, pos.view)
+            if found is not None:
+                return found
+        return super()._pick_target(pos)
 
     def _offer_to_one(self, game: Game, state: State, seat: int, actions: list[str]) -> str | None:
         """The offer the bot gains most by among those a player would accept (bots.catan_trade), within

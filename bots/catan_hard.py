@@ -9,9 +9,15 @@ look ahead. The hard bot keeps its manners and its target, and adds:
 - the robber, the steal, discards and free roads by a depth-2 expectimax over its own steps
   (bots.catan_search) judged by the value function (points, production, hand, reach, the opponents);
 - in the main step, the medium bot's choice unless a maritime trade, or two in a row, opens a city or a
-  settlement, or the search builds one, or finds a line to the winning points this turn.
+  settlement, or the search builds one, or finds a line to the winning points this turn;
+- offers to one player at a time, of the trade worth most to it among those that player would accept
+  (worked out from the public hands as the medium bot judges offers: bots.catan_trade), where the
+  medium bot offers 1 for 1 to the table blind and most offers are declined;
+- from 5 points on, the medium bot's saving is for the build of the soonest victory point (expected
+  turns per point from production and maritime rates: bots.catan_plan), not for what pays in the long
+  run; the hard bot lost most of its games at 8 or 9 points before.
 Self-play against three medium bots chose this mix: replacing the medium bot's whole main step by the
-search, or other weights of the value function, did no better (docs/bots.md).
+search, or other weights of the value function, did no better (docs/bots.md has the figures).
 
 Reproducible: every budget is counted in engine steps or candidates, and it reads only its own
 knowledge state (other seats' development cards HIDDEN; a card it buys is valued, not drawn).

@@ -16,19 +16,12 @@ seat's maritime rates. All integer arithmetic, on ninths of a card.
 from __future__ import annotations
 
 from bots.catan import COSTS, Position
-from engines.catan.board import NODE_HEXES
 from engines.catan.cards import DEV_TOTALS, KNIGHT, VICTORYPOINT
 
 __all__ = ["ENDGAME", "endgame_target", "turns_to"]
 
 #: from this many points (its own count, hidden cards too) the bot plays for the next point
 ENDGAME = 5
-#: a game's usual length in rounds (self-play of the medium bots: about 18)
-GAME_ROUNDS = 20
-#: the cards a victory point costs, trades and all
-CARDS_PER_POINT = 6
-#: whether what a build produces counts beside its point
-PIPS_ON = False
 #: the most rounds looked ahead: an option further off than this is not one
 HORIZON = 30
 
@@ -61,23 +54,16 @@ def endgame_target(pos: Position, view: dict) -> tuple[str, int] | None:
     prod, hand = pos.prod, pos.hand
     options: list[tuple[int, int, str]] = []   # (quarters x 100 per point, order, name)
 
-    # what a pip more is worth in hundredths of a point: the cards it brings in the rounds left
-    # (4 rolls a round, pips / 36 each), at CARDS_PER_POINT cards a point
-    rounds_left = min(2 * max(0, 10 - pos.my_vp), max(2, GAME_ROUNDS - view["round"]))
-    pip100 = rounds_left * 4 * 100 // (36 * CARDS_PER_POINT) if PIPS_ON else 0
-
-    def add(name: str, cost: tuple[int, ...], points100: int, order: int, pips: int = 0) -> None:
-        points100 += pips * pip100
+    def add(name: str, cost: tuple[int, ...], points100: int, order: int) -> None:
         if points100 > 0:
             options.append((100 * 100 * (1 + turns_to(hand, prod, rates, cost)) // points100, order, name))
 
     if pieces["cities"] and any(o == me and kind == "settlement" for o, kind in pos.owner.values()):
-        gain = max(_pips(pos, n) for n, (o, kind) in pos.owner.items() if o == me and kind == "settlement")
-        add("city", COSTS["city"], 100, 0, gain)
+        add("city", COSTS["city"], 100, 0)
     _, node, d = pos.best_spot()
     if node >= 0 and pieces["settlements"] and pieces["roads"] >= d:
         cost = tuple(s + d * r for s, r in zip(COSTS["settlement"], COSTS["road"], strict=True))
-        add("settlement" if d == 0 else "road", cost, 100, 1, _pips(pos, node))
+        add("settlement" if d == 0 else "road", cost, 100, 1)
     lengths = view["longest_road"]["lengths"]
     if view["longest_road"]["holder"] != me:
         top = max((lengths[o] for o in range(pos.n) if o != me), default=0)
@@ -102,7 +88,3 @@ def endgame_target(pos: Position, view: dict) -> tuple[str, int] | None:
     _, _, name = min(options)
     return name, 1000
 
-
-def _pips(pos: Position, node: int) -> int:
-    """The pips a settlement on `node` produces (the robber's hex not counted)."""
-    return sum(pos.pips[h] for h in NODE_HEXES[node] if pos.res[h] >= 0 and h != pos.robber)

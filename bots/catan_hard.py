@@ -9,9 +9,15 @@ look ahead. The hard bot keeps its manners and its target, and adds:
 - the robber, the steal, discards and free roads by a depth-2 expectimax over its own steps
   (bots.catan_search) judged by the value function (points, production, hand, reach, the opponents);
 - in the main step, the medium bot's choice unless a maritime trade, or two in a row, opens a city or a
-  settlement, or the search builds one, or finds a line to the winning points this turn.
+  settlement, or the search builds one, or finds a line to the winning points this turn;
+- offers to one player at a time, of the trade worth most to it among those that player would accept
+  (worked out from the public hands as the medium bot judges offers: bots.catan_trade), where the
+  medium bot offers 1 for 1 to the table blind and most offers are declined;
+- from 5 points on, the medium bot's saving is for the build of the soonest victory point (expected
+  turns per point from production and maritime rates: bots.catan_plan), not for what pays in the long
+  run; the hard bot lost most of its games at 8 or 9 points before.
 Self-play against three medium bots chose this mix: replacing the medium bot's whole main step by the
-search, or other weights of the value function, did no better (docs/bots.md).
+search, or other weights of the value function, did no better (docs/bots.md has the figures).
 
 Reproducible: every budget is counted in engine steps or candidates, and it reads only its own
 knowledge state (other seats' development cards HIDDEN; a card it buys is valued, not drawn).
@@ -22,7 +28,9 @@ from __future__ import annotations
 from typing import Any
 
 from bots.catan import Position, SmartBot
+from bots.catan_plan import endgame_target
 from bots.catan_search import TurnSearch
+from bots.catan_trade import best_offer
 from bots.catan_value import VP, Weights, evaluate
 from bots.lib import game_actions
 from engines.catan.cards import DEV_TOTALS, VICTORYPOINT
@@ -58,6 +66,10 @@ class HardBot(SmartBot):
     plan_setup = 8
     #: the steps the search decides alone
     searched = _SEARCHED
+    #: offers to one player, of the trade that player would take (bots.catan_trade)
+    domestic = True
+    #: the end game's target: the soonest point (bots.catan_plan)
+    endgame = True
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         actions = game_actions(legal)
@@ -113,6 +125,10 @@ class HardBot(SmartBot):
         medium = super().choose(game, state, seat, legal, rng)
         if medium.startswith(("settle ", "city ")):
             return medium
+        if self.domestic and state.inner.domestic:
+            offer = self._offer_to_one(game, state, seat, actions)
+            if offer:
+                return offer
         candidates = [a for a in actions if not a.startswith("offer ")]
         trade = self._opening_trade(game, state, seat, candidates)
         if trade:
@@ -121,6 +137,28 @@ class HardBot(SmartBot):
         if value >= 100 * VP or choice.startswith(("settle ", "city ")):
             return choice
         return medium
+
+    def _pick_target(self, pos: Position) -> tuple[str, int]:
+        """The medium bot's target, but in the end game the build of the soonest point (bots.catan_plan)."""
+        if self.endgame:
+            found = endgame_target(pos, pos.view)
+            if found is not None:
+                return found
+        return super()._pick_target(pos)
+
+    def _offer_to_one(self, game: Game, state: State, seat: int, actions: list[str]) -> str | None:
+        """The offer the bot gains most by among those a player would accept (bots.catan_trade), within
+        the engine's offers a turn and the offer memory's manners (each player asked once a turn)."""
+        inner = state.inner
+        if inner.offers >= 3:
+            return None
+        view = game.view(state, seat)
+        allowed = dict.fromkeys(actions)
+        proposal = best_offer(game, state, seat, allowed,
+                              lambda o, give, get: o in self.offers.askable(view, seat, give, get), self.weights)
+        if proposal is None:
+            return None
+        return self.offers.ask(view, seat, proposal.seat, proposal.give, proposal.get, proposal.text, allowed)
 
     def _opening_trade(self, game: Game, state: State, seat: int, actions: list[str]) -> str | None:
         """The maritime trade that opens a city (else a settlement) now or after one more trade: the one

@@ -89,6 +89,14 @@ class OfferMemory:
         self._made[view["offers_made"]] = _Made(give, get, seats if everybody else seats[:1])
         return text
 
+    def ask(self, view: dict, me: int, seat: int, give: tuple[int, ...], get: tuple[int, ...], text: str,
+            allowed: dict[str, None] | set[str]) -> str | None:
+        """`text`, an offer of `give` for `get` to `seat` alone, if `askable` allows asking that seat and
+        the text is legal; remembered as made. None otherwise."""
+        if text not in allowed or seat not in self.askable(view, me, give, get):
+            return None
+        self._made[view["offers_made"]] = _Made(give, get, (seat,))
+        return text
 
     def answer(self, view: dict, me: int, seat: int, give: tuple[int, ...], get: tuple[int, ...], text: str,
                allowed: dict[str, None] | set[str]) -> str | None:

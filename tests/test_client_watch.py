@@ -11,8 +11,10 @@ import time
 from pathlib import Path
 
 import pygame
+import pytest
 from support.clickplay import _click
 from support.cpuclock import Budget
+from support.quick import LONG
 from support.sessionhelpers import cli_host, cli_join, processes, verdict
 
 from client.app import App
@@ -54,6 +56,8 @@ def _step_until(app: App, done, what: str, cpu: float = 40.0) -> None:
         time.sleep(0.005)
 
 
+@pytest.mark.skipif(not LONG, reason="NETPLAY_LONG=1 only: the lobby's watch is played through live discovery in "
+                    "test_spectators_netns.py (this one runs where network namespaces cannot be made)")
 def test_the_lobby_watches_a_game_under_way_and_keeps_the_copy(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "spectator"))
     ARTIFACTS.mkdir(exist_ok=True)

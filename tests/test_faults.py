@@ -33,7 +33,7 @@ pytestmark = pytest.mark.slow
 
 LONG = os.environ.get("NETPLAY_LONG") == "1"
 GAMES = sorted(g for g, game in engines.GAMES.items() if 2 in game.players)
-KILL_SEEDS = range(100) if LONG else range(4)
+KILL_SEEDS = range(100) if LONG else range(3)
 
 
 def _frames(path: Path) -> list:

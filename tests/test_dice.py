@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from support import quick
 from support.clickplay import _click
 
 import bots
@@ -35,7 +36,7 @@ def replays(tmp_path_factory) -> dict[str, Path]:
     out = {}
     for gid, players, stop in (("catan", 3, None), ("catan-ck", 3, 300), ("quedah-merchant", 2, None),
                                ("turning-tides", 2, None)):
-        options = {"max_rounds": "25"} if gid.startswith("catan") else {}
+        options = quick.options(gid)
         bot = "random" if gid == "catan-ck" else "smart"   # (C&K's smart bot is the slow one)
         out[gid] = record_match(gid, bots.make(gid, [bot], players), seed=3, players=players, options=options,
                                 directory=folder, reproducible=True, stop_after=stop).path

@@ -11,6 +11,7 @@ every seat from there to the end without an error, every seat's knowledge checke
 from __future__ import annotations
 
 import pytest
+from support import quick
 
 import bots
 import engines
@@ -40,7 +41,7 @@ def replay_bytes_of(gid: str) -> bytes:
     """A seeded smart-bot game of `gid` (recorded once per test run)."""
     if gid not in _REPLAYS:
         n = players_of(gid)
-        options = {"max_rounds": "25"} if gid.startswith("catan") else {}  # random bots end too
+        options = quick.options(gid)  # random bots end too
         record = record_match(gid, bots.make(gid, ["smart"], n), seed=5, players=n, options=options, write=False,
                               reproducible=True)
         _REPLAYS[gid] = replay_bytes(record)

@@ -54,7 +54,8 @@ class HostSession(Session):
         #: `watch`), as `on_free_seats` is told the seats
         self.on_watch_places = on_watch_places
         self._watch_seen = -1
-        self.transport = HostTransport(identity, bind, port, known_peers=known_peers, accept=self._admit)
+        self.transport = HostTransport(identity, bind, port, known_peers=known_peers, accept=self._admit,
+                                       pinning=self._pins)
         self.address = self.transport.address
         self.port = self.transport.port
         machine.address = f"{bind}:{self.port}"
@@ -96,6 +97,9 @@ class HostSession(Session):
     def _admit(self, key: bytes, name: str) -> str | None:
         return self.machine.admit(key, name)
 
+    def _pins(self, key: bytes, name: str) -> bool:
+        return self.machine.pins(key, name)
+
     def step(self, timeout_ms: int = 100) -> None:
         with self.lock:
             self._run_posted()
@@ -122,6 +126,10 @@ class HostSession(Session):
             self._input(lambda m: m.unlinked(now, event.peer, event.reason), now)
         else:
             self._receive(event.peer, event.data)
+            if event.peer in self.machine.spectators.watchers and self.transport is not None:
+                # a lobby connection (pinned by its handshake, as any would-be player) that asked to watch: its
+                # name is a spectator's label from now on, not a pin (HostMachine.pins)
+                self.transport.unpin(event.peer)
 
     def _send(self, to: bytes, data: bytes) -> None:
         if self.transport is not None and not self.transport.send(to, data) \

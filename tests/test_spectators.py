@@ -271,8 +271,18 @@ def test_a_spectator_cannot_act_and_too_many_spectators_are_refused():
     third = Identity.generate("third")
     assert "2 spectator(s) already" in table.host.admit(third.public_key, third.name)
     assert table.host.admit(table.join_id.public_key, table.join_id.name) is None
+    # once the game is set, a key that can only watch is not pinned under its name (a player's name included:
+    # it is a label there); the seats' keys are, as in the lobby
+    assert not table.host.pins(third.public_key, table.join_id.name)
+    assert table.host.pins(table.join_id.public_key, table.join_id.name)
     table.run(table.over)
     assert audit_bytes(bytes(table.files[spectator.public_key]), name="c.npr").status == "valid"
+
+
+def test_every_lobby_connection_is_pinned_as_a_would_be_player():
+    table = Table(Spectating(2, 4), game="quedah-merchant")
+    newcomer = Identity.generate("newcomer")
+    assert table.host.pins(newcomer.public_key, newcomer.name)      # a seat is free: a player, maybe
 
 
 def test_a_game_without_spectators_refuses_a_watcher_and_keeps_its_2_1_header():

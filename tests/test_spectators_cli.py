@@ -12,6 +12,7 @@ from support import cpuclock
 from support.cpuclock import Budget, finished
 from support.sessionhelpers import CLI, ROOT, Proc, cli_host, cli_join, processes, replays_of, verdict
 
+from netplay.identity import KnownPeers
 from replays.reader import read_replay
 
 
@@ -27,20 +28,42 @@ def _line(proc: Proc, pattern: str, timeout: float = 20.0) -> re.Match:
     raise AssertionError(f"{proc.tag} never printed {pattern!r}\n{proc.describe()}")
 
 
+def _lines(proc: Proc, pattern: str, count: int, timeout: float = 20.0) -> list[str]:
+    """`count` lines the process prints that match, waited for as `_line` waits."""
+    budget = Budget(timeout, (proc.proc.pid,), wall_cap=max(120.0, 6 * timeout))
+    while not budget.over():
+        found = re.findall(pattern, proc.out)
+        if len(found) >= count:
+            return found
+        assert proc.proc.poll() is None, proc.describe()
+        time.sleep(0.05)
+    raise AssertionError(f"{proc.tag} printed {pattern!r} fewer than {count} times\n{proc.describe()}")
+
+
 def test_a_spectator_watches_a_live_game_and_its_copy_is_the_complete_game(tmp_path: Path) -> None:
     with processes() as procs:
         host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--spectators", "2", "--spectator-delay", "5")
         procs.append(host)
         watch = _line(host, r"watch with: netplay watch (\S+)").group(1)
         copy = tmp_path / "copy.npr"
-        spectator = Proc([*CLI, "watch", watch, "--out", str(copy), "--no-fsync"], tmp_path / "spectator", "spectator")
+        spectator = Proc([*CLI, "watch", watch, "--out", str(copy), "--no-fsync", "--name", "fan"],
+                         tmp_path / "spectator", "spectator")
         procs.append(spectator)
-        _line(host, r"spectator \S+ \(\S+\) watches from frame 0")       # in before the game starts
+        _line(host, r"spectator fan \(\S+\) watches from frame 0")       # in before the game starts
+        # a second person of the same name (another key): a spectator's name is no pin, so both watch
+        other = Proc([*CLI, "watch", watch, "--out", str(tmp_path / "other.npr"), "--no-fsync", "--name", "fan"],
+                     tmp_path / "other", "other")
+        procs.append(other)
+        assert len(_lines(host, r"spectator fan \(\S+\) watches from frame 0", 2)) == 2
         joiner = cli_join(tmp_path, host.address(), "--bot", "random", "-q")
         procs.append(joiner)
         assert finished(joiner.proc, 60) == 0, joiner.describe()
         assert finished(spectator.proc, 60) == 0, spectator.describe()
+        assert finished(other.proc, 60) == 0, other.describe()
         assert finished(host.proc, 60) == 0, host.describe()
+    pins = KnownPeers(tmp_path / "host" / "known_peers.json")
+    assert pins.names() and pins.get("fan") is None         # the host pinned its joiner, and neither spectator
+    assert verdict(tmp_path / "other.npr").status == "valid"
     out = spectator.out
     assert "5 frame(s) behind the players" in out and re.search(r"frame 5: chance: die", out), out
     assert f"the copy is {copy}" in out

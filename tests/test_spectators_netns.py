@@ -47,8 +47,9 @@ def test_spectators_on_a_third_machine_watch_a_catan_game_through_the_lobby(tmp_
             address = host.address()
             assert address.startswith(ip_host), address
             for n in range(SPECTATORS):
-                # two people, two names (user@host): the host pins a name to the first key it met under it
-                env = ["env", f"NETPLAY_HOME={tmp_path / f'watch{n}'}", f"USER=watcher{n}", f"LOGNAME=watcher{n}",
+                # two people of one name (user@host) and two keys: a spectator's name is a label the host pins for
+                # neither of them (HostMachine.pins)
+                env = ["env", f"NETPLAY_HOME={tmp_path / f'watch{n}'}", "USER=watcher", "LOGNAME=watcher",
                        "SDL_VIDEODRIVER=dummy", "SDL_AUDIODRIVER=dummy"]
                 extra = ["--screenshot", str(shot)] if n == 0 else []
                 watchers.append(Peer(["watch", "catan", *extra, "--cpu", "120", "--wall", "600"],

@@ -198,6 +198,14 @@ class HostMachine(Machine):
             return refused
         return self.spectators.admit(key, refused)
 
+    def pins(self, key: bytes, name: str) -> bool:
+        """Whether the handshake of `key` checks its name against the host's pins and pins it (trust on first use):
+        not when the players' lobby refuses it and only the spectators' rule lets it in. Such a key can only
+        watch, and a spectator's name is a label the host shows, never an identity anything rests on: two people
+        called user@host may both watch, and a spectator's name pinned to its key would turn away a player of
+        that name later (docs/security.md, "Spectators")."""
+        return self.lobby.admit(key, name) is None or self.spectators.is_seat(key)
+
     def waiting(self) -> Wait | None:
         return host_wait(self)
 

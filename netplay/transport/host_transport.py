@@ -122,7 +122,8 @@ class HostTransport(_Endpoint):
                  curve_port: int | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
                  heartbeat_s: float = HEARTBEAT_S, liveness: int = LIVENESS,
                  known_peers: KnownPeers | None = None,
-                 accept: Callable[[bytes, str], str | None] | None = None):
+                 accept: Callable[[bytes, str], str | None] | None = None,
+                 pinning: Callable[[bytes, str], bool] | None = None):
         _check_own_settings(max_bytes, heartbeat_s, liveness)
         if not 0 <= port <= 65535 or (curve_port is not None and not 0 <= curve_port <= 65535):
             raise ValueError("ports are 0..65535")
@@ -132,6 +133,10 @@ class HostTransport(_Endpoint):
         self.identity, self.max_bytes = identity, max_bytes
         self.heartbeat_s, self.liveness = heartbeat_s, liveness
         self.known_peers, self.accept = known_peers, accept
+        #: whether a handshake's name is checked against `known_peers` and pinned (None: every one); the
+        #: session's rule leaves out a key that can only watch (HostMachine.pins)
+        self.pinning = pinning
+        self._fresh_pins: dict[bytes, str] = {}   # connected keys whose handshake pinned a new name: `unpin`
         self.stats: Counter[str] = Counter()
         self._drop = _DropLog()
         self._note = _DropLog(prefix="")
@@ -477,9 +482,10 @@ class HostTransport(_Endpoint):
         if not verify(auth.key, None, JOIN_DOMAIN + transcript, auth.sig):
             self.stats["bad_signature"] += 1
             raise MessageError(f"handshake signature of {auth.name!r} ({fingerprint(auth.key)}) does not verify")
-        if self.known_peers is not None:
+        if self.known_peers is not None and (self.pinning is None or self.pinning(auth.key, auth.name)):
             try:
-                self.known_peers.check(auth.name, auth.key)
+                if self.known_peers.check(auth.name, auth.key):
+                    self._fresh_pins[auth.key] = auth.name
             except KeyChanged as exc:
                 self._refuse(rid, source, repr(auth.name), auth.key, str(exc), now)
                 return
@@ -495,7 +501,18 @@ class HostTransport(_Endpoint):
         log.info("%s (%s) joined from %s", auth.name, fingerprint(auth.key), source)
         events.append(Incoming("joined", auth.key, auth.name, address=source))
 
+    def unpin(self, key: bytes) -> bool:
+        """Take back the pin this connection's handshake made (its name was new, and is still pinned to this
+        key): for a lobby connection that turned out to be a spectator (`pinning`). False if it made none."""
+        name = self._fresh_pins.pop(key, None)
+        if name is None or self.known_peers is None or self.known_peers.get(name) != key:
+            return False
+        self.known_peers.forget(name)
+        log.info("unpinned %r (%s): it only watches", name, fingerprint(key))
+        return True
+
     def _remove(self, peer: _Peer, reason: str, events: list[Incoming]) -> None:
+        self._fresh_pins.pop(peer.key, None)
         self._by_rid.pop(peer.rid, None)
         self._curve_conns.release(peer.fd, peer.inode, time.monotonic())
         if self._by_key.get(peer.key) is peer:

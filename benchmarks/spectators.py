@@ -7,13 +7,10 @@ The host times a move: from the moment its bot has chosen an `act` until all thr
 (as benchmarks/mesh.py does), and counts the spectators' frames it let go. Reported against the raw ZeroMQ round
 trip measured in the same run, and as the ratio watched / unwatched (the issue's aim: within 1.10). On one 2-core
 machine the spectators' own work (a signature and the ledger per frame, each) would compete with the players'
-for the cores, which spectators on other machines do not. So, in both runs alike: the host has half the cores
-to itself (what the spectators cost it, its signed releases and its sends, is what the aim is about, and it is
-on its own core on a LAN too), and the joiners share the other half with the spectators, which run under
-Linux's SCHED_IDLE policy (only when no player wants that core: a spectator on a machine of its own never
-takes a player's time); where SCHED_IDLE is missing, at nice 19. The host's CPU per frame is shown beside the
-latency. What sharing one machine still costs (memory, the kernel's loopback work for twelve processes) stays
-in the figure."""
+for the cores, which spectators on other machines do not: so the players (the host and the joiners) run on half
+the cores and the spectators on the other half, in both runs alike, the spectators at the lowest priority (nice
+19). What remains is the host's own work for them (a signed release per frame and spectator, the sends), shown
+as the host's CPU per frame, and what sharing one machine still costs (memory, the kernel, the loopback)."""
 
 from __future__ import annotations
 
@@ -38,25 +35,13 @@ OPTIONS = {"max_rounds": "8"}
 
 
 def _cores() -> tuple[set[int], set[int]]:
-    """(the host's cores, the joiners' and spectators' cores): on a machine of two cores or more the host gets
-    cores of its own, as on a LAN (Linux's affinity); the same cores for both runs."""
+    """(the players' cores, the spectators' cores): on a machine of two cores or more the spectators get cores of
+    their own, as spectators on machines of their own would (Linux's affinity); the same cores for both runs."""
     cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     if len(cores) < 2:
         return set(cores), set(cores)
     half = len(cores) // 2
     return set(cores[:half]), set(cores[half:])
-
-
-def _idle() -> str:
-    """Run this process only when no player wants its core: SCHED_IDLE where Linux has it, else nice 19."""
-    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
-        try:
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-            return "SCHED_IDLE"
-        except OSError:
-            pass
-    os.nice(19)
-    return "nice 19"
 
 
 def _pin(cores: set[int]) -> None:
@@ -66,7 +51,7 @@ def _pin(cores: set[int]) -> None:
 
 def _joiner(address: str, home: str, out: Any) -> None:
     os.environ["NETPLAY_HOME"] = home
-    _pin(_cores()[1])
+    _pin(_cores()[0])
     from bots.decider import BotDecider
     from netplay.identity import Identity
     from netplay.joiner import JoinSession
@@ -80,7 +65,7 @@ def _joiner(address: str, home: str, out: Any) -> None:
 def _spectator(address: str, home: str, out: Any) -> None:
     os.environ["NETPLAY_HOME"] = home
     _pin(_cores()[1])
-    _idle()     # a spectator's machine is its own: here its work takes only what the players leave
+    os.nice(19)     # a spectator's machine is its own: here its work takes only what the players leave
     from netplay.identity import Identity
     from netplay.watcher import WatchSession
 
@@ -107,7 +92,7 @@ def measure(spectators: int) -> dict[str, Any]:
 
     bot = TimedBot("medium", games=1)
     everything = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
-    _pin(_cores()[0])        # the host on cores of its own, in both runs alike
+    _pin(_cores()[0])        # the host too: the players share their cores, in both runs alike
     try:
         return _measure(spectators, bot, HostSession, Identity, Spectating)
     finally:

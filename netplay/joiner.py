@@ -65,6 +65,7 @@ class JoinSession(Session):
                 self.mesh.close()
             raise
         self._gen = self.transport.generation
+        self._stranger_told = False
         self._host_up = True
         now = time.monotonic()
         self._input(lambda m: m.linked(now, self.transport.host_key, self.transport.host_name or ""), now)
@@ -149,6 +150,9 @@ class JoinSession(Session):
             self._run_posted()
             now = time.monotonic()
             host = transport.host_key
+            if transport.strangers and not self._stranger_told:   # once: the transport logs each stranger
+                self._stranger_told = True
+                self.machine.say(f"{transport.last_error}; waiting for our host as if it were unreachable")
             if transport.generation != self._gen or transport.connected != self._host_up:
                 if self._host_up:
                     self._input(lambda m: m.unlinked(now, host, "silent"), now)

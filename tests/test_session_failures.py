@@ -14,6 +14,7 @@ import pytest
 from support.cpuclock import Budget
 from support.sessionhelpers import CLI, ROOT, cli_host, cli_join, peer, processes, replays_of, same_result, verdict
 
+from replays.audit import run_ledger
 from replays.reader import read_replay
 
 pytestmark = pytest.mark.slow
@@ -24,6 +25,19 @@ def _frames(path: Path) -> int:
         return len(read_replay(path).frames)
     except Exception:
         return 0
+
+
+def _awaited(proc) -> int | None:
+    """The seat whose frame the game awaits after the frames in `proc`'s replay so far (None: no file yet)."""
+    files = replays_of(proc)
+    if not files:
+        return None
+    try:
+        ledger, _ = run_ledger(read_replay(files[0]))
+    except Exception:   # a record half written as we read: look again
+        return None
+    nxt = ledger.awaited() if ledger is not None and not ledger.closed else None
+    return None if nxt is None else nxt[1]
 
 
 def test_a_joiner_killed_mid_game_resumes_and_the_game_goes_on(tmp_path: Path) -> None:
@@ -233,3 +247,48 @@ def test_a_slow_bot_never_silences_its_peer(tmp_path: Path) -> None:
         assert host.wait(20) == 0, host.describe()
         log = joiner.out + joiner.err
         assert "resign" in log and "silent" not in log and "reconnected" not in log, joiner.describe()
+
+
+def test_a_stranger_on_a_dead_hosts_port_is_not_our_host_and_the_joiner_claims(tmp_path: Path) -> None:
+    """The host is killed mid-game, and another program (a stranger with its own key, as a reused port or
+    a liar would be) answers on its port. That says nothing about our host: the joiner names the stranger,
+    never pins it nor gives up on it, and goes on as if the host were unreachable, so its own clock
+    decides: the host, awaited, forfeits (before, the changed key stopped the joiner with nothing claimed)."""
+    from netplay.identity import Identity
+    from netplay.transport import HostTransport, ListenFailed
+
+    with processes() as procs:
+        # the host's bot waits a minute on every move, so the host is the seat awaited when it dies
+        host = cli_host(tmp_path, "madagaskar", "--bot", "random", "--bot-delay", "60", "--reveal-timeout", "4")
+        procs.append(host)
+        address = host.address()
+        joiner = cli_join(tmp_path, address, "--bot", "random")
+        procs.append(joiner)
+        budget = Budget(20)   # CPU seconds (tests/support/cpuclock.py)
+        while not budget.over() and _awaited(joiner) != 0:   # the joiner's last frame is sequenced, too
+            time.sleep(0.05)
+        assert _awaited(joiner) == 0, joiner.describe()
+        host.kill()
+        stranger = None
+        for _ in range(50):   # the kernel frees a killed program's port at once; a dialling joiner may hold it
+            try:
+                stranger = HostTransport(Identity.generate("a-stranger"), bind="127.0.0.1",
+                                         port=int(address.split("/")[0].rsplit(":", 1)[1]))
+                break
+            except ListenFailed:
+                time.sleep(0.1)
+        assert stranger is not None, "could not bind the dead host's port"
+        try:
+            budget = Budget(30)
+            while joiner.proc.poll() is None and not budget.over():
+                stranger.poll(50)
+            assert joiner.wait(30) == 3, joiner.describe()
+        finally:
+            stranger.close()
+        assert stranger.identity.fingerprint in joiner.out, joiner.describe()
+        assert "waiting for our host as if it were unreachable" in joiner.out
+        assert "seat 0 forfeits" in joiner.err, joiner.describe()
+        assert stranger.peers == {}
+        (path,) = replays_of(joiner)
+        v = verdict(path)
+        assert v.status == "unfinished" and v.claim["blamed"] == 0 and v.claim["claimant"] == 1, v.reason

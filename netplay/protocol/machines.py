@@ -503,13 +503,16 @@ class JoinMachine(Machine):
 
     def _host_gone(self) -> None:
         """A host lost for longer than the reveal timeout (plus the joiner's grace) while the game awaits
-        another seat's frame: the game stops unfinished, resumable (a host awaited itself is claimed)."""
+        another seat's frame: the game stops unfinished, resumable (a host awaited itself is claimed).
+        A closed game is not this room's: `game_closed` reports it once a contest can no longer be on its
+        way (within CONTEST_WAIT). Before, a forfeit claimed against a lost host here, and closed while
+        that wait ran, was reported as unfinished when the host had been lost longer than the limit."""
         book = self.book
         if self.host_gone_at is None or book is None or self.phase is not Phase.PLAY or self.outcome is not None \
-                or self.waits.unstarted():     # (a game not begun: its start is waited for, JoinWaits)
+                or self.waits.unstarted() or book.ledger.closed:  # (unstarted: its start is waited for, JoinWaits)
             return
         limit = self.host_gone_limit()
-        nxt = None if book.ledger.closed else book.ledger.awaited()
+        nxt = book.ledger.awaited()
         if self.now - self.host_gone_at > limit and (nxt is None or nxt[1] not in self.host_seats):
             self.stop_unfinished(f"lost the host for more than {limit:g} s")
 

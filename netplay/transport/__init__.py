@@ -47,7 +47,9 @@ heartbeats = gone), each within the ranges below; the joiner adopts the host's h
 when it connects (a WELCOME outside the ranges is refused) and never sends more than the host's cap.
 
 The joiner reconnects by itself when the host goes silent, says goodbye or forgets it (host
-restart); a different host key on reconnect raises `KeyChanged`, a refusal raises `Refused`, a
+restart). A name pinned to another key raises `KeyChanged` and a refusal `Refused`; a different
+host key met on a reconnection is not our host (a reused port, or a liar): it is counted in
+`join.strangers` and skipped, and the joiner goes on trying as if the host were unreachable. A
 host name that does not resolve raises `ConnectFailed` at once. Malformed or oversized input is
 dropped and logged on logger "netplay.transport", never raised.
 

@@ -12,7 +12,7 @@ import time
 import zmq
 from zmq.utils import z85
 
-from netplay.identity import Identity, KeyChanged, KnownPeers
+from netplay.identity import Identity, KnownPeers
 from netplay.transport.addresses import parse_address, resolve
 from netplay.transport.droplog import _DropLog
 from netplay.transport.errors import ConnectFailed, MessageError, Refused
@@ -81,6 +81,8 @@ class JoinTransport(_Endpoint):
         self.connected = False
         self.generation = 0
         self.last_error = ""
+        self.strangers = 0                # cards with another key met on reconnections (see `_stranger`)
+        self._strangers: set[bytes] = set()
         self._drop = _DropLog()
         deadline = time.monotonic() + connect_timeout_s
         self._ipv6 = resolve(self._ip, connect_timeout_s)    # before any socket exists: nothing to close
@@ -263,12 +265,15 @@ class JoinTransport(_Endpoint):
                                                      self._nonce), card.sig):
             self.last_error = "the host card's signature does not verify"
             raise MessageError(self.last_error)
-        if self.expect_fingerprint and fingerprint(card.key) != self.expect_fingerprint:
+        if self.host_key is not None:
+            if card.key != self.host_key:
+                self._stranger(card.key, card.name)
+                return
+        elif self.expect_fingerprint and fingerprint(card.key) != self.expect_fingerprint:
             raise Refused(f"the host at {self.address} has key {fingerprint(card.key)}, "
                           f"not the expected {self.expect_fingerprint}")
-        if self.host_key is not None and card.key != self.host_key:
-            raise KeyChanged(self.host_name or card.name, self.host_key, card.key)
-        self.known_peers.check(card.name, card.key)
+        else:
+            self.known_peers.check(card.name, card.key)
         self.host_key, self.host_name, self._host_curve = card.key, card.name, card.curve_key
         self._boot.close()
         self._boot = None
@@ -282,6 +287,20 @@ class JoinTransport(_Endpoint):
         self._sock.ipv6 = self._ipv6
         self._sock.connect(f"tcp://{self._ip}:{card.curve_port}")
         self._hello()
+
+    def _stranger(self, key: bytes, name: str) -> None:
+        """Another key answers at our host's address on a reconnection. That says nothing about our host
+        (the kernel gives a freed port to the next program that asks, and a liar can bind one): neither
+        pin it nor give up, but go on as if our host were unreachable, so the session's own clock decides
+        what its silence means. Each stranger is logged once and counted in `strangers`."""
+        self.last_error = (f"another host ({name!r}, key {fingerprint(key)}) answers at {self.address}, "
+                           f"not {self.host_name!r} ({fingerprint(self.host_key)})")
+        if key not in self._strangers:
+            self._strangers.add(key)
+            log.warning("%s; still waiting for ours", self.last_error)
+        self.strangers += 1
+        self._reset_sockets()
+        self._backoff(time.monotonic())
 
     def _hello(self) -> None:
         """A new handshake on the current connection: a fresh nonce; the HELLO is repeated with it

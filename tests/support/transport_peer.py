@@ -124,7 +124,7 @@ def run_join(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
     except (KeyChanged, Refused, ConnectFailed) as exc:
         emit(event="error", type=type(exc).__name__, message=str(exc))
         return 3
-    generation = 0
+    generation = strangers = 0
     try:
         while time.monotonic() < end:
             try:
@@ -132,6 +132,10 @@ def run_join(args: argparse.Namespace, identity: Identity, known: KnownPeers, co
             except (KeyChanged, Refused) as exc:
                 emit(event="error", type=type(exc).__name__, message=str(exc))
                 return 3
+            if join.strangers != strangers:
+                if not strangers:
+                    emit(event="stranger", message=join.last_error)
+                strangers = join.strangers
             if join.generation != generation:
                 generation = join.generation
                 emit(event="connected", generation=generation, host=join.host_fingerprint, name=join.host_name,

@@ -28,13 +28,17 @@ def _frames(path: Path) -> int:
 
 
 def _awaited(proc) -> int | None:
-    """The seat whose frame the game awaits after the frames in `proc`'s replay so far (None: no file yet)."""
+    """The seat whose frame the game awaits after the frames in `proc`'s replay so far (None: no file yet, or
+    no frame yet: the header alone is written in the lobby, before the host starts the game)."""
     files = replays_of(proc)
     if not files:
         return None
     try:
-        ledger, _ = run_ledger(read_replay(files[0]))
+        replay = read_replay(files[0])
+        ledger, _ = run_ledger(replay)
     except Exception:   # a record half written as we read: look again
+        return None
+    if not replay.frames:
         return None
     nxt = ledger.awaited() if ledger is not None and not ledger.closed else None
     return None if nxt is None else nxt[1]

@@ -16,6 +16,7 @@ from netplay import wire
 from netplay.identity import Identity
 from netplay.protocol import effects as fx
 from netplay.protocol.machines import HostMachine, JoinMachine
+from netplay.protocol.spectators import YIELD_S
 from netplay.protocol.watching import Prefix, WatchMachine
 from replays import codec
 from replays.audit import audit_bytes
@@ -320,9 +321,13 @@ def test_a_late_spectator_catches_up_at_once_and_one_that_leaves_comes_back_from
     spectator = Identity.generate("late")
     due = table.host.book.seq - 3 + 1
     watcher = table.watch(spectator)
-    table.step()
-    table.step()
-    assert due <= watcher.held <= table.host.book.seq - 3 + 1    # every due frame at once (two steps), none closer
+    # every due frame at once, once the players' move in flight is theirs (the releases yield to it for at most
+    # YIELD_S: the table's clock runs 10 ms a step), none closer to the tip than the delay
+    for _ in range(int(YIELD_S / 0.01) + 3):
+        table.step()
+        if watcher.held >= due:
+            break
+    assert due <= watcher.held <= table.host.book.seq - 3 + 1
     key = spectator.public_key
     table.host.unlinked(table.now, key, "gone")                     # it leaves ...
     table.run(lambda: table.host.book.seq >= 60)
@@ -337,6 +342,46 @@ def test_a_late_spectator_catches_up_at_once_and_one_that_leaves_comes_back_from
     assert back.outcome.code == 0 and back.held == len(table.host.book.frames)
     verdict = audit_bytes(bytes(table.files[key]), name="back.npr")
     assert verdict.status == "valid", verdict.reason
+
+
+def test_a_spectators_releases_yield_to_the_players_move_in_flight_and_never_wait_longer_than_the_yield():
+    """The host signs and sends no release while a connected seat lacks the tip (the players' move is on its way),
+    but one burst each `YIELD_S` of such moves (once the game is over, at once); every frame still reaches the spectator soon after it became due,
+    and the whole game does."""
+    table = Table(Spectating(1, 3), game="madagaskar")
+    watcher = table.watch(Identity.generate("watcher"))
+    spectators = table.host.spectators
+    release = spectators.release
+    in_flight: list[float] = []     # when a release went out while a move was on its way
+
+    def observed(w, book):
+        m = table.host
+        if not book.ledger.closed and any(link.up and link.seat is not None and link.acked < book.seq for link in m.links.values()):
+            in_flight.append(m.now)
+        release(w, book)
+
+    spectators.release = observed
+    due_at: dict[int, float] = {}
+    arrived_at: dict[int, float] = {}
+    for _ in range(20_000):
+        if table.over():
+            break
+        table.step()
+        book = table.host.book
+        if book is not None and book.seq >= 0:
+            for k in range(spectators.due(book) + 1):
+                due_at.setdefault(k, table.now)
+        for k in range(watcher.held):
+            arrived_at.setdefault(k, table.now)
+    assert table.over() and watcher.outcome.code == 0 and watcher.held == len(table.host.book.frames)
+    assert spectators.yielded > 0, "the players' moves never held a release back"
+    gaps = [b - a for a, b in zip(in_flight, in_flight[1:], strict=False)]
+    assert in_flight and in_flight[0] >= YIELD_S - 1e-9, in_flight
+    assert all(gap >= YIELD_S - 1e-9 for gap in gaps), "releases went out in the middle of the moves, tick by tick"
+    lag = max(arrived_at[k] - due_at[k] for k in due_at)
+    assert lag <= 2 * YIELD_S, lag
+    print(f"{len(in_flight)} bursts in the middle of the moves over {table.now:.1f} s; the most a frame waited "
+          f"after it was due: {lag:.2f} s")
 
 
 def test_with_three_seats_a_spectator_gets_the_hosts_certificates_and_its_copy_holds_them():

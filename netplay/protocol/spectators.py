@@ -11,7 +11,11 @@ A spectator is kept apart from the players' links (`HostMachine.links`): it hold
 claims and co-signatures never count because it can send none (its dispatch takes `watch`, `want` and `bye`;
 everything else is dropped), and nothing of it reaches a joiner. It costs the players nothing they can feel: its
 frames are sent without waiting (the shell drops a spectator whose send queue is full), at most `BURST` frames a
-tick, and one `want` a second is answered.
+tick, and one `want` a second is answered. And its work yields to theirs: while a connected seat lacks the tip
+(a move on its way to the players), no release is signed or sent, for at most `YIELD_S` (a frame is released
+later, never sooner, so the delay still holds); the spectators' signatures, encryption and sends then run in
+the time between the players' moves, not inside one (in a run of moves with no such time, one burst each
+`YIELD_S`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ __all__ = ["HostSpectators", "SpectatorsHost", "Watcher", "SPECTATOR_TAGS"]
 SPECTATOR_TAGS = frozenset({"watch", "want", "bye"})
 WANT_S = 1.0          # one `want` a second is answered
 TOLD_S = 2.5          # after its end is said, a spectator's `want` of a frame lost on the way is still answered
+YIELD_S = 0.5         # the longest the players' frame in flight holds the spectators' releases back
 
 
 @runtime_checkable
@@ -83,6 +88,8 @@ class HostSpectators:
         self.m = machine
         self.watchers: dict[bytes, Watcher] = {}
         self.dropped = 0        # spectators let go (refused, silent, or a full send queue)
+        self.yielding_since: float | None = None   # since when a seat connected has lacked the tip (see `yields`)
+        self.yielded = 0        # ticks whose releases waited for the players (a figure for the benchmark)
 
     # ------------------------------------------------------------------------------ admission
 
@@ -196,6 +203,10 @@ class HostSpectators:
 
     def tick(self) -> None:
         m = self.m
+        book = m.book
+        # once the game is over nothing of the players' is in a hurry, and a spectator's `want` of a frame lost
+        # on the way must be answered within the host's end-of-session wait
+        wait = book is not None and m.phase is Phase.PLAY and not book.ledger.closed and self.yields(book)
         for watcher in list(self.watchers.values()):
             if not watcher.watching:
                 if m.now - watcher.since > HELLO_S:
@@ -207,7 +218,30 @@ class HostSpectators:
             if not watcher.header_sent:
                 m.send(watcher.key, "header", book.header.encode())
                 watcher.header_sent = True
+            if wait:
+                self.yielded += 1
+                continue
             self.release(watcher, book)
+
+    def yields(self, book: Book) -> bool:
+        """Whether the spectators' releases wait this tick: a seat connected lacks the tip (the players' move is on
+        its way), and has for less than `YIELD_S`. An acknowledgement ticks the machine (session.py `_input`), so
+        the spectators are served at once after the last one. In a long run of moves (a turn of several actions,
+        the frames always a step ahead of the acknowledgements) they are served one burst each `YIELD_S`, then
+        the hold starts again: at most one move in that time shares the host with them."""
+        if not self.watchers:
+            return False
+        m = self.m
+        tip = book.seq
+        if not any(link.up and link.seat is not None and link.acked < tip for link in m.links.values()):
+            self.yielding_since = None
+            return False
+        if self.yielding_since is None:
+            self.yielding_since = m.now
+        if m.now - self.yielding_since < YIELD_S:
+            return True
+        self.yielding_since = m.now      # served now, in the middle of the moves; the next hold starts here
+        return False
 
     def behind(self, book: Book) -> bool:
         """Whether a spectator watching is still owed frames of the game (its end is flushed to it at a burst a

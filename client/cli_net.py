@@ -238,12 +238,15 @@ def _check_port(ctx: click.Context, param: click.Parameter, port: int) -> int:
 @click.option("--spectator-delay", default=8, show_default=True, type=click.IntRange(0, 1 << 20), metavar="FRAMES",
               help="with --spectators: a spectator sees each frame only once this many frames followed it (or the "
                    "game is over); part of the terms, and every spectator's copy proves it was kept")
+@click.option("--spectator-chat", is_flag=True,
+              help="with --spectators: the spectators are shown the players' chat, each line no sooner than the "
+                   "frame it was said at (the same delay); part of the terms every player agrees to")
 @_terms_options
 @_peer_options
 @_common
 def host(game_id: str | None, resume: bool, seat: int | None, seats_text: str | None, port: int, bind: str,
          option_pairs: tuple[str, ...], players: int | None, no_advertise: bool, spectators: int,
-         spectator_delay: int, clock: str | None,
+         spectator_delay: int, spectator_chat: bool, clock: str | None,
          move_limit: float | None, untimed: bool, lateness: float | None, frame_time: float | None,
          bot_values: tuple[str, ...], games: int, name: str | None, bot_delay: float, quiet: bool,
          replay_dir: str | None, reveal_timeout: float, fsync: bool, verbose: bool) -> None:
@@ -257,7 +260,9 @@ def host(game_id: str | None, resume: bool, seat: int | None, seats_text: str | 
     from replays.header import Spectating
 
     _setup(verbose)
-    spectating = Spectating(spectators, spectator_delay) if spectators else None
+    if spectator_chat and not spectators:
+        raise click.UsageError("--spectator-chat lets spectators hear the chat: give --spectators N too")
+    spectating = Spectating(spectators, spectator_delay, spectator_chat) if spectators else None
     if resume:
         _resume_host(bot_values, games, name, bot_delay, quiet, replay_dir, fsync, no_advertise, bind)
         return

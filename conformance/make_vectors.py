@@ -527,10 +527,11 @@ def wire_messages() -> dict[str, Any]:
         "rematch": ([],),
         "bye": ("no more games",),
     }
-    spectators = ("watch", "release")     # (after the resume hello: the entries before them stay where they were)
+    spectators = ("watch", "release", "table")   # (after the resume hello: the entries before stay where they were)
     released = sign_release(host, SESSION, public_bytes(_key("spectator")), 1, _b("hash"), 9, _b("tip hash"))
     later = {"watch": (wire.PROTO, "0.1.0", 0),
-             "release": (frame_bytes, b"", 9, _b("tip hash"), released.sig)}
+             "release": (frame_bytes, b"", 9, _b("tip hash"), released.sig),
+             "table": (9, [598_200, None], [[8, 1, "gg"]])}
     session = []
     for tag in (t for t in wire.SHAPES if t not in spectators):
         fields = samples[tag]
@@ -543,7 +544,9 @@ def wire_messages() -> dict[str, Any]:
     notes = {"watch": "a spectator's first message (docs/protocol.md \"Spectators\"): watch from frame 0",
              "release": "a spectator's (docs/protocol.md \"Spectators\"): the release signed by the host key for "
                         "the vector key \"spectator\", frame 1 with the bytes _b(\"hash\"), at tip 9 with the bytes "
-                        "_b(\"tip hash\")"}
+                        "_b(\"tip hash\")",
+             "table": "the host's (docs/protocol.md \"Spectators\", \"The table\"): at frame 9, seat 0's clock 598.2 s "
+                      "left, seat 1 without one, and seat 1's line \"gg\" said while frame 8 was the last"}
     for tag in spectators:
         data = wire.pack(tag, *later[tag])
         assert wire.unpack(data)[0] == tag

@@ -64,7 +64,14 @@ SHAPES: dict[str, tuple[Any, ...]] = {
     "watch": (_I, _S, _I),                # proto, netplay version, from seq (0: the start)
     "release": (_B, _B, _I, _B, _B),      # frame bytes, the host's cert (b"" with 2 seats), tip seq, tip hash,
                                           # the host's signature of the release
+    "table": (_I, _L, _L),                # after a burst of releases, what the table showed at its last frame:
+                                          # that frame's number, each seat's clock then (ms left, nil: no clock),
+                                          # the chat said at the frames of the burst [[frame, seat, text], ...]
+                                          # (empty unless the header lets spectators hear it); unsigned, shown only
 }
+
+#: the most chat lines one `table` message carries (the host sends the rest with the next)
+MAX_TABLE_CHAT = 32
 
 #: `refused` codes: why the host will not have this peer (a joiner's rule depends on which)
 REFUSALS = frozenset({"version", "full", "in-progress", "seat", "over", "fork", "session", "header", "name", "key",
@@ -157,6 +164,13 @@ def unpack(data: bytes) -> tuple[str, list[Any]]:
         raise Malformed(f"{tag}: the mesh port is 0..65535")
     if tag in ("relay", "relayed") and (len(fields[0]) != 32 or len(fields[1]) > MAX_FRAME + 1024):
         raise Malformed(f"{tag}: a 32-byte key and a message of at most {MAX_FRAME + 1024} bytes")
+    if tag == "table" and not (len(fields[1]) <= 64 and all(c is None or (_is_int(c) and 0 <= c <= MAX_SEQ)
+                                                            for c in fields[1])):
+        raise Malformed("table: the clocks are ms left (>= 0) or nil, one per seat")
+    if tag == "table" and not (len(fields[2]) <= MAX_TABLE_CHAT and all(
+            isinstance(c, list) and len(c) == 3 and _is_int(c[0]) and 0 <= c[0] <= MAX_SEQ and _is_int(c[1])
+            and -1 <= c[1] < 64 and isinstance(c[2], str) and len(c[2]) <= MAX_TEXT * 4 for c in fields[2])):
+        raise Malformed(f"table: at most {MAX_TABLE_CHAT} chat lines, each [frame, seat -1..63, text]")
     if tag == "refused" and fields[0] not in REFUSALS:
         raise Malformed(f"refused: unknown code {fields[0][:32]!r}")
     if tag == "reject" and fields[1] not in REJECTS:
@@ -170,7 +184,7 @@ MAX_SEQ = 1 << 40      # no game has more frames; larger numbers are refused bef
 _RANGES: dict[str, tuple[tuple[int, int, int], ...]] = {
     "ack": ((0, 0, MAX_SEQ),), "want": ((0, 0, MAX_SEQ),), "reject": ((0, -1, MAX_SEQ),),
     "synced": ((0, -1, MAX_SEQ),), "chat": ((0, -1, 63),), "offer": ((3, 1, 64),),
-    "watch": ((2, 0, MAX_SEQ),), "release": ((2, 0, MAX_SEQ),),
+    "watch": ((2, 0, MAX_SEQ),), "release": ((2, 0, MAX_SEQ),), "table": ((0, 0, MAX_SEQ),),
 }
 
 
@@ -190,9 +204,9 @@ def _is_int(value: Any) -> bool:
 def _terms_ok(terms: list) -> bool:
     def ms(value: Any) -> bool:       # (the ranges are the joiner's to judge: it declines with the reason)
         return _is_int(value) and -MAX_SEQ <= value <= MAX_SEQ
-    if len(terms) == 6:     # the spectators' terms, [most, delay frames], only when spectators may watch
-        extra = terms[5]
-        if not (isinstance(extra, list) and len(extra) == 2 and all(ms(v) for v in extra)):
+    if len(terms) == 6:     # the spectators' terms, [most, delay frames] (and 1: they hear the chat), only when
+        extra = terms[5]    # spectators may watch
+        if not (isinstance(extra, list) and len(extra) in (2, 3) and all(ms(v) for v in extra)):
             return False
     elif len(terms) != 5:
         return False
@@ -209,7 +223,7 @@ def terms_message(terms: Any, spectating: Any = None) -> list:
     out = [terms.reveal_timeout_ms, None if terms.clock is None else list(terms.clock), terms.move_ms,
            terms.frame_limit_ms, terms.lateness_ms]
     if spectating is not None:
-        out.append([spectating.most, spectating.delay])
+        out.append(spectating.offered())
     return out
 
 

@@ -17,9 +17,10 @@ __all__ = ["Header", "MAGIC", "FORMAT_MAJOR", "FORMAT_MINOR", "MAX_CREATED", "Sp
 
 MAGIC = "netplay-replay"
 FORMAT_MAJOR = 2           # the format this netplay writes (2: frame protocol 2, terms in the header)
-FORMAT_MINOR = 2           # 2.1: the terms carry the move limit, the frame time, lateness and the host seat;
+FORMAT_MINOR = 3           # 2.1: the terms carry the move limit, the frame time, lateness and the host seat;
                            # 2.2: the spectators' terms appended after the terms (written only when spectators
-                           # may watch: every other header is still written as 2.1)
+                           # may watch: every other header is still written as 2.1);
+                           # 2.3: then 1, the spectators hear the players' chat (written only then)
 MAX_SEATS = 16
 MAX_OPTIONS = 64
 MAX_OPTION_TEXT = 200
@@ -37,13 +38,32 @@ class Spectating:
     """Who may watch the game live, and how far behind (format 2.2, the header's field after the terms): at
     most `most` spectators at once, each frame k shown to them only once frame k + `delay` is sequenced (or the
     game is over). Part of the header so that every seat agrees to it by accepting the header, as to any term:
-    a player who did not want a spectator, or wanted a longer delay, declines."""
+    a player who did not want a spectator, or wanted a longer delay, declines. `chat` (format 2.3, a field of its
+    own after this one): the spectators are shown the players' chat, each line with the frame that was the last
+    when it was said, so no later than that frame (the same delay); a player who wants to talk only to the
+    table declines such a header."""
 
     most: int
     delay: int
+    chat: bool = False
 
     def value(self) -> tuple:
+        """The header's 2.2 field (the chat is a field of its own after it: `Header.make`)."""
         return (self.most, self.delay)
+
+    def offered(self) -> list:
+        """The `offer`'s sixth terms item: [most, delay], and 1 after them when the spectators hear the chat."""
+        return [self.most, self.delay, 1] if self.chat else [self.most, self.delay]
+
+    @staticmethod
+    def from_offer(value: Any) -> Spectating | None:
+        """The `offer`'s item ([most, delay] or [most, delay, 1]), or None when it is not one."""
+        if not isinstance(value, list | tuple) or len(value) not in (2, 3):
+            return None
+        if len(value) == 3 and (type(value[2]) is not int or value[2] != 1):
+            return None
+        base = Spectating.from_value(tuple(value[:2]))
+        return None if base is None else Spectating(base.most, base.delay, len(value) == 3)
 
     @staticmethod
     def from_value(value: Any) -> Spectating | None:
@@ -54,7 +74,8 @@ class Spectating:
         return None
 
     def describe(self) -> str:
-        return f"up to {self.most} spectator(s) may watch, {self.delay} frame(s) behind"
+        heard = "; they hear the players' chat, as delayed" if self.chat else ""
+        return f"up to {self.most} spectator(s) may watch, {self.delay} frame(s) behind{heard}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +219,11 @@ class Header:
         2.1 header, or a later minor's field that is not one: only a 2.2 header is held to its shape)."""
         if self.major != 2 or self.minor < 2 or not self.extra:
             return None
-        return Spectating.from_value(self.extra[0])
+        spectating = Spectating.from_value(self.extra[0])
+        if spectating is not None and self.minor >= 3 and len(self.extra) >= 2 and self.extra[1] == 1 \
+                and type(self.extra[1]) is int:
+            return Spectating(spectating.most, spectating.delay, True)
+        return spectating
 
     @property
     def protocol(self) -> int:
@@ -225,8 +250,9 @@ class Header:
         opts = tuple(sorted((str(k), v) for k, v in options.items()))
         terms = terms if terms is not None else Terms()
         if spectating is not None and terms.extended:
+            extra = (spectating.value(), 1) if spectating.chat else (spectating.value(),)
             return Header(game, rules_version, players, opts, tuple((bytes(k), str(n)) for k, n in seats), session,
-                          int(created), minor=2, terms=terms, extra=(spectating.value(),))
+                          int(created), minor=3 if spectating.chat else 2, terms=terms, extra=extra)
         return Header(game, rules_version, players, opts, tuple((bytes(k), str(n)) for k, n in seats), session,
                       int(created), minor=1 if terms.extended else 0, terms=terms)
 
@@ -298,4 +324,8 @@ def header_from_value(value: Any) -> Header:
     if minor == 2 and (not terms.extended or not extra or Spectating.from_value(extra[0]) is None):
         raise _fail(f"a format 2.2 header ends with the spectators' terms [most 1..{MAX_SPECTATORS}, delay "
                     f"0..{MAX_SPECTATOR_DELAY} frames] after terms of seven items")
+    if minor == 3 and (not terms.extended or len(extra) < 2 or Spectating.from_value(extra[0]) is None
+                       or type(extra[1]) is not int or extra[1] != 1):
+        raise _fail(f"a format 2.3 header ends with the spectators' terms [most 1..{MAX_SPECTATORS}, delay "
+                    f"0..{MAX_SPECTATOR_DELAY} frames] and 1 (they hear the chat) after terms of seven items")
     return Header(game, rules, players, options, seats, session, created, major, minor, terms, extra)

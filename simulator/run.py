@@ -70,6 +70,7 @@ class Plan:
     spectators: int = 0                                         # spectators watching (their own peers)
     spectator_liars: dict[int, str] = field(default_factory=dict)  # spectator number -> its strategy
     host_leaks: bool = False                                    # the host releases to spectators at once
+    spectator_chat: bool = False                                # the spectators hear the chat (players say lines)
 
     def describe(self) -> str:
         who = ", ".join(f"peer {i} {self.settings[i].describe() if i in self.settings else s}"
@@ -86,7 +87,8 @@ class Plan:
         if self.spectators:
             liars = "".join(f", spectator {n} {s}" for n, s in sorted(self.spectator_liars.items()))
             who += f"; {self.spectators} spectator(s){liars}" + ("; the host releases at once" if self.host_leaks
-                                                                  else "")
+                                                                  else "") \
+                + ("; they hear the chat" if self.spectator_chat else "")
         return (f"seed {self.seed}: {self.game} x{self.players} {self.options or ''}, {who}"
                 + (f"; faults: {', '.join(faults)}" if faults else "")
                 + (f"; {self.rematches} rematch(es)" if self.rematches else ""))
@@ -202,6 +204,7 @@ def _spectators(plan: Plan, quick: bool) -> None:
         plan.spectator_liars = {0: "flood"}
     elif roll < 0.45 and 0 not in plan.liars:
         plan.host_leaks = True
+    plan.spectator_chat = rng.random() < 0.5       # (drawn last: the draws before it stay what they were)
 
 
 LOBBY_SHARE = 0.04      # of the runs: a lobby liar (adversary.LOBBY_STRATEGIES) alone, with a rematch to hold
@@ -289,7 +292,8 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
     games = max(plan.games, plan.rematches + 1)   # (the lobby liars' plans ask for rematches by count)
     world = World(plan.seed, plan.game, plan.players, options=plan.options, terms=plan.terms, faults=plan.faults,
                   deciders=lambda index, w: SimBot(w, plan.seed, think=plan.think, rematches=games - 1),
-                  max_time=until, absent=frozenset(plan.absent), games=games, spectators=plan.spectators)
+                  max_time=until, absent=frozenset(plan.absent), games=games, spectators=plan.spectators,
+                  spectator_chat=plan.spectator_chat)
     world.think_max = plan.think
     keys = [p.key for p in world.peers]
     for index, strategy in plan.liars.items():
@@ -310,6 +314,8 @@ def _simulate(plan: Plan, until: float) -> tuple[World, Report]:
     world.start()
     horizon = (8.0 + 0.05 * _expected_frames(plan.game)) * plan.games
     world.plan_faults(horizon, only=[i for i, s in plan.liars.items() if s == "wrong-seed"] or None)
+    if plan.spectators:
+        world.plan_chat(horizon)
     # (a joiner that never came is nobody's peer: it has no copy and no wait of its own)
     honest = [p for p in world.peers if p.adversary is None and p.index not in world.absent]
 

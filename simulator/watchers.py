@@ -10,6 +10,10 @@ The promises, checked over every run that has spectators (`check_watchers`):
 - **An early release is caught.** Against a host that releases frames at once (`early-release`), every
   spectator that received a frame it should not have had stops and names the host (status 4), from the host's
   own signed release.
+- **The chat no sooner than its frame.** Players say lines at random moments (`World.plan_chat`). Without the
+  header's chat term no spectator of an honest host hears one; with it, a line said while the host's last frame
+  was t reaches a spectator only once the host has sequenced t + D (or the game is over), and every line it
+  hears was said, once (the ground truth: the host's book when the line was said, and when it arrived).
 - **Spectators cost the players nothing they must wait for.** The players' invariants (simulator/invariants.py)
   run over the same run unchanged: a flooding spectator (`flood`: every tag the wire knows, frames it holds sent
   back, garbage, `watch` and `want` over and over, dials to every joiner) must leave every one of them intact.
@@ -156,6 +160,7 @@ def check_watchers(world: Any, report: Any) -> None:
         copy = w.disk.frames
         if list(copy) != list(frames[:len(copy)]) and not host.kills:
             report.violations.append(f"{who}'s copy is not the host's: {len(copy)} frames, the host's {len(frames)}")
+        _check_chat(world, w, who, last, report)
         for k, tip in w.arrivals:
             if 0 <= tip < k + delay and tip != last and k < last - delay:
                 report.violations.append(f"{who} received frame {k} while the host was at frame {tip} (delay "
@@ -167,3 +172,21 @@ def check_watchers(world: Any, report: Any) -> None:
                 and not any(kind == "refused" and args[0] == w.index for _, kind, args in world.history):
             report.violations.append(f"{who} of a game that ended well did not get it whole ({len(copy)} of "
                                      f"{len(frames)} frames): {w.outcome}")
+
+
+def _check_chat(world: Any, w: Any, who: str, last: int, report: Any) -> None:
+    """The chat promise of the module's docstring, for one honest spectator of an honest table."""
+    spectating = world.spectating
+    texts = [text for text, _ in w.heard]
+    if w.heard and not spectating.chat:
+        report.violations.append(f"{who} heard the chat of a game whose terms keep it from spectators: {texts[0]!r}")
+        return
+    if len(set(texts)) != len(texts):
+        report.violations.append(f"{who} heard a chat line twice: {texts}")
+    for text, tip in w.heard:
+        said = world.said.get(text)
+        if said is None:
+            report.violations.append(f"{who} heard a chat line nobody said: {text!r}")
+        elif tip < said + spectating.delay and tip != last:
+            report.violations.append(f"{who} heard {text!r} while the host was at frame {tip}: it was said at frame "
+                                     f"{said}, delay {spectating.delay}")

@@ -106,6 +106,8 @@ class SimPeer:
         self.sessions: dict[bytes, int] = {}  # every game (session id) this peer opened -> the frames it wrote
         #: a spectator's: (frame number, the host's last sequenced frame when that frame arrived), per frame
         self.arrivals: list[tuple[int, int]] = []
+        #: a spectator's: (chat line's text, the host's last sequenced frame when the line reached it)
+        self.heard: list[tuple[str, int]] = []
 
     @property
     def key(self) -> bytes:
@@ -128,6 +130,8 @@ class SimPeer:
         machine = self.machine
         if machine is None:
             return
+        chat = getattr(machine, "chat", None) if isinstance(machine, WatchMachine) else None
+        before = len(chat) if chat is not None else 0
         try:
             call(machine)
         except Exception:   # noqa: BLE001 - no exception may escape a session: the invariant records it
@@ -136,6 +140,10 @@ class SimPeer:
             self.world.history.append((self.world.now, "crash", (self.index,)))
             self.machine = None
             return
+        if chat is not None and len(chat) > before:
+            host = self.world.peers[0].machine
+            tip = host.book.seq if host is not None and host.book is not None else -1
+            self.heard += [(line.text, tip) for line in chat[before:]]
         effects = machine.drain()
         if self.adversary is not None:
             effects = self.adversary.outgoing(machine, effects)
@@ -211,7 +219,7 @@ class World:
                  terms: Terms | None = None, faults: Faults | None = None,
                  deciders: Callable[[int, World], Any] | None = None, tick_s: float = 0.25,
                  max_time: float = 7200.0, max_events: int = 2_000_000, absent: frozenset[int] = frozenset(),
-                 games: int = 1, spectators: int = 0, spectator_delay: int = 4):
+                 games: int = 1, spectators: int = 0, spectator_delay: int = 4, spectator_chat: bool = False):
         self.seed = seed
         self.rng = random.Random(f"netplay-sim/{seed}")
         self.game_id, self.players = game_id, players
@@ -223,7 +231,9 @@ class World:
         self.events: list[tuple[float, int, str, tuple]] = []
         self._order = 0
         self.peers = [SimPeer(self, n, identity_for(str(seed), n)) for n in range(players)]
-        self.spectating = Spectating(spectators, spectator_delay) if spectators else None
+        self.spectating = Spectating(spectators, spectator_delay, spectator_chat) if spectators else None
+        #: chat lines the players said (`plan_chat`): text -> the host's last sequenced frame when it was said
+        self.said: dict[str, int] = {}
         self.watchers = [SimPeer(self, WATCHER + n, identity_for(f"{seed}/spectator", n)) for n in range(spectators)]
         self.by_key = {p.key: p for p in (*self.peers, *self.watchers)}
         self.links: set[frozenset[int]] = set()       # pairs with an open connection
@@ -317,6 +327,22 @@ class World:
                 break
             self.now = max(self.now, when)
             getattr(self, f"_do_{kind}")(*args)
+
+    def plan_chat(self, horizon: float, lines: int = 6) -> None:
+        """`lines` chat lines said by players at random moments of the game (each peer's machine, as a person at
+        its table types one): what spectators may hear only as late as the frames (simulator/watchers.py)."""
+        rng = random.Random(f"chat/{self.seed}")     # (a stream of its own: the world's draws stay as they were)
+        for n in range(lines):
+            self.schedule(rng.uniform(1.0, horizon), "chat", (n % self.players, n))
+
+    def _do_chat(self, index: int, n: int) -> None:
+        peer = self.peers[index]
+        host = self.peers[0].machine
+        if peer.machine is None or peer.outcome is not None or host is None or host.book is None:
+            return
+        text = f"line {n} from seat {index}"
+        self.said.setdefault(text, host.book.seq)
+        peer.run(lambda m: m.chat(text))
 
     def _do_tick(self, index: int) -> None:
         peer = self.peer(index)

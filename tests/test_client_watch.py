@@ -92,6 +92,7 @@ def test_the_lobby_watches_a_game_under_way_and_keeps_the_copy(tmp_path: Path, m
         assert viewer.st.mode == "spectator" and viewer.st.position == viewer.st.count - 1   # live, at the newest
         assert "4 frame(s) behind" in scene.status()
         app.step([], 16)
+        assert set(viewer.seat_notes) == {0, 1}, viewer.seat_notes     # the clocks (the default terms' move clock)
         app.screenshot(ARTIFACTS / "watch-live.png")
         _step_until(app, lambda: scene.closed, "saw the game end")
         app.step([], 16)
@@ -104,3 +105,40 @@ def test_the_lobby_watches_a_game_under_way_and_keeps_the_copy(tmp_path: Path, m
     seen = verdict(path)
     assert seen.status == "valid" and "spectator's copy" in seen.reason, seen.reason
     assert path.parent == tmp_path / "spectator" / "replays"
+
+
+def test_the_spectators_table_shows_the_clocks_beside_the_seats_and_the_players_chat(tmp_path: Path,
+                                                                                      monkeypatch) -> None:
+    """With the chat term a line a player says reaches the spectator's table (under the seats), with the frame it
+    was said at; the clocks stand beside the seats' names, the seat to move lit."""
+    from support.sessionhelpers import CLI, Proc
+
+    from client.scenes.watching import WatchScene as Scene
+    from netplay.identity import Identity
+    from netplay.watcher import WatchSession
+
+    monkeypatch.setenv("NETPLAY_HOME", str(tmp_path / "spectator"))
+    ARTIFACTS.mkdir(exist_ok=True)
+    with processes() as procs:
+        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--spectators", "1", "--spectator-delay", "0",
+                        "--spectator-chat", "--reveal-timeout", "5")
+        procs.append(host)
+        address = _line(host, r"watch with: netplay watch (\S+)").group(1)
+        app = App((1280, 720))
+        session = WatchSession(Identity.generate("fan"), address, replay_dir=tmp_path / "spectator" / "replays",
+                               fsync=False)
+        scene = Scene(session, address)
+        app.push(scene)
+        _line(host, r"spectator fan \(\S+\) watches from frame 0", app=app)
+        joiner = Proc([*CLI, "join", host.address(), "--no-fsync", "--name", "ann", "--replay-dir",
+                       str(tmp_path / "join" / "replays")], tmp_path / "join", "join",
+                      stdin="say fair winds, everyone\nresign\ny\nn\n")
+        procs.append(joiner)
+        _step_until(app, lambda: scene.viewer is not None and scene.viewer.seat_notes, "showed the clocks")
+        notes = scene.viewer.seat_notes
+        assert set(notes) == {0, 1} and all(re.fullmatch(r"\d+:\d\d", text) for text, _ in notes.values()), notes
+        _step_until(app, lambda: scene.closed, "saw the game end")
+        app.step([], 16)
+        app.screenshot(ARTIFACTS / "watch-chat.png")
+        assert scene.viewer.side_lines == ["ann: fair winds, everyone"], scene.viewer.side_lines
+        assert scene.session.machine.outcome.code == 0, scene.message

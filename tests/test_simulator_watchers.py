@@ -7,7 +7,9 @@ spectators, some a flooding one, some a host that releases at once).
 - a host that releases at once is named by every spectator it showed a frame early;
 - a spectator that floods the host with every message the wire knows, replays the frames it holds and dials
   every joiner changes nothing for the players: every invariant of theirs holds;
-- a spectator of a host killed and resumed watches on from what it holds and gets the whole game."""
+- a spectator of a host killed and resumed watches on from what it holds and gets the whole game;
+- the players' chat reaches spectators only with the header's chat term, each line no sooner than the host has
+  sequenced the delay's frames after the one it was said at (and a host that files lines early is caught)."""
 
 from __future__ import annotations
 
@@ -65,3 +67,26 @@ def test_the_campaign_draws_spectators_their_liars_and_leaking_hosts() -> None:
     plans = [plan_for(seed, quick=True) for seed in range(480)]
     assert sum(1 for p in plans if p.spectators) >= 10
     assert any(p.spectator_liars for p in plans) and any(p.host_leaks for p in plans)
+
+
+@pytest.mark.parametrize("chat", [True, False])
+def test_spectators_hear_the_players_chat_only_with_the_term_and_never_before_its_frame(chat: bool) -> None:
+    plan = Plan(6, "madagaskar", 2, spectators=2, spectator_chat=chat)
+    world = _run(plan)
+    assert len(world.said) >= 3, world.said           # the players did talk
+    for watcher in world.watchers:
+        assert watcher.outcome.code == 0
+        heard = {text for text, _ in watcher.heard}
+        assert heard == (set(world.said) if chat else set()), (heard, world.said)
+
+
+def test_the_chat_invariant_catches_a_host_that_lets_a_line_go_before_its_frame(monkeypatch) -> None:
+    """The check is not vacuous: a host that files every line under frame 0 (so it goes with the next burst,
+    whatever the delay; a line sent with a frame before its own the spectator drops by itself) is caught by the
+    simulation's ground truth."""
+    from netplay.protocol.table_notes import TableNotes
+
+    heard = TableNotes.heard
+    monkeypatch.setattr(TableNotes, "heard", lambda self, tip, seat, text: heard(self, 0, seat, text))
+    world, report = simulate(Plan(6, "madagaskar", 2, spectators=2, spectator_chat=True))
+    assert any("was said at frame" in v for v in report.violations), report.violations

@@ -11,6 +11,8 @@ import os
 import random
 from collections import deque
 
+import msgpack
+
 from bots.decider import BotDecider
 from netplay import wire
 from netplay.identity import Identity
@@ -35,11 +37,11 @@ class Table:
     """A host, one joiner and any spectators, passing messages in order; each peer's file kept as bytes."""
 
     def __init__(self, spectating: Spectating | None, seed: int = 7, game: str = GAME, options: dict | None = None,
-                 players: int = 2):
+                 players: int = 2, terms: Terms = TERMS):
         rng = random.Random(seed)
         self.entropy = lambda n: bytes(rng.getrandbits(8) for _ in range(n))
         self.host_id = Identity.generate("host")
-        self.host = HostMachine(self.host_id, BotDecider("random", seed=seed), game, terms=TERMS, options=options,
+        self.host = HostMachine(self.host_id, BotDecider("random", seed=seed), game, terms=terms, options=options,
                                 players=players, entropy=self.entropy, wall_clock=lambda: 1_700_000_000,
                                 spectating=spectating)
         self.joiners = {}
@@ -346,8 +348,8 @@ def test_a_late_spectator_catches_up_at_once_and_one_that_leaves_comes_back_from
 
 def test_a_spectators_releases_yield_to_the_players_move_in_flight_and_never_wait_longer_than_the_yield():
     """The host signs and sends no release while a connected seat lacks the tip (the players' move is on its way),
-    but one burst each `YIELD_S` of such moves (once the game is over, at once); every frame still reaches the spectator soon after it became due,
-    and the whole game does."""
+    but one burst each `YIELD_S` of such moves (once the game is over, at once); every frame still reaches the
+    spectator soon after it became due, and the whole game does."""
     table = Table(Spectating(1, 3), game="madagaskar")
     watcher = table.watch(Identity.generate("watcher"))
     spectators = table.host.spectators
@@ -356,7 +358,8 @@ def test_a_spectators_releases_yield_to_the_players_move_in_flight_and_never_wai
 
     def observed(w, book):
         m = table.host
-        if not book.ledger.closed and any(link.up and link.seat is not None and link.acked < book.seq for link in m.links.values()):
+        if not book.ledger.closed and any(link.up and link.seat is not None and link.acked < book.seq
+                                          for link in m.links.values()):
             in_flight.append(m.now)
         release(w, book)
 
@@ -394,3 +397,141 @@ def test_with_three_seats_a_spectator_gets_the_hosts_certificates_and_its_copy_h
     assert len(replay.certs) == len(replay.frames) == len(replay.releases)
     verdict = audit_bytes(bytes(table.files[spectator.public_key]), name="three.npr")
     assert verdict.status == "valid", verdict.reason
+
+
+CLOCKED = Terms.agreed(10_000, (600_000, 5_000), 60_000, 500, 5_000, 0)
+
+
+def _tables(received: list[bytes]) -> list[list]:
+    return [fields for tag, fields in map(wire.unpack, received) if tag == "table"]
+
+
+def test_spectators_hear_the_chat_no_sooner_than_the_frame_it_was_said_at_and_see_the_clocks_of_that_frame():
+    """With the header's chat term (format 2.3) a line said while frame t was the last reaches a spectator only
+    with or after frame t's release (t + delay sequenced): as late as the frames, so a spectator who talks to a
+    player hears nothing in time. The clocks come with each burst, those of the burst's last frame."""
+    delay = 3
+    table = Table(Spectating(1, delay, chat=True), game="quedah-merchant", terms=CLOCKED)
+    watcher = table.watch(Identity.generate("fan"))
+    table.run(lambda: table.host.book is not None and table.host.book.seq >= 10)
+    assert table.host.book.header.minor == 3 and table.host.book.header.spectating.chat
+    said_at = table.host.book.seq
+    table.host.chat("good luck")
+    table.joiner.chat("you too")
+    heard_at = {}
+    for _ in range(3_000):
+        if len(watcher.chat) >= 2 or table.over():
+            break
+        table.step()
+        for line in watcher.chat:
+            heard_at.setdefault(line.text, (watcher.held, table.host.book.seq))
+    texts = {line.text: line for line in watcher.chat}
+    assert set(texts) == {"good luck", "you too"}, watcher.chat
+    assert texts["good luck"].seat == 0 and texts["you too"].seat == 1
+    for text, (held, tip) in heard_at.items():
+        frame = texts[text].frame
+        assert frame >= said_at and held > frame and tip >= frame + delay, (text, frame, held, tip)
+    table.run(table.over)
+    assert watcher.outcome.code == 0
+    clocks = watcher.seat_clocks(table.now)
+    assert [c.seat for c in clocks] == [0, 1] and all(c.left_s is not None and c.left_s > 0 for c in clocks)
+    tables = _tables(table.received[watcher.identity.public_key])
+    assert tables and all(len(t[1]) == 2 for t in tables)             # a clock per seat with every burst
+    assert [t[0] for t in tables] == sorted(t[0] for t in tables)     # of the burst's last frame, in order
+    assert sum(len(t[2]) for t in tables) == 2                        # each line once
+    # the copy holds the frames and releases alone: the table's words are not in it, and it audits
+    verdict = audit_bytes(bytes(table.files[watcher.identity.public_key]), name="copy.npr")
+    assert verdict.status == "valid", verdict.reason
+    assert b"good luck" not in bytes(table.files[watcher.identity.public_key])
+
+
+def test_without_the_chat_term_no_line_goes_to_a_spectator_and_one_a_host_sends_anyway_is_dropped():
+    table = Table(Spectating(1, 2), game="quedah-merchant", terms=CLOCKED)
+    watcher = table.watch(Identity.generate("fan"))
+    table.run(lambda: table.host.book is not None and table.host.book.seq >= 6)
+    assert table.host.book.header.minor == 2
+    table.host.chat("the plan: the red card")
+    table.joiner.chat("ok")
+    table.run(table.over)
+    assert watcher.outcome.code == 0 and watcher.chat == []
+    assert all(t[2] == [] for t in _tables(table.received[watcher.identity.public_key]))
+    # a host that sends chat this game's terms keep from spectators: its unsigned word, dropped, never shown
+    lying = WatchMachine(Identity.generate("other"), table.host_id.public_key)
+    lying.receive(0.0, table.host_id.public_key, wire.pack("header", table.host.book.header.encode()))
+    lying.receive(0.0, table.host_id.public_key, wire.pack("table", 0, [1000, 2000], [[0, 0, "psst"]]))
+    assert lying.chat == [] and not any(isinstance(e, fx.Say) and "psst" in e.line for e in lying.drain())
+
+
+def test_a_spectator_shows_the_clocks_it_was_told_and_runs_only_the_seat_awaited_at_that_frame():
+    table = Table(Spectating(1, 0), game="quedah-merchant", terms=CLOCKED)
+    watcher = table.watch(Identity.generate("fan"))
+    table.run(lambda: watcher.clocks is not None and watcher.held >= 8)
+    shown = watcher.clocks
+    assert shown.seq == watcher.held - 1 or shown.seq < watcher.held
+    later = watcher.seat_clocks(shown.at + 5.0)
+    now = watcher.seat_clocks(shown.at)
+    assert sum(c.running for c in later) <= 1
+    for before, after in zip(now, later, strict=True):
+        assert after.left_s == (max(0.0, before.left_s - 5.0) if after.running else before.left_s)
+    # what the host may not make a spectator show: clocks for the wrong number of seats, or older clocks
+    watcher.receive(table.now, table.host_id.public_key, wire.pack("table", shown.seq + 1, [1, 2, 3], []))
+    watcher.receive(table.now, table.host_id.public_key, wire.pack("table", max(0, shown.seq - 1), [7, 7], []))
+    assert watcher.clocks == shown
+    # and a chat line of a frame after the one it came with is dropped (none here: the header has no chat term)
+    lines = [e.line for e in watcher.drain() if isinstance(e, fx.Say)]
+    assert not any("chat" in line for line in lines)
+
+
+def test_the_chat_term_is_a_2_3_header_field_of_its_own_a_2_2_reading_keeps_and_the_offer_says_it():
+    from replays.header import Header, header_from_value
+
+    seats = [(b"k" * 32, "host"), (b"j" * 32, "joiner")]
+    plain = Header.make("ploc", "1", 2, {}, seats, b"s" * 16, 1_700_000_000, TERMS, Spectating(2, 4))
+    heard = Header.make("ploc", "1", 2, {}, seats, b"s" * 16, 1_700_000_000, TERMS, Spectating(2, 4, chat=True))
+    assert (plain.minor, plain.extra) == (2, ((2, 4),)) and (heard.minor, heard.extra) == (3, ((2, 4), 1))
+    assert header_from_value(codec.decode(heard.encode())).spectating == Spectating(2, 4, True)
+    assert header_from_value(codec.decode(plain.encode())).spectating == Spectating(2, 4, False)
+    value = list(heard.value())
+    for bad in (0, 2, "1", None):
+        value[-1] = bad
+        try:
+            header_from_value(tuple(value))
+        except codec.FormatError as exc:
+            assert "2.3 header" in exc.reason
+        else:
+            raise AssertionError(f"a 2.3 header ending with {bad!r} was read")
+    # the offer's spectators' item: [most, delay] and 1 after them when they hear the chat, nothing else
+    assert Spectating(2, 4, True).offered() == [2, 4, 1] and Spectating(2, 4).offered() == [2, 4]
+    assert Spectating.from_offer([2, 4, 1]) == Spectating(2, 4, True)
+    assert Spectating.from_offer([2, 4, 0]) is None and Spectating.from_offer([2, 4, 1, 1]) is None
+    assert "hear the players' chat" in Spectating(2, 4, True).describe()
+    offer = wire.pack("offer", wire.PROTO, "ploc", "1", 2, [], "v", wire.terms_message(TERMS, Spectating(2, 4, True)),
+                      b"l" * 16)
+    assert wire.unpack(offer)[1][6][5] == [2, 4, 1]
+
+
+def test_whatever_table_message_a_host_sends_a_spectator_only_shows_and_never_raises():
+    """The `table` message is the host's unsigned word: any shape wire.py lets through changes what is shown at
+    most, never the copy, the ledger or the outcome."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    table = Table(Spectating(1, 0, chat=True), game="quedah-merchant", terms=CLOCKED)
+    watcher = table.watch(Identity.generate("fan"))
+    table.run(lambda: watcher.held >= 5)
+    host = table.host_id.public_key
+    ints = st.one_of(st.integers(-3, 70), st.sampled_from([wire.MAX_SEQ, 1 << 62]))
+    entry = st.one_of(st.none(), ints)
+    line = st.lists(st.one_of(ints, st.text(max_size=20), st.binary(max_size=4)), min_size=0, max_size=4)
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(ints, st.lists(entry, max_size=5), st.lists(st.one_of(line, ints), max_size=4))
+    def run(seq, clocks, chat):
+        before = (watcher.held, watcher.outcome, bytes(table.files[watcher.identity.public_key]))
+        watcher.receive(table.now, host, msgpack.packb(["table", seq, clocks, chat]))
+        watcher.seat_clocks(table.now + 1.0)
+        table.carry(watcher.identity.public_key)
+        assert (watcher.held, watcher.outcome, bytes(table.files[watcher.identity.public_key])) == before
+
+    run()
+    assert watcher.clocks is not None and len(watcher.clocks.left_ms) == 2

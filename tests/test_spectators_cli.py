@@ -42,7 +42,8 @@ def _lines(proc: Proc, pattern: str, count: int, timeout: float = 20.0) -> list[
 
 def test_a_spectator_watches_a_live_game_and_its_copy_is_the_complete_game(tmp_path: Path) -> None:
     with processes() as procs:
-        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--spectators", "2", "--spectator-delay", "5")
+        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--spectators", "2", "--spectator-delay", "5",
+                        "--spectator-chat")
         procs.append(host)
         watch = _line(host, r"watch with: netplay watch (\S+)").group(1)
         copy = tmp_path / "copy.npr"
@@ -75,7 +76,16 @@ def test_a_spectator_watches_a_live_game_and_its_copy_is_the_complete_game(tmp_p
     mine, theirs = read_replay(copy), read_replay(played)
     assert [f.hash for f in mine.frames] == [f.hash for f in theirs.frames] == [f.hash for f in
                                                                                   read_replay(joined).frames]
-    assert theirs.header == mine.header and theirs.header.minor == 2 and not theirs.releases
+    assert theirs.header == mine.header and theirs.header.minor == 3 and not theirs.releases
+    assert theirs.header.spectating.chat and "they hear the players' chat" in host.out
+    # the clocks as the host counted them, said as the frames come (the default terms have a move clock)
+    assert re.search(r"clocks at frame \d+: .*\d+:\d\d", out), out
+
+
+def test_spectator_chat_without_spectators_is_a_usage_error(tmp_path: Path) -> None:
+    proc = Proc([*CLI, "host", "ploc", "--spectator-chat", "--no-advertise"], tmp_path / "host", "host")
+    assert finished(proc.proc, 30) == 2, proc.describe()
+    assert "give --spectators N too" in proc.err
 
 
 def test_watching_where_nobody_answers_is_a_one_line_error(tmp_path: Path) -> None:
@@ -110,3 +120,32 @@ def test_a_spectator_that_stops_reading_never_holds_up_the_game(tmp_path: Path) 
             os.kill(spectator.proc.pid, signal.SIGCONT)
     (played,) = replays_of(host)
     assert verdict(played).status == "valid"
+
+
+def test_with_the_chat_term_a_spectator_hears_what_a_player_says_with_the_frame_it_was_said_at(tmp_path: Path) -> None:
+    """A person at the joiner's terminal says a line (`say ...`), then resigns; the spectator, watching with the
+    game's chat term (`--spectator-chat`), prints the line, no sooner than the frame it was said at."""
+    with processes() as procs:
+        host = cli_host(tmp_path, "quedah-merchant", "--bot", "random", "--spectators", "1", "--spectator-delay", "2",
+                        "--spectator-chat", "--reveal-timeout", "5")
+        procs.append(host)
+        watch = _line(host, r"watch with: netplay watch (\S+)").group(1)
+        copy = tmp_path / "copy.npr"
+        spectator = Proc([*CLI, "watch", watch, "--out", str(copy), "--no-fsync", "--name", "fan"],
+                         tmp_path / "spectator", "spectator")
+        procs.append(spectator)
+        _line(host, r"spectator fan \(\S+\) watches from frame 0")
+        joiner = Proc([*CLI, "join", host.address(), "--no-fsync", "--name", "ann", "--replay-dir",
+                       str(tmp_path / "join" / "replays")], tmp_path / "join", "join",
+                      stdin="say good luck, captain\nresign\ny\nn\n")
+        procs.append(joiner)
+        assert finished(joiner.proc, 60) == 0, joiner.describe()
+        assert finished(spectator.proc, 60) == 0, spectator.describe() + joiner.describe()
+        assert finished(host.proc, 60) == 0, host.describe()
+    assert "they hear the players' chat" in joiner.out, joiner.out     # the term, as the joiner was offered it
+    out = spectator.out
+    assert "chat ann: good luck, captain" in out, out
+    # ann spoke at her first move, after frame 2 (the host's): the line comes after that frame, never before
+    assert out.index("frame 2: ") < out.index("chat ann: good luck, captain"), out
+    assert "chat ann: good luck, captain" in host.out
+    assert verdict(copy).status == "valid"

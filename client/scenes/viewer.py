@@ -61,6 +61,11 @@ class ViewerScene:
         self.sandbox_bot = sandbox_bot
         self.bot_delay_ms = bot_delay_ms
         self.notice = ""
+        #: what a live table (client/scenes/watching.py) adds: a line under the title in place of the players
+        #: (text, colour), beside each seat's name a note (a clock: text, lit), and lines under the seats (chat)
+        self.subtitle: tuple[str, tuple[int, int, int]] | None = None
+        self.seat_notes: dict[int, tuple[str, bool]] = {}
+        self.side_lines: list[str] = []
         self._cache: tuple[int, str, int, dict] | None = None
         self.chronicle = ChroniclePanel()          # the log in words and the dice (client/ui/chronicle.py)
         self._chronicles: dict[str, Chronicle] = {}
@@ -191,7 +196,8 @@ class ViewerScene:
 
     def frame_key(self, app) -> tuple:
         """What changes the picture besides input (client.app draws only then): autoplay moving on."""
-        return self.st.position, self.st.mode, self.playing, self.notice
+        return (self.st.position, self.st.mode, self.playing, self.notice, self.subtitle,
+                tuple(sorted(self.seat_notes.items())), tuple(self.side_lines))
 
     # ------------------------------------------------------------------ frame
     def draw(self, surface: pygame.Surface, app) -> None:
@@ -239,7 +245,15 @@ class ViewerScene:
     def _draw_title(self, surface, title_px: int, width: int, bottom: int) -> None:
         """The title whole: on one line where it fits, else the game on the first line and the players under it,
         a size smaller where need be; where not even that fits, the game alone (the side panel names every
-        seat): three or four names cut it to "… vs rand…" (issue 34)."""
+        seat): three or four names cut it to "… vs rand…" (issue 34). With a `subtitle` (a live table's "watching
+        live: ..."), the title on the first line and the subtitle under it, never over each other."""
+        if self.subtitle is not None:
+            text, colour = self.subtitle
+            size = label_size(self.title, title_px, width, bold=True)
+            head = draw_text(surface, fit(self.title, size, width, bold=True), (16, 4), size, theme.ACCENT, bold=True)
+            small = max(theme.min_size(), min(title_px * 2 // 3, bottom - 2 - head.bottom))
+            draw_text(surface, fit(text, small, width), (16, head.bottom), small, colour)
+            return
         if theme.font(title_px, True).size(self.title)[0] <= width:
             draw_text(surface, self.title, (16, 10), title_px, theme.ACCENT, bold=True)
             return
@@ -314,8 +328,18 @@ class ViewerScene:
         inner = panel(surface, box, fit(f"view: {mode} - {what}", px, box.w - 16), px)
         y = inner.y
         for s, name in enumerate(self.names):
-            draw_text(surface, fit(f"seat {s}: {name}", small, inner.w), (inner.x, y), small,
+            room = inner.w
+            note = self.seat_notes.get(s)
+            if note is not None and note[0]:
+                lit = note[1]
+                mark = draw_text(surface, note[0], (inner.right, y), small, theme.ACCENT if lit else theme.MUTED,
+                                 bold=lit, anchor="topright")
+                room = max(small, mark.x - inner.x - 8)
+            draw_text(surface, fit(f"seat {s}: {name}", small, room), (inner.x, y), small,
                       seat_style(self.st.game.id, s)[0])
+            y += small + 2
+        for line in self.side_lines:
+            draw_text(surface, fit(line, small, inner.w), (inner.x, y), small, theme.TEXT)
             y += small + 2
         if self.notice:
             for line in wrap_lines(self.notice, small, inner.w, 2):

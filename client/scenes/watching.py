@@ -7,6 +7,11 @@ Why the viewer over the copy: a spectator sees exactly what its copy holds, the 
 `netplay replay verify` audits. So the picture is the copy read back (at most once a second, when frames came),
 and it stays at the newest position unless the person stepped back to look at an earlier one.
 
+Beside the copy, what the host said of the table with the frames (netplay/protocol/watching.py, the `table`
+message): each seat's clock, beside its name in the side panel, the seat to move lit and counted down, and the
+players' chat (when the game's terms let spectators hear it), its newest lines under the seats. Both are as late
+as the frames, and the host's unsigned word: shown, never in the copy.
+
 Nothing here can act: the spectator's session sends the host nothing but `watch`, `want` and `bye`.
 """
 
@@ -20,9 +25,11 @@ import pygame
 
 from client.scenes.viewer import ViewerScene
 from client.ui import theme
+from client.ui.clocks import clock_text
 from client.ui.widgets import Button, draw_text, fit, panel, wrap
 from replays.stepping import Stepper
 
+CHAT_SHOWN = 4      # the newest chat lines shown under the seats
 REFRESH_S = 1.0     # the copy is read back at most this often while frames come (a Catan game: ~0.1 s a read)
 POLLS = 32          # transport polls per UI update at most (each takes what has come, without waiting)
 
@@ -72,7 +79,7 @@ class WatchScene:
             self.lines.append(f"the copy could not be read back: {exc}")
             return
         following = self.viewer is None or self.viewer.st.position >= self.viewer.st.count - 1
-        title = f"Watching: {stepper.game.title} - {' vs '.join(name for _, name in stepper.header.seats)}"
+        title = f"Watching: {stepper.game.title}"     # the side panel names the seats; the status goes under it
         # the public view while the game runs ("revealed" only once the copy holds every seed: a set-up with no
         # secret yet would be called "every secret revealed"); a seat's view stays if the person chose one
         wanted = "spectator" if self.viewer is None else self.viewer.st.mode
@@ -120,7 +127,21 @@ class WatchScene:
         self._step()
         self._read(force=self.closed)
         if self.viewer is not None:
+            self._table(self.viewer)
             self.viewer.update(app, dt_ms)
+
+    def _table(self, viewer: ViewerScene) -> None:
+        """The status under the title, the clocks beside the seats and the chat under them, as the host said them
+        (whole seconds: a picture a second while a clock runs)."""
+        machine = self.session.machine
+        outcome = machine.outcome
+        colour = theme.ACCENT if not self.message else theme.GOOD if outcome and outcome.code == 0 else theme.BAD
+        viewer.subtitle = (self.status(), colour)
+        viewer.seat_notes = {c.seat: (clock_text(c.left_s), c.running)
+                             for c in machine.seat_clocks(time.monotonic()) if c.left_s is not None}
+        names = [name for _, name in machine.header.seats] if machine.header is not None else []
+        viewer.side_lines = [f"{names[line.seat] if 0 <= line.seat < len(names) else 'someone'}: {line.text}"
+                             for line in machine.chat[-CHAT_SHOWN:]]
 
     def frame_key(self, app) -> tuple:
         inner = self.viewer.frame_key(app) if self.viewer is not None else ()
@@ -159,12 +180,8 @@ class WatchScene:
             for button in self.buttons:
                 button.draw(surface, mouse, px - 2)
             return
+        self._table(self.viewer)     # (the viewer draws the status under its title: `_table`)
         self.viewer.draw(surface, app)
-        # the watch's own line at the foot of the title band: live, how far behind, or how it ended
-        small = px - 4
-        colour = theme.ACCENT if not self.message else theme.GOOD if self.session.machine.outcome and \
-            self.session.machine.outcome.code == 0 else theme.BAD
-        draw_text(surface, fit(self.status(), small, w - 32), (16, app.px(28) + 2), small, colour)
 
 
 def copy_words(path: Path | None) -> str:

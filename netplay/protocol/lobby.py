@@ -533,7 +533,7 @@ class JoinLobby:
             return
         spectating = None
         if len(terms) == 6:
-            spectating = Spectating.from_value(tuple(terms[5]))
+            spectating = Spectating.from_offer(terms[5])
             if spectating is None:
                 self.decline(f"the host's spectators' terms are out of bounds ({wire.clip(str(terms[5]), 80)})")
                 return

@@ -281,6 +281,7 @@ class HostMachine(Machine):
         speaker = seat if seat in link.seats else link.seat   # one of its own seats, else its first: the host knows
         self.chat_lines.append(f"{name}: {text}")
         self.heard(speaker, text)
+        self.spectators.heard(speaker, text)
         self.say(f"chat {name}: {text}")
         for other in self.links.values():
             if other is not link and other.up and other.seat is not None:
@@ -291,6 +292,7 @@ class HostMachine(Machine):
         speaker = seat if seat in self.deciders else self.host_seat_number   # a seat of this machine says it
         self.chat_lines.append(f"you: {text}")
         self.heard(speaker, text)
+        self.spectators.heard(speaker, text)
         for link in self.lobby.joiners():
             if link.up:
                 self.send(link.key, "chat", speaker, text)

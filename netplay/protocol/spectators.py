@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from netplay import wire
 from netplay.protocol import effects as fx
+from netplay.protocol.clocks import seat_clocks
 from netplay.protocol.core import BURST, Link
 from netplay.protocol.lobby import HELLO_S
 from netplay.protocol.state import LinkStage, Phase
+from netplay.protocol.table_notes import TableNotes, clock_ms
 from replays.crypto import fingerprint
 from replays.header import Spectating
 from replays.releases import sign_release
@@ -54,6 +56,7 @@ class SpectatorsHost(Protocol):
     to it)."""
 
     book: Book | None
+    deadlines: Any
     header: Header | None
     identity: Any
     links: dict[bytes, Link]
@@ -81,6 +84,7 @@ class Watcher:
     served_at: float = -1e9
     told_end: bool = False      # the game is over and every frame went: said once, with a `bye`
     told_at: float = 0.0
+    line: int = 0               # the next chat line it is owed (numbered as `TableNotes` numbers them)
 
 
 class HostSpectators:
@@ -90,6 +94,7 @@ class HostSpectators:
         self.dropped = 0        # spectators let go (refused, silent, or a full send queue)
         self.yielding_since: float | None = None   # since when a seat connected has lacked the tip (see `yields`)
         self.yielded = 0        # ticks whose releases waited for the players (a figure for the benchmark)
+        self.notes = TableNotes()   # the clocks at each frame and the chat, as the spectators are shown them
 
     # ------------------------------------------------------------------------------ admission
 
@@ -188,6 +193,15 @@ class HostSpectators:
             return
         m.say(f"spectator {wire.clip(watcher.name, 64)} ({fingerprint(watcher.key)}) watches from frame {from_seq}")
         watcher.watching, watcher.next, watcher.served_at = True, from_seq, m.now
+        watcher.line = self.notes.first_line(from_seq)
+
+    def heard(self, seat: int, text: str) -> None:
+        """A chat line said at the table: kept for the spectators when the header lets them hear it, with the
+        frame that is the last now (they are shown it no sooner than that frame: table_notes.py)."""
+        m = self.m
+        spectating, book = m.spectating, m.book
+        if spectating is not None and spectating.chat and book is not None and m.phase is Phase.PLAY:
+            self.notes.heard(book.seq, seat, text)
 
     def on_want(self, watcher: Watcher, seq: int) -> None:
         if watcher.watching and self.m.now - watcher.served_at >= WANT_S:
@@ -204,6 +218,10 @@ class HostSpectators:
     def tick(self) -> None:
         m = self.m
         book = m.book
+        notes = self.notes
+        if book is not None and book.seq >= len(notes.clocks) and m.spectating is not None:
+            # past the game (its last frames sequenced as it ends) the clocks stand where they stopped
+            notes.frame(book.seq, clock_ms(seat_clocks(m, m.now)) or (notes.clocks[-1] if notes.clocks else ()))
         # once the game is over nothing of the players' is in a hurry, and a spectator's `want` of a frame lost
         # on the way must be answered within the host's end-of-session wait
         wait = book is not None and m.phase is Phase.PLAY and not book.ledger.closed and self.yields(book)
@@ -260,6 +278,7 @@ class HostSpectators:
         m = self.m
         last = self.due(book)
         if watcher.next > last or book.seq < 0:
+            self.table(watcher, watcher.next - 1, False)
             if book.ledger.closed and watcher.next > book.seq and m.phase is not Phase.PLAY and not watcher.told_end:
                 # told, not hung up: the last frames may still be on their way on this connection, and a hang-up
                 # would drop them (the spectator stops by itself once its copy is whole; the host's close ends
@@ -275,3 +294,16 @@ class HostSpectators:
             cert = book.certs[seq] if seq < len(book.certs) else b""
             m.send(watcher.key, "release", frame.encode(), cert, tip.seq, tip.hash, release.sig)
             watcher.next = seq + 1
+        self.table(watcher, watcher.next - 1, True)
+
+    def table(self, watcher: Watcher, through: int, released: bool) -> None:
+        """After a burst of releases up to frame `through` (`released`), or when none was due: the `table`
+        message, with that frame's clocks and the chat lines said up to it that the spectator has not had.
+        Without a burst, only when such a line is waiting (a line said after its frame went, delay 0)."""
+        if through < 0:
+            return
+        lines, after = self.notes.pending(watcher.line, through)
+        if not released and not lines:
+            return
+        watcher.line = after
+        self.m.send(watcher.key, "table", through, list(self.notes.clocks_at(through)), [x.value() for x in lines])

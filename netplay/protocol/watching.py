@@ -9,6 +9,11 @@ it prove when each frame reached this spectator. A release whose tip is too earl
 tip frame's once that frame comes, is the host's signed fault; the spectator says so and stops (the copy holds the
 evidence). Unsigned things (a `bye`'s reason, a refusal) are only ever shown, never evidence.
 
+Beside the frames the host sends a `table` message after each burst (netplay/protocol/table_notes.py): every
+seat's clock when the burst's last frame became the last, and, when the header lets spectators hear it, the
+players' chat said up to that frame. Both are the host's unsigned word: shown (`seat_clocks`, `chat`, a line said
+for each chat line and for the clocks every `CLOCK_LINE_FRAMES` frames), never written to the copy, never evidence.
+
 Effects: `fx.Send` (to the host), `fx.Say`, `fx.OpenReplay` (the copy's header), `fx.Write` (a frame and its
 records); the shell writes the `spectator` record right after the header.
 """
@@ -23,8 +28,11 @@ from typing import Any
 import engines
 from engines.core import HIDDEN, Game
 from netplay import wire
+from netplay.deadlines import DECISIONS
 from netplay.protocol import effects as fx
+from netplay.protocol.clocks import SeatClock
 from netplay.protocol.core import EXIT_DISPUTE, EXIT_FAILED, EXIT_OK, Outcome, result_text
+from netplay.protocol.table_notes import Said
 from replays import codec
 from replays.certs import verify_cert
 from replays.frames import Frame, decode_frame
@@ -34,12 +42,24 @@ from replays.releases import Release, verify_release
 
 log = logging.getLogger("netplay.session")
 
-__all__ = ["WatchMachine", "Prefix", "WANT_S"]
+__all__ = ["WatchMachine", "Prefix", "TableClocks", "WANT_S"]
 
 WANT_S = 1.0        # a gap is asked for again at most this often
 WATCH_S = 2.0       # an unanswered `watch` is sent again after this
 AHEAD = 512         # frames kept that came ahead of a missing one (bounded: a host can send any number)
 BYE_S = 3.0         # after the host's `bye`, a copy that still lacks frames waits this long for them
+CHAT_KEPT = 500     # chat lines kept for a table to show
+CLOCK_LINE_FRAMES = 20   # the clocks are said (a line) at most once per this many frames, and at the end
+
+
+@dataclass(frozen=True, slots=True)
+class TableClocks:
+    """The clocks the host said with frame `seq`: each seat's ms left when that frame became the last (None: no
+    move clock), and when they came by this spectator's clock (the running one is counted down from then)."""
+
+    seq: int
+    left_ms: tuple[int | None, ...]
+    at: float
 
 
 @dataclass(slots=True)
@@ -80,6 +100,9 @@ class WatchMachine:
         #: the host's `bye` while the copy was not whole: (when, its words); the spectator asks for what it lacks
         #: and ends only when the link goes, or after `BYE_S` without a frame
         self.bye: tuple[float, str] | None = None
+        self.clocks: TableClocks | None = None
+        self.chat: list[Said] = []          # the players' chat as the host let it go (the newest `CHAT_KEPT`)
+        self.clocks_said = -CLOCK_LINE_FRAMES
         if prefix is not None:
             self._take_header(prefix.header, opened=True)
             ledger = self.ledger
@@ -131,7 +154,8 @@ class WatchMachine:
             log.warning("spectator: dropped a message from the host: %s", exc.reason)
             return
         handlers: dict[str, Callable[..., None]] = {"header": self._on_header, "release": self._on_release,
-                                                    "refused": self._on_refused, "bye": self._on_bye}
+                                                    "refused": self._on_refused, "bye": self._on_bye,
+                                                    "table": self._on_table}
         handler = handlers.get(tag)
         if handler is None:
             log.warning("spectator: dropped a %s message: a spectator does not take it", tag)
@@ -275,6 +299,53 @@ class WatchMachine:
                 return
         self.unchecked = waiting
 
+    def _on_table(self, seq: int, clocks: list, chat: list) -> None:
+        """The clocks at frame `seq` and the chat said up to it (wire.py checked the shapes): shown, never kept in
+        the copy. Chat the header keeps from spectators, or said at a frame after `seq`, is the host's error in
+        its own unsigned words: dropped with a warning."""
+        header = self.header
+        if header is None or header.spectating is None or self.outcome is not None:
+            return
+        names = [wire.clip(name, 64) for _, name in header.seats]
+        if chat and not header.spectating.chat:
+            log.warning("spectator: dropped %d chat line(s): this game's terms keep the chat from spectators",
+                        len(chat))
+            chat = []
+        for frame, seat, text in chat:
+            if frame > seq:
+                log.warning("spectator: dropped a chat line of frame %d sent with frame %d", frame, seq)
+                continue
+            said = Said(frame, seat, wire.clip(text))
+            self.chat.append(said)
+            who = names[seat] if 0 <= seat < len(names) else "someone"
+            self._say(f"chat {who}: {said.text}")
+        del self.chat[:-CHAT_KEPT]
+        if len(clocks) != header.players or (self.clocks is not None and seq < self.clocks.seq):
+            return        # no clocks yet (or not one per seat), or older than those shown
+        self.clocks = TableClocks(seq, tuple(clocks), self.now)
+        ledger = self.ledger
+        if any(c is not None for c in clocks) and ledger is not None and (
+                seq - self.clocks_said >= CLOCK_LINE_FRAMES or ledger.closed):
+            self.clocks_said = seq
+            shown = ", ".join(f"{names[c.seat]} {_mmss(c.left_s)}{' (to move)' if c.running else ''}"
+                              for c in self.seat_clocks(self.now) if c.left_s is not None)
+            self._say(f"clocks at frame {seq}: {shown}")
+
+    def seat_clocks(self, now: float) -> list[SeatClock]:
+        """Every seat's clock as the host last said it ([] before it said any): the seat awaited at that frame
+        (when the copy holds it and it is the last there) runs, counted down by this spectator's clock since
+        the clocks came. The host's figures, late by the delay: a table's picture, never a deadline."""
+        clocks, ledger = self.clocks, self.ledger
+        if clocks is None or ledger is None:
+            return []
+        nxt = ledger.awaited() if clocks.seq == self.held - 1 and not ledger.closed else None
+        out = []
+        for seat, ms in enumerate(clocks.left_ms):
+            running = nxt is not None and nxt[1] == seat and nxt[0] in DECISIONS
+            left = None if ms is None else max(0.0, ms / 1000 - ((now - clocks.at) if running else 0.0))
+            out.append(SeatClock(seat, left, running))
+        return out
+
     def _on_refused(self, code: str, reason: str) -> None:
         self._finish(EXIT_FAILED, f"the host refused: {wire.clip(reason)}")
 
@@ -297,6 +368,11 @@ class WatchMachine:
     def _left(self, reason: str) -> None:
         self._finish(EXIT_FAILED, f"the host left (in its own words: {wire.clip(reason)}); the copy stops at frame "
                                   f"{self.held}")
+
+
+def _mmss(seconds: float | None) -> str:
+    whole = max(0, int(seconds or 0))
+    return f"{whole // 60}:{whole % 60:02}"
 
 
 def describe(ledger: Ledger, frame: Frame, state: Any, events: list) -> list[str]:

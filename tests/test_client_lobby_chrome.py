@@ -235,3 +235,26 @@ def test_hosting_shows_the_address_to_give_and_can_be_cancelled_or_joined(home, 
         assert app.scenes == [lobby, table], "the hosting screen stays under the table"
         table.on_leave(app)
     assert app.scene is lobby
+
+
+def test_the_spectators_setting_cycles_to_spectators_who_hear_the_chat_and_is_remembered(home):
+    """The lobby's "spectators" cell: none, up to 4, up to 8, then the same with the chat term (`+ chat`): the
+    terms the game is hosted with, and what the lobby remembers."""
+    from replays.header import Spectating
+
+    app, lobby = _lobby(home)
+    ids = [g.id for g in lobby.games]
+    _press(app, lobby, f"game:{ids.index('ploc')}")
+    labels = []
+    for _ in range(4):
+        _press(app, lobby, "spectators:")
+        app.step([], 16)
+        labels.append(next(t for t in drawn_texts(app) if t.startswith("spectators:")))
+    assert labels == ["spectators: up to 4", "spectators: up to 8", "spectators: up to 4 + chat",
+                      "spectators: up to 8 + chat"], labels
+    assert lobby.spectating == Spectating(8, 8, True)
+    lobby.close()
+    app, again = _lobby(home)
+    assert again.spectating == Spectating(8, 8, True)
+    _press(app, again, "spectators:")
+    assert again.spectating is None                   # round to none

@@ -51,9 +51,10 @@ BOT_DELAYS = (0.6, 1.0, 2.0, 0.0, 0.3)  # seconds a bot waits before each move (
 #: move clocks to host with: "game" the game's own (netplay/gameclock.py, the default), (initial seconds, seconds
 #: added per move), "untimed" (no clock, no limit per move: a player who never moves holds the game)
 CLOCKS: tuple[tuple[int, int] | str, ...] = ("game", (60, 2), (300, 3), (600, 5), (1800, 10), "untimed")
-#: spectators a game hosted here takes (0: none; the LAN list shows "watch" for a game that takes some), each frame
-#: shown to them `SPECTATOR_DELAY` frames behind the players: part of the terms every player agrees to
-SPECTATORS = (0, 4, 8)
+#: spectators a game hosted here takes (0: none; the LAN list shows "watch" for a game that takes some), and
+#: whether they hear the players' chat; each frame (and chat line) shown to them `SPECTATOR_DELAY` frames behind
+#: the players: part of the terms every player agrees to
+SPECTATORS: tuple[tuple[int, bool], ...] = ((0, False), (4, False), (8, False), (4, True), (8, True))
 SPECTATOR_DELAY = 8
 SETTINGS = "lobby"      # the file the lobby remembers its settings in (client.settings)
 MAX_ADDRESS = 200
@@ -330,7 +331,8 @@ class LobbyScene:
         return {"game": self.game.id, "setups": self.setups, "bot": self.bot_names[self.bot_index],
                 "bot_delay": BOT_DELAYS[self.bot_delay_index],
                 "clock": clock if isinstance(clock, str) else list(clock),
-                "spectators": SPECTATORS[self.spectators_index],
+                "spectators": SPECTATORS[self.spectators_index][0],
+                "spectator_chat": SPECTATORS[self.spectators_index][1],
                 "names": names, "address": self.last_address}
 
     def _restore(self, saved: dict) -> None:
@@ -353,8 +355,8 @@ class LobbyScene:
         clock = tuple(clock) if isinstance(clock, list) else clock
         if clock in CLOCKS:    # an older file's None (no clock, ten minutes a move) is not offered any more
             self.clock_index = CLOCKS.index(clock)
-        spectators = saved.get("spectators")
-        if spectators in SPECTATORS and not isinstance(spectators, bool):
+        spectators = (saved.get("spectators"), saved.get("spectator_chat", False))
+        if spectators in SPECTATORS and not isinstance(spectators[0], bool) and isinstance(spectators[1], bool):
             self.spectators_index = SPECTATORS.index(spectators)
         names = saved.get("names")
         for seat, name in (names.items() if isinstance(names, dict) else ()):
@@ -598,8 +600,8 @@ class LobbyScene:
         """The spectators' terms of a game hosted here (replays.header.Spectating), or None: nobody watches."""
         from replays.header import Spectating
 
-        most = SPECTATORS[self.spectators_index]
-        return Spectating(most, SPECTATOR_DELAY) if most and self.players > 1 else None
+        most, chat = SPECTATORS[self.spectators_index]
+        return Spectating(most, SPECTATOR_DELAY, chat) if most and self.players > 1 else None
 
     def watch(self, app, address: str) -> None:
         """Watch a LAN game: connect in the background (as a join does), then the spectator's table
@@ -928,9 +930,9 @@ class LobbyScene:
         cells += [(f"{k}: {v}", f"option:{k}", True, False) for k, v in self.options.items()]
         cells.append((self._clock_label(half - 10), "clock:", True, False))
         cells.append((f"bot delay: {delay:g} s" if delay else "bot delay: none", "delay:", True, False))
-        watchers = SPECTATORS[self.spectators_index]
-        cells.append((f"spectators: up to {watchers}" if watchers else "spectators: none", "spectators:",
-                      self.players > 1, False))
+        watchers, chat = SPECTATORS[self.spectators_index]
+        cells.append((f"spectators: up to {watchers}{' + chat' if chat else ''}" if watchers else "spectators: none",
+                      "spectators:", self.players > 1, False))
         cells.append(("the rules", "rules:", True, False))   # the game's rules page (client/scenes/rules.py)
         # the rows share the room above the start buttons: closer together when the game list and the
         # settings are long, and the games in two columns when even that is not enough

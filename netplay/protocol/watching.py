@@ -9,10 +9,11 @@ it prove when each frame reached this spectator. A release whose tip is too earl
 tip frame's once that frame comes, is the host's signed fault; the spectator says so and stops (the copy holds the
 evidence). Unsigned things (a `bye`'s reason, a refusal) are only ever shown, never evidence.
 
-Beside the frames the host sends a `table` message after each burst (netplay/protocol/table_notes.py): every
-seat's clock when the burst's last frame became the last, and, when the header lets spectators hear it, the
-players' chat said up to that frame. Both are the host's unsigned word: shown (`seat_clocks`, `chat`, a line said
-for each chat line and for the clocks every `CLOCK_LINE_FRAMES` frames), never written to the copy, never evidence.
+Beside the frames the host sends a `table` message after a burst whose clocks changed by a second, or with a
+chat line (netplay/protocol/table_notes.py): every seat's clock when the burst's last frame became the last, and,
+when the header lets spectators hear it, the players' chat said up to that frame. Both are the host's unsigned
+word: shown (`seat_clocks`, `chat`, a line said for each chat line and for the clocks every `CLOCK_LINE_FRAMES`
+frames), never written to the copy, never evidence.
 
 Effects: `fx.Send` (to the host), `fx.Say`, `fx.OpenReplay` (the copy's header), `fx.Write` (a frame and its
 records); the shell writes the `spectator` record right after the header.
@@ -103,6 +104,7 @@ class WatchMachine:
         self.clocks: TableClocks | None = None
         self.chat: list[Said] = []          # the players' chat as the host let it go (the newest `CHAT_KEPT`)
         self.clocks_said = -CLOCK_LINE_FRAMES
+        self.frame_at = 0.0                 # when the newest frame of the copy came (the running clock's start)
         if prefix is not None:
             self._take_header(prefix.header, opened=True)
             ledger = self.ledger
@@ -265,6 +267,7 @@ class WatchMachine:
             return
         self.outbox.append(fx.Write(frame.encode(), records))
         self.releases.append(release)
+        self.frame_at = self.now
         for line in describe(ledger, frame, state, ledger.events[before:]):
             self._say(f"frame {frame.seq}: {line}")
         self._check_releases()
@@ -332,17 +335,19 @@ class WatchMachine:
             self._say(f"clocks at frame {seq}: {shown}")
 
     def seat_clocks(self, now: float) -> list[SeatClock]:
-        """Every seat's clock as the host last said it ([] before it said any): the seat awaited at that frame
-        (when the copy holds it and it is the last there) runs, counted down by this spectator's clock since
-        the clocks came. The host's figures, late by the delay: a table's picture, never a deadline."""
+        """Every seat's clock as the host last said it ([] before it said any); the seat whose decision is awaited
+        after the newest frame of the copy runs, counted down by this spectator's clock since that frame (or the
+        clocks) came. The host sends the clocks when a whole second of them changed (spectators.py `table`), so
+        the figures are the host's within a second, late by the delay: a table's picture, never a deadline."""
         clocks, ledger = self.clocks, self.ledger
         if clocks is None or ledger is None:
             return []
-        nxt = ledger.awaited() if clocks.seq == self.held - 1 and not ledger.closed else None
+        nxt = ledger.awaited() if not ledger.closed else None
+        since = max(clocks.at, self.frame_at)
         out = []
         for seat, ms in enumerate(clocks.left_ms):
             running = nxt is not None and nxt[1] == seat and nxt[0] in DECISIONS
-            left = None if ms is None else max(0.0, ms / 1000 - ((now - clocks.at) if running else 0.0))
+            left = None if ms is None else max(0.0, ms / 1000 - (max(0.0, now - since) if running else 0.0))
             out.append(SeatClock(seat, left, running))
         return out
 

@@ -5,15 +5,23 @@ is what the machine's ticks decide at that time, never a second computation besi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from netplay.deadlines import DECISIONS
 from netplay.protocol.state import Phase
 
-if TYPE_CHECKING:
-    from netplay.protocol.core import Machine
+__all__ = ["Clocked", "SeatClock", "seat_clocks"]
 
-__all__ = ["SeatClock", "seat_clocks"]
+
+class Clocked(Protocol):
+    """What of a machine the clocks read: a session's (netplay/protocol/core.py `Machine`), or what the spectators
+    see of the host's (netplay/protocol/spectators.py `SpectatorsHost`)."""
+
+    book: Any
+    deadlines: Any
+
+    @property
+    def phase(self) -> Phase: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +37,7 @@ class SeatClock:
     limit_s: float | None = None
 
 
-def seat_clocks(machine: Machine, now: float) -> list[SeatClock]:
+def seat_clocks(machine: Clocked, now: float) -> list[SeatClock]:
     """Every seat's clock at `now` ([] outside a game)."""
     book, deadlines = machine.book, machine.deadlines
     if book is None or deadlines is None or machine.phase is not Phase.PLAY:

@@ -26,14 +26,17 @@ def for_game(game_id: str) -> dict[str, type]:
     """The bots of a game by name ("random", "easy", "medium", "smart", "hard", ...); UnknownGame for an
     unknown id.
 
-    They are found by the engine package's name: `bots/<family>.py` with `BOTS` (a table, or a function of the
-    game id for a family of several games). A game without such a module is played by the random bot under
-    every name, so that every front end and test can seat any level at any game. A table that names
-    `smart` but not `medium` gets `medium` as the same class (the two names are one bot)."""
+    They are found by the engine package's name: `bots/<family>_levels.py`, else `bots/<family>.py`, with `BOTS`
+    (a table, or a function of the game id for a family of several games; a family whose level modules build
+    on the medium bot keeps its table in `_levels`, so that no module imports the module that imports it). A
+    game without such a module is played by the random bot under every name, so that every front end and test
+    can seat any level at any game. A table that names `smart` but not `medium` gets `medium` as the same class
+    (the two names are one bot)."""
     family = engines.describe(game_id).family
-    if not family or find_spec(f"{__name__}.{family}") is None:
+    found = [m for m in (f"{__name__}.{family}_levels", f"{__name__}.{family}") if family and find_spec(m)]
+    if not found:
         return {"random": RandomBot, "smart": RandomBot, **dict.fromkeys(LEVELS, RandomBot)}
-    bots = import_module(f"{__name__}.{family}").BOTS
+    bots = import_module(found[0]).BOTS
     table = dict(bots(game_id) if callable(bots) else bots)
     if "smart" in table and "medium" not in table:
         table["medium"] = table["smart"]

@@ -49,7 +49,7 @@ from engines.catan.cards import RESOURCES, multiset_text
 from engines.catan.roads import road_length
 from engines.core import Game, State
 
-__all__ = ["BOTS", "RandomBot", "SmartBot"]
+__all__ = ["RandomBot", "SmartBot"]
 
 PIPS = {0: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 TERRAIN_RES = {"hills": 0, "forest": 1, "pasture": 2, "fields": 3, "mountains": 4}
@@ -637,14 +637,3 @@ def _counts(text: str) -> tuple[int, ...]:
             i += 1
         counts[RESOURCES.index(term[i:])] = int(term[:i])
     return tuple(counts)
-
-
-def BOTS(game_id: str) -> dict[str, type]:  # noqa: N802 (the name bots.for_game looks up)
-    """The table of Catan bots. A function, so that the level modules, which build on SmartBot, are
-    imported after this one (and any of them may be imported first). "smart" is the medium bot under
-    its old name, so that replays and commands that name it keep working."""
-    from bots.catan_easy import EasyBot
-    from bots.catan_hard import HardBot
-    from bots.catan_reference import ReferenceBot
-    return {"random": RandomBot, "smart": SmartBot, "easy": EasyBot, "medium": SmartBot, "hard": HardBot,
-            "reference": ReferenceBot}

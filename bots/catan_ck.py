@@ -42,7 +42,7 @@ from bots.offers import OfferMemory
 from engines.catan.board import EDGES, HEX_NODES, NODE_HEXES, NODE_NEIGHBOURS
 from engines.core import Game, State
 
-__all__ = ["BOTS", "RandomBot", "SmartBot"]
+__all__ = ["RandomBot", "SmartBot"]
 
 NAMES = ("brick", "lumber", "wool", "grain", "ore", "cloth", "coin", "paper")
 PIPS = {0: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -539,12 +539,3 @@ class SmartBot:
         if card == "intrigue":
             return 220
         return 0
-
-
-def BOTS(game_id: str) -> dict[str, type]:  # noqa: N802 (the name bots.for_game looks up)
-    """The table of Cities & Knights bots. A function, so that the level modules, which build on
-    SmartBot, are imported after this one. "smart" is the medium bot under its old name, so that
-    replays and commands that name it keep working."""
-    from bots.catan_ck_easy import EasyBot
-    from bots.catan_ck_hard import HardBot
-    return {"random": RandomBot, "smart": SmartBot, "easy": EasyBot, "medium": SmartBot, "hard": HardBot}

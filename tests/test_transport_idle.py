@@ -150,11 +150,15 @@ def test_silent_connections_that_finished_their_handshake_are_closed_after_their
         were_there(attackers[1], 500)
         gone = [closed_within(attacker, n, tr.UNAUTH_LIFETIME_S + 15) for attacker, n in zip(attackers, (2000, 500),
                                                                                              strict=True)]
-        stats = scene.stats()
+        # ZeroMQ connects again whenever the host closes one: the host closes those too, after their lifetime
+        # (how many are open at one moment is no evidence: on a busy machine it may be none)
+        again = Budget(20, wall_cap=tr.UNAUTH_LIFETIME_S + 60)
+        while (stats := scene.stats())["closed"] <= 2500 + 100 and not again.over():
+            time.sleep(0.5)
         print(f"2000 silent connections on P and 500 on C: a joiner was seated {took:.2f} s after it started; "
               f"the host closed {stats['closed']} connections that held no peer (all of P's within {gone[0]:.1f} s, "
               f"then C's within {gone[1]:.1f} s more)")
-        assert stats["encrypted"] >= 1 and stats["closed"] >= 2500
+        assert stats["closed"] > 2500 + 100, stats
     finally:
         for attacker in attackers:
             attacker.kill()

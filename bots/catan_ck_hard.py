@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.catan_ck import Position, SmartBot
+from bots.catan_ck_trade import best_offer
 from bots.catan_value import evaluate
 from engines.catan.state import MAIN, SETUP_ROAD, SETUP_SETTLE
 from engines.catan_ck.steps import SETUP_CITY
@@ -37,6 +38,8 @@ _SETUP = frozenset((SETUP_SETTLE, SETUP_CITY, SETUP_ROAD))
 class HardBot(SmartBot):
     name = "hard"
     budget = BUDGET
+    #: offers to one player, the trade he takes (bots.catan_ck_trade); off: the look-ahead alone
+    domestic = True
 
     def choose(self, game: Game, state: State, seat: int, legal: list[str], rng: Any) -> str:
         self._game, self._state, self._rng = game, state, rng
@@ -49,6 +52,10 @@ class HardBot(SmartBot):
         now = 0 if medium.startswith("offer ") or medium == "end" else self._score(pos, medium, need, danger)
         if now >= OPENS:
             return medium
+        if self.domestic and self._state.inner.domestic:
+            offer = self._offer_to_one(pos, actions)
+            if offer:
+                return offer
         trades = [a for a in actions if a.startswith("trade ")]
         best, choice = now, medium
         for a in trades[:self.budget]:
@@ -56,6 +63,16 @@ class HardBot(SmartBot):
             if value > best:
                 best, choice = value, a
         return choice
+
+    def _offer_to_one(self, pos: Position, actions: list[str]) -> str | None:
+        """The trade worth most to the bot among those one player takes, offered to that player alone
+        (bots.catan_ck_trade), if the offer memory lets the bot ask him."""
+        view, allowed = pos.view, set(actions)
+        proposal = best_offer(self._game, self._state, pos, self._wanted(pos), allowed,
+                              lambda o, give, get: o in self.offers.askable(view, pos.me, give, get), self.most)
+        if proposal is None:
+            return None
+        return self.offers.ask(view, pos.me, proposal.seat, proposal.give, proposal.get, proposal.text, allowed)
 
     def _setup_settle(self, pos: Position, actions: list[str]) -> str:
         """The first settlement by where the set-up leads: each of the best candidates (by the medium

@@ -24,10 +24,10 @@ from itertools import product
 
 from bots.catan import COSTS, Position, SmartBot, judge_offer
 from bots.catan_value import VP, Weights
-from engines.catan.cards import multiset_text
+from engines.catan.cards import RESOURCES, multiset_text
 from engines.core import Game, State
 
-__all__ = ["Proposal", "best_offer"]
+__all__ = ["Proposal", "best_offer", "sides"]
 
 Cards = tuple[int, ...]
 #: the points at which a player is close to winning: the bot neither asks him nor helps him build
@@ -45,13 +45,15 @@ class Proposal:
     give: Cards
     get: Cards
     gain: int
+    #: the card names the offer is written in (the base game's resources; C&K's eight kinds)
+    names: tuple[str, ...] = RESOURCES
 
     @property
     def text(self) -> str:
-        return f"offer {multiset_text(self.give)} for {multiset_text(self.get)} to {self.seat}"
+        return f"offer {multiset_text(self.give, self.names)} for {multiset_text(self.get, self.names)} to {self.seat}"
 
 
-def _sides(hand: Cards, most: int) -> list[Cards]:
+def sides(hand: Cards, most: int) -> list[Cards]:
     """Every non-empty multiset of at most `most` cards out of `hand`."""
     ranges = [range(min(h, most) + 1) for h in hand]
     return [m for m in product(*ranges) if 0 < sum(m) <= most]
@@ -100,7 +102,7 @@ def best_offer(game: Game, state: State, me: int, allowed: dict[str, None] | set
     builds = builds_of(pos, view, w)
     hand = pos.hand
     now = hand_worth(hand, builds, w)
-    gives = _sides(hand, 2)
+    gives = sides(hand, 2)
     best: Proposal | None = None
     for o in range(pos.n):
         if o == me or o in pos.out or pos.vp[o] >= CLOSE:
@@ -114,7 +116,7 @@ def best_offer(game: Game, state: State, me: int, allowed: dict[str, None] | set
         need, wanted = judge._need(their_pos), judge._wanted(their_pos)
         points = [c for c in dict.fromkeys(wanted) if c in _POINTS and not _fits(c, theirs)]
         lead = max(pos.vp[x] for x in range(pos.n) if x != me and x not in pos.out)
-        for get in _sides(theirs, 2):
+        for get in sides(theirs, 2):
             for give in gives:
                 if sum(give) + sum(get) > most or sum(give) > sum(get) + 1:
                     continue

@@ -92,3 +92,39 @@ def test_bots_trade_with_each_other():
     confirmed = sum(bot_game(G, make_bots("catan-ck", ["smart"], 4), seed, 4, "13 victory points", most_offers=2)
                     for seed in range(4))
     assert confirmed >= 12, confirmed   # several a game (none before issue 27 item 12)
+
+
+def test_the_hard_bots_offer_to_one_player_is_one_that_player_takes():
+    """A seeded game of medium bots on a random board; wherever seat 0 is in its main step, the hard
+    bot's offer to one player (bots.catan_ck_trade), if it finds one, is played on the addressed
+    player's own knowledge state (his progress cards his, seat 0's hidden), and the medium bot there,
+    judging from its own view, accepts it."""
+    from bots.catan_ck import Position
+    from bots.catan_ck_hard import HardBot
+    from bots.catan_ck_trade import MARGIN, best_offer
+    from engines.referee import Referee
+
+    seats = [SmartBot() for _ in range(4)]
+    referee = Referee(G, 4, {"board": "random"}, 7)
+    rng = random.Random(7)
+    found = 0
+    while len(referee.steps) < 1500 and referee.awaiting().kind != "over":
+        waiting = referee.awaiting()
+        if waiting.kind == "chance":
+            referee.feed_chance()
+            continue
+        seat = referee.awaited_seats(waiting)[0]
+        knowing, legal = referee.state_of(seat), referee.legal(seat)
+        if seat == 0 and knowing.inner.step == "main":
+            pos = Position(G.view(knowing, 0), 0)
+            proposal = best_offer(G, knowing, pos, HardBot()._wanted(pos), set(legal), lambda o, give, get: True,
+                                  HardBot.most)
+            if proposal is not None:
+                assert proposal.text in legal and proposal.gain >= MARGIN
+                o = proposal.seat
+                theirs = G.play(referee.state_of(o), 0, proposal.text)
+                answer = SmartBot().choose(G, theirs, o, G.legal(theirs, o), random.Random(0))
+                assert answer == "accept", proposal
+                found += 1
+        referee.submit(seat, seats[seat].choose(G, knowing, seat, legal, rng), waiting)
+    assert found >= 3

@@ -95,13 +95,19 @@ def count(attacker: Peer) -> dict:
 
 
 def closed_within(attacker: Peer, connections: int, seconds: float) -> float:
-    """Wait (bounded) until the host has closed (nearly) all the attacker's connections; how long it took."""
+    """Wait until the host has closed (nearly) all the attacker's connections; how long it took (for the
+    report). The host closes them on its own timers (`seconds`: their lifetimes and more), but on a busy
+    machine a timer is late by as much as the others' work takes: the wait is bounded by the CPU the host,
+    the attacker and this test spend (closing 10,000 connections costs a few seconds of it), and by three
+    times `seconds` and a minute on the clock (a host that never closes them)."""
     began = time.monotonic()
+    budget = Budget(seconds + 20, wall_cap=3 * seconds + 60)
     while True:
         seen = count(attacker)
         if seen["closed"] >= connections * 0.99:
             return time.monotonic() - began
-        assert time.monotonic() - began < seconds, f"the host closed {seen['closed']} of {connections} in {seconds} s"
+        assert not budget.over(), (f"the host closed {seen['closed']} of {connections} "
+                                   f"in {time.monotonic() - began:.1f} s ({budget.spent():.1f} CPU-s)")
         time.sleep(0.5)
 
 

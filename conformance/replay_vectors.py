@@ -26,7 +26,7 @@ from replays.audit import audit_bytes
 from replays.certs import sign_cert
 from replays.curve import BASE, ORDER, add, mul, mul_base
 from replays.frames import Frame, make_frame
-from replays.header import Header, Terms
+from replays.header import Header, Spectating, Terms
 from replays.ledger import Dispute, Ledger
 from replays.local import SignedMatch
 from replays.reader import links_record
@@ -299,6 +299,24 @@ def _games(out: list[Vector], cache: dict[str, SignedMatch]) -> None:
                       "bodies without a round, no deck kinds) of Quedah Merchant: still read and verified.",
                       {"valid-format-1.npr": _file(v1.header, _frames(v1))}, _expect("valid", 0, None),
                       ["format 1"]))
+    # formats 2.2 and 2.3: the players' copies of games spectators may watch (the header's spectators field,
+    # and in 2.3 the chat term after it); a verifier reads the fields and verifies the game as any other
+    for minor, chat in ((2, False), (3, True)):
+        sp = _match("quedah-merchant", seed=7 + minor, chain_length=4)
+        h = sp.header
+        sp.header = Header.make(h.game, h.rules_version, h.players, dict(h.options), list(h.seats), h.session,
+                                h.created, Terms.agreed(), Spectating(4, 2, chat))
+        assert sp.header.minor == minor
+        sp.ledgers = [Ledger(sp.header, me, sp.game) for me in sp.secrets]
+        _play_out(sp)
+        name = f"valid-format-2-{minor}-spectated"
+        heard = (", and the chat term after it (the spectators hear the players' chat, as delayed)" if chat
+                 else "")
+        out.append(Vector(name, f"A format 2.{minor} file of Quedah Merchant (the players' copy): the terms of 2.1 "
+                          f"and the spectators' field [4, 2] (up to 4 spectators, 2 frames behind){heard}. Read "
+                          f"and verified as any game: a verifier must read both fields and not refuse the header.",
+                          {f"{name}.npr": _file(sp.header, _frames(sp))}, _expect("valid", 0, None),
+                          [f"format 2.{minor}", "spectators"]))
 
 
 def _claims(out: list[Vector]) -> None:

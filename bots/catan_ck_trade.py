@@ -11,8 +11,9 @@ trade worth most to itself among those the player takes.
 
 What a hand is worth here: how near it comes to the builds the medium bot would make (its target
 first, then a city, a settlement, a knight when the barbarians are near), the best of them counted in
-full and the second a third; a trade that completes a city or a settlement for the other player is
-worth that much less to the bot. Pure: a function of the seat's knowledge state and its offer memory.
+full and the second a third; a trade that completes for the other player a city, a settlement or a
+knight he would build (his `_wanted` past his target: a target of his that is a point is listed there
+again) is worth that much less to the bot. Pure: a function of the seat's knowledge state and its offer memory.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ OTHER = (600, 250, 80)
 CARD = 10
 #: the least gain an offer must bring: a target brought one card nearer from two short, at least
 MARGIN = 250
-#: what a trade costs the bot when it completes a city or a settlement for the other player
+#: what a trade costs the bot when it completes a city, a settlement or a knight for the other player
 HELPS = 300
 
 
